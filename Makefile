@@ -1,0 +1,38 @@
+# The two commands of the README. Each sets itself up: a virtual environment in .venv and the
+# packages it needs, reinstalled only when pyproject.toml changes.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PYTEST_ARGS ?=
+
+.PHONY: test conformance vectors check-vectors bench clean
+
+test: $(VENV)/.test-deps
+	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
+
+conformance: $(VENV)/.engine-deps
+	$(BIN)/python -m pytest conformance/ $(PYTEST_ARGS)
+
+vectors: $(VENV)/.test-deps
+	$(BIN)/iceberg-vectors generate
+
+check-vectors: $(VENV)/.test-deps
+	$(BIN)/iceberg-vectors check
+
+bench: $(VENV)/.engine-deps
+	$(BIN)/python benchmarks/bench_bucket.py
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.test-deps: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(VENV)/.engine-deps: pyproject.toml $(VENV)/.test-deps
+	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis reports

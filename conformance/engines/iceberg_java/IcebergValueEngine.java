@@ -1,0 +1,476 @@
+/*
+ * Iceberg Java value engine for the conformance suite.
+ *
+ * Computes Iceberg value rules (bucket hashing, partition transforms, single
+ * value binary serialization, single value JSON serialization) with Iceberg's
+ * own Java classes and answers a line-delimited JSON protocol on stdin/stdout.
+ * See README.md next to this file for the protocol.
+ *
+ * All JSON I/O goes through Iceberg's JsonUtil.mapper(), i.e. through the
+ * Jackson classes under Iceberg's shading prefix, so this program also proves
+ * that the relocated Jackson jar works with Iceberg.
+ */
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SingleValueParser;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.core.JsonGenerator;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.DoubleNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.FloatNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.NullNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.util.RawValue;
+import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.util.TokenBuffer;
+import org.apache.iceberg.transforms.Transform;
+import org.apache.iceberg.transforms.Transforms;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.BucketUtil;
+import org.apache.iceberg.util.SerializableFunction;
+
+public final class IcebergValueEngine {
+  static final int PROTOCOL = 1;
+  static final String ENGINE = "iceberg-java";
+  static final String[] CAPABILITIES = {"hash", "transform", "binary", "json"};
+
+  private final ObjectMapper mapper = org.apache.iceberg.util.JsonUtil.mapper();
+  private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+
+  // Iceberg keeps its type-JSON parser private; SchemaParser.fromJson would
+  // need a wrapping schema, so the parser itself is used via reflection.
+  private final Method typeFromJson;
+  private final Method typeToJson;
+  // Bucket.hash(Object) is protected: it is the exact hash the bucket
+  // transform applies (including the nanos-to-micros step for timestamp_ns).
+  private final Method bucketHash;
+
+  private final Map<String, Type> typeCache = new HashMap<>();
+  private final Map<Type, Object> bucketCache = new HashMap<>();
+  private final Map<String, Transform<Object, Object>> transformCache = new HashMap<>();
+  private final Map<String, SerializableFunction<Object, Object>> boundCache = new HashMap<>();
+
+  IcebergValueEngine() throws ReflectiveOperationException {
+    typeFromJson = SchemaParser.class.getDeclaredMethod("typeFromJson", JsonNode.class);
+    typeFromJson.setAccessible(true);
+    typeToJson = SchemaParser.class.getDeclaredMethod("toJson", Type.class, JsonGenerator.class);
+    typeToJson.setAccessible(true);
+    Class<?> bucket = Class.forName("org.apache.iceberg.transforms.Bucket");
+    bucketHash = bucket.getDeclaredMethod("hash", Object.class);
+    bucketHash.setAccessible(true);
+  }
+
+  public static void main(String[] args) throws Exception {
+    IcebergValueEngine engine = new IcebergValueEngine();
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
+    Writer out =
+        new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode response;
+      boolean stop = false;
+      try {
+        JsonNode request = engine.mapper.readTree(line);
+        String cmd = request.path("cmd").asText("");
+        switch (cmd) {
+          case "start":
+            response = engine.start(request);
+            break;
+          case "run":
+            response = engine.run(request);
+            break;
+          case "stop":
+            response = null;
+            stop = true;
+            break;
+          default:
+            throw new IllegalArgumentException("Unknown command: " + request.path("cmd"));
+        }
+      } catch (Throwable t) {
+        ObjectNode err = engine.nodes.objectNode();
+        err.put("ok", false);
+        err.put("error", describe(t));
+        response = err;
+      }
+      if (stop) {
+        break;
+      }
+      out.write(engine.mapper.writeValueAsString(response));
+      out.write('\n');
+      out.flush();
+    }
+    out.flush();
+    System.exit(0);
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  JsonNode start(JsonNode request) {
+    JsonNode protocol = request.get("protocol");
+    if (protocol != null && protocol.asInt(-1) != PROTOCOL) {
+      throw new IllegalArgumentException(
+          "Unsupported protocol " + protocol + ", this engine speaks " + PROTOCOL);
+    }
+    ObjectNode response = nodes.objectNode();
+    response.put("engine", ENGINE);
+    response.put("version", IcebergBuild.version());
+    response.put("protocol", PROTOCOL);
+    ArrayNode caps = response.putArray("capabilities");
+    for (String cap : CAPABILITIES) {
+      caps.add(cap);
+    }
+    return response;
+  }
+
+  JsonNode run(JsonNode request) {
+    JsonNode cases = request.get("cases");
+    if (cases == null || !cases.isArray()) {
+      throw new IllegalArgumentException("run needs a \"cases\" array");
+    }
+    ObjectNode response = nodes.objectNode();
+    ArrayNode results = response.putArray("results");
+    for (JsonNode c : cases) {
+      results.add(runCase(c));
+    }
+    return response;
+  }
+
+  ObjectNode runCase(JsonNode c) {
+    ObjectNode result = nodes.objectNode();
+    JsonNode id = c == null ? null : c.get("id");
+    result.set("id", id == null ? NullNode.getInstance() : id);
+    try {
+      if (c == null || !c.isObject()) {
+        throw new IllegalArgumentException("A case must be a JSON object");
+      }
+      String op = required(c, "op").asText();
+      Type type = type(required(c, "type"));
+      JsonNode output;
+      switch (op) {
+        case "hash":
+          output = hash(type, value(type, required(c, "value")));
+          break;
+        case "transform":
+          output = transform(type, required(c, "transform").asText(), value(type, required(c, "value")));
+          break;
+        case "to-binary":
+          output = toBinary(type, value(type, required(c, "value")));
+          break;
+        case "from-binary":
+          output = fromBinary(type, required(c, "hex"));
+          break;
+        case "to-json":
+          output = toJson(type, value(type, required(c, "value")));
+          break;
+        case "from-json":
+          output = encode(type, SingleValueParser.fromJson(type, required(c, "json")));
+          break;
+        default:
+          throw new IllegalArgumentException("Unknown op: " + op);
+      }
+      result.put("ok", true);
+      result.set("output", output);
+    } catch (Throwable t) {
+      result.remove("output");
+      result.put("ok", false);
+      result.put("error", describe(t));
+    }
+    return result;
+  }
+
+  // --------------------------------------------------------------------- ops
+
+  JsonNode hash(Type type, Object value) throws Throwable {
+    if (value == null) {
+      return NullNode.getInstance();
+    }
+    switch (type.typeId()) {
+      case FLOAT:
+        // The bucket transform rejects float; BucketUtil still offers a hash.
+        return nodes.numberNode(BucketUtil.hash((float) (Float) value));
+      case DOUBLE:
+        return nodes.numberNode(BucketUtil.hash((double) (Double) value));
+      default:
+        Object bucket = bucketCache.get(type);
+        if (bucket == null) {
+          // Bucket.bind(type) returns the type-specific Bucket subclass (and
+          // throws "Cannot bucket by type" for unsupported types).
+          bucket = Transforms.bucket(Integer.MAX_VALUE).bind(type);
+          bucketCache.put(type, bucket);
+        }
+        try {
+          return nodes.numberNode((int) (Integer) bucketHash.invoke(bucket, value));
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  JsonNode transform(Type type, String spec, Object value) throws Exception {
+    String key = type + "\u0000" + spec;
+    Transform<Object, Object> transform = transformCache.get(key);
+    if (transform == null) {
+      // Transforms.fromString(Type, String) is deprecated in 1.10; the unbound
+      // transform is parsed and then bound to the source type.
+      transform = (Transform<Object, Object>) Transforms.fromString(spec);
+      transformCache.put(key, transform);
+    }
+    SerializableFunction<Object, Object> bound = boundCache.get(key);
+    if (bound == null) {
+      bound = transform.bind(type);
+      boundCache.put(key, bound);
+    }
+    Type resultType = transform.getResultType(type);
+    Object result = bound.apply(value);
+    ObjectNode out = nodes.objectNode();
+    out.set("value", encode(resultType, result));
+    out.set("result-type", typeJson(resultType));
+    return out;
+  }
+
+  JsonNode toBinary(Type type, Object value) {
+    ByteBuffer buffer = Conversions.toByteBuffer(type, value);
+    if (buffer == null) {
+      return NullNode.getInstance();
+    }
+    ByteBuffer view = buffer.duplicate();
+    byte[] bytes = new byte[view.remaining()];
+    view.get(bytes);
+    return nodes.textNode(toHex(bytes));
+  }
+
+  JsonNode fromBinary(Type type, JsonNode hexNode) throws Exception {
+    if (hexNode.isNull()) {
+      return NullNode.getInstance();
+    }
+    if (!hexNode.isTextual()) {
+      throw new IllegalArgumentException("\"hex\" must be a string: " + hexNode);
+    }
+    Object value = Conversions.fromByteBuffer(type, ByteBuffer.wrap(fromHex(hexNode.textValue())));
+    return encode(type, value);
+  }
+
+  JsonNode toJson(Type type, Object value) {
+    // Return exactly the text Iceberg writes (not a re-parsed copy of it).
+    ObjectNode holder = nodes.objectNode();
+    holder.putRawValue("v", new RawValue(SingleValueParser.toJson(type, value)));
+    return holder.get("v");
+  }
+
+  // ------------------------------------------------------- values and types
+
+  /** Parses an Iceberg type from its JSON form (cached). */
+  Type type(JsonNode node) throws Throwable {
+    String key = node.toString();
+    Type type = typeCache.get(key);
+    if (type == null) {
+      try {
+        type = (Type) typeFromJson.invoke(null, node);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+      if (type == null) {
+        throw new IllegalArgumentException("Cannot parse type: " + key);
+      }
+      typeCache.put(key, type);
+    }
+    return type;
+  }
+
+  /**
+   * The JSON form of a type as Iceberg writes it in schemas (a string for
+   * primitives; note Iceberg writes decimals as "decimal(P, S)" with a space).
+   */
+  JsonNode typeJson(Type type) throws Exception {
+    TokenBuffer buffer = new TokenBuffer(mapper, false);
+    typeToJson.invoke(null, type, buffer);
+    return mapper.readTree(buffer.asParser());
+  }
+
+  /** Decodes a vector value: Appendix D JSON plus {"ieee754": hex} floats. */
+  Object value(Type type, JsonNode node) {
+    return SingleValueParser.fromJson(type, withExactFloats(type, node));
+  }
+
+  /** Encodes a value as a vector value (Appendix D JSON, non-finite floats as ieee754). */
+  JsonNode encode(Type type, Object value) throws Exception {
+    if (value == null) {
+      return NullNode.getInstance();
+    }
+    // Write into a token buffer, not text: floats keep their exact Java value.
+    TokenBuffer buffer = new TokenBuffer(mapper, false);
+    SingleValueParser.toJson(type, value, buffer);
+    JsonNode node = mapper.readTree(buffer.asParser());
+    return nonFiniteAsBits(node);
+  }
+
+  /** Replaces {"ieee754": hex} objects at float/double positions by number nodes. */
+  JsonNode withExactFloats(Type type, JsonNode node) {
+    if (node == null || node.isNull()) {
+      return node;
+    }
+    switch (type.typeId()) {
+      case FLOAT:
+        if (node.isObject()) {
+          return FloatNode.valueOf(Float.intBitsToFloat((int) parseBits(node, 8)));
+        }
+        return node;
+      case DOUBLE:
+        if (node.isObject()) {
+          return DoubleNode.valueOf(Double.longBitsToDouble(parseBits(node, 16)));
+        }
+        return node;
+      case STRUCT:
+        if (!node.isObject()) {
+          return node;
+        }
+        ObjectNode struct = ((ObjectNode) node).deepCopy();
+        for (Types.NestedField field : type.asStructType().fields()) {
+          String key = String.valueOf(field.fieldId());
+          if (struct.has(key)) {
+            struct.set(key, withExactFloats(field.type(), struct.get(key)));
+          }
+        }
+        return struct;
+      case LIST:
+        if (!node.isArray()) {
+          return node;
+        }
+        ArrayNode list = nodes.arrayNode();
+        for (JsonNode element : node) {
+          list.add(withExactFloats(type.asListType().elementType(), element));
+        }
+        return list;
+      case MAP:
+        if (!node.isObject() || !node.path("keys").isArray() || !node.path("values").isArray()) {
+          return node;
+        }
+        ObjectNode map = ((ObjectNode) node).deepCopy();
+        ArrayNode keys = nodes.arrayNode();
+        for (JsonNode k : node.get("keys")) {
+          keys.add(withExactFloats(type.asMapType().keyType(), k));
+        }
+        ArrayNode values = nodes.arrayNode();
+        for (JsonNode v : node.get("values")) {
+          values.add(withExactFloats(type.asMapType().valueType(), v));
+        }
+        map.set("keys", keys);
+        map.set("values", values);
+        return map;
+      default:
+        return node;
+    }
+  }
+
+  static long parseBits(JsonNode node, int digits) {
+    JsonNode hex = node.get("ieee754");
+    if (node.size() != 1 || hex == null || !hex.isTextual()) {
+      throw new IllegalArgumentException("Expected {\"ieee754\": \"<hex>\"}, got: " + node);
+    }
+    String text = hex.textValue();
+    if (text.length() != digits || !text.matches("[0-9a-fA-F]+")) {
+      throw new IllegalArgumentException(
+          "ieee754 bits must be " + digits + " hex digits for this type, got: " + text);
+    }
+    return Long.parseUnsignedLong(text, 16);
+  }
+
+  JsonNode nonFiniteAsBits(JsonNode node) {
+    if (node instanceof FloatNode) {
+      float f = node.floatValue();
+      if (Float.isNaN(f) || Float.isInfinite(f)) {
+        return bitsNode(String.format("%08x", Float.floatToRawIntBits(f)));
+      }
+    } else if (node instanceof DoubleNode) {
+      double d = node.doubleValue();
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        return bitsNode(String.format("%016x", Double.doubleToRawLongBits(d)));
+      }
+    } else if (node instanceof ArrayNode) {
+      ArrayNode array = (ArrayNode) node;
+      for (int i = 0; i < array.size(); i++) {
+        array.set(i, nonFiniteAsBits(array.get(i)));
+      }
+    } else if (node instanceof ObjectNode) {
+      ObjectNode object = (ObjectNode) node;
+      Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> entry = fields.next();
+        entry.setValue(nonFiniteAsBits(entry.getValue()));
+      }
+    }
+    return node;
+  }
+
+  ObjectNode bitsNode(String hex) {
+    ObjectNode bits = nodes.objectNode();
+    bits.put("ieee754", hex);
+    return bits;
+  }
+
+  // ----------------------------------------------------------------- helpers
+
+  static JsonNode required(JsonNode c, String field) {
+    JsonNode node = c.get(field);
+    if (node == null) {
+      throw new IllegalArgumentException("Case is missing field \"" + field + "\"");
+    }
+    return node;
+  }
+
+  static String describe(Throwable t) {
+    while (t instanceof InvocationTargetException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getClass().getName() + ": " + t.getMessage();
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  static String toHex(byte[] bytes) {
+    char[] chars = new char[bytes.length * 2];
+    for (int i = 0; i < bytes.length; i++) {
+      chars[2 * i] = HEX[(bytes[i] >> 4) & 0xf];
+      chars[2 * i + 1] = HEX[bytes[i] & 0xf];
+    }
+    return new String(chars);
+  }
+
+  static byte[] fromHex(String hex) {
+    if (hex.length() % 2 != 0) {
+      throw new IllegalArgumentException("Hex string has odd length: " + hex);
+    }
+    byte[] bytes = new byte[hex.length() / 2];
+    for (int i = 0; i < bytes.length; i++) {
+      int hi = Character.digit(hex.charAt(2 * i), 16);
+      int lo = Character.digit(hex.charAt(2 * i + 1), 16);
+      if (hi < 0 || lo < 0) {
+        throw new IllegalArgumentException("Not a hex string: " + hex);
+      }
+      bytes[i] = (byte) ((hi << 4) | lo);
+    }
+    return bytes;
+  }
+}

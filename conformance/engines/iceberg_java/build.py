@@ -1,0 +1,712 @@
+"""Build (and cache) the Iceberg Java value engine.
+
+    python -m conformance.engines.iceberg_java.build [--check] [--force]
+
+Inputs all come from the current Python environment:
+
+* ``iceberg-spark-runtime-3.5_2.12-<v>.jar`` from the snowpark-connect-deps-iceberg
+  distribution (Iceberg's Java classes);
+* the Jackson jars (core, databind, annotations, datatype-jsr310) and
+  slf4j-api from pyspark's ``jars/`` directory.
+
+The Iceberg jar refers to Jackson under ``org.apache.iceberg.shaded.`` but does
+not contain it, so the Jackson jars are relocated into that prefix (see
+relocate.py).  The engine source is compiled with ``javac`` against both.
+
+Everything is written to ``<cache>/<key>/`` where the cache root defaults to
+``~/.cache/iceberg-conformance/iceberg-java`` (override with the environment
+variable ``ICEBERG_CONFORMANCE_CACHE``) and the key hashes the input jars, the
+Java source and the relocation code.  A build happens in a temporary sibling
+directory that is renamed into place only after it has been verified, so an
+interrupted build never leaves a half-written cache entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import relocate
+
+HERE = Path(__file__).resolve().parent
+JAVA_SOURCE = HERE / "IcebergValueEngine.java"
+MAIN_CLASS = "IcebergValueEngine"
+CACHE_ENV = "ICEBERG_CONFORMANCE_CACHE"
+DEFAULT_CACHE = Path("~/.cache/iceberg-conformance/iceberg-java")
+# Bump when the layout or the build steps change in a way the key cannot see.
+BUILD_FORMAT = 1
+JAVA_RELEASE = "11"
+JVM_OPTIONS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"]
+MANIFEST = "build.json"
+RELOCATED_JAR = "jackson-relocated-for-iceberg.jar"
+CLASSES_DIR = "classes"
+
+ICEBERG_DIST = "snowpark-connect-deps-iceberg"
+ICEBERG_PACKAGE = "snowpark_connect_deps_iceberg"
+ICEBERG_JAR_PATTERNS = [
+    r"iceberg-spark-runtime-3\.5_2\.12-(?P<v>[\d.]+)\.jar",
+    r"iceberg-spark-runtime-3\.5_2\.13-(?P<v>[\d.]+)\.jar",
+]
+PYSPARK_DIST = "pyspark"
+JACKSON_JARS = ["jackson-core", "jackson-databind", "jackson-annotations", "jackson-datatype-jsr310"]
+SLF4J_JAR = "slf4j-api"
+SHADED_JACKSON = "org/apache/iceberg/shaded/com/fasterxml/jackson/"
+
+Log = Callable[[str], None]
+
+
+class BuildError(RuntimeError):
+    """The engine cannot be built; the message says why and what to do."""
+
+
+def _stderr_log(message: str) -> None:
+    print(f"[iceberg-java] {message}", file=sys.stderr, flush=True)
+
+
+def _stdout_log(message: str) -> None:
+    print(f"[iceberg-java] {message}", flush=True)
+
+
+# ------------------------------------------------------------------ inputs
+
+
+@dataclass(frozen=True)
+class Inputs:
+    iceberg_jar: Path
+    iceberg_version: str
+    jackson_jars: tuple[Path, ...]
+    slf4j_jar: Path
+
+
+def _dist_files(dist_name: str) -> list[Path]:
+    """Absolute paths of the files a distribution installed (from its RECORD)."""
+    try:
+        dist = importlib.metadata.distribution(dist_name)
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [Path(dist.locate_file(f)).resolve() for f in (dist.files or [])]
+
+
+def _package_dir(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]).resolve()
+
+
+def _candidate_jars(dist_name: str, package: str) -> list[Path]:
+    jars = [p for p in _dist_files(dist_name) if p.suffix == ".jar"]
+    if not jars:  # no RECORD: fall back to the package's directory
+        pkg = _package_dir(package)
+        if pkg is not None:
+            jars = sorted(pkg.rglob("*.jar"))
+    return [p for p in jars if p.is_file()]
+
+
+def locate_inputs() -> Inputs:
+    """Find the input jars in the current Python environment."""
+    iceberg_candidates = _candidate_jars(ICEBERG_DIST, ICEBERG_PACKAGE)
+    if not iceberg_candidates:
+        raise BuildError(
+            f"The Python package {ICEBERG_DIST!r} is not installed in this environment "
+            f"({sys.executable}); it provides Iceberg's Java runtime jar. "
+            f"Install it with: {sys.executable} -m pip install {ICEBERG_DIST}"
+        )
+    iceberg_jar = version = None
+    for pattern in ICEBERG_JAR_PATTERNS:
+        for path in iceberg_candidates:
+            m = re.fullmatch(pattern, path.name)
+            if m:
+                iceberg_jar, version = path, m.group("v")
+                break
+        if iceberg_jar:
+            break
+    if iceberg_jar is None:
+        names = ", ".join(sorted(p.name for p in iceberg_candidates))
+        raise BuildError(f"No iceberg-spark-runtime-3.5 jar in {ICEBERG_DIST} (found: {names})")
+
+    spark_jars = _candidate_jars(PYSPARK_DIST, "pyspark")
+    if not spark_jars:
+        raise BuildError(
+            f"The Python package 'pyspark' is not installed in this environment ({sys.executable}); "
+            "its jars/ directory provides the Jackson jars Iceberg needs. "
+            f"Install it with: {sys.executable} -m pip install pyspark"
+        )
+
+    def pick(artifact: str) -> Path:
+        found = sorted(
+            p for p in spark_jars if re.fullmatch(re.escape(artifact) + r"-\d[\w.\-]*\.jar", p.name)
+        )
+        if not found:
+            raise BuildError(f"pyspark does not ship {artifact}-<version>.jar (looked in its jars/)")
+        return found[-1]
+
+    return Inputs(
+        iceberg_jar=iceberg_jar,
+        iceberg_version=version,
+        jackson_jars=tuple(pick(a) for a in JACKSON_JARS),
+        slf4j_jar=pick(SLF4J_JAR),
+    )
+
+
+def _java_tool(name: str) -> str:
+    """Path of ``java``/``javac``: from JAVA_HOME if set, else from PATH."""
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home:
+        candidate = Path(java_home) / "bin" / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise BuildError(
+        f"'{name}' was not found (JAVA_HOME={java_home or 'unset'}, and not on PATH). "
+        "The Iceberg Java engine needs a JDK 11 or newer, e.g. "
+        "'apt-get install openjdk-17-jdk-headless', or set JAVA_HOME to a JDK."
+    )
+
+
+# --------------------------------------------------------------- cache key
+
+
+HASH_MEMO = ".input-hashes.json"
+
+
+def _sha256_file(path: Path, memo: dict[str, str] | None = None) -> str:
+    """SHA-256 of a file; ``memo`` maps "path|size|mtime" to known digests so
+    that an unchanged 40 MB jar is not re-read on every call."""
+    st = path.stat()
+    stamp = f"{path}|{st.st_size}|{st.st_mtime_ns}"
+    if memo is not None and stamp in memo:
+        return memo[stamp]
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    if memo is not None:
+        memo[stamp] = digest.hexdigest()
+    return digest.hexdigest()
+
+
+def _load_memo(root: Path) -> dict[str, str]:
+    try:
+        memo = json.loads((root / HASH_MEMO).read_text())
+        return memo if isinstance(memo, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_memo(root: Path, memo: dict[str, str]) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".memo-", dir=root)
+        with os.fdopen(fd, "w") as f:
+            json.dump(memo, f, indent=1, sort_keys=True)
+        os.replace(tmp, root / HASH_MEMO)
+    except OSError:
+        pass  # the memo is only an optimisation
+
+
+def cache_root() -> Path:
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured).expanduser() if configured else DEFAULT_CACHE.expanduser()
+
+
+def build_key(inputs: Inputs, root: Path | None = None) -> tuple[str, dict[str, Any]]:
+    """Hash everything that determines the build output."""
+    memo = _load_memo(root) if root is not None else None
+    before = dict(memo) if memo is not None else None
+
+    def jar(path: Path) -> dict[str, str]:
+        return {"name": path.name, "sha256": _sha256_file(path, memo)}
+
+    description: dict[str, Any] = {
+        "format": BUILD_FORMAT,
+        "java-release": JAVA_RELEASE,
+        "iceberg-jar": jar(inputs.iceberg_jar),
+        "jackson-jars": [jar(p) for p in inputs.jackson_jars],
+        "slf4j-jar": jar(inputs.slf4j_jar),
+        "java-source-sha256": hashlib.sha256(JAVA_SOURCE.read_bytes()).hexdigest(),
+        "relocate-sha256": hashlib.sha256(Path(relocate.__file__).read_bytes()).hexdigest(),
+    }
+    if root is not None and memo is not None and memo != before:
+        _save_memo(root, memo)
+    blob = json.dumps(description, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:20], description
+
+
+# ------------------------------------------------------------------ build
+
+
+@dataclass(frozen=True)
+class Build:
+    directory: Path
+    inputs: Inputs
+    java: str
+
+    @property
+    def classpath(self) -> str:
+        parts = [
+            self.directory / CLASSES_DIR,
+            self.inputs.iceberg_jar,
+            self.directory / RELOCATED_JAR,
+            self.inputs.slf4j_jar,
+        ]
+        return os.pathsep.join(str(p) for p in parts)
+
+    def command(self) -> list[str]:
+        return [self.java, *JVM_OPTIONS, "-cp", self.classpath, MAIN_CLASS]
+
+
+def _is_valid(directory: Path, key: str) -> bool:
+    try:
+        manifest = json.loads((directory / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return (
+        manifest.get("key") == key
+        and (directory / RELOCATED_JAR).is_file()
+        and (directory / CLASSES_DIR / f"{MAIN_CLASS}.class").is_file()
+    )
+
+
+def _check_relocation(inputs: Inputs, relocated_jar: Path) -> int:
+    """Every shaded Jackson class the Iceberg jar refers to must now exist."""
+    with zipfile.ZipFile(relocated_jar) as zf:
+        provided = {n[: -len(".class")] for n in zf.namelist() if n.endswith(".class")}
+    referenced: set[str] = set()
+    with zipfile.ZipFile(inputs.iceberg_jar) as zf:
+        for info in zf.infolist():
+            name = info.filename
+            if name.endswith(".class") and not name.startswith(SHADED_JACKSON):
+                data = zf.read(info)
+                if SHADED_JACKSON.encode() in data:
+                    referenced |= relocate.referenced_classes(data, SHADED_JACKSON)
+    missing = sorted(referenced - provided)
+    if missing:
+        shown = ", ".join(m.replace("/", ".") for m in missing[:10])
+        raise BuildError(
+            f"{len(missing)} Jackson classes the Iceberg jar needs are missing after "
+            f"relocation: {shown}"
+        )
+    return len(referenced)
+
+
+def _compile(javac: str, inputs: Inputs, workdir: Path, log: Log) -> None:
+    classes = workdir / CLASSES_DIR
+    classes.mkdir()
+    classpath = os.pathsep.join(
+        str(p) for p in (inputs.iceberg_jar, workdir / RELOCATED_JAR, inputs.slf4j_jar)
+    )
+    cmd = [
+        javac, "--release", JAVA_RELEASE, "-encoding", "UTF-8", "-nowarn",
+        "-cp", classpath, "-d", str(classes), str(JAVA_SOURCE),
+    ]
+    log(f"compiling {JAVA_SOURCE.name} with {javac} (--release {JAVA_RELEASE})")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"javac failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+
+
+def _verify(build: Build, log: Log) -> str:
+    """Start the freshly built engine and exercise SingleValueParser/JsonUtil."""
+    with EngineProcess(build.command()) as engine:
+        hello = engine.hello
+        if hello.get("engine") != "iceberg-java" or hello.get("protocol") != 1:
+            raise BuildError(f"unexpected start response: {hello}")
+        results = engine.run(
+            [
+                {"id": "json", "op": "from-json", "type": "decimal(9,2)", "json": "14.20"},
+                {"id": "hash", "op": "hash", "type": "string", "value": "iceberg"},
+                {"id": "text", "op": "to-json", "type": "date", "value": "2017-11-16"},
+            ]
+        )
+    expected = [("json", "14.20"), ("hash", 1210000089), ("text", "2017-11-16")]
+    for result, (case_id, output) in zip(results, expected):
+        if result.get("id") != case_id or not result.get("ok") or result.get("output") != output:
+            raise BuildError(f"engine self-test failed: {result}")
+    log(f"verified: engine starts and runs Iceberg {hello.get('version')} code")
+    return hello.get("version", "")
+
+
+def ensure_built(force: bool = False, log: Log = _stderr_log) -> Build:
+    """Return a valid build, building it first if the cache has none."""
+    inputs = locate_inputs()
+    java = _java_tool("java")
+    root = cache_root()
+    key, description = build_key(inputs, root)
+    target = root / key
+    if not force and _is_valid(target, key):
+        return Build(target, inputs, java)
+
+    javac = _java_tool("javac")
+    started = time.monotonic()
+    log(f"building the Iceberg {inputs.iceberg_version} Java value engine into {target}")
+    log(f"iceberg jar: {inputs.iceberg_jar}")
+    root.mkdir(parents=True, exist_ok=True)
+    _remove_stale_work(root)
+    workdir = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=root))
+    try:
+        log("relocating Jackson: " + ", ".join(p.name for p in inputs.jackson_jars))
+        report = relocate.relocate_jars(
+            [str(p) for p in inputs.jackson_jars],
+            str(workdir / RELOCATED_JAR),
+            [relocate.JACKSON_TO_ICEBERG],
+        )
+        log(f"relocated {report.classes} classes and {report.services} service files")
+        count = _check_relocation(inputs, workdir / RELOCATED_JAR)
+        log(f"all {count} shaded Jackson classes referenced by the Iceberg jar are present")
+        _compile(javac, inputs, workdir, log)
+        version = _verify(Build(workdir, inputs, java), log)
+        manifest = {
+            "key": key,
+            "iceberg-version": version,
+            "inputs": description,
+            "built-with": javac,
+            "built-at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        (workdir / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        _install(workdir, target, replace=force)
+    finally:
+        if workdir.exists():
+            shutil.rmtree(workdir, ignore_errors=True)
+    log(f"built in {time.monotonic() - started:.1f}s")
+    return Build(target, inputs, java)
+
+
+def _install(workdir: Path, target: Path, replace: bool) -> None:
+    """Atomically move a finished build into place.
+
+    ``os.rename`` of a directory is atomic, so readers see either no entry or
+    a complete one.  Without ``replace`` a valid entry that another process
+    installed meanwhile is kept (it may already be in use)."""
+    old = None
+    if target.exists():
+        if not replace and _is_valid(target, target.name):
+            return
+        old = target.with_name(f".old-{target.name}-{os.getpid()}")
+        os.rename(target, old)
+    try:
+        os.rename(workdir, target)
+    except OSError:
+        # Another process installed the same key meanwhile: keep theirs.
+        if not _is_valid(target, target.name):
+            raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _remove_stale_work(root: Path, max_age: float = 3600.0) -> None:
+    """Delete leftovers of interrupted builds (they never count as cache entries)."""
+    now = time.time()
+    for path in root.glob(".tmp-*"):
+        try:
+            if path.is_dir() and now - path.stat().st_mtime > max_age:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+    for path in root.glob(".old-*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def engine_command(force: bool = False, log: Log = _stderr_log) -> list[str]:
+    """The argv that starts the engine (``java ... IcebergValueEngine``),
+    building it first if the cache has no valid build."""
+    return ensure_built(force=force, log=log).command()
+
+
+# ----------------------------------------------------------------- client
+
+
+class EngineProcess:
+    """Minimal client for the engine's line-delimited JSON protocol."""
+
+    def __init__(self, command: list[str]):
+        # stderr goes to a file so a chatty JVM can never block on a full pipe.
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            encoding="utf-8",
+        )
+        self.hello = self.request({"cmd": "start", "protocol": 1})
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps(message, allow_nan=False) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait(timeout=10)
+            self._stderr.seek(0)
+            err = self._stderr.read()
+            raise BuildError(f"the engine exited unexpectedly: {err.strip()}")
+        return json.loads(line)
+
+    def run(self, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        response = self.request({"cmd": "run", "cases": cases})
+        if "results" not in response:
+            raise BuildError(f"engine rejected the batch: {response}")
+        return response["results"]
+
+    def close(self) -> int:
+        if self.process.poll() is None:
+            try:
+                assert self.process.stdin
+                self.process.stdin.write(json.dumps({"cmd": "stop"}) + "\n")
+                self.process.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout:
+            self.process.stdout.close()
+        self._stderr.close()
+        return self.process.returncode
+
+    def __enter__(self) -> "EngineProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ------------------------------------------------------------------ check
+
+# Iceberg spec, Appendix B: 32-bit Murmur3 hash results.
+APPENDIX_B = [
+    ("int", 34, 2017239379),
+    ("long", 34, 2017239379),
+    ("decimal(4,2)", "14.20", -500754589),
+    ("date", "2017-11-16", -653330422),
+    ("time", "22:31:08", -662762989),
+    ("timestamp", "2017-11-16T22:31:08", -2047944441),
+    ("timestamp", "2017-11-16T22:31:08.000001", -1207196810),
+    ("timestamptz", "2017-11-16T22:31:08+00:00", -2047944441),
+    ("timestamptz", "2017-11-16T22:31:08.000001+00:00", -1207196810),
+    # Iceberg 1.10 converts nanoseconds to microseconds before hashing.
+    ("timestamp_ns", "2017-11-16T22:31:08.000001001", -1207196810),
+    ("timestamptz_ns", "2017-11-16T22:31:08.000001001+00:00", -1207196810),
+    ("string", "iceberg", 1210000089),
+    ("uuid", "f79c3e09-677c-4bbd-a479-3f349cb785e7", 1488055340),
+    ("fixed[4]", "00010203", -188683207),
+    ("binary", "00010203", -188683207),
+]
+
+
+def _check_cases() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(case, expected result fields) pairs for --check."""
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for i, (type_, value, expected) in enumerate(APPENDIX_B):
+        pairs.append(
+            ({"id": f"hash-{i}", "op": "hash", "type": type_, "value": value},
+             {"ok": True, "output": expected})
+        )
+
+    def add(case_id: str, case: dict[str, Any], expected: dict[str, Any]) -> None:
+        pairs.append(({"id": case_id, **case}, expected))
+
+    # bucket[N] = (hash & Integer.MAX_VALUE) % N
+    add("bucket-int", {"op": "transform", "type": "int", "transform": "bucket[16]", "value": 34},
+        {"ok": True, "output": {"value": 2017239379 % 16, "result-type": "int"}})
+    add("bucket-string", {"op": "transform", "type": "string", "transform": "bucket[16]",
+                          "value": "iceberg"},
+        {"ok": True, "output": {"value": 1210000089 % 16, "result-type": "int"}})
+    add("bucket-uuid", {"op": "transform", "type": "uuid", "transform": "bucket[16]",
+                        "value": "f79c3e09-677c-4bbd-a479-3f349cb785e7"},
+        {"ok": True, "output": {"value": 1488055340 % 16, "result-type": "int"}})
+    add("truncate-int", {"op": "transform", "type": "int", "transform": "truncate[10]", "value": -1},
+        {"ok": True, "output": {"value": -10, "result-type": "int"}})
+    add("truncate-string", {"op": "transform", "type": "string", "transform": "truncate[3]",
+                            "value": "iceberg"},
+        {"ok": True, "output": {"value": "ice", "result-type": "string"}})
+    add("truncate-decimal", {"op": "transform", "type": "decimal(9,2)", "transform": "truncate[50]",
+                             "value": "10.65"},
+        # Iceberg Java writes decimal types as "decimal(P, S)", with a space.
+        {"ok": True, "output": {"value": "10.50", "result-type": "decimal(9, 2)"}})
+    add("bucket-boolean", {"op": "transform", "type": "boolean", "transform": "bucket[4]",
+                           "value": True}, {"ok": False})
+    # Binary single-value serialization (Appendix D) and its inverse.
+    add("to-binary-long", {"op": "to-binary", "type": "long", "value": 1},
+        {"ok": True, "output": "0100000000000000"})
+    add("to-binary-decimal", {"op": "to-binary", "type": "decimal(9,2)", "value": "-1.00"},
+        {"ok": True, "output": "9c"})
+    add("to-binary-nan", {"op": "to-binary", "type": "float", "value": {"ieee754": "7fc00001"}},
+        {"ok": True, "output": "0100c07f"})
+    add("from-binary-long", {"op": "from-binary", "type": "long", "hex": "0100000000000000"},
+        {"ok": True, "output": 1})
+    add("from-binary-string", {"op": "from-binary", "type": "string", "hex": "69636562657267"},
+        {"ok": True, "output": "iceberg"})
+    add("from-binary-nan", {"op": "from-binary", "type": "float", "hex": "0100c07f"},
+        {"ok": True, "output": {"ieee754": "7fc00001"}})
+    # JSON single-value serialization and its inverse.
+    add("to-json-date", {"op": "to-json", "type": "date", "value": "2017-11-16"},
+        {"ok": True, "output": "2017-11-16"})
+    add("to-json-decimal", {"op": "to-json", "type": "decimal(4,2)", "value": "14.20"},
+        {"ok": True, "output": "14.20"})
+    add("to-json-timestamptz", {"op": "to-json", "type": "timestamptz",
+                                "value": "2017-11-16T22:31:08.000001+00:00"},
+        {"ok": True, "output": "2017-11-16T22:31:08.000001+00:00"})
+    # Non-finite doubles are written as JSON strings but cannot be read back.
+    add("to-json-infinity", {"op": "to-json", "type": "double",
+                             "value": {"ieee754": "7ff0000000000000"}},
+        {"ok": True, "output": "Infinity"})
+    add("from-json-infinity", {"op": "from-json", "type": "double", "json": "Infinity"},
+        {"ok": False})
+    add("from-json-long", {"op": "from-json", "type": "long", "json": 34},
+        {"ok": True, "output": 34})
+    add("from-json-uuid", {"op": "from-json", "type": "uuid",
+                           "json": "f79c3e09-677c-4bbd-a479-3f349cb785e7"},
+        {"ok": True, "output": "f79c3e09-677c-4bbd-a479-3f349cb785e7"})
+    struct_type = {
+        "type": "struct",
+        "fields": [
+            {"id": 1, "name": "a", "required": False, "type": "int"},
+            {"id": 2, "name": "b", "required": False,
+             "type": {"type": "list", "element-id": 3, "element": "double",
+                      "element-required": False}},
+        ],
+    }
+    add("from-json-struct", {"op": "from-json", "type": struct_type,
+                             "json": {"1": 7, "2": [1.5, None]}},
+        {"ok": True, "output": {"1": 7, "2": [1.5, None]}})
+    add("from-json-bad", {"op": "from-json", "type": "int", "json": "x"}, {"ok": False})
+    add("unknown-op", {"op": "frobnicate", "type": "int"}, {"ok": False})
+    return pairs
+
+
+def run_check(build: Build, log: Log = _stdout_log) -> int:
+    """Run the smoke test through the protocol; returns the number of failures."""
+    pairs = _check_cases()
+    started = time.monotonic()
+    with EngineProcess(build.command()) as engine:
+        startup = time.monotonic() - started
+        log(f"engine {engine.hello.get('engine')} {engine.hello.get('version')} "
+            f"started in {startup:.2f}s")
+        results = engine.run([case for case, _ in pairs])
+        # Round trips through the engine's own outputs.
+        round_trips = [
+            ("double", -0.0),
+            ("float", 0.1),
+            ("decimal(38,10)", "-12345678901234567890.0123456789"),
+            ("timestamp_ns", "2017-11-16T22:31:08.000001001"),
+            ("uuid", "f79c3e09-677c-4bbd-a479-3f349cb785e7"),
+            ("fixed[3]", "abcdef"),
+        ]
+        # Binary round trips also cover non-finite values (JSON ones cannot).
+        binary_round_trips = round_trips + [
+            ("double", {"ieee754": "7ff0000000000000"}),
+            ("double", {"ieee754": "fff8000000000123"}),
+            ("float", {"ieee754": "ff800000"}),
+        ]
+        binary = engine.run(
+            [{"id": f"rt-{i}", "op": "to-binary", "type": t, "value": v}
+             for i, (t, v) in enumerate(binary_round_trips)]
+        )
+        text = engine.run(
+            [{"id": f"rt-{i}", "op": "to-json", "type": t, "value": v}
+             for i, (t, v) in enumerate(round_trips)]
+        )
+        back_binary = engine.run(
+            [{"id": r["id"], "op": "from-binary", "type": t, "hex": r.get("output")}
+             for r, (t, _v) in zip(binary, binary_round_trips)]
+        )
+        back_text = engine.run(
+            [{"id": r["id"], "op": "from-json", "type": t, "json": r.get("output")}
+             for r, (t, _v) in zip(text, round_trips)]
+        )
+        batch_started = time.monotonic()
+        bucket_batch = engine.run(
+            [{"id": i, "op": "transform", "type": "long", "transform": "bucket[16]", "value": i}
+             for i in range(10000)]
+        )
+        batch_time = time.monotonic() - batch_started
+
+    failures = 0
+    for (case, expected), result in zip(pairs, results):
+        if result.get("id") != case["id"] or any(result.get(k) != v for k, v in expected.items()):
+            failures += 1
+            log(f"MISMATCH {case['id']}: expected {expected}, got {result}")
+    if len(results) != len(pairs):
+        failures += 1
+        log(f"MISMATCH: {len(pairs)} cases sent, {len(results)} results returned")
+
+    def same_value(type_: str, sent: Any, got: Any) -> bool:
+        if type_ == "float" and isinstance(sent, float):
+            return isinstance(got, float) and abs(got - sent) < 1e-7
+        if isinstance(sent, float) and sent == 0.0:
+            return isinstance(got, float) and got == 0.0 and str(got) == str(sent)
+        if type_ == "fixed[3]" and isinstance(got, str):
+            return got.lower() == sent.lower()  # Iceberg Java writes upper-case hex
+        return got == sent
+
+    for name, sent, back in (
+        ("binary", binary_round_trips, back_binary),
+        ("json", round_trips, back_text),
+    ):
+        for (type_, value), result in zip(sent, back):
+            if not result.get("ok") or not same_value(type_, value, result.get("output")):
+                failures += 1
+                log(f"MISMATCH {name} round trip of {type_} {value!r}: got {result}")
+
+    bad = [r for i, r in enumerate(bucket_batch) if not r.get("ok") or r.get("id") != i]
+    if len(bucket_batch) != 10000 or bad:
+        failures += 1
+        log(f"MISMATCH in the 10,000-case bucket batch: {bad[:3]}")
+    log(f"10,000 bucket cases in {batch_time:.2f}s")
+
+    total = len(pairs) + len(binary_round_trips) + len(round_trips) + 1
+    log(f"{total - failures}/{total} checks passed" if failures == 0
+        else f"{failures} of {total} checks FAILED")
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.engines.iceberg_java.build",
+        description="Build (and cache) the Iceberg Java value engine.",
+    )
+    parser.add_argument("--check", action="store_true",
+                        help="run a smoke test (spec Appendix B values and round trips)")
+    parser.add_argument("--force", action="store_true", help="rebuild even if the cache is valid")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        build = ensure_built(force=args.force, log=_stdout_log)
+    except BuildError as e:
+        print(f"[iceberg-java] error: {e}", file=sys.stderr)
+        return 2
+    _stdout_log(f"engine ready in {build.directory} ({time.monotonic() - started:.2f}s)")
+    _stdout_log("command: " + " ".join(build.command()))
+    if args.check:
+        try:
+            failures = run_check(build)
+        except BuildError as e:
+            print(f"[iceberg-java] error: {e}", file=sys.stderr)
+            return 2
+        return 1 if failures else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""The one exception family of the reference: every rejection names the spec rule it enforces.
+
+A `SpecError` carries the rule id (see `spec_impl.rules`), a message that names the offending
+value, and the value itself. Callers catch `SpecError`; the subclasses say *why*:
+
+- `InvalidInput`: the input breaks a rule of the spec (a `+01:00` timestamptz, width 0 truncate).
+- `NotDefined`: the spec defines no result for this input (binary serialization of a struct,
+  a transform the reference does not know, bucketing a float).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NO_VALUE = object()
+
+
+class SpecError(Exception):
+    """Base of every error the reference raises on purpose."""
+
+    def __init__(self, rule: str, message: str, value: Any = _NO_VALUE):
+        from spec_impl.rules import RULES  # late import: rules imports nothing from here
+
+        if rule not in RULES:
+            raise KeyError(f"SpecError raised with unregistered rule id {rule!r}")
+        self.rule = rule
+        self.value = None if value is _NO_VALUE else value
+        detail = "" if value is _NO_VALUE else f" (got {value!r})"
+        super().__init__(f"[{rule}] {message}{detail}")
+
+
+class InvalidInput(SpecError, ValueError):
+    """The input violates a rule of the spec."""
+
+
+class NotDefined(SpecError, TypeError):
+    """The spec defines no result for this input."""

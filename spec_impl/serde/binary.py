@@ -1,0 +1,111 @@
+"""Appendix D, binary single-value serialization: the bytes of lower and upper bounds.
+
+`to_binary(t, value)` and `from_binary(t, data)` are inverses on valid values. `from_binary` also
+reads bounds written before a type promotion (adopted digest §1.1, rule binary.promoted-bound): a
+4-byte `long` bound is an int, a 4-byte `double` bound a float, and a 4-byte `timestamp` /
+`timestamp_ns` bound a date.
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from typing import Any
+
+from spec_impl import revisions
+from spec_impl.errors import InvalidInput, NotDefined
+from spec_impl.hashing import min_big_endian
+from spec_impl.temporal import MICROS_PER_DAY, NANOS_PER_MICRO
+from spec_impl.types import DecimalType, FixedType, IcebergType, PrimitiveType
+from spec_impl.values import decimal_from_unscaled, normalize, unscaled_value
+
+# type name -> (struct format, rule id) for the fixed-width little-endian rows of the table
+FIXED_WIDTH = {
+    "int": "<i", "date": "<i", "long": "<q", "time": "<q", "timestamp": "<q", "timestamptz": "<q",
+    "timestamp_ns": "<q", "timestamptz_ns": "<q", "float": "<f", "double": "<d",
+}  # fmt: skip
+_RAW_BYTES = {"fixed": "binary.bytes", "binary": "binary.bytes", "geometry": "binary.geo", "geography": "binary.geo"}
+
+
+def rule_for(t: IcebergType) -> str:
+    """The Appendix D binary rule for type `t`; NotDefined for types without a binary form."""
+    name = getattr(t, "name", None)
+    if not isinstance(t, PrimitiveType) or name in ("unknown", "variant"):
+        raise NotDefined("binary.undefined", f"Appendix D defines no binary single value for {t}", str(t))
+    if name in FIXED_WIDTH:
+        return "binary.fixed-width"
+    return {"boolean": "binary.boolean", "decimal": "binary.decimal", "string": "binary.string",
+            "uuid": "binary.uuid"}.get(name) or _RAW_BYTES[name]  # fmt: skip
+
+
+def to_binary(t: IcebergType, value: Any) -> bytes:
+    """Serialize one non-null value of type `t` to its Appendix D bytes."""
+    rule_id = rule_for(t)
+    value = normalize(t, value)
+    if value is None:
+        raise InvalidInput(rule_id, "null has no binary single-value form (bounds are never null)")
+    name = t.name  # type: ignore[attr-defined]
+    if name in FIXED_WIDTH:
+        return struct.pack(FIXED_WIDTH[name], value)
+    if name == "boolean":
+        return b"\x01" if value else b"\x00"
+    if isinstance(t, DecimalType):
+        return min_big_endian(unscaled_value(t, value))
+    if name == "string":
+        return value.encode("utf-8")
+    if name == "uuid":
+        return value.bytes
+    return value  # fixed, binary, geometry, geography: the bytes themselves
+
+
+def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
+    """Deserialize Appendix D bytes as a value of type `t`, rejecting lengths the type cannot have."""
+    rule_id = rule_for(t)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InvalidInput(rule_id, "binary single values are bytes", data)
+    data = bytes(data)
+    name = t.name  # type: ignore[attr-defined]
+    if name in FIXED_WIDTH:
+        promoted = _from_promoted_bound(name, data, revision)
+        if promoted is not None:
+            return promoted
+        _check_length(rule_id, t, data, struct.calcsize(FIXED_WIDTH[name]))
+        return normalize(t, struct.unpack(FIXED_WIDTH[name], data)[0])
+    if name == "boolean":
+        _check_length(rule_id, t, data, 1)
+        return data != b"\x00"
+    if isinstance(t, DecimalType):
+        if not data:
+            raise InvalidInput(rule_id, "a decimal needs at least one byte", data.hex())
+        unscaled = int.from_bytes(data, "big", signed=True)
+        return normalize(t, decimal_from_unscaled(unscaled, t.scale))
+    if name == "string":
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InvalidInput(rule_id, f"not valid UTF-8 ({e.reason} at byte {e.start})", data.hex()) from None
+    if name == "uuid":
+        _check_length(rule_id, t, data, 16)
+        return uuid.UUID(bytes=data)
+    if isinstance(t, FixedType):
+        _check_length(rule_id, t, data, t.length)
+    return data
+
+
+def _from_promoted_bound(name: str, data: bytes, revision: str) -> Any:
+    """A 4-byte bound of a promoted type, read with the type it was written with; else None."""
+    if len(data) != 4 or name not in ("long", "double", "timestamp", "timestamp_ns"):
+        return None
+    if name == "long":  # int -> long, a promotion of every format version
+        return struct.unpack("<i", data)[0]
+    if name == "double":  # float -> double, likewise
+        return struct.unpack("<f", data)[0]
+    if revision != revisions.V3_ADOPTED:  # date -> timestamp(_ns) exists only in the adopted v3
+        return None
+    days = struct.unpack("<i", data)[0]
+    return days * MICROS_PER_DAY * (NANOS_PER_MICRO if name == "timestamp_ns" else 1)
+
+
+def _check_length(rule_id: str, t: IcebergType, data: bytes, expected: int) -> None:
+    if len(data) != expected:
+        raise InvalidInput(rule_id, f"a {t} value takes {expected} bytes, not {len(data)}", data.hex())

@@ -1,0 +1,322 @@
+"""Iceberg types: the model, parsing from and printing to the spec's JSON forms.
+
+Spec: "Schemas and Data Types" and Appendix C (type JSON); the adopted v3 digest §1.1 adds
+`unknown`, `variant`, `geometry(C)` and `geography(C, A)`.
+
+Primitive types print as their JSON type strings (`str(DecimalType(9, 2)) == "decimal(9,2)"`);
+nested types print as their Appendix C JSON objects (`to_json`). `parse_type` is the inverse of both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from spec_impl.errors import InvalidInput
+
+# --- the model ---------------------------------------------------------------------------------
+
+
+class IcebergType:
+    """Base of every type."""
+
+    is_primitive: ClassVar[bool] = False
+
+    def to_json(self) -> Any:
+        """The Appendix C JSON form: a string for primitives, an object for nested types."""
+        raise NotImplementedError
+
+
+class PrimitiveType(IcebergType):
+    """Base of the primitive types; `name` is the type's name in the spec's tables."""
+
+    is_primitive = True
+    name: str
+
+    def to_json(self) -> str:
+        return str(self)
+
+
+SIMPLE_TYPE_NAMES = (
+    "boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz",
+    "timestamp_ns", "timestamptz_ns", "string", "uuid", "binary", "unknown", "variant",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SimpleType(PrimitiveType):
+    """A primitive type without parameters, such as `long` or `timestamptz_ns`.
+
+    `variant` is "semi-structured" in the adopted spec, not primitive; it is modelled here because
+    it is written as a plain type string, and `is_primitive` reports it correctly.
+    """
+
+    name: str
+
+    def __post_init__(self):
+        if self.name not in SIMPLE_TYPE_NAMES:
+            raise InvalidInput("type.primitive", "unknown primitive type name", self.name)
+
+    @property
+    def is_primitive(self) -> bool:  # type: ignore[override]
+        return self.name != "variant"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+MAX_DECIMAL_PRECISION = 38
+
+
+@dataclass(frozen=True)
+class DecimalType(PrimitiveType):
+    """decimal(P, S): fixed-point, precision P at most 38, scale S fixed (a negative S is accepted)."""
+
+    precision: int
+    scale: int
+    name: ClassVar[str] = "decimal"
+
+    def __post_init__(self):
+        if not 0 <= self.precision <= MAX_DECIMAL_PRECISION:
+            raise InvalidInput("type.decimal", "decimal precision must be 38 or less", self.precision)
+
+    def __str__(self) -> str:
+        return f"decimal({self.precision},{self.scale})"  # Appendix C: "decimal(<P>,<S>)"
+
+
+@dataclass(frozen=True)
+class FixedType(PrimitiveType):
+    """fixed[L]: a byte array of exactly L bytes."""
+
+    length: int
+    name: ClassVar[str] = "fixed"
+
+    def __post_init__(self):
+        if self.length < 0:
+            raise InvalidInput("type.fixed", "fixed length must not be negative", self.length)
+
+    def __str__(self) -> str:
+        return f"fixed[{self.length}]"
+
+
+DEFAULT_CRS = "OGC:CRS84"
+DEFAULT_EDGE_ALGORITHM = "spherical"
+EDGE_ALGORITHMS = ("spherical", "vincenty", "thomas", "andoyer", "karney")
+
+
+@dataclass(frozen=True)
+class GeometryType(PrimitiveType):
+    """geometry(C): WKB geometries in CRS C (default OGC:CRS84). Printed bare when C is the default."""
+
+    crs: str = DEFAULT_CRS
+    name: ClassVar[str] = "geometry"
+
+    def __str__(self) -> str:
+        return "geometry" if self.crs == DEFAULT_CRS else f"geometry({self.crs})"
+
+
+@dataclass(frozen=True)
+class GeographyType(PrimitiveType):
+    """geography(C, A): WKB geographies in CRS C with edge algorithm A (default spherical)."""
+
+    crs: str = DEFAULT_CRS
+    algorithm: str = DEFAULT_EDGE_ALGORITHM
+    name: ClassVar[str] = "geography"
+
+    def __post_init__(self):
+        if self.algorithm not in EDGE_ALGORITHMS:
+            raise InvalidInput("type.geo", f"edge algorithm must be one of {', '.join(EDGE_ALGORITHMS)}", self.algorithm)
+
+    def __str__(self) -> str:
+        if self.algorithm != DEFAULT_EDGE_ALGORITHM:
+            return f"geography({self.crs}, {self.algorithm})"
+        return "geography" if self.crs == DEFAULT_CRS else f"geography({self.crs})"
+
+
+class _Absent:
+    """Marks a default that is not set (distinct from an explicit JSON null)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass(frozen=True)
+class NestedField:
+    """A struct field. Defaults are kept in their Appendix D JSON form (ABSENT when not set)."""
+
+    id: int
+    name: str
+    type: IcebergType
+    required: bool
+    doc: str | None = None
+    initial_default: Any = ABSENT
+    write_default: Any = ABSENT
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "required": self.required, "type": self.type.to_json()}
+        if self.doc is not None:
+            out["doc"] = self.doc
+        if self.initial_default is not ABSENT:
+            out["initial-default"] = self.initial_default
+        if self.write_default is not ABSENT:
+            out["write-default"] = self.write_default
+        return out
+
+
+@dataclass(frozen=True)
+class StructType(IcebergType):
+    fields: tuple[NestedField, ...]
+
+    def field(self, field_id: int) -> NestedField:
+        for f in self.fields:
+            if f.id == field_id:
+                return f
+        raise KeyError(field_id)
+
+    def to_json(self) -> dict:
+        return {"type": "struct", "fields": [f.to_json() for f in self.fields]}
+
+    def __str__(self) -> str:
+        return "struct<" + ", ".join(f"{f.id}: {f.name}: {f.type}" for f in self.fields) + ">"
+
+
+@dataclass(frozen=True)
+class ListType(IcebergType):
+    element_id: int
+    element: IcebergType
+    element_required: bool
+
+    def to_json(self) -> dict:
+        return {"type": "list", "element-id": self.element_id, "element-required": self.element_required,
+                "element": self.element.to_json()}  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"list<{self.element}>"
+
+
+@dataclass(frozen=True)
+class MapType(IcebergType):
+    key_id: int
+    key: IcebergType
+    value_id: int
+    value: IcebergType
+    value_required: bool
+
+    def to_json(self) -> dict:
+        return {"type": "map", "key-id": self.key_id, "key": self.key.to_json(), "value-id": self.value_id,
+                "value-required": self.value_required, "value": self.value.to_json()}  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"map<{self.key}, {self.value}>"
+
+
+# Constants for the parameterless types, named as in the spec.
+BOOLEAN, INT, LONG, FLOAT, DOUBLE = (SimpleType(n) for n in ("boolean", "int", "long", "float", "double"))
+DATE, TIME, TIMESTAMP, TIMESTAMPTZ = (SimpleType(n) for n in ("date", "time", "timestamp", "timestamptz"))
+TIMESTAMP_NS, TIMESTAMPTZ_NS = SimpleType("timestamp_ns"), SimpleType("timestamptz_ns")
+STRING, UUID, BINARY = SimpleType("string"), SimpleType("uuid"), SimpleType("binary")
+UNKNOWN, VARIANT = SimpleType("unknown"), SimpleType("variant")
+
+# --- parsing -----------------------------------------------------------------------------------
+
+_DECIMAL = re.compile(r"decimal\(\s*(\d+)\s*,\s*(-?\d+)\s*\)")
+_FIXED = re.compile(r"fixed\[\s*(\d+)\s*\]")
+_GEOMETRY = re.compile(r"geometry(?:\(\s*([^(),\s][^(),]*?)\s*\))?")
+_GEOGRAPHY = re.compile(r"geography(?:\(\s*([^(),\s][^(),]*?)\s*(?:,\s*([A-Za-z_]+)\s*)?\))?")
+
+
+def parse_primitive(text: str) -> PrimitiveType:
+    """Parse a primitive JSON type string (Appendix C), accepting spaces inside parameters."""
+    if not isinstance(text, str):
+        raise InvalidInput("type.primitive", "a primitive type must be a JSON string", text)
+    if text in SIMPLE_TYPE_NAMES:
+        return SimpleType(text)
+    if m := _DECIMAL.fullmatch(text):
+        return DecimalType(int(m[1]), int(m[2]))
+    if m := _FIXED.fullmatch(text):
+        return FixedType(int(m[1]))
+    if m := _GEOMETRY.fullmatch(text):
+        return GeometryType(m[1] or DEFAULT_CRS)
+    if m := _GEOGRAPHY.fullmatch(text):
+        return GeographyType(m[1] or DEFAULT_CRS, m[2] or DEFAULT_EDGE_ALGORITHM)
+    if text.startswith(("decimal", "fixed", "geometry", "geography")):
+        rule_id = {"d": "type.decimal", "f": "type.fixed"}.get(text[0], "type.geo")
+        raise InvalidInput(rule_id, "malformed type parameters", text)
+    raise InvalidInput("type.primitive", "unknown type string", text)
+
+
+def parse_type(obj: Any) -> IcebergType:
+    """Parse a type from its Appendix C JSON form: a type string or a struct/list/map object."""
+    if isinstance(obj, IcebergType):
+        return obj
+    if isinstance(obj, str):
+        return parse_primitive(obj)
+    if not isinstance(obj, dict):
+        raise InvalidInput("type.nested", "a type must be a JSON string or object", obj)
+    kind = obj.get("type")
+    if kind == "struct":
+        return StructType(tuple(_parse_field(f) for f in _require(obj, "fields", list)))
+    if kind == "list":
+        return ListType(_require(obj, "element-id", int), parse_type(_require(obj, "element", (str, dict))),
+                        _require(obj, "element-required", bool))  # fmt: skip
+    if kind == "map":
+        return MapType(_require(obj, "key-id", int), parse_type(_require(obj, "key", (str, dict))),
+                       _require(obj, "value-id", int), parse_type(_require(obj, "value", (str, dict))),
+                       _require(obj, "value-required", bool))  # fmt: skip
+    raise InvalidInput("type.nested", "a nested type object needs type 'struct', 'list' or 'map'", kind)
+
+
+def _parse_field(obj: Any) -> NestedField:
+    if not isinstance(obj, dict):
+        raise InvalidInput("type.nested", "a struct field must be a JSON object", obj)
+    doc = obj.get("doc")
+    if doc is not None and not isinstance(doc, str):
+        raise InvalidInput("type.nested", "field 'doc' must be a string", doc)
+    return NestedField(
+        id=_require(obj, "id", int),
+        name=_require(obj, "name", str),
+        type=parse_type(_require(obj, "type", (str, dict))),
+        required=_require(obj, "required", bool),
+        doc=doc,
+        initial_default=obj.get("initial-default", ABSENT),
+        write_default=obj.get("write-default", ABSENT),
+    )
+
+
+def _require(obj: dict, key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in obj:
+        raise InvalidInput("type.nested", f"missing required key {key!r}", obj)
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidInput("type.nested", f"key {key!r} has the wrong JSON type", value)
+    return value
+
+
+# --- format versions ---------------------------------------------------------------------------
+
+V3_TYPE_NAMES = frozenset({"timestamp_ns", "timestamptz_ns", "unknown", "variant", "geometry", "geography"})
+
+
+def min_format_version(t: IcebergType) -> int:
+    """The first format version in which `t` (and every type nested in it) is allowed.
+
+    Spec: Primitive Types ("Added by version"); adopted digest §1.1.
+    """
+    if isinstance(t, StructType):
+        return max((min_format_version(f.type) for f in t.fields), default=1)
+    if isinstance(t, ListType):
+        return min_format_version(t.element)
+    if isinstance(t, MapType):
+        return max(min_format_version(t.key), min_format_version(t.value))
+    return 3 if t.name in V3_TYPE_NAMES else 1  # type: ignore[attr-defined]
+
+
+def check_format_version(t: IcebergType, format_version: int) -> None:
+    """Raise InvalidInput (rule type.version) when `t` needs a later format version."""
+    needed = min_format_version(t)
+    if format_version < needed:
+        raise InvalidInput("type.version", f"type {t} needs format version {needed}, table is v{format_version}", str(t))

@@ -1,0 +1,5 @@
+import sys
+
+from spec_impl.vectors.cli import main
+
+sys.exit(main())

@@ -1,0 +1,120 @@
+"""Building vector cases: a case spec (rule, input) becomes a case with the reference's expectation.
+
+The expectation is computed once per spec revision the rule exists in; when the revisions agree
+the case lists both, otherwise one case per revision is emitted with the id suffix `@<revision>`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from spec_impl.errors import SpecError
+from spec_impl.rules import rule
+from spec_impl.types import min_format_version, parse_type
+from spec_impl.vectors.ops import run
+
+_TYPE_KEYS = ("type", "from", "to")
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    rule: str
+    slug: str
+    description: str
+    op: str
+    input: dict[str, Any]
+    revisions: tuple[str, ...] | None = None  # default: the rule's revisions
+    note: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def case(rule_id: str, slug: str, description: str, op: str, note: str | None = None,
+         revisions: tuple[str, ...] | None = None, **inp: Any) -> CaseSpec:  # fmt: skip
+    """Shorthand: input keys are keyword arguments, with `_` standing for `-` (format_version)."""
+    return CaseSpec(rule_id, slug, description, op, {k.replace("_", "-"): v for k, v in inp.items()}, revisions, note)
+
+
+def expectation(spec: CaseSpec, revision: str) -> dict[str, Any]:
+    try:
+        return {"output": run(spec.op, spec.input, revision)}
+    except SpecError as e:
+        return {"error": e.rule}
+
+
+def build(spec: CaseSpec) -> list[dict[str, Any]]:
+    r = rule(spec.rule)
+    revisions = spec.revisions or r.revisions
+    first = _first_version(spec.input)
+    if "format-version" in spec.input:  # the case is about one format version
+        versions = [spec.input["format-version"]]
+    else:
+        versions = [v for v in r.versions if v >= first] or [3]
+    by_revision = {rev: expectation(spec, rev) for rev in revisions}
+    groups: list[tuple[list[str], dict]] = []
+    for rev, exp in by_revision.items():
+        for revs, e in groups:
+            if e == exp:
+                revs.append(rev)
+                break
+        else:
+            groups.append(([rev], exp))
+    out = []
+    for revs, exp in groups:
+        suffix = "" if len(groups) == 1 else f"@{revs[0]}"
+        item = {
+            "id": f"{spec.rule}/{_slug(spec.slug)}{suffix}",
+            "description": spec.description,
+            "rule": spec.rule,
+            "section": r.section,
+            "format-versions": versions,
+            "revisions": revs,
+            "op": spec.op,
+            "input": spec.input,
+            "expected": exp,
+        }
+        if spec.note:
+            item["note"] = spec.note
+        out.append(item)
+    return out
+
+
+def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
+    """All cases of the specs; a slug that collides (`decimal(9,2)` vs `decimal(9, 2)`) gets a
+    suffix derived from the case's input, so ids stay stable when cases are added or reordered."""
+    cases = [c for s in specs for c in build(s)]
+    counts: dict[str, int] = {}
+    for c in cases:
+        counts[c["id"]] = counts.get(c["id"], 0) + 1
+    seen: set[str] = set()
+    for c in cases:
+        if counts[c["id"]] > 1:
+            digest = hashlib.sha256(json.dumps(c["input"], sort_keys=True).encode()).hexdigest()[:8]
+            base, _, revision = c["id"].partition("@")
+            c["id"] = f"{base}-{digest}" + (f"@{revision}" if revision else "")
+        if c["id"] in seen:
+            raise ValueError(f"duplicate vector case id {c['id']}")
+        seen.add(c["id"])
+    return cases
+
+
+def _first_version(inp: dict[str, Any]) -> int:
+    """The first format version in which every type named by the input exists."""
+    first = 1
+    for key in _TYPE_KEYS:
+        if key in inp:
+            try:
+                first = max(first, min_format_version(parse_type(inp[key])))
+            except SpecError:
+                pass  # an unparsable type is the point of the case; it applies to every version
+    return first
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9.+-]+", "-", text.lower()).strip("-")
+    if not slug:
+        raise ValueError(f"empty slug from {text!r}")
+    return slug

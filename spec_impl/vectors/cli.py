@@ -1,0 +1,68 @@
+"""iceberg-vectors: generate the golden value vectors from the reference, or check them.
+
+    iceberg-vectors generate            # rewrite vectors/values/ (atomically)
+    iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
+    iceberg-vectors list [--family F]   # case ids with their rule and expectation
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from spec_impl.vectors import golden
+
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "vectors" / "values"
+
+
+def _progress(quiet: bool):
+    return (lambda _: None) if quiet else (lambda line: print(f"  {line}", file=sys.stderr))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="iceberg-vectors", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"the generated set (default: {DEFAULT_DIR})")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("generate", help="write the golden files from the reference")
+    sub.add_parser("check", help="fail when the golden files differ from what the generator produces now")
+    lister = sub.add_parser("list", help="print case ids, rules and expectations")
+    lister.add_argument("--family", help="only this family (file name without .json)")
+    args = parser.parse_args(argv)
+
+    if args.command == "list":
+        return _list(args.dir, args.family)
+    print(f"rendering value vectors ({args.command})", file=sys.stderr)
+    files = golden.render(_progress(args.quiet))
+    if args.command == "generate":
+        golden.write(args.dir, files)
+        print(f"wrote {len(files)} files to {args.dir}", file=sys.stderr)
+        return 0
+    diffs = golden.differences(args.dir, files)
+    for line in diffs:
+        print(line)
+    if diffs:
+        print(f"{len(diffs)} golden file(s) out of date: run `iceberg-vectors generate` and review the diff", file=sys.stderr)
+        return 1
+    print(f"ok: {len(files)} golden files match the generator", file=sys.stderr)
+    return 0
+
+
+def _list(directory: Path, family: str | None) -> int:
+    paths = sorted(directory.glob("*.json"))
+    for path in paths:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if "cases" not in doc or (family and doc["family"] != family):
+            continue
+        for c in doc["cases"]:
+            exp = c["expected"]
+            shown = f"error {exp['error']}" if "error" in exp else json.dumps(exp["output"], ensure_ascii=False)
+            print(f"{c['id']}\t{c['op']}\t{shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

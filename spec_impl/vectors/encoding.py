@@ -1,0 +1,79 @@
+"""How vector files carry values: Appendix D JSON single values, plus one form for exact floats.
+
+A value of type T in a vector file is its Appendix D JSON single value, except that a float or
+double that JSON cannot carry exactly is `{"ieee754": "<hex bits>"}` (8 hex digits for float,
+16 for double): NaNs (with their payload) and infinities. Values of types without a JSON form
+(binary-only tests of `unknown`, `variant`) never appear. `null` is null.
+
+Floats compare by their bits (so 0.0 and -0.0 differ, and a NaN equals a NaN with the same bits).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any
+
+from spec_impl.serde import json_value
+from spec_impl.types import IcebergType, ListType, MapType, StructType, parse_type
+
+_FLOAT_FORMATS = {"float": ("<f", "<I", 8), "double": ("<d", "<Q", 16)}
+
+
+def encode(t: IcebergType | str, value: Any) -> Any:
+    """The vector form of a physical value."""
+    t = parse_type(t)
+    if value is None:
+        return None
+    name = getattr(t, "name", None)
+    if name in _FLOAT_FORMATS and not math.isfinite(value):
+        return {"ieee754": float_bits(name, value)}
+    if isinstance(t, StructType):
+        return {str(f.id): encode(f.type, value[f.id]) for f in t.fields if f.id in value}
+    if isinstance(t, ListType):
+        return [encode(t.element, v) for v in value]
+    if isinstance(t, MapType):
+        return {"keys": [encode(t.key, k) for k in value], "values": [encode(t.value, v) for v in value.values()]}
+    return json_value.to_json(t, value)
+
+
+def decode(t: IcebergType | str, obj: Any) -> Any:
+    """The physical value of a vector form."""
+    t = parse_type(t)
+    name = getattr(t, "name", None)
+    if name in _FLOAT_FORMATS and isinstance(obj, dict):
+        return bits_to_float(name, obj["ieee754"])
+    if isinstance(t, StructType) and isinstance(obj, dict):
+        return {int(k): decode(t.field(int(k)).type, v) for k, v in obj.items()}
+    if isinstance(t, ListType) and isinstance(obj, list):
+        return [decode(t.element, v) for v in obj]
+    if isinstance(t, MapType) and isinstance(obj, dict):
+        return {decode(t.key, k): decode(t.value, v) for k, v in zip(obj["keys"], obj["values"])}
+    return json_value.from_json(t, obj)
+
+
+def float_bits(name: str, value: float) -> str:
+    packed, unpacked, digits = _FLOAT_FORMATS[name]
+    return f"{struct.unpack(unpacked, struct.pack(packed, value))[0]:0{digits}x}"
+
+
+def bits_to_float(name: str, bits: str) -> float:
+    packed, unpacked, _ = _FLOAT_FORMATS[name]
+    return struct.unpack(packed, struct.pack(unpacked, int(bits, 16)))[0]
+
+
+def same_value(t: IcebergType | str, a: Any, b: Any) -> bool:
+    """Equality of physical values, floats by bits (recursively through nested values)."""
+    t = parse_type(t)
+    name = getattr(t, "name", None)
+    if a is None or b is None:
+        return a is None and b is None
+    if name in _FLOAT_FORMATS:
+        return isinstance(b, float) and float_bits(name, a) == float_bits(name, b)
+    if isinstance(t, StructType):
+        return a.keys() == b.keys() and all(same_value(t.field(k).type, a[k], b[k]) for k in a)
+    if isinstance(t, ListType):
+        return len(a) == len(b) and all(same_value(t.element, x, y) for x, y in zip(a, b))
+    if isinstance(t, MapType):
+        return a.keys() == b.keys() and all(same_value(t.value, a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b

@@ -1,0 +1,55 @@
+"""Transform strings, source types, result types, identity, void and unknown transforms."""
+
+from __future__ import annotations
+
+from spec_impl.revisions import V3_ADOPTED
+from spec_impl.vectors.cases import case
+
+NAME = "transform-rules"
+DESCRIPTION = "Partition Transforms: parsing transform strings, accepted source types, result types, identity and void"
+
+_PRIMITIVES = ("boolean", "int", "long", "float", "double", "decimal(9,2)", "date", "time", "timestamp", "timestamptz",
+               "timestamp_ns", "timestamptz_ns", "string", "uuid", "fixed[3]", "binary")  # fmt: skip
+_SAMPLE = {"boolean": True, "int": -7, "long": 2**40, "float": -0.0, "double": 2.5, "decimal(9,2)": "-3.14",
+           "date": "1969-12-31", "time": "12:00:00.000001", "timestamp": "1969-12-31T23:59:59.999999",
+           "timestamptz": "2017-11-16T22:31:08.000001+00:00", "timestamp_ns": "2017-11-16T22:31:08.000000001",
+           "timestamptz_ns": "2017-11-16T22:31:08.000000001+00:00", "string": "😀x", "uuid": "f79c3e09-677c-4bbd-a479-3f349cb785e7",
+           "fixed[3]": "000102", "binary": "ff"}  # fmt: skip
+_TRANSFORMS = ("identity", "bucket[16]", "truncate[4]", "year", "month", "day", "hour", "void")
+_STRUCT = {"type": "struct", "fields": [{"id": 1, "name": "a", "required": False, "type": "int"}]}
+
+
+def specs():
+    yield from _parsing()
+    for transform in _TRANSFORMS:
+        for t in _PRIMITIVES:
+            yield case("transform.result-type", f"{transform}-of-{t}", f"the result type of {transform} on {t} (an error when {t} is not a source type)",
+                       "result-type", transform=transform, type=t)  # fmt: skip
+    for t in ("unknown", "variant", "geometry", "geography(OGC:CRS84, karney)"):
+        for transform in ("identity", "void", "bucket[16]"):
+            yield case("transform.source-type", f"{transform}-of-{t}", f"{transform} on the v3 type {t}", "result-type",
+                       transform=transform, type=t, revisions=(V3_ADOPTED,))  # fmt: skip
+    yield case("transform.source-type", "identity-of-struct", "identity needs a primitive source", "result-type", transform="identity", type=_STRUCT)
+    yield case("transform.void", "void-of-struct", "void accepts any source, nested too", "result-type", transform="void", type=_STRUCT)
+    for t in _PRIMITIVES:
+        yield case("transform.identity", f"identity-{t}", f"identity returns the {t} value unchanged", "transform",
+                   transform="identity", type=t, value=_SAMPLE[t])  # fmt: skip
+        yield case("transform.void", f"void-{t}", f"void of a {t} value is null", "transform", transform="void", type=t, value=_SAMPLE[t])
+    yield case("transform.identity", "identity-nan", "identity keeps a NaN's bits", "transform", transform="identity", type="double",
+               value={"ieee754": "7ff8000000000001"})  # fmt: skip
+    yield case("transform.null", "identity-null", "identity of null is null", "transform", transform="identity", type="string", value=None)
+    yield case("transform.unknown", "apply-unknown", "an unknown transform parses but has no value", "transform",
+               transform="zorder", type="long", value=1)  # fmt: skip
+
+
+def _parsing():
+    for text in ("identity", "year", "month", "day", "hour", "void", "bucket[16]", "bucket[1]", "truncate[3]", "bucket[2147483647]"):
+        yield case("transform.parse", text, f"'{text}' is a known transform", "parse-transform", transform=text)
+    for text, why in (("bucket[0]", "zero buckets"), ("bucket[-1]", "a negative number of buckets"), ("bucket[x]", "a non-numeric N"),
+                      ("bucket[2147483648]", "N beyond Integer.MAX_VALUE"), ("bucket[]", "an empty N")):  # fmt: skip
+        yield case("transform.bucket.n", text, f"'{text}' is an invalid bucket transform: {why}", "parse-transform", transform=text)
+    for text, why in (("truncate[0]", "width 0"), ("truncate[-3]", "a negative width")):
+        yield case("transform.truncate.width", text, f"'{text}' is an invalid truncate transform: {why}", "parse-transform", transform=text)
+    for text in ("zorder", "geohash[5]", "bucket_v2[16]", "identity[3]", "hours", "custom:transform(a, b)"):
+        yield case("transform.unknown", text, f"'{text}' is an unknown transform: parsed, kept verbatim, never an error", "parse-transform",
+                   transform=text)  # fmt: skip
