@@ -87,7 +87,7 @@ RULES: dict[str, Rule] = _rules(
     Rule("transform.truncate.string", _TRUNCATE, "string: at most L code points, a valid UTF-8 string"),
     Rule("transform.truncate.binary", _TRUNCATE, "binary: at most L bytes"),
     Rule("transform.truncate.width", _TRUNCATE, "The truncate width W must be positive"),
-    Rule("transform.truncate.overflow", _TRUNCATE, "Spec gap: truncating an int or long near its minimum gives a value outside the type; the reference rejects it"),
+    Rule("transform.overflow", _TRANSFORMS, "Spec gap: a result outside its result type (truncate near the minimum int/long, a decimal that gains a digit, hour of extreme timestamps); the reference rejects it"),
     Rule("transform.year", _TRANSFORMS, "year: years from 1970, floor for pre-epoch values"),
     Rule("transform.month", _TRANSFORMS, "month: months from 1970-01-01, floor for pre-epoch values"),
     Rule("transform.day", _TRANSFORMS, "day: days from 1970-01-01, floor for pre-epoch values"),

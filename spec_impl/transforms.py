@@ -149,13 +149,13 @@ def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> A
         result = value - value % width  # Python's % already has the sign of the (positive) width
         low, high = INT_RANGE if name == "int" else LONG_RANGE
         if not low <= result <= high:
-            raise InvalidInput("transform.truncate.overflow", f"truncate[{width}] of {value} is outside the range of {name}", value)
+            raise InvalidInput("transform.overflow", f"truncate[{width}] of {value} is outside the range of {name}", value)
         return result
     if isinstance(source, DecimalType):
         unscaled = unscaled_value(source, value)
         result = unscaled - unscaled % width
         if len(str(abs(result))) > source.precision:
-            raise InvalidInput("transform.truncate.overflow", f"truncate[{width}] of {value} has more digits than {source}", value)
+            raise InvalidInput("transform.overflow", f"truncate[{width}] of {value} has more digits than {source}", value)
         return decimal_from_unscaled(result, source.scale)
     return value[:width]  # string: code points (Python str indexing); binary: bytes
 
@@ -173,7 +173,10 @@ def _temporal(t: Transform, source: IcebergType, value: Any, revision: str) -> i
         return months_from_epoch_days(days)
     if t.name == "day":
         return days
-    return micros // MICROS_PER_HOUR
+    hours = micros // MICROS_PER_HOUR
+    if not INT_RANGE[0] <= hours <= INT_RANGE[1]:
+        raise InvalidInput("transform.overflow", f"hour of {value} is {hours}, outside the int result type", value)
+    return hours
 
 
 _APPLY = {"identity": _identity, "bucket": _bucket, "truncate": _truncate,

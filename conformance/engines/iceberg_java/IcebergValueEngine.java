@@ -49,7 +49,12 @@ import org.apache.iceberg.util.SerializableFunction;
 public final class IcebergValueEngine {
   static final int PROTOCOL = 1;
   static final String ENGINE = "iceberg-java";
-  static final String[] CAPABILITIES = {"hash", "transform", "binary", "json"};
+  static final String[] CAPABILITIES = {
+    "parse-type", "parse-transform", "result-type", "hash", "transform",
+    "to-binary", "from-binary", "to-json", "from-json"
+  };
+  static final java.util.regex.Pattern TRANSFORM_TEXT =
+      java.util.regex.Pattern.compile("([a-z_]+)(?:\\[(\\d+)\\])?");
 
   private final ObjectMapper mapper = org.apache.iceberg.util.JsonUtil.mapper();
   private final JsonNodeFactory nodes = JsonNodeFactory.instance;
@@ -165,9 +170,21 @@ public final class IcebergValueEngine {
         throw new IllegalArgumentException("A case must be a JSON object");
       }
       String op = required(c, "op").asText();
-      Type type = type(required(c, "type"));
       JsonNode output;
+      if (op.equals("parse-transform")) {
+        output = parseTransform(required(c, "transform").asText());
+        result.put("ok", true);
+        result.set("output", output);
+        return result;
+      }
+      Type type = type(required(c, "type"));
       switch (op) {
+        case "parse-type":
+          output = typeJson(type);
+          break;
+        case "result-type":
+          output = resultType(type, required(c, "transform").asText());
+          break;
         case "hash":
           output = hash(type, value(type, required(c, "value")));
           break;
@@ -243,10 +260,38 @@ public final class IcebergValueEngine {
       boundCache.put(key, bound);
     }
     Type resultType = transform.getResultType(type);
-    Object result = bound.apply(value);
+    return encode(resultType, bound.apply(value));
+  }
+
+  /** The result type of a transform on a source type; binding fails for a source it does not accept. */
+  @SuppressWarnings("unchecked")
+  JsonNode resultType(Type type, String spec) throws Exception {
+    Transform<Object, Object> transform = (Transform<Object, Object>) Transforms.fromString(spec);
+    if (!transform.canTransform(type)) {
+      throw new IllegalArgumentException("Cannot apply " + spec + " to " + type);
+    }
+    return typeJson(transform.getResultType(type));
+  }
+
+  /** {"transform": canonical text, "name": name or null when unknown, "param": N/W or null}. */
+  JsonNode parseTransform(String spec) {
+    Transform<?, ?> transform = Transforms.fromString(spec);
     ObjectNode out = nodes.objectNode();
-    out.set("value", encode(resultType, result));
-    out.set("result-type", typeJson(resultType));
+    String text = transform.toString();
+    out.put("transform", text);
+    java.util.regex.Matcher m = TRANSFORM_TEXT.matcher(text);
+    boolean known = !transform.getClass().getSimpleName().equals("UnknownTransform") && m.matches();
+    if (known) {
+      out.put("name", m.group(1));
+      if (m.group(2) != null) {
+        out.put("param", Integer.parseInt(m.group(2)));
+      } else {
+        out.putNull("param");
+      }
+    } else {
+      out.putNull("name");
+      out.putNull("param");
+    }
     return out;
   }
 

@@ -6,7 +6,7 @@ the cache first if needed; see README.md.
 
 from typing import Any
 
-__all__ = ["BuildError", "EngineProcess", "engine_command", "ensure_built"]
+__all__ = ["BuildError", "engine_command", "ensure_built"]
 
 
 def __getattr__(name: str) -> Any:

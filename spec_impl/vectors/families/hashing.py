@@ -91,6 +91,6 @@ def specs():
 
     # Types without a hash.
     yield _h("hash.unknown", "unknown-null", "unknown: the hash is always null", "unknown", None, revisions=(V3_ADOPTED,))
-    for t in ("variant", "geometry", "geography"):
-        yield _h("hash.undefined", f"no-hash-{t}", f"{t}: no hash is defined", t, None, revisions=(V3_ADOPTED,))
+    for t in ("geometry", "geography"):
+        yield _h("hash.undefined", f"no-hash-{t}", f"{t}: no hash is defined", t, "POINT (1 2)", revisions=(V3_ADOPTED,))
     yield _h("hash.undefined", "no-hash-struct", "struct: no hash is defined", {"type": "struct", "fields": []}, {})

@@ -24,7 +24,7 @@ def specs():
     yield _t(ints, "int-min-exact", "int -2147483648 with width 2: already a multiple", 2, "int", -(2**31))
     yield _t(ints, "long-max", "long 9223372036854775807 with width 10", 10, "long", 2**63 - 1)
     yield _t(ints, "int-max-width", "int -1 with width 2147483647", 2**31 - 1, "int", -1)
-    overflow = "transform.truncate.overflow"
+    overflow = "transform.overflow"
     gap = ("Spec gap: the mathematical result lies outside the type. Iceberg Java computes it in 32/64-bit "
            "arithmetic and wraps around; the reference rejects it.")  # fmt: skip
     yield _t(overflow, "int-min-w10", "int -2147483648 with width 10 would be -2147483650", 10, "int", -(2**31), note=gap)

@@ -1,0 +1,137 @@
+"""pytest plugin of the conformance suite: engine selection, case parametrization, the report.
+
+    pytest conformance/                                # every engine that can run here
+    pytest conformance/ --engine iceberg-java          # one engine (repeatable)
+    pytest conformance/ --engine mypkg.adapter:MyEngine
+    pytest conformance/ -m "bucket and v3" -k iceberg-java --junitxml=out.xml
+    pytest conformance/ --compliance-report reports/   # compliance.json and compliance.md
+
+Each test is one vector case run against one engine: `test_value_case[<engine>:<case id>]`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from conformance import known, report
+from conformance.engines import registry
+from conformance.runner import Runner
+from conformance.vectors import load_families
+
+VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3"}
+REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
+
+
+def _marker(family: str) -> str:
+    return family.replace("-", "_")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("iceberg conformance")
+    group.addoption("--engine", action="append", default=[], metavar="NAME",
+                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, or package.module:Class "
+                         "(default: every built-in engine that can run here)")  # fmt: skip
+    group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
+                    help="write compliance.json and compliance.md to DIR")  # fmt: skip
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for family in load_families():
+        config.addinivalue_line("markers", f"{_marker(family)}: value vectors of the {family} family")
+    for m in VERSION_MARKERS.values():
+        config.addinivalue_line("markers", f"{m}: cases that apply to format {m}")
+    for rev, m in REVISION_MARKERS.items():
+        config.addinivalue_line("markers", f"{m}: cases whose expectation belongs to the {rev} spec revision")
+    requested = config.getoption("--engine")
+    specs = requested or list(registry.DEFAULT)
+    try:
+        classes = {spec: registry.load(spec) for spec in specs}
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
+    runner = Runner(classes)
+    missing = [s for s in runner.slots.values() if s.unavailable and s.spec in requested]
+    if missing:
+        runner.stop()
+        raise pytest.UsageError("; ".join(s.unavailable for s in missing))  # type: ignore[misc]
+    config.stash[RUNNER] = runner
+    config.stash[OUTCOMES] = defaultdict(lambda: defaultdict(int))
+
+
+RUNNER = pytest.StashKey[Runner]()
+OUTCOMES = pytest.StashKey[dict]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if RUNNER in config.stash:
+        config.stash[RUNNER].stop()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = []
+    for slot in config.stash[RUNNER].slots.values():
+        if slot.engine:
+            lines.append(f"engine {slot.name}: {slot.engine.version}, revision {slot.engine.revision}, "
+                         f"capabilities {', '.join(sorted(slot.engine.capabilities))}")  # fmt: skip
+        else:
+            lines.append(f"engine {slot.name}: UNAVAILABLE, {slot.unavailable}")
+    return lines
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "value_case" not in metafunc.fixturenames:
+        return
+    runner = metafunc.config.stash[RUNNER]
+    discrepancies = known.load()
+    params = []
+    for slot in runner.slots.values():
+        engine = slot.engine
+        for family, cases in load_families().items():
+            if engine is not None:
+                applicable = [c for c in cases if engine.revision in c["revisions"]]
+            else:
+                applicable = [c for c in cases if "v3-adopted" in c["revisions"]]
+            batches = defaultdict(list)
+            for c in applicable:
+                batches[c["op"]].append(c)
+            for c in applicable:
+                marks = [getattr(pytest.mark, _marker(family))]
+                marks += [getattr(pytest.mark, VERSION_MARKERS[v]) for v in c["format-versions"]]
+                marks += [getattr(pytest.mark, REVISION_MARKERS[r]) for r in c["revisions"]]
+                if engine is None:
+                    marks.append(pytest.mark.skip(reason=f"engine unavailable: {slot.unavailable}"))
+                elif c["op"] not in engine.capabilities:
+                    marks.append(pytest.mark.skip(reason=f"{slot.name} lacks the capability {c['op']!r}"))
+                d = discrepancies.get((slot.name, c["id"]))
+                if d is not None:
+                    marks.append(pytest.mark.xfail(reason=d.reason(), strict=True))
+                params.append(pytest.param((slot.name, family, c, batches[c["op"]]), marks=marks, id=f"{slot.name}:{c['id']}"))
+    metafunc.parametrize("value_case", params)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    rep = outcome.get_result()
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or "value_case" not in callspec.params:
+        return
+    if rep.when == "call" or (rep.when == "setup" and rep.skipped):
+        engine, family = callspec.params["value_case"][:2]
+        verdict = dict(item.user_properties).get("verdict")
+        item.config.stash[OUTCOMES][(engine, family)][report.classify(rep, verdict)] += 1
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if OUTCOMES not in config.stash or not config.stash[OUTCOMES]:
+        return
+    matrix = report.Matrix.build(config.stash[RUNNER], config.stash[OUTCOMES])
+    terminalreporter.write_sep("=", "Iceberg compliance matrix (value vectors)")
+    for line in matrix.text_lines():
+        terminalreporter.write_line(line)
+    target = config.getoption("--compliance-report")
+    if target is not None:
+        paths = matrix.write(target)
+        terminalreporter.write_line(f"compliance report: {', '.join(str(p) for p in paths)}")

@@ -1,0 +1,45 @@
+"""The reference engine: `spec_impl` itself, the embedded default that always runs.
+
+Run against the golden vectors it proves that the committed files match the current reference
+(the per-case twin of `iceberg-vectors check`). Subclass it to wrap an implementation that is
+mostly the reference with a few rules replaced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import spec_impl
+from spec_impl import revisions
+from spec_impl.errors import SpecError
+from spec_impl.vectors.ops import OPS, run
+
+from conformance.engines.base import Engine, EngineAnswer
+
+
+class ReferenceEngine(Engine):
+    """spec_impl under the adopted v3 revision."""
+
+    name = "reference"
+    capabilities = frozenset(OPS)
+    revision = revisions.V3_ADOPTED
+
+    @property
+    def version(self) -> str:
+        return f"spec_impl {getattr(spec_impl, '__version__', '0.1.0')} ({self.revision})"
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        answers = []
+        for c in cases:
+            try:
+                answers.append(EngineAnswer(True, run(op, c["input"], self.revision)))
+            except SpecError as e:
+                answers.append(EngineAnswer(False, error=str(e)))
+        return answers
+
+
+class SeedReferenceEngine(ReferenceEngine):
+    """spec_impl under the 2024 seed text, for the cases whose expectation belongs to it."""
+
+    name = "reference-seed"
+    revision = revisions.SEED_2024

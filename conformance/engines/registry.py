@@ -1,0 +1,29 @@
+"""Which engines exist: the built-in adapters by name, and third-party ones by import path."""
+
+from __future__ import annotations
+
+import importlib
+
+from conformance.engines.base import Engine
+
+BUILTIN: dict[str, str] = {
+    "reference": "conformance.engines.reference:ReferenceEngine",
+    "reference-seed": "conformance.engines.reference:SeedReferenceEngine",
+    "iceberg-java": "conformance.engines.iceberg_java.engine:IcebergJavaEngine",
+}
+DEFAULT = tuple(BUILTIN)
+
+
+def load(spec: str) -> type[Engine]:
+    """An engine class from a built-in name or a `package.module:Class` path."""
+    path = BUILTIN.get(spec, spec)
+    module_name, sep, class_name = path.partition(":")
+    if not sep:
+        raise ValueError(f"unknown engine {spec!r}: use one of {', '.join(BUILTIN)} or package.module:Class")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"cannot load engine {spec!r}: {e}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Engine)):
+        raise ValueError(f"engine {spec!r} is not a subclass of conformance.engines.base.Engine")
+    return cls
