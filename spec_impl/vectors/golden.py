@@ -33,8 +33,13 @@ def dumps(obj) -> bytes:
 def render(progress: Callable[[str], None] = lambda _: None) -> dict[str, bytes]:
     """Every file of the generated set, by name."""
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
+    seen: set[str] = set()
     for family in FAMILIES:
         cases = build_all(family.specs())
+        clashes = seen & {c["id"] for c in cases}
+        if clashes:
+            raise ValueError(f"case ids of family {family.NAME} already used by another family: {sorted(clashes)}")
+        seen |= {c["id"] for c in cases}
         progress(f"{family.NAME}: {len(cases)} cases")
         files[f"{family.NAME}.json"] = dumps({
             "$schema": f"./{SCHEMA_NAME}",

@@ -35,4 +35,4 @@ def specs():
     yield _b("string-non-bmp", "bucket[16] of a string outside the BMP", "bucket[16]", "string", "😀")
     yield _b("null", "bucket of null is null", "bucket[16]", "long", None, rule_id="transform.null")
     for t, v in (("boolean", True), ("float", 1.0), ("double", 1.0)):
-        yield _b(f"rejects-{t}", f"{t} is not a bucket source type", "bucket[16]", t, v, rule_id="transform.source-type")
+        yield _b(f"bucket-rejects-{t}", f"{t} is not a bucket source type", "bucket[16]", t, v, rule_id="transform.source-type")

@@ -54,4 +54,4 @@ def specs():
     yield _t(b, "shorter-than-width", "binary shorter than L is unchanged", 8, "binary", "0102")
     yield _t("transform.null", "truncate-null", "truncate of null is null", 3, "string", None)
     for t, v in (("fixed[4]", "00010203"), ("double", 1.5), ("date", "2017-11-16"), ("uuid", "f79c3e09-677c-4bbd-a479-3f349cb785e7")):
-        yield _t("transform.source-type", f"rejects-{t}", f"{t} is not a truncate source type", 4, t, v)
+        yield _t("transform.source-type", f"truncate-rejects-{t}", f"{t} is not a truncate source type", 4, t, v)

@@ -1,0 +1,104 @@
+"""Sanity of the golden value vectors: schema-valid, unique ids, every rule covered, reproducible."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from spec_impl.rules import RULES
+from spec_impl.vectors import golden
+from spec_impl.vectors.cli import DEFAULT_DIR, main
+from spec_impl.vectors.schema import CASE_FILE_SCHEMA
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, bytes]:
+    return golden.render()
+
+
+@pytest.fixture(scope="module")
+def families() -> dict[str, dict]:
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(DEFAULT_DIR.glob("*.json")) if p.name != golden.SCHEMA_NAME}
+
+
+def test_committed_goldens_match_the_generator(rendered):
+    """The check mode: regenerate in memory and compare byte for byte."""
+    assert golden.differences(DEFAULT_DIR, rendered) == []
+
+
+def test_generation_is_deterministic(rendered):
+    assert golden.render() == rendered
+
+
+def test_every_file_validates_against_the_shipped_schema(families):
+    shipped = json.loads((DEFAULT_DIR / golden.SCHEMA_NAME).read_text())
+    assert shipped == CASE_FILE_SCHEMA
+    validator = jsonschema.Draft202012Validator(shipped)
+    for name, doc in families.items():
+        errors = sorted(validator.iter_errors(doc), key=str)
+        assert not errors, f"{name}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+def test_schema_rejects_a_broken_case(families):
+    doc = next(iter(families.values()))
+    broken = dict(doc, cases=[dict(doc["cases"][0], expected={})])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, CASE_FILE_SCHEMA)
+
+
+def test_case_ids_are_unique_and_rules_registered(families):
+    ids = [c["id"] for doc in families.values() for c in doc["cases"]]
+    assert len(ids) == len(set(ids))
+    for doc in families.values():
+        for c in doc["cases"]:
+            assert c["rule"] in RULES, c["id"]
+            assert c["id"].startswith(c["rule"] + "/")
+            assert "error" not in c["expected"] or c["expected"]["error"] in RULES
+
+
+def test_every_rule_has_a_vector(families):
+    covered = {c["rule"] for doc in families.values() for c in doc["cases"]}
+    covered |= {c["expected"]["error"] for doc in families.values() for c in doc["cases"] if "error" in c["expected"]}
+    assert sorted(set(RULES) - covered) == []
+
+
+def test_every_rule_is_named_by_a_test():
+    """Each rule id appears in some test of tests/ (a docstring, a match= or a parameter)."""
+    text = "".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py"))
+    assert sorted(r for r in RULES if r not in text) == []
+
+
+def test_checksum_manifest_lists_every_file(rendered):
+    listed = dict(line.split("  ")[::-1] for line in rendered[golden.CHECKSUMS].decode().splitlines())
+    assert set(listed) == set(rendered) - {golden.CHECKSUMS}
+
+
+def test_cli_check_and_atomic_generate(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "values"
+    assert main(["--dir", str(target), "-q", "check"]) == 1  # nothing there yet
+    assert main(["--dir", str(target), "-q", "generate"]) == 0
+    assert main(["--dir", str(target), "-q", "check"]) == 0
+    (target / "hash.json").write_text("{}")
+    assert main(["--dir", str(target), "-q", "check"]) == 1
+    assert "differs: hash.json" in capsys.readouterr().out
+
+    def fail(*args, **kwargs):
+        raise OSError("disk full")
+
+    before = {p.name: p.read_bytes() for p in target.iterdir()}
+    monkeypatch.setattr(Path, "write_bytes", fail)
+    with pytest.raises(OSError):
+        main(["--dir", str(target), "-q", "generate"])
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in target.iterdir()} == before  # the old set is intact
+    assert [p.name for p in tmp_path.iterdir()] == ["values"]  # no staging directory left behind
+
+
+def test_cli_help(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    assert "generate" in capsys.readouterr().out
