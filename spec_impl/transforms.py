@@ -3,7 +3,7 @@
 Spec: "Partition Transforms", "Bucket Transform Details", "Truncate Transform Details"; Appendix E
 v3 and adopted digest §1.3 for unknown transforms. Values are physical values (`spec_impl.values`).
 
-    >>> apply_transform("bucket[16]", LONG, 34)
+    >>> apply_transform("bucket[16]", "long", 34)
     3
 """
 

@@ -128,3 +128,9 @@ def test_json_geo_wkt():
 def test_json_undefined():
     with pytest.raises(NotDefined, match="json.undefined"):
         from_json("variant", {})
+
+
+def test_json_float_extremes_keep_their_value():
+    """json.floating: the largest float's short spelling must not round past it (3.403e38 overflows)."""
+    largest = 3.4028234663852886e38
+    assert from_json("float", to_json("float", largest)) == largest

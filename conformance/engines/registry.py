@@ -10,6 +10,8 @@ BUILTIN: dict[str, str] = {
     "reference": "conformance.engines.reference:ReferenceEngine",
     "reference-seed": "conformance.engines.reference:SeedReferenceEngine",
     "iceberg-java": "conformance.engines.iceberg_java.engine:IcebergJavaEngine",
+    "pyiceberg-core": "conformance.engines.pyiceberg_core:PyIcebergCoreEngine",
+    "pyiceberg": "conformance.engines.pyiceberg:PyIcebergEngine",
 }
 DEFAULT = tuple(BUILTIN)
 

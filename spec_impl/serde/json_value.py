@@ -97,8 +97,11 @@ def shortest_float32(value: float) -> float:
     """The double with the shortest decimal spelling that rounds to the same 32-bit float."""
     for digits in range(1, 10):
         candidate = float(f"{value:.{digits}g}")
-        if to_float32(candidate) == value:
-            return candidate
+        try:
+            if to_float32(candidate) == value:
+                return candidate
+        except InvalidInput:  # rounding the spelling up crossed the largest float, e.g. 3.403e38
+            continue
     return value
 
 

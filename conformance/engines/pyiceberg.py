@@ -1,0 +1,145 @@
+"""PyIceberg (the pure-Python Iceberg library) as a conformance adapter, run in-process.
+
+Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
+
+- parse-type: pydantic validation of a type JSON into `pyiceberg.types.IcebergType`, dumped back;
+- parse-transform, result-type, transform: `pyiceberg.transforms.parse_transform`, then
+  `result_type` / `transform(source)(value)`, behind PyIceberg's own `can_transform` check (the
+  gate its partition and sort specs apply to a source type);
+- hash: the 32-bit Murmur3 hash of `BucketTransform.transform(source, bucket=False)`;
+- to-binary / from-binary: `pyiceberg.conversions.to_bytes` / `from_bytes`;
+- to-json / from-json: `pyiceberg.conversions.to_json` / `from_json` (Appendix D JSON values).
+
+PyIceberg's physical values are those of the vectors (dates as days, times and timestamps as
+integer counts, Decimal, str, bytes) except that it may hand back `date`/`time`/`datetime` objects
+and uuids as bytes; the adapter converts those. Every case is an independent call; any exception
+is that case's error.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from importlib import metadata
+from typing import Any, Callable
+
+from spec_impl import transforms
+from spec_impl.errors import SpecError
+from spec_impl.types import parse_type
+from spec_impl.vectors.encoding import decode, encode
+
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+
+
+class PyIcebergEngine(Engine):
+    """PyIceberg's types, transforms and single-value conversions."""
+
+    name = "pyiceberg"
+    capabilities = frozenset({"parse-type", "parse-transform", "result-type", "transform", "hash",
+                              "to-binary", "from-binary", "to-json", "from-json"})  # fmt: skip
+
+    def start(self) -> None:
+        try:
+            from pydantic import TypeAdapter
+            from pyiceberg import conversions, transforms, types
+        except ImportError as e:
+            raise EngineUnavailable(f"pyiceberg: cannot import it ({e}); install pyiceberg") from None
+        self._conversions, self._transforms, self._types = conversions, transforms, types
+        self._type_adapter = TypeAdapter(types.IcebergType)
+
+    @property
+    def version(self) -> str:
+        try:
+            return metadata.version("pyiceberg")
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        handler: Callable[[dict], Any] = getattr(self, "_" + op.replace("-", "_"))
+        answers = []
+        for c in cases:
+            try:
+                answers.append(EngineAnswer(True, handler(c["input"])))
+            except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
+                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
+        return answers
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _type(self, obj: Any) -> Any:
+        return self._type_adapter.validate_python(obj)
+
+    def _transform_of(self, text: str, source: Any) -> Any:
+        transform = self._transforms.parse_transform(text)
+        if not transform.can_transform(source):
+            raise ValueError(f"PyIceberg: {transform!r} cannot transform {source}")
+        return transform
+
+    @staticmethod
+    def _value(type_json: Any, obj: Any) -> Any:
+        """The physical value of a case's vector form (PyIceberg takes the same conventions)."""
+        return decode(type_json, obj)
+
+    @staticmethod
+    def _vector(type_json: Any, value: Any) -> Any:
+        """The vector form of a value PyIceberg returned; shown raw when the spec has no such value."""
+        if isinstance(value, datetime.datetime):
+            epoch = datetime.datetime(1970, 1, 1, tzinfo=value.tzinfo)
+            value = (value - epoch) // datetime.timedelta(microseconds=1)
+        elif isinstance(value, datetime.date):
+            value = (value - datetime.date(1970, 1, 1)).days
+        elif isinstance(value, datetime.time):
+            value = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
+        try:
+            if getattr(parse_type(type_json), "name", None) == "uuid" and isinstance(value, bytes) and len(value) == 16:
+                value = uuid.UUID(bytes=value)
+            return encode(type_json, value)
+        except (SpecError, TypeError, ValueError):
+            return value.hex() if isinstance(value, bytes) else value if isinstance(value, (bool, int, float, type(None))) else str(value)
+
+    # --- ops -----------------------------------------------------------------------------------
+
+    def _parse_type(self, inp: dict) -> Any:
+        return self._type(inp["type"]).model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    def _parse_transform(self, inp: dict) -> dict:
+        t = self._transforms.parse_transform(inp["transform"])
+        names = {self._transforms.IdentityTransform: "identity", self._transforms.VoidTransform: "void",
+                 self._transforms.BucketTransform: "bucket", self._transforms.TruncateTransform: "truncate",
+                 self._transforms.YearTransform: "year", self._transforms.MonthTransform: "month",
+                 self._transforms.DayTransform: "day", self._transforms.HourTransform: "hour"}  # fmt: skip
+        name = names.get(type(t))
+        param = t.num_buckets if name == "bucket" else t.width if name == "truncate" else None
+        return {"transform": str(t), "name": name, "param": param}
+
+    def _result_type(self, inp: dict) -> Any:
+        source = self._type(inp["type"])
+        result = self._transform_of(inp["transform"], source).result_type(source)
+        return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    def _transform(self, inp: dict) -> Any:
+        source = self._type(inp["type"])
+        transform = self._transform_of(inp["transform"], source)
+        result = transform.transform(source)(self._value(inp["type"], inp["value"]))
+        try:
+            result_type = transforms.result_type(inp["transform"], inp["type"], self.revision).to_json()
+        except SpecError:  # PyIceberg answered where the spec rejects: show the answer raw
+            return self._vector(None, result)
+        return self._vector(result_type, result)
+
+    def _hash(self, inp: dict) -> int | None:
+        source = self._type(inp["type"])
+        value = self._value(inp["type"], inp["value"])
+        return self._transforms.BucketTransform(1).transform(source, bucket=False)(value)
+
+    def _to_binary(self, inp: dict) -> str:
+        return self._conversions.to_bytes(self._type(inp["type"]), self._value(inp["type"], inp["value"])).hex()
+
+    def _from_binary(self, inp: dict) -> Any:
+        return self._vector(inp["type"], self._conversions.from_bytes(self._type(inp["type"]), bytes.fromhex(inp["hex"])))
+
+    def _to_json(self, inp: dict) -> Any:
+        return self._conversions.to_json(self._type(inp["type"]), self._value(inp["type"], inp["value"]))
+
+    def _from_json(self, inp: dict) -> Any:
+        return self._vector(inp["type"], self._conversions.from_json(self._type(inp["type"]), inp["json"]))

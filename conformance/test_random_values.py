@@ -1,0 +1,80 @@
+"""Differential property tests: engines against the reference on random values no vector holds.
+
+For each engine and op, hypothesis draws batches of cases (one engine round trip per batch):
+random types, transforms and values over the whole range of each type. The reference computes
+the expectation; inputs it rejects are dropped (their rules are covered by the golden vectors and
+the known discrepancies recorded there), so every remaining disagreement is a finding.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spec_impl import strategies as ist
+from spec_impl.errors import SpecError
+from spec_impl.serde import binary, json_value
+from spec_impl.transforms import accepts
+from spec_impl.vectors.encoding import encode
+from spec_impl.vectors.ops import run
+
+from conformance.conftest import RUNNER
+from conformance.judge import PASS, judge
+from conformance.engines import registry
+
+BATCH = 150
+OPS = ("hash", "transform", "to-binary", "from-binary", "to-json", "from-json")
+HASHED = st.one_of(ist.primitive_types(bucketable=True), st.sampled_from(["float", "double"]).map(ist.T.SimpleType))
+
+
+def _inputs(op: str) -> st.SearchStrategy[dict]:
+    """Case inputs of one op, in vector form."""
+    if op == "hash":
+        return ist.typed_values(HASHED).map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
+    if op == "transform":
+        return st.tuples(ist.typed_values(ist.primitive_types()), ist.transform_strings(max_param=10_000)).filter(
+            lambda p: accepts(p[1], p[0][0])).map(lambda p: {"type": p[0][0].to_json(), "transform": p[1], "value": encode(*p[0])})  # fmt: skip
+    if op == "to-binary":
+        return ist.typed_values(ist.primitive_types()).map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
+    if op == "from-binary":
+        return ist.typed_values(ist.primitive_types()).map(lambda tv: {"type": tv[0].to_json(), "hex": binary.to_binary(*tv).hex()})
+    values = ist.typed_values(ist.primitive_types(), allow_nan=False)
+    if op == "to-json":
+        return values.map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
+    return values.map(lambda tv: {"type": tv[0].to_json(), "json": json_value.to_json(*tv)})
+
+
+def _engine_names() -> list[str]:
+    return [name for name in registry.BUILTIN if not name.startswith("reference")]
+
+
+@pytest.mark.random_values
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("engine_name", _engine_names())
+def test_engine_agrees_with_reference(engine_name: str, op: str, request: pytest.FixtureRequest) -> None:
+    slot = request.config.stash[RUNNER].slots.get(engine_name)
+    if slot is None:
+        pytest.skip(f"{engine_name} not selected (--engine)")
+    if slot.engine is None:
+        pytest.skip(f"engine unavailable: {slot.unavailable}")
+    engine = slot.engine
+    if op not in engine.capabilities:
+        pytest.skip(f"{engine_name} lacks the capability {op!r}")
+
+    @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
+    @given(st.lists(_inputs(op), min_size=BATCH, max_size=BATCH))
+    def check(inputs: list[dict]) -> None:
+        cases = []
+        for i, inp in enumerate(inputs):
+            try:
+                expected = {"output": run(op, inp, engine.revision)}
+            except SpecError:
+                continue  # a rejected input: the golden vectors cover its rule
+            cases.append({"id": f"random-{i}", "op": op, "input": inp, "expected": expected})
+        answers = engine.run_batch(op, cases)
+        disagreements = [(c, v) for c, a in zip(cases, answers) if (v := judge(c, a, engine.revision)).outcome != PASS]
+        shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreements[:8])
+        assert not disagreements, f"{engine_name} disagrees with the reference on {len(disagreements)} of {len(cases)} {op} cases:\n{shown}"
+
+    check()
