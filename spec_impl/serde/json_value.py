@@ -17,7 +17,7 @@ import decimal
 import math
 import re
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.temporal import (DATE_RE, TIME_RE, TIMESTAMP_RE, UNIT, format_date, format_time_of_day,
@@ -56,23 +56,30 @@ def rule_for(t: IcebergType) -> str:
 # --- writing -----------------------------------------------------------------------------------
 
 
-def to_json(t: IcebergType, value: Any) -> Any:
-    """The Appendix D JSON form of one value of type `t` (None for null)."""
+def to_json(t: IcebergType, value: Any, *, non_finite: Callable[[str, float], Any] | None = None) -> Any:
+    """The Appendix D JSON form of one value of type `t` (None for null).
+
+    NaN and infinities have no JSON form; `non_finite(type_name, value)`, when given, supplies
+    one (the vector files' `{"ieee754": ...}` extension), otherwise they are rejected.
+    """
     if value is None:
         return None
     rule_id = rule_for(t)
     value = normalize(t, value)
     if isinstance(t, StructType):
-        return {str(f.id): to_json(f.type, value[f.id]) for f in t.fields if f.id in value}
+        return {str(f.id): to_json(f.type, value[f.id], non_finite=non_finite) for f in t.fields if f.id in value}
     if isinstance(t, ListType):
-        return [to_json(t.element, v) for v in value]
+        return [to_json(t.element, v, non_finite=non_finite) for v in value]
     if isinstance(t, MapType):
-        return {"keys": [to_json(t.key, k) for k in value], "values": [to_json(t.value, v) for v in value.values()]}
+        return {"keys": [to_json(t.key, k, non_finite=non_finite) for k in value],
+                "values": [to_json(t.value, v, non_finite=non_finite) for v in value.values()]}  # fmt: skip
     name = t.name  # type: ignore[attr-defined]
     if name in ("boolean", "int", "long", "string"):
         return value
     if name in ("float", "double"):
         if not math.isfinite(value):
+            if non_finite is not None:
+                return non_finite(name, value)
             raise InvalidInput(rule_id, "NaN and infinities have no JSON number form", value)
         return shortest_float32(value) if name == "float" else value
     if isinstance(t, DecimalType):
@@ -117,24 +124,30 @@ def format_decimal(t: DecimalType, value: decimal.Decimal) -> str:
 # --- reading -----------------------------------------------------------------------------------
 
 
-def from_json(t: IcebergType, obj: Any) -> Any:
-    """Read one value of type `t` from its Appendix D JSON form (JSON null gives None)."""
+def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], float] | None = None) -> Any:
+    """Read one value of type `t` from its Appendix D JSON form (JSON null gives None).
+
+    `non_finite(type_name, obj)`, when given, reads float/double values given as JSON objects
+    (the inverse of `to_json`'s hook).
+    """
     if obj is None:
         return None
     rule_id = rule_for(t)
     if isinstance(t, StructType):
-        return _struct_from_json(t, _expect(rule_id, obj, dict, "a JSON object keyed by field id"))
+        return _struct_from_json(t, _expect(rule_id, obj, dict, "a JSON object keyed by field id"), non_finite)
     if isinstance(t, ListType):
         items = _expect(rule_id, obj, list, "a JSON array")
-        return [_element(rule_id, t.element, v, t.element_required, "list element") for v in items]
+        return [_element(rule_id, t.element, v, t.element_required, "list element", non_finite) for v in items]
     if isinstance(t, MapType):
-        return _map_from_json(t, _expect(rule_id, obj, dict, 'a JSON object {"keys": [...], "values": [...]}'))
+        return _map_from_json(t, _expect(rule_id, obj, dict, 'a JSON object {"keys": [...], "values": [...]}'), non_finite)
     assert isinstance(t, PrimitiveType)
     name = t.name
     if name == "boolean":
         return _expect(rule_id, obj, bool, "a JSON boolean")
     if name in ("int", "long"):
         return _in_range(rule_id, t, _expect(rule_id, obj, int, "a JSON integer"))
+    if name in ("float", "double") and isinstance(obj, dict) and non_finite is not None:
+        return _in_range(rule_id, t, non_finite(name, obj))
     if name in ("float", "double"):
         number = _expect(rule_id, obj, (int, float), "a JSON number")
         if not math.isfinite(number):
@@ -187,18 +200,18 @@ def _timestamp_from_json(t: PrimitiveType, rule_id: str, text: str) -> int:
     return _in_range(rule_id, t, days * 86_400 * per_second + parse_time_match(m, rule_id, text, unit))
 
 
-def _struct_from_json(t: StructType, obj: dict) -> dict:
+def _struct_from_json(t: StructType, obj: dict, non_finite) -> dict:
     fields = {str(f.id): f for f in t.fields}
     out = {}
     for key, v in obj.items():
         if key not in fields:
             raise InvalidInput("json.struct", f"key {key!r} is not a field id of {t}", obj)
         f = fields[key]
-        out[f.id] = _element("json.struct", f.type, v, f.required, f"field {f.id} ({f.name})")
+        out[f.id] = _element("json.struct", f.type, v, f.required, f"field {f.id} ({f.name})", non_finite)
     return out
 
 
-def _map_from_json(t: MapType, obj: dict) -> dict:
+def _map_from_json(t: MapType, obj: dict, non_finite) -> dict:
     if set(obj) != {"keys", "values"} or not all(isinstance(obj[k], list) for k in obj):
         raise InvalidInput("json.map", 'a map is a JSON object with exactly the arrays "keys" and "values"', obj)
     keys, values = obj["keys"], obj["values"]
@@ -206,17 +219,17 @@ def _map_from_json(t: MapType, obj: dict) -> dict:
         raise InvalidInput("json.map", f"{len(keys)} keys but {len(values)} values", obj)
     out = {}
     for k, v in zip(keys, values):
-        key = _element("json.map", t.key, k, True, "map key")
+        key = _element("json.map", t.key, k, True, "map key", non_finite)
         if key in out:
             raise InvalidInput("json.map", "duplicate map key", k)
-        out[key] = _element("json.map", t.value, v, t.value_required, "map value")
+        out[key] = _element("json.map", t.value, v, t.value_required, "map value", non_finite)
     return out
 
 
-def _element(rule_id: str, t: IcebergType, obj: Any, required: bool, what: str) -> Any:
+def _element(rule_id: str, t: IcebergType, obj: Any, required: bool, what: str, non_finite=None) -> Any:
     if obj is None and required:
         raise InvalidInput(rule_id, f"{what} is required and cannot be null")
-    return from_json(t, obj)
+    return from_json(t, obj, non_finite=non_finite)
 
 
 def _expect(rule_id: str, obj: Any, kind: type | tuple[type, ...], what: str) -> Any:

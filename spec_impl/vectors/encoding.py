@@ -10,10 +10,10 @@ Floats compare by their bits (so 0.0 and -0.0 differ, and a NaN equals a NaN wit
 
 from __future__ import annotations
 
-import math
 import struct
 from typing import Any
 
+from spec_impl.errors import InvalidInput
 from spec_impl.serde import json_value
 from spec_impl.types import IcebergType, ListType, MapType, StructType, parse_type
 
@@ -22,34 +22,18 @@ _FLOAT_FORMATS = {"float": ("<f", "<I", 8), "double": ("<d", "<Q", 16)}
 
 def encode(t: IcebergType | str, value: Any) -> Any:
     """The vector form of a physical value."""
-    t = parse_type(t)
-    if value is None:
-        return None
-    name = getattr(t, "name", None)
-    if name in _FLOAT_FORMATS and not math.isfinite(value):
-        return {"ieee754": float_bits(name, value)}
-    if isinstance(t, StructType):
-        return {str(f.id): encode(f.type, value[f.id]) for f in t.fields if f.id in value}
-    if isinstance(t, ListType):
-        return [encode(t.element, v) for v in value]
-    if isinstance(t, MapType):
-        return {"keys": [encode(t.key, k) for k in value], "values": [encode(t.value, v) for v in value.values()]}
-    return json_value.to_json(t, value)
+    return json_value.to_json(parse_type(t), value, non_finite=lambda name, v: {"ieee754": float_bits(name, v)})
 
 
 def decode(t: IcebergType | str, obj: Any) -> Any:
     """The physical value of a vector form."""
-    t = parse_type(t)
-    name = getattr(t, "name", None)
-    if name in _FLOAT_FORMATS and isinstance(obj, dict):
-        return bits_to_float(name, obj["ieee754"])
-    if isinstance(t, StructType) and isinstance(obj, dict):
-        return {int(k): decode(t.field(int(k)).type, v) for k, v in obj.items()}
-    if isinstance(t, ListType) and isinstance(obj, list):
-        return [decode(t.element, v) for v in obj]
-    if isinstance(t, MapType) and isinstance(obj, dict):
-        return {decode(t.key, k): decode(t.value, v) for k, v in zip(obj["keys"], obj["values"])}
-    return json_value.from_json(t, obj)
+    return json_value.from_json(parse_type(t), obj, non_finite=_read_bits)
+
+
+def _read_bits(name: str, obj: Any) -> float:
+    if set(obj) != {"ieee754"} or not isinstance(obj["ieee754"], str):
+        raise InvalidInput(json_value.rule_for(parse_type(name)), 'a float object must be {"ieee754": "<hex bits>"}', obj)
+    return bits_to_float(name, obj["ieee754"])
 
 
 def float_bits(name: str, value: float) -> str:
