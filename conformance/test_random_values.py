@@ -3,10 +3,14 @@
 For each engine and op, hypothesis draws batches of cases (one engine round trip per batch):
 random types, transforms and values over the whole range of each type. The reference computes
 the expectation; inputs it rejects are dropped (their rules are covered by the golden vectors and
-the known discrepancies recorded there), so every remaining disagreement is a finding.
+the known discrepancies recorded there), so every remaining disagreement is a finding. Inputs in a
+recorded scope (`random-value-scopes` of known_discrepancies.json) are still judged; their
+disagreements are reported as warnings rather than failures.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -19,11 +23,16 @@ from spec_impl.transforms import accepts
 from spec_impl.vectors.encoding import encode
 from spec_impl.vectors.ops import run
 
+from conformance import known
 from conformance.conftest import RUNNER
 from conformance.judge import PASS, judge
 from conformance.engines import registry
 
 BATCH = 150
+
+
+class KnownDisagreement(UserWarning):
+    """Random inputs on which an engine disagrees inside a recorded scope (shown in the warnings summary)."""
 OPS = ("hash", "transform", "to-binary", "from-binary", "to-json", "from-json")
 HASHED = st.one_of(ist.primitive_types(bucketable=True), st.sampled_from(["float", "double"]).map(ist.T.SimpleType))
 
@@ -75,8 +84,22 @@ def test_engine_agrees_with_reference(engine_name: str, op: str, request: pytest
                 continue  # a rejected input: the golden vectors cover its rule
             cases.append({"id": f"random-{i}", "op": op, "input": inp, "expected": expected})
         answers = engine.run_batch(op, cases)
-        disagreements = [(c, v) for c, a in zip(cases, answers) if (v := judge(c, a, engine.revision)).outcome != PASS]
+        disagreements = []
+        for c, a in zip(cases, answers):
+            verdict = judge(c, a, engine.revision)
+            if verdict.outcome == PASS:
+                continue
+            if known.scope_for(engine_name, op, c["input"]) is not None:
+                known_disagreements.append(c["input"])
+            else:
+                disagreements.append((c, verdict))
         shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreements[:8])
         assert not disagreements, f"{engine_name} disagrees with the reference on {len(disagreements)} of {len(cases)} {op} cases:\n{shown}"
 
+    known_disagreements: list[dict] = []
     check()
+    request.node.user_properties.append(("known_disagreements", len(known_disagreements)))
+    if known_disagreements:
+        scopes = {known.scope_for(engine_name, op, i).decided_by for i in known_disagreements}  # type: ignore[union-attr]
+        warnings.warn(f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded scopes: "
+                      + " | ".join(sorted(scopes)), KnownDisagreement, stacklevel=1)  # fmt: skip

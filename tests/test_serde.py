@@ -86,7 +86,7 @@ def test_json_spec_examples(type_, value, text):
     ("timestamptz", "2017-11-16T22:31:08+01:00", "json.timestamptz"), ("timestamptz", "2017-11-16T22:31:08Z", "json.timestamptz"),
     ("timestamp", "2017-11-16T22:31:08+00:00", "json.timestamp"), ("fixed[4]", "000102", "json.bytes"),
     ("decimal(4,2)", "114.20", "json.decimal"), ("decimal(4,2)", "14.2", "json.decimal"), ("int", 2**31, "json.integer"),
-    ("int", True, "json.integer"), ("uuid", str(UUID).upper(), "json.uuid"), ("time", "22:31:08.1234567", "json.time"),
+    ("int", True, "json.integer"), ("uuid", str(UUID).replace("-", ""), "json.uuid"), ("time", "22:31:08.1234567", "json.time"),
     ("date", "2017-02-29", "json.date"),
 ])  # fmt: skip
 def test_json_rejections_name_the_rule(type_, obj, rule):

@@ -3,6 +3,8 @@
 Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
 
 - parse-type: pydantic validation of a type JSON into `pyiceberg.types.IcebergType`, dumped back;
+- min-format-version: the first version that `Schema.check_format_version_compatibility` passes
+  for a one-field schema of the type (the check PyIceberg applies to table schemas);
 - parse-transform, result-type, transform: `pyiceberg.transforms.parse_transform`, then
   `result_type` / `transform(source)(value)`, behind PyIceberg's own `can_transform` check (the
   gate its partition and sort specs apply to a source type);
@@ -35,16 +37,16 @@ class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
     name = "pyiceberg"
-    capabilities = frozenset({"parse-type", "parse-transform", "result-type", "transform", "hash",
+    capabilities = frozenset({"parse-type", "min-format-version", "parse-transform", "result-type", "transform", "hash",
                               "to-binary", "from-binary", "to-json", "from-json"})  # fmt: skip
 
     def start(self) -> None:
         try:
             from pydantic import TypeAdapter
-            from pyiceberg import conversions, transforms, types
+            from pyiceberg import conversions, schema, transforms, types
         except ImportError as e:
             raise EngineUnavailable(f"pyiceberg: cannot import it ({e}); install pyiceberg") from None
-        self._conversions, self._transforms, self._types = conversions, transforms, types
+        self._conversions, self._schema, self._transforms, self._types = conversions, schema, transforms, types
         self._type_adapter = TypeAdapter(types.IcebergType)
 
     @property
@@ -55,13 +57,15 @@ class PyIcebergEngine(Engine):
             return "unknown"
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op not in self.capabilities:
+            return [EngineAnswer(False, error=f"the pyiceberg adapter has no {op!r} operation")] * len(cases)
         handler: Callable[[dict], Any] = getattr(self, "_" + op.replace("-", "_"))
         answers = []
         for c in cases:
             try:
                 answers.append(EngineAnswer(True, handler(c["input"])))
             except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
-                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
+                answers.append(EngineAnswer(False, error=_message(e)))
         return answers
 
     # --- helpers -----------------------------------------------------------------------------
@@ -77,7 +81,7 @@ class PyIcebergEngine(Engine):
 
     @staticmethod
     def _value(type_json: Any, obj: Any) -> Any:
-        """The physical value of a case's vector form (PyIceberg takes the same conventions)."""
+        """The physical value of a case's vector form (PyIceberg takes the same conventions as is)."""
         return decode(type_json, obj)
 
     @staticmethod
@@ -95,12 +99,24 @@ class PyIcebergEngine(Engine):
                 value = uuid.UUID(bytes=value)
             return encode(type_json, value)
         except (SpecError, TypeError, ValueError):
-            return value.hex() if isinstance(value, bytes) else value if isinstance(value, (bool, int, float, type(None))) else str(value)
+            return _raw(value)
 
     # --- ops -----------------------------------------------------------------------------------
 
     def _parse_type(self, inp: dict) -> Any:
         return self._type(inp["type"]).model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    def _min_format_version(self, inp: dict) -> int:
+        """The first format version whose schema check (`Schema.check_format_version_compatibility`) passes."""
+        field_type = self._type(inp["type"])
+        schema = self._schema.Schema(self._types.NestedField(field_id=2**31 - 1, name="v", field_type=field_type))
+        for version in (1, 2, 3):
+            try:
+                schema.check_format_version_compatibility(version)
+                return version
+            except ValueError:
+                continue
+        raise ValueError(f"PyIceberg accepts {inp['type']} in no format version up to 3")
 
     def _parse_transform(self, inp: dict) -> dict:
         t = self._transforms.parse_transform(inp["transform"])
@@ -124,7 +140,7 @@ class PyIcebergEngine(Engine):
         try:
             result_type = transforms.result_type(inp["transform"], inp["type"], self.revision).to_json()
         except SpecError:  # PyIceberg answered where the spec rejects: show the answer raw
-            return self._vector(None, result)
+            return _raw(result)
         return self._vector(result_type, result)
 
     def _hash(self, inp: dict) -> int | None:
@@ -136,10 +152,24 @@ class PyIcebergEngine(Engine):
         return self._conversions.to_bytes(self._type(inp["type"]), self._value(inp["type"], inp["value"])).hex()
 
     def _from_binary(self, inp: dict) -> Any:
-        return self._vector(inp["type"], self._conversions.from_bytes(self._type(inp["type"]), bytes.fromhex(inp["hex"])))
+        value = self._conversions.from_bytes(self._type(inp["type"]), bytes.fromhex(inp["hex"]))
+        return self._vector(inp["type"], value)
 
     def _to_json(self, inp: dict) -> Any:
         return self._conversions.to_json(self._type(inp["type"]), self._value(inp["type"], inp["value"]))
 
     def _from_json(self, inp: dict) -> Any:
         return self._vector(inp["type"], self._conversions.from_json(self._type(inp["type"]), inp["json"]))
+
+
+def _raw(value: Any) -> Any:
+    """A value the spec has no vector form for, shown as JSON can carry it."""
+    if isinstance(value, bytes):
+        return value.hex()
+    return value if isinstance(value, (bool, int, float, type(None))) else str(value)
+
+
+def _message(e: Exception) -> str:
+    """One line naming the exception (pydantic's multi-line reports cut before their help links)."""
+    text = " ".join(str(e).split()).split(" [type=")[0]
+    return f"{type(e).__name__}: {text}"

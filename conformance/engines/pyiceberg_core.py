@@ -45,7 +45,7 @@ class PyIcebergCoreEngine(Engine):
             import pyarrow
             from pyiceberg_core import transform
         except ImportError as e:
-            raise EngineUnavailable(f"pyiceberg-core: cannot import it ({e}); install pyiceberg-core and pyarrow") from None
+            raise EngineUnavailable(f"pyiceberg-core: cannot import it ({e})") from None
         self._pa, self._transform = pyarrow, transform
 
     @property
@@ -124,7 +124,8 @@ class PyIcebergCoreEngine(Engine):
                 result = uuid.UUID(bytes=result)
             return EngineAnswer(True, encode(result_type, result))
         except SpecError:  # an answer the spec has no value for (wrong source type, out of range): show it raw
-            return EngineAnswer(True, result.hex() if isinstance(result, bytes) else result if isinstance(result, (int, bool, type(None))) else str(result))
+            raw = result.hex() if isinstance(result, bytes) else result
+            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
 
     def _arrow_type(self, t: IcebergType) -> Any:
         pa = self._pa

@@ -29,7 +29,7 @@ from spec_impl.values import normalize, to_float32, unscaled_value
 _TIMESTAMPS = {"timestamp": ("us", False), "timestamptz": ("us", True),
                "timestamp_ns": ("ns", False), "timestamptz_ns": ("ns", True)}  # fmt: skip
 _DECIMAL_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_UUID_TEXT = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX_TEXT = re.compile(r"(?:[0-9a-fA-F]{2})*")
 UTC_OFFSET = "+00:00"
 
@@ -165,7 +165,7 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
     if name == "string":
         return _in_range(rule_id, t, text)
     if name == "uuid":
-        _match(rule_id, _UUID_TEXT, text, "a lowercase UUID string")
+        _match(rule_id, _UUID_TEXT, text, "a UUID string (8-4-4-4-12 hex digits)")
         return uuid.UUID(text)
     if name in ("fixed", "binary"):
         data = bytes.fromhex(_match(rule_id, _HEX_TEXT, text, "a hexadecimal string")[0])
