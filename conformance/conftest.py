@@ -4,7 +4,7 @@
     pytest conformance/ --engine iceberg-java          # one engine (repeatable)
     pytest conformance/ --engine mypkg.adapter:MyEngine
     pytest conformance/ -m "bucket and v3" -k iceberg-java --junitxml=out.xml
-    pytest conformance/ --compliance-report reports/   # compliance.json and compliance.md
+    pytest conformance/ --compliance-report reports/   # compliance.json and compliance.html
 
 Each test is one vector case run against one engine: `test_value_case[<engine>:<case id>]`.
 """
@@ -35,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, or package.module:Class "
                          "(default: every built-in engine that can run here)")  # fmt: skip
     group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
-                    help="write compliance.json and compliance.md to DIR")  # fmt: skip
+                    help="write compliance.json and compliance.html to DIR")  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -57,11 +57,11 @@ def pytest_configure(config: pytest.Config) -> None:
         runner.stop()
         raise pytest.UsageError("; ".join(s.unavailable for s in missing))  # type: ignore[misc]
     config.stash[RUNNER] = runner
-    config.stash[OUTCOMES] = defaultdict(lambda: defaultdict(int))
+    config.stash[RECORDER] = report.Recorder()
 
 
 RUNNER = pytest.StashKey[Runner]()
-OUTCOMES = pytest.StashKey[dict]()
+RECORDER = pytest.StashKey[report.Recorder]()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -115,23 +115,30 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
     rep = outcome.get_result()
-    callspec = getattr(item, "callspec", None)
-    if callspec is None or "value_case" not in callspec.params:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    final = rep.when == "call" or (rep.when == "setup" and rep.skipped)
+    if not final or RECORDER not in item.config.stash:
         return
-    if rep.when == "call" or (rep.when == "setup" and rep.skipped):
-        engine, family = callspec.params["value_case"][:2]
-        verdict = dict(item.user_properties).get("verdict")
-        item.config.stash[OUTCOMES][(engine, family)][report.classify(rep, verdict)] += 1
+    recorder, props = item.config.stash[RECORDER], dict(item.user_properties)
+    result = report.classify(rep, props.get("verdict"))
+    if "value_case" in params:
+        engine, family, case, _ = params["value_case"]
+        observed = None if result in ("pass", "skipped") else item.config.stash[RUNNER].observed(engine, family, case)
+        message = getattr(rep, "wasxfail", "") or props.get("message", "")
+        recorder.record_case(engine, family, case, result, observed, message)
+    elif "engine_name" in params and "op" in params:
+        message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
+        recorder.record_random(params["engine_name"], params["op"], result, props.get("known_disagreements", 0), message)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    if OUTCOMES not in config.stash or not config.stash[OUTCOMES]:
+    if RECORDER not in config.stash or not config.stash[RECORDER].cells:
         return
-    matrix = report.Matrix.build(config.stash[RUNNER], config.stash[OUTCOMES])
+    doc = config.stash[RECORDER].build(config.stash[RUNNER])
     terminalreporter.write_sep("=", "Iceberg compliance matrix (value vectors)")
-    for line in matrix.text_lines():
+    for line in report.text_lines(doc):
         terminalreporter.write_line(line)
     target = config.getoption("--compliance-report")
     if target is not None:
-        paths = matrix.write(target)
+        paths = report.write(doc, target)
         terminalreporter.write_line(f"compliance report: {', '.join(str(p) for p in paths)}")

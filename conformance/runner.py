@@ -47,17 +47,31 @@ class Runner:
         assert slot.engine is not None
         key = f"{family}/{case['op']}"
         if key not in slot.answers:
-            started = time.monotonic()
-            try:
-                answers = slot.engine.run_batch(case["op"], batch)
-            except ProtocolError as e:
-                answers = [EngineAnswer(False, error=f"engine failure: {e}") for _ in batch]
-            slot.seconds += time.monotonic() - started
+            answers = self.ask(engine_name, case["op"], batch)
             slot.answers[key] = {c["id"]: a for c, a in zip(batch, answers)}
         answer = slot.answers[key].get(case["id"])
         if answer is None:
             return Verdict(ERRORED, "the engine gave no answer for this case")
         return judge(case, answer, slot.engine.revision)
+
+    def ask(self, engine_name: str, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """One batch round trip, timed into the engine's wall time; a dead engine errors every case."""
+        slot = self.slots[engine_name]
+        assert slot.engine is not None
+        started = time.monotonic()
+        try:
+            return slot.engine.run_batch(op, cases)
+        except ProtocolError as e:
+            return [EngineAnswer(False, error=f"engine failure: {e}") for _ in cases]
+        finally:
+            slot.seconds += time.monotonic() - started
+
+    def observed(self, engine_name: str, family: str, case: dict[str, Any]) -> Any:
+        """What the engine answered for a case already judged: its output, or {"error": message}."""
+        answer = self.slots[engine_name].answers.get(f"{family}/{case['op']}", {}).get(case["id"])
+        if answer is None:
+            return None
+        return answer.output if answer.ok else {"error": answer.error}
 
     def stop(self) -> None:
         for slot in self.slots.values():

@@ -62,7 +62,8 @@ def _engine_names() -> list[str]:
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize("engine_name", _engine_names())
 def test_engine_agrees_with_reference(engine_name: str, op: str, request: pytest.FixtureRequest) -> None:
-    slot = request.config.stash[RUNNER].slots.get(engine_name)
+    runner = request.config.stash[RUNNER]
+    slot = runner.slots.get(engine_name)
     if slot is None:
         pytest.skip(f"{engine_name} not selected (--engine)")
     if slot.engine is None:
@@ -83,7 +84,7 @@ def test_engine_agrees_with_reference(engine_name: str, op: str, request: pytest
             except SpecError:
                 continue  # a rejected input: the golden vectors cover its rule
             cases.append({"id": f"random-{i}", "op": op, "input": inp, "expected": expected})
-        answers = engine.run_batch(op, cases)
+        answers = runner.ask(engine_name, op, cases)
         disagreements = []
         for c, a in zip(cases, answers):
             verdict = judge(c, a, engine.revision)

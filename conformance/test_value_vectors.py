@@ -13,4 +13,5 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
     verdict = request.config.stash[RUNNER].verdict(engine, family, case, batch)
     request.node.user_properties.append(("verdict", verdict.outcome))
     request.node.user_properties.append(("rule", case["rule"]))
+    request.node.user_properties.append(("message", verdict.message))
     assert verdict.outcome == PASS, f"{verdict.outcome.upper()} [{case['rule']}] {case['description']}: {verdict.message}"

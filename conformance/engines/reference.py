@@ -28,13 +28,17 @@ class ReferenceEngine(Engine):
     def version(self) -> str:
         return f"spec_impl {getattr(spec_impl, '__version__', '0.1.0')} ({self.revision})"
 
+    def answer(self, op: str, inp: dict[str, Any]) -> Any:
+        """The output for one case input (vector form); raise to reject it. Override to model an engine."""
+        return run(op, inp, self.revision)
+
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         answers = []
         for c in cases:
             try:
-                answers.append(EngineAnswer(True, run(op, c["input"], self.revision)))
-            except SpecError as e:
-                answers.append(EngineAnswer(False, error=str(e)))
+                answers.append(EngineAnswer(True, self.answer(op, c["input"])))
+            except (SpecError, ArithmeticError, ValueError, TypeError) as e:
+                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
         return answers
 
 

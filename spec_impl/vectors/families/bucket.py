@@ -33,6 +33,9 @@ def specs():
     yield _b("long-minus-1", "bucket of long -1", "bucket[16]", "long", -1)
     yield _b("pre-epoch-ns", "bucket[16] of timestamp_ns 1 ns before the epoch (adopted: floor to -1 µs)", "bucket[16]", "timestamp_ns", "1969-12-31T23:59:59.999999999")
     yield _b("string-non-bmp", "bucket[16] of a string outside the BMP", "bucket[16]", "string", "😀")
+    for t, v, what in (("int", 0, "int 0"), ("long", 0, "long 0"), ("string", "", "the empty string"), ("binary", "", "empty binary"),
+                       ("decimal(9,2)", "0.00", "decimal zero"), ("date", "1970-01-01", "day 0")):  # fmt: skip
+        yield _b(f"falsy-{t}", f"bucket[16] of {what} is a bucket, not null (a falsy value is not a null value)", "bucket[16]", t, v)
     yield _b("null", "bucket of null is null", "bucket[16]", "long", None, rule_id="transform.null")
     for t, v in (("boolean", True), ("float", 1.0), ("double", 1.0)):
         yield _b(f"bucket-rejects-{t}", f"{t} is not a bucket source type", "bucket[16]", t, v, rule_id="transform.source-type")

@@ -1,0 +1,1 @@
+"""Example adapters: engines that reproduce real, fixed bugs of Iceberg implementations."""
