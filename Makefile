@@ -11,7 +11,7 @@ test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
 
 conformance: $(VENV)/.engine-deps
-	$(BIN)/python -m pytest conformance/ $(PYTEST_ARGS)
+	$(BIN)/python -m pytest conformance/ --compliance-report reports $(PYTEST_ARGS)
 
 vectors: $(VENV)/.test-deps
 	$(BIN)/iceberg-vectors generate

@@ -141,6 +141,7 @@ def to_html(doc: dict) -> str:
     out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Iceberg compliance report</title>",
            f"<style>{_CSS}</style></head><body><h1>Iceberg compliance report</h1>",
            f"<p>{e(LEGEND)}</p><table><tr><th>engine</th>" + "".join(f"<th>{e(f)}</th>" for f in families) + "<th>total</th></tr>"]  # fmt: skip
+    with_cases = {c["engine"] for c in doc["cases"]}
     for name, info in doc["engines"].items():
         if not info["available"]:
             out.append(f"<tr><td>{e(name)}</td><td colspan='{len(families) + 1}' class='skip'>unavailable: {e(info['unavailable-reason'] or '')}</td></tr>")
@@ -148,7 +149,8 @@ def to_html(doc: dict) -> str:
         cells = doc["cells"][name]
         row = "".join(f"<td class='{_css_class(cells.get(f))}'>{e(cell_text(cells.get(f)))}</td>" for f in families)
         total = doc["totals"][name]
-        out.append(f"<tr><td><a href='#{e(name)}'>{e(name)}</a></td>{row}<td class='{_css_class(total)}'>{e(cell_text(total))}</td></tr>")
+        label = f"<a href='#{e(name)}'>{e(name)}</a>" if name in with_cases else e(name)
+        out.append(f"<tr><td>{label}</td>{row}<td class='{_css_class(total)}'>{e(cell_text(total))}</td></tr>")
     out.append("</table><h2>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>wall time (s)</th><th>ops</th></tr>")
     for name, info in doc["engines"].items():
         out.append(f"<tr><td>{e(name)}</td><td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td>"
