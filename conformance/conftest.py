@@ -95,15 +95,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                 applicable = [c for c in cases if "v3-adopted" in c["revisions"]]
             batches = defaultdict(list)
             for c in applicable:
-                batches[c["op"]].append(c)
+                if engine is None or engine.unsupported(c["op"], c["input"]) is None:
+                    batches[c["op"]].append(c)
             for c in applicable:
                 marks = [getattr(pytest.mark, _marker(family))]
                 marks += [getattr(pytest.mark, VERSION_MARKERS[v]) for v in c["format-versions"]]
                 marks += [getattr(pytest.mark, REVISION_MARKERS[r]) for r in c["revisions"]]
                 if engine is None:
                     marks.append(pytest.mark.skip(reason=f"engine unavailable: {slot.unavailable}"))
-                elif c["op"] not in engine.capabilities:
-                    marks.append(pytest.mark.skip(reason=f"{slot.name} lacks the capability {c['op']!r}"))
+                elif (why := engine.unsupported(c["op"], c["input"])) is not None:
+                    marks.append(pytest.mark.skip(reason=why))
                 d = discrepancies.get((slot.name, c["id"]))
                 if d is not None:
                     marks.append(pytest.mark.xfail(reason=d.reason(), strict=True))

@@ -54,6 +54,17 @@ class Engine(abc.ABC):
     def version(self) -> str:
         return "unknown"
 
+    def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
+        """Why this engine cannot answer a case, or None when it can.
+
+        By default an engine answers every case of the ops in `capabilities`; override to narrow
+        an op (say, only some transforms). Cases it cannot answer are reported as skipped with
+        this reason, never judged.
+        """
+        if op not in self.capabilities:
+            return f"{self.name} lacks the capability {op!r}"
+        return None
+
     @abc.abstractmethod
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         """Answer every case (each has `id` and `input`) of one op, in order, in one round trip."""

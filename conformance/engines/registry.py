@@ -12,6 +12,8 @@ BUILTIN: dict[str, str] = {
     "iceberg-java": "conformance.engines.iceberg_java.engine:IcebergJavaEngine",
     "pyiceberg-core": "conformance.engines.pyiceberg_core:PyIcebergCoreEngine",
     "pyiceberg": "conformance.engines.pyiceberg:PyIcebergEngine",
+    "duckdb": "conformance.engines.duckdb_engine:DuckDBEngine",
+    "polars": "conformance.engines.polars_engine:PolarsEngine",
 }
 DEFAULT = tuple(BUILTIN)
 

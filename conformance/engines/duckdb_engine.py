@@ -1,0 +1,250 @@
+"""DuckDB with its Iceberg extension as a conformance adapter: its bucket and truncate functions.
+
+The Iceberg and Avro extensions come from the PyPI packages `duckdb-extension-iceberg` and
+`duckdb-extension-avro` (pinned to DuckDB's version). Each wheel holds a single signed extension
+binary, `<package>/extensions/v<duckdb version>/<name>.duckdb_extension`. `start()` loads those
+files by path with `LOAD '<file>'` on a connection whose extension auto-install and auto-load are
+off, so nothing is downloaded at run time and `~/.duckdb` is neither read nor written. DuckDB
+checks the signatures (unsigned extensions stay disallowed).
+
+What the Iceberg extension offers for the value rules (its function list, `duckdb_functions()`):
+the partition transforms DuckDB uses when it writes a partitioned table,
+
+* `iceberg_bucket(n INTEGER, v)` for INTEGER, BIGINT, DECIMAL, DATE, TIME, TIMESTAMP,
+  TIMESTAMP WITH TIME ZONE, TIMESTAMP_NS, VARCHAR, BLOB and UUID values;
+* `iceberg_truncate(w INTEGER, v)` for INTEGER, BIGINT, DECIMAL, VARCHAR and BLOB values.
+
+So the adapter answers the `transform` op for bucket[N] and truncate[W] only; the other
+transforms (identity, void, year, month, day, hour), the hash itself (the bucket number loses the
+sign bit), type parsing and single-value (de)serialization are reported as unsupported, as are
+source types DuckDB cannot hold (`timestamptz_ns` and the other v3 types). DuckDB's own `hash()`
+and date functions are not Iceberg's and are not used to stand in.
+
+Cases are batched: those sharing a source type and a transform become one query over a list
+parameter; when it fails, its values are retried one by one. Iceberg types travel as their natural
+DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH TIME ZONE in UTC).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from spec_impl import transforms
+from spec_impl.errors import SpecError
+from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
+from spec_impl.vectors.encoding import decode, encode
+
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+
+DUCKDB_VERSION = "1.5.5"
+# (distribution, import package, extension name); Iceberg needs Avro to read manifests.
+EXTENSIONS = (
+    ("duckdb-extension-avro", "duckdb_extension_avro", "avro"),
+    ("duckdb-extension-iceberg", "duckdb_extension_iceberg", "iceberg"),
+)
+_FUNCTIONS = {"bucket": "iceberg_bucket", "truncate": "iceberg_truncate"}
+_PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
+
+# Iceberg type -> (DuckDB type of the list parameter, SQL turning one element `x` into the value).
+# Temporal values travel as their integer counts since the epoch.
+_SIMPLE = {
+    "boolean": ("BOOLEAN", "x"),
+    "int": ("BIGINT", "CAST(x AS INTEGER)"),
+    "long": ("BIGINT", "x"),
+    "float": ("DOUBLE", "CAST(x AS FLOAT)"),
+    "double": ("DOUBLE", "x"),
+    "date": ("BIGINT", "CAST(DATE '1970-01-01' + CAST(x AS INTEGER) AS DATE)"),
+    "time": ("BIGINT", "CAST(TIME '00:00:00' + to_microseconds(x) AS TIME)"),
+    "timestamp": ("BIGINT", "make_timestamp(x)"),
+    "timestamptz": ("BIGINT", "CAST(make_timestamp(x) AS TIMESTAMPTZ)"),
+    "timestamp_ns": ("BIGINT", "make_timestamp_ns(x)"),
+    "string": ("VARCHAR", "x"),
+    "uuid": ("VARCHAR", "CAST(x AS UUID)"),
+    "binary": ("BLOB", "x"),
+}
+
+
+def pip_command(*, with_duckdb: bool = False) -> str:
+    dists = (["duckdb"] if with_duckdb else []) + [dist for dist, _, _ in EXTENSIONS]
+    return "pip install " + " ".join(f"{dist}=={DUCKDB_VERSION}" for dist in dists)
+
+
+def extension_file(dist: str, package: str, name: str) -> Path:
+    """The extension binary a `duckdb-extension-*` wheel installed (EngineUnavailable if absent)."""
+    try:
+        files = metadata.distribution(dist).files or []
+    except metadata.PackageNotFoundError:
+        raise EngineUnavailable(
+            f"duckdb: the package {dist!r} (DuckDB's {name} extension) is not installed; "
+            f"install it with: {pip_command()}"
+        ) from None
+    wanted = f"{package}/extensions/v{DUCKDB_VERSION}/{name}.duckdb_extension"
+    for f in files:
+        if str(f).replace("\\", "/") == wanted:
+            path = Path(f.locate()).resolve()
+            if path.is_file():
+                return path
+    raise EngineUnavailable(
+        f"duckdb: {dist} does not hold {wanted} (is it version {DUCKDB_VERSION}?); "
+        f"reinstall it with: {pip_command()}"
+    )
+
+
+class DuckDBEngine(Engine):
+    """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
+
+    name = "duckdb"
+    capabilities = frozenset({"transform"})
+
+    def __init__(self) -> None:
+        self._con: Any = None
+        self._versions: dict[str, str] = {}
+
+    def start(self) -> None:
+        try:
+            import duckdb
+        except ImportError as e:
+            raise EngineUnavailable(f"duckdb: cannot import it ({e}); install it with: {pip_command(with_duckdb=True)}") from None
+        if duckdb.__version__ != DUCKDB_VERSION:
+            raise EngineUnavailable(
+                f"duckdb: version {duckdb.__version__} is installed, the adapter needs {DUCKDB_VERSION} "
+                f"(the extension packages are built for one DuckDB version): {pip_command(with_duckdb=True)}"
+            )
+        files = [(name, extension_file(dist, package, name)) for dist, package, name in EXTENSIONS]
+        con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+        try:
+            for name, path in files:
+                try:
+                    con.execute("LOAD '" + str(path).replace("'", "''") + "'")
+                except duckdb.Error as e:
+                    raise EngineUnavailable(f"duckdb: cannot load the {name} extension from {path}: {e}") from None
+            con.execute("SET TimeZone = 'UTC'")
+            rows = con.execute(
+                "SELECT extension_name, extension_version FROM duckdb_extensions() WHERE loaded AND extension_name IN ('iceberg', 'avro')"
+            ).fetchall()
+        except BaseException:
+            con.close()
+            raise
+        self._versions = {"duckdb": duckdb.__version__, **{n: v for n, v in rows}}
+        self._con = con
+
+    def stop(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    @property
+    def version(self) -> str:
+        if not self._versions:
+            try:
+                return metadata.version("duckdb")
+            except metadata.PackageNotFoundError:
+                return "unknown"
+        extensions = ", ".join(f"{n} extension {v}" for n, v in sorted(self._versions.items()) if n != "duckdb")
+        return f"{self._versions['duckdb']} ({extensions})"
+
+    def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
+        why = super().unsupported(op, inp)
+        if why is not None:
+            return why
+        if not _PARAMETERIZED.fullmatch(inp["transform"]):
+            return f"DuckDB's iceberg extension has no {inp['transform']!r} transform function (only iceberg_bucket and iceberg_truncate)"
+        t = inp["type"]
+        if not (isinstance(t, str) and (t in _SIMPLE or t.startswith(("decimal", "fixed")))):
+            return f"DuckDB has no type for Iceberg's {t}"
+        return None
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        answers: list[EngineAnswer | None] = [None] * len(cases)
+        groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for i, c in enumerate(cases):
+            if op != "transform":
+                answers[i] = EngineAnswer(False, error=f"DuckDB's iceberg extension has no {op!r} operation")
+            else:
+                groups[(json.dumps(c["input"]["type"], sort_keys=True), c["input"]["transform"])].append(i)
+        for indexes in groups.values():
+            for i, answer in zip(indexes, self._run_group([cases[i]["input"] for i in indexes])):
+                answers[i] = answer
+        return answers  # type: ignore[return-value]
+
+    def _run_group(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """Answers for cases sharing a source type and a transform: one query, or one per value if it fails."""
+        text = inputs[0]["transform"]
+        try:
+            source = parse_type(inputs[0]["type"])
+            sql = self._query(text, source)
+        except (SpecError, ValueError) as e:
+            return [EngineAnswer(False, error=str(e))] * len(inputs)
+        values: list[Any] = []
+        answers: list[EngineAnswer | None] = []
+        for inp in inputs:
+            try:
+                values.append(self._transport(source, decode(source, inp["value"])))
+                answers.append(None)
+            except SpecError as e:
+                answers.append(EngineAnswer(False, error=f"the case's value does not decode: {e}"))
+        if not values:
+            return answers  # type: ignore[return-value]
+        try:
+            results = self._call(sql, values)
+        except Exception as e:  # duckdb.Error, or a value the client cannot convert
+            results = [e] if len(values) == 1 else [self._call_one(sql, v) for v in values]
+        found = iter(results)
+        return [a if a is not None else self._answer(text, source, next(found)) for a in answers]
+
+    def _query(self, text: str, source: IcebergType) -> str:
+        """The query applying a transform to every element of the list parameter, in order."""
+        m = _PARAMETERIZED.fullmatch(text)
+        if not m:
+            raise ValueError(f"DuckDB's iceberg extension has no {text!r} transform (it has iceberg_bucket and iceberg_truncate)")
+        param = int(m.group(2))
+        if param > 2**31 - 1:
+            raise ValueError(f"{text}: the parameter does not fit {_FUNCTIONS[m.group(1)]}'s INTEGER argument")
+        list_type, value_sql = self._duckdb_type(source)
+        return (f"SELECT {_FUNCTIONS[m.group(1)]}(CAST({param} AS INTEGER), {value_sql}) "
+                f"FROM (SELECT unnest(CAST($1 AS {list_type}[])) AS x, generate_subscripts(CAST($1 AS {list_type}[]), 1) AS i) "
+                f"ORDER BY i")  # fmt: skip
+
+    def _duckdb_type(self, t: IcebergType) -> tuple[str, str]:
+        if isinstance(t, DecimalType):
+            return "VARCHAR", f"CAST(x AS DECIMAL({t.precision}, {t.scale}))"
+        if isinstance(t, FixedType):
+            return "BLOB", "x"
+        name = getattr(t, "name", None)
+        if name not in _SIMPLE:
+            raise ValueError(f"DuckDB has no type for Iceberg's {t}")
+        return _SIMPLE[name]
+
+    @staticmethod
+    def _transport(t: IcebergType, value: Any) -> Any:
+        """A physical value as an element of the query's list parameter."""
+        if value is None:
+            return None
+        if isinstance(t, DecimalType):
+            return format(value, "f")
+        if getattr(t, "name", None) == "uuid":
+            return str(value)
+        return value
+
+    def _call(self, sql: str, values: list[Any]) -> list[Any]:
+        return [row[0] for row in self._con.execute(sql, [values]).fetchall()]
+
+    def _call_one(self, sql: str, value: Any) -> Any:
+        try:
+            return self._call(sql, [value])[0]
+        except Exception as e:
+            return e
+
+    def _answer(self, text: str, source: IcebergType, result: Any) -> EngineAnswer:
+        if isinstance(result, Exception):
+            return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
+        try:
+            return EngineAnswer(True, encode(transforms.result_type(text, source, self.revision), result))
+        except SpecError:  # an answer the spec has no value for (out of the type's range): show it raw
+            raw = result.hex() if isinstance(result, bytes) else result
+            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))

@@ -1,0 +1,159 @@
+"""Polars as a conformance adapter: Iceberg's 32-bit murmur3 hash, `Expr._mm3_hash()`.
+
+What Polars (2.1) offers for the value rules, read from its package:
+
+* `Expr._mm3_hash()`, native code documented as "the 32-bit MurmurHash3 of the values, as
+  specified by Iceberg", which Polars' Iceberg sink uses for the `bucket` transform. It hashes
+  integers, Date, Time, Datetime (any time unit, as microseconds), Decimal, String and Binary; it
+  rejects Boolean, Float32 and Float64. The adapter answers the `hash` op with it.
+* Partition transforms, only as private helpers of the sink (`polars.io.iceberg._sink`: the
+  partition-key expressions for identity, year, month, day, hour, truncate of int, long, string
+  and binary, and bucket). There is no void transform and no decimal truncate, and the identity
+  keys are an internal representation, so the adapter does not claim the `transform` op.
+* No single-value binary or JSON (de)serializer, no type parser: `scan_iceberg`, `sink_iceberg`
+  and `write_iceberg` go through PyIceberg for metadata, manifests and bounds.
+
+Each Iceberg type is handed to Polars as the dtype Polars' Iceberg code gives it, with the casts
+the sink applies before hashing (int and long as Int64, `fixed`, `binary` and `uuid` as Binary,
+`timestamptz` as a UTC Datetime, `unknown` as Null, as PyIceberg's Arrow schema gives it); boolean, float and double go in as Boolean, Float32 and Float64,
+which `_mm3_hash` rejects. Cases are batched: one Series per type, or one call per value when the
+batch fails.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from importlib import metadata
+from typing import Any
+
+from spec_impl.errors import SpecError
+from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
+from spec_impl.vectors.encoding import decode
+
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+
+POLARS_VERSION = "2.1.0"
+
+
+class PolarsEngine(Engine):
+    """Polars' Iceberg murmur3 hash (`Expr._mm3_hash`)."""
+
+    name = "polars"
+    capabilities = frozenset({"hash"})
+
+    def __init__(self) -> None:
+        self._pl: Any = None
+
+    def start(self) -> None:
+        try:
+            import polars
+        except ImportError as e:
+            raise EngineUnavailable(f"polars: cannot import it ({e}); install it with: pip install polars=={POLARS_VERSION}") from None
+        if polars.__version__ != POLARS_VERSION:
+            raise EngineUnavailable(
+                f"polars: version {polars.__version__} is installed, the adapter was written against {POLARS_VERSION}: "
+                f"pip install polars=={POLARS_VERSION}"
+            )
+        missing = [n for n in ("scan_iceberg", "sink_iceberg") if not hasattr(polars, n) and not hasattr(polars.LazyFrame, n)]
+        if missing or not hasattr(polars.Expr, "_mm3_hash"):
+            raise EngineUnavailable(f"polars {polars.__version__}: no {', '.join(missing or ['Expr._mm3_hash'])}")
+        self._pl = polars
+
+    @property
+    def version(self) -> str:
+        try:
+            return metadata.version("polars")
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        answers: list[EngineAnswer | None] = [None] * len(cases)
+        groups: dict[str, list[int]] = defaultdict(list)
+        for i, c in enumerate(cases):
+            if op != "hash":
+                answers[i] = EngineAnswer(False, error=f"polars has no {op!r} operation")
+            else:
+                groups[json.dumps(c["input"]["type"], sort_keys=True)].append(i)
+        for indexes in groups.values():
+            for i, answer in zip(indexes, self._run_group([cases[i]["input"] for i in indexes])):
+                answers[i] = answer
+        return answers  # type: ignore[return-value]
+
+    def _run_group(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """Hashes of values of one type: one Series, or one call per value if it fails."""
+        try:
+            source = parse_type(inputs[0]["type"])
+            dtype = self._dtype(source)
+        except (SpecError, ValueError) as e:
+            return [EngineAnswer(False, error=str(e))] * len(inputs)
+        values: list[Any] = []
+        answers: list[EngineAnswer | None] = []
+        for inp in inputs:
+            try:
+                values.append(self._physical(source, decode(source, inp["value"])))
+                answers.append(None)
+            except SpecError as e:
+                answers.append(EngineAnswer(False, error=f"the case's value does not decode: {e}"))
+        if not values:
+            return answers  # type: ignore[return-value]
+        try:
+            results = self._hash(dtype, values)
+        except Exception as e:  # polars raises its own exception classes
+            results = [e] if len(values) == 1 else [self._hash_one(dtype, v) for v in values]
+        found = iter(results)
+        return [a if a is not None else self._answer(next(found)) for a in answers]
+
+    def _dtype(self, t: IcebergType) -> Any:
+        """The Polars dtype of an Iceberg type, as Polars' Iceberg sink hashes it."""
+        pl = self._pl
+        if isinstance(t, DecimalType):
+            return pl.Decimal(t.precision, t.scale)
+        if isinstance(t, FixedType):
+            return pl.Binary()
+        simple = {
+            "boolean": pl.Boolean(), "int": pl.Int64(), "long": pl.Int64(), "float": pl.Float32(), "double": pl.Float64(),
+            "date": pl.Date(), "time": pl.Time(),
+            "timestamp": pl.Datetime("us"), "timestamptz": pl.Datetime("us", "UTC"),
+            "timestamp_ns": pl.Datetime("ns"), "timestamptz_ns": pl.Datetime("ns", "UTC"),
+            "string": pl.String(), "binary": pl.Binary(), "uuid": pl.Binary(), "unknown": pl.Null(),
+        }  # fmt: skip
+        name = getattr(t, "name", None)
+        if name not in simple:
+            raise ValueError(f"polars has no dtype for Iceberg's {t}")
+        return simple[name]
+
+    def _physical(self, t: IcebergType, value: Any) -> Any:
+        """A value as Polars' physical representation of the dtype (temporal values as integer counts)."""
+        if value is None:
+            return None
+        name = getattr(t, "name", None)
+        if name == "uuid":
+            return value.bytes
+        if name == "time":
+            return value * 1000  # Polars' Time counts nanoseconds
+        return value
+
+    def _series(self, dtype: Any, values: list[Any]) -> Any:
+        pl = self._pl
+        if dtype == pl.Date:
+            return pl.Series(values, dtype=pl.Int32).cast(dtype)
+        if dtype in (pl.Time, pl.Datetime):
+            return pl.Series(values, dtype=pl.Int64).cast(dtype)
+        return pl.Series(values, dtype=dtype)
+
+    def _hash(self, dtype: Any, values: list[Any]) -> list[Any]:
+        frame = self._series(dtype, values).alias("v").to_frame()
+        return frame.select(self._pl.col("v")._mm3_hash()).to_series().to_list()
+
+    def _hash_one(self, dtype: Any, value: Any) -> Any:
+        try:
+            return self._hash(dtype, [value])[0]
+        except Exception as e:
+            return e
+
+    @staticmethod
+    def _answer(result: Any) -> EngineAnswer:
+        if isinstance(result, Exception):
+            return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
+        return EngineAnswer(True, result)
