@@ -1,6 +1,7 @@
 """The registry of spec rules: one stable id per rule, with the section of the spec it comes from.
 
-Every function of the reference names the rule it implements; every vector case and every
+This module holds the value rules; each metadata module registers its own rules with `register`
+next to the code that enforces them. Every function of the reference names the rule it implements; every vector case and every
 `SpecError` carries one of these ids. `tests/test_rules.py` and the vector sanity check fail when a
 rule has no vector case.
 
@@ -120,6 +121,15 @@ RULES: dict[str, Rule] = _rules(
     Rule("json.geo", "adopted 3 Appendix D", "geometry and geography: WKT string", (3,), (V3_ADOPTED,)),
     Rule("json.undefined", _D_JSON, "unknown and variant have no JSON single-value form"),
 )
+
+
+def register(*rules: Rule) -> None:
+    """Add rules to the registry. The metadata modules register theirs when they are imported
+    (`spec_impl` imports them all, so the registry is complete once `spec_impl` is imported)."""
+    for r in rules:
+        if RULES.get(r.id, r) != r:
+            raise ValueError(f"rule id {r.id} registered twice with different definitions")
+        RULES[r.id] = r
 
 
 def rule(rule_id: str) -> Rule:
