@@ -10,33 +10,41 @@ import pytest
 
 from spec_impl.rules import RULES
 from spec_impl.vectors import golden
-from spec_impl.vectors.cli import DEFAULT_DIR, main
+from spec_impl.vectors.cli import DEFAULT_ROOT, main
+from spec_impl.vectors.families import SETS
 from spec_impl.vectors.schema import CASE_FILE_SCHEMA
 
 
+def _render_all() -> dict[str, dict[str, bytes]]:
+    seen: set[str] = set()
+    return {name: golden.render(name, seen=seen) for name in sorted(SETS)}
+
+
 @pytest.fixture(scope="module")
-def rendered() -> dict[str, bytes]:
-    return golden.render()
+def rendered() -> dict[str, dict[str, bytes]]:
+    return _render_all()
 
 
 @pytest.fixture(scope="module")
 def families() -> dict[str, dict]:
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(DEFAULT_DIR.glob("*.json")) if p.name != golden.SCHEMA_NAME}
+    return {f"{p.parent.name}/{p.name}": json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(DEFAULT_ROOT.glob("*/*.json")) if p.name != golden.SCHEMA_NAME}  # fmt: skip
 
 
 def test_committed_goldens_match_the_generator(rendered):
     """The check mode: regenerate in memory and compare byte for byte."""
-    assert golden.differences(DEFAULT_DIR, rendered) == []
+    for name, files in rendered.items():
+        assert golden.differences(DEFAULT_ROOT / name, files) == [], name
 
 
 def test_generation_is_deterministic(rendered):
-    assert golden.render() == rendered
+    assert _render_all() == rendered
 
 
 def test_every_file_validates_against_the_shipped_schema(families):
-    shipped = json.loads((DEFAULT_DIR / golden.SCHEMA_NAME).read_text())
-    assert shipped == CASE_FILE_SCHEMA
-    validator = jsonschema.Draft202012Validator(shipped)
+    for name in SETS:
+        assert json.loads((DEFAULT_ROOT / name / golden.SCHEMA_NAME).read_text()) == CASE_FILE_SCHEMA
+    validator = jsonschema.Draft202012Validator(CASE_FILE_SCHEMA)
     for name, doc in families.items():
         errors = sorted(validator.iter_errors(doc), key=str)
         assert not errors, f"{name}: {errors[0].message} at {list(errors[0].absolute_path)}"
@@ -72,18 +80,20 @@ def test_every_rule_is_named_by_a_test():
 
 
 def test_checksum_manifest_lists_every_file(rendered):
-    listed = dict(line.split("  ")[::-1] for line in rendered[golden.CHECKSUMS].decode().splitlines())
-    assert set(listed) == set(rendered) - {golden.CHECKSUMS}
+    for files in rendered.values():
+        listed = dict(line.split("  ")[::-1] for line in files[golden.CHECKSUMS].decode().splitlines())
+        assert set(listed) == set(files) - {golden.CHECKSUMS}
 
 
 def test_cli_check_and_atomic_generate(tmp_path, capsys, monkeypatch):
     target = tmp_path / "values"
-    assert main(["--dir", str(target), "-q", "check"]) == 1  # nothing there yet
-    assert main(["--dir", str(target), "-q", "generate"]) == 0
-    assert main(["--dir", str(target), "-q", "check"]) == 0
+    args = ["--root", str(tmp_path), "--set", "values", "-q"]
+    assert main(args + ["check"]) == 1  # nothing there yet
+    assert main(args + ["generate"]) == 0
+    assert main(args + ["check"]) == 0
     (target / "hash.json").write_text("{}")
-    assert main(["--dir", str(target), "-q", "check"]) == 1
-    assert "differs: hash.json" in capsys.readouterr().out
+    assert main(args + ["check"]) == 1
+    assert "values/differs: hash.json" in capsys.readouterr().out
 
     def fail(*args, **kwargs):
         raise OSError("disk full")
@@ -91,7 +101,7 @@ def test_cli_check_and_atomic_generate(tmp_path, capsys, monkeypatch):
     before = {p.name: p.read_bytes() for p in target.iterdir()}
     monkeypatch.setattr(Path, "write_bytes", fail)
     with pytest.raises(OSError):
-        main(["--dir", str(target), "-q", "generate"])
+        main(args + ["generate"])
     monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in target.iterdir()} == before  # the old set is intact
     assert [p.name for p in tmp_path.iterdir()] == ["values"]  # no staging directory left behind

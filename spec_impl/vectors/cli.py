@@ -1,6 +1,6 @@
-"""iceberg-vectors: generate the golden value vectors from the reference, or check them.
+"""iceberg-vectors: generate the golden vectors from the reference, or check them.
 
-    iceberg-vectors generate            # rewrite vectors/values/ (atomically)
+    iceberg-vectors generate            # rewrite every set under vectors/ (each atomically)
     iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
 """
@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 from spec_impl.vectors import golden
+from spec_impl.vectors.families import SETS
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "vectors" / "values"
+DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "vectors"
 
 
 def _progress(quiet: bool):
@@ -24,7 +25,8 @@ def _progress(quiet: bool):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="iceberg-vectors", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
-    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"the generated set (default: {DEFAULT_DIR})")
+    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"where the sets live, one directory each (default: {DEFAULT_ROOT})")
+    parser.add_argument("--set", dest="sets", action="append", choices=sorted(SETS), help="only this set (repeatable; default: all)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("generate", help="write the golden files from the reference")
@@ -33,26 +35,32 @@ def main(argv: list[str] | None = None) -> int:
     lister.add_argument("--family", help="only this family (file name without .json)")
     args = parser.parse_args(argv)
 
+    names = args.sets or sorted(SETS)
     if args.command == "list":
-        return _list(args.dir, args.family)
-    print(f"rendering value vectors ({args.command})", file=sys.stderr)
-    files = golden.render(_progress(args.quiet))
+        return _list([args.root / n for n in names], args.family)
+    rendered, seen = {}, set()
+    for name in sorted(SETS):  # every set is rendered, so that ids stay unique across sets
+        print(f"rendering the {name} vectors ({args.command})", file=sys.stderr)
+        files = golden.render(name, _progress(args.quiet), seen)
+        if name in names:
+            rendered[name] = files
     if args.command == "generate":
-        golden.write(args.dir, files)
-        print(f"wrote {len(files)} files to {args.dir}", file=sys.stderr)
+        for name, files in rendered.items():
+            golden.write(args.root / name, files)
+            print(f"wrote {len(files)} files to {args.root / name}", file=sys.stderr)
         return 0
-    diffs = golden.differences(args.dir, files)
+    diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)]
     for line in diffs:
         print(line)
     if diffs:
         print(f"{len(diffs)} golden file(s) out of date: run `iceberg-vectors generate` and review the diff", file=sys.stderr)
         return 1
-    print(f"ok: {len(files)} golden files match the generator", file=sys.stderr)
+    print(f"ok: {sum(map(len, rendered.values()))} golden files match the generator", file=sys.stderr)
     return 0
 
 
-def _list(directory: Path, family: str | None) -> int:
-    paths = sorted(directory.glob("*.json"))
+def _list(directories: list[Path], family: str | None) -> int:
+    paths = sorted(p for d in directories for p in d.glob("*.json"))
     for path in paths:
         doc = json.loads(path.read_text(encoding="utf-8"))
         if "cases" not in doc or (family and doc["family"] != family):

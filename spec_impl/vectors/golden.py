@@ -1,9 +1,9 @@
-"""Writing and checking the golden value vectors: deterministic bytes, atomic replacement.
+"""Writing and checking the golden vectors: deterministic bytes, atomic replacement.
 
-The generated set is the directory `vectors/values/`: one JSON file per rule family, the JSON
-Schema of those files, and `SHA256SUMS` (in `sha256sum -c` format) listing every other file.
-Generation renders everything in memory, writes it to a fresh sibling directory, and swaps the
-directories with renames, so an interrupted run leaves the previous set whole.
+Each set (`values`, `metadata`, ...) is one directory under `vectors/`: one JSON file per rule
+family, the JSON Schema of those files, and `SHA256SUMS` (in `sha256sum -c` format) listing every
+other file. Generation renders a set in memory, writes it to a fresh sibling directory, and swaps
+the directories with renames, so an interrupted run leaves the previous set whole.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from spec_impl.vectors.cases import build_all
-from spec_impl.vectors.families import FAMILIES
+from spec_impl.vectors.families import SETS
 from spec_impl.vectors.schema import CASE_FILE_SCHEMA
 
 FORMAT_VERSION = 1
@@ -30,11 +30,11 @@ def dumps(obj) -> bytes:
     return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
-def render(progress: Callable[[str], None] = lambda _: None) -> dict[str, bytes]:
-    """Every file of the generated set, by name."""
+def render(set_name: str = "values", progress: Callable[[str], None] = lambda _: None, seen: set[str] | None = None) -> dict[str, bytes]:
+    """Every file of one generated set, by name. `seen` collects case ids across sets (they must be unique)."""
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
-    seen: set[str] = set()
-    for family in FAMILIES:
+    seen = set() if seen is None else seen
+    for family in SETS[set_name]:
         cases = build_all(family.specs())
         clashes = seen & {c["id"] for c in cases}
         if clashes:
