@@ -26,7 +26,14 @@ Values are the spec's physical values (`spec_impl.values`): ints for int/long/da
 timestamps (µs or ns), `decimal.Decimal`, `str`, `bytes`, `uuid.UUID`, `bool`, `float`. Every
 rejection is a `SpecError` carrying a rule id of `spec_impl.rules.RULES`. Rules whose result
 differs between spec texts take `revision=` ("2024-seed" or "v3-adopted", the default).
-Bulk (Arrow) versions of the transforms are in `spec_impl.bulk`.
+Bulk (Arrow) versions of the transforms are in `spec_impl.bulk`; the metadata rules (schemas,
+partition specs, sort orders, snapshots, retention, table and view metadata) in `spec_impl.metadata`:
+
+    >>> md = si.parse_table_metadata({"format-version": 1, "location": "s3://b/t", "last-updated-ms": 0,
+    ...     "last-column-id": 1, "schema": {"type": "struct", "fields": [{"id": 1, "name": "x", "required": True, "type": "long"}]},
+    ...     "partition-spec": [{"name": "x_bucket", "transform": "bucket[4]", "source-id": 1}]})
+    >>> si.normalized_metadata(md)["partition-specs"]   # Appendix E: v1 field ids from 1000
+    [{'spec-id': 0, 'fields': [{'source-ids': [1], 'field-id': 1000, 'name': 'x_bucket', 'transform': 'bucket[4]'}]}]
 """
 
 from __future__ import annotations
@@ -42,11 +49,13 @@ from spec_impl.serde import binary as _binary, json_value as _json
 from spec_impl.transforms import Transform, parse_transform
 from spec_impl.transforms import apply_transform, result_type
 from spec_impl.types import IcebergType, parse_type
+from spec_impl import metadata  # noqa: F401  (registers the metadata rules)
+from spec_impl.metadata.table_metadata import normalized as normalized_metadata, parse_table_metadata
 
 __all__ = [
     "IcebergType", "InvalidInput", "NotDefined", "RULES", "Rule", "SpecError", "Transform",
     "apply_transform", "can_promote", "from_binary", "from_json", "hash_value", "parse_transform",
-    "parse_type", "result_type", "revisions", "to_binary", "to_json",
+    "parse_type", "result_type", "revisions", "to_binary", "to_json", "parse_table_metadata", "normalized_metadata",
 ]  # fmt: skip
 
 

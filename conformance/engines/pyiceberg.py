@@ -10,7 +10,14 @@ Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
   gate its partition and sort specs apply to a source type);
 - hash: the 32-bit Murmur3 hash of `BucketTransform.transform(source, bucket=False)`;
 - to-binary / from-binary: `pyiceberg.conversions.to_bytes` / `from_bytes`;
-- to-json / from-json: `pyiceberg.conversions.to_json` / `from_json` (Appendix D JSON values).
+- to-json / from-json: `pyiceberg.conversions.to_json` / `from_json` (Appendix D JSON values);
+- read-table-metadata: `pyiceberg.table.metadata.TableMetadataUtil.parse_raw` (what PyIceberg's
+  file reader uses), then the normalized reading of `vectors/README.md` built attribute by
+  attribute from the pydantic model;
+- read-view-metadata: `pyiceberg.view.metadata.ViewMetadata.model_validate_json` (the model its
+  REST catalog loads views with), mapped the same way.
+
+`conformance/engines/metadata_reading.md` says how each attribute maps to the normalized forms.
 
 PyIceberg's physical values are those of the vectors (dates as days, times and timestamps as
 integer counts, Decimal, str, bytes) except that it may hand back `date`/`time`/`datetime` objects
@@ -21,6 +28,7 @@ is that case's error.
 from __future__ import annotations
 
 import datetime
+import json
 import uuid
 from importlib import metadata
 from typing import Any, Callable
@@ -38,7 +46,8 @@ class PyIcebergEngine(Engine):
 
     name = "pyiceberg"
     capabilities = frozenset({"parse-type", "min-format-version", "parse-transform", "result-type", "transform", "hash",
-                              "to-binary", "from-binary", "to-json", "from-json"})  # fmt: skip
+                              "to-binary", "from-binary", "to-json", "from-json",
+                              "read-table-metadata", "read-view-metadata"})  # fmt: skip
 
     def start(self) -> None:
         try:
@@ -46,7 +55,11 @@ class PyIcebergEngine(Engine):
             from pyiceberg import conversions, schema, transforms, types
         except ImportError as e:
             raise EngineUnavailable(f"pyiceberg: cannot import it ({e}); install pyiceberg") from None
+        from pyiceberg.table.metadata import TableMetadataUtil
+        from pyiceberg.view.metadata import ViewMetadata
+
         self._conversions, self._schema, self._transforms, self._types = conversions, schema, transforms, types
+        self._table_metadata, self._view_metadata = TableMetadataUtil, ViewMetadata
         self._type_adapter = TypeAdapter(types.IcebergType)
 
     @property
@@ -160,6 +173,99 @@ class PyIcebergEngine(Engine):
 
     def _from_json(self, inp: dict) -> Any:
         return self._vector(inp["type"], self._conversions.from_json(self._type(inp["type"]), inp["json"]))
+
+    def _read_table_metadata(self, inp: dict) -> dict:
+        """The normalized reading of a table metadata document, from PyIceberg's parsed model."""
+        m = self._table_metadata.parse_raw(json.dumps(inp["document"]))
+        v1 = m.format_version == 1
+        return {
+            "format-version": m.format_version,
+            "table-uuid": str(m.table_uuid) if m.table_uuid is not None else None,
+            "location": m.location,
+            # TableMetadataV1 has no such attribute; PyIceberg's next_sequence_number() treats v1 as 0.
+            "last-sequence-number": 0 if v1 else m.last_sequence_number,
+            "last-updated-ms": m.last_updated_ms,
+            "last-column-id": m.last_column_id,
+            "current-schema-id": m.current_schema_id,
+            "schemas": [_schema_json(s) for s in m.schemas],
+            "default-spec-id": m.default_spec_id,
+            "partition-specs": [_spec_json(spec) for spec in m.partition_specs],
+            "last-partition-id": m.last_partition_id,
+            "default-sort-order-id": m.default_sort_order_id,
+            "sort-orders": [_sort_order_json(order) for order in m.sort_orders],
+            "properties": dict(m.properties),
+            "current-snapshot-id": m.current_snapshot_id,
+            "snapshots": [_snapshot_json(s) for s in m.snapshots],
+            "refs": {name: _ref_json(ref) for name, ref in m.refs.items()},
+            "snapshot-log": [{"snapshot-id": e.snapshot_id, "timestamp-ms": e.timestamp_ms} for e in m.snapshot_log],
+            "metadata-log": [{"metadata-file": e.metadata_file, "timestamp-ms": e.timestamp_ms}
+                             for e in m.metadata_log],  # fmt: skip
+            "next-row-id": m.next_row_id if m.format_version >= 3 else None,
+        }
+
+    def _read_view_metadata(self, inp: dict) -> dict:
+        """The normalized reading of a view metadata document (see metadata_reading.md)."""
+        m = self._view_metadata.model_validate_json(json.dumps(inp["document"]))
+        return {
+            "format-version": m.format_version,
+            "view-uuid": m.view_uuid,
+            "location": m.location,
+            "current-version-id": m.current_version_id,
+            "versions": [_view_version_json(v) for v in m.versions],
+            "version-log": [{"version-id": e.version_id, "timestamp-ms": e.timestamp_ms} for e in m.version_log],
+            "schemas": [_schema_json(s) for s in m.schemas],
+            "properties": dict(m.properties),
+        }
+
+
+def _schema_json(schema: Any) -> dict:
+    """A schema in Appendix C JSON as PyIceberg writes it, with identifier-field-ids always present."""
+    out = json.loads(schema.model_dump_json())
+    out.setdefault("identifier-field-ids", [])
+    return out
+
+
+def _spec_json(spec: Any) -> dict:
+    fields = [{"source-ids": [f.source_id], "field-id": f.field_id, "name": f.name, "transform": str(f.transform)}
+              for f in spec.fields]  # fmt: skip
+    return {"spec-id": spec.spec_id, "fields": fields}
+
+
+def _sort_order_json(order: Any) -> dict:
+    fields = [{"source-ids": [f.source_id], "transform": str(f.transform), "direction": f.direction.value,
+               "null-order": f.null_order.value} for f in order.fields]  # fmt: skip
+    return {"order-id": order.order_id, "fields": fields}
+
+
+def _ref_json(ref: Any) -> dict:
+    return {"snapshot-id": ref.snapshot_id, "type": ref.snapshot_ref_type.value,
+            "min-snapshots-to-keep": ref.min_snapshots_to_keep, "max-snapshot-age-ms": ref.max_snapshot_age_ms,
+            "max-ref-age-ms": ref.max_ref_age_ms}  # fmt: skip
+
+
+def _view_version_json(v: Any) -> dict:
+    representations = [{"type": r.root.type, "sql": r.root.sql, "dialect": r.root.dialect} for r in v.representations]
+    return {"version-id": v.version_id, "schema-id": v.schema_id, "timestamp-ms": v.timestamp_ms,
+            "summary": dict(v.summary), "representations": representations,
+            "default-namespace": list(v.default_namespace), "default-catalog": v.default_catalog}  # fmt: skip
+
+
+def _snapshot_json(s: Any) -> dict:
+    summary = None
+    if s.summary is not None:  # PyIceberg keeps the operation apart from the other entries
+        summary = {"operation": s.summary.operation.value, **s.summary.additional_properties}
+    return {
+        "snapshot-id": s.snapshot_id,
+        "parent-snapshot-id": s.parent_snapshot_id,
+        "sequence-number": s.sequence_number,
+        "timestamp-ms": s.timestamp_ms,
+        "manifest-list": s.manifest_list,
+        "summary": summary,
+        "schema-id": s.schema_id,
+        "first-row-id": s.first_row_id,
+        "added-rows": s.added_rows,
+        "key-id": getattr(s, "key_id", None),  # PyIceberg 0.12 has no key-id
+    }
 
 
 def _raw(value: Any) -> Any:

@@ -17,6 +17,9 @@ reference engine of the conformance suite. A rejected input raises `SpecError`.
 | from-binary        | type, hex                           | value (vector form)                     |
 | to-json            | type, value                         | Appendix D JSON single value            |
 | from-json          | type, json                          | value (vector form)                     |
+
+The metadata ops (read-table-metadata, parse-schema, check-evolution, ...) are listed in
+`metadata_ops.py`.
 """
 
 from __future__ import annotations
@@ -100,6 +103,15 @@ OPS: dict[str, Callable[[dict, str], Any]] = {
     "to-json": _to_json,
     "from-json": _from_json,
 }
+
+
+def _metadata_ops() -> dict[str, Callable[[dict, str], Any]]:
+    from spec_impl.vectors.metadata_ops import METADATA_OPS
+
+    return METADATA_OPS
+
+
+OPS.update(_metadata_ops())
 
 
 def run(op: str, inp: dict, revision: str) -> Any:

@@ -2,9 +2,10 @@
  * Iceberg Java value engine for the conformance suite.
  *
  * Computes Iceberg value rules (bucket hashing, partition transforms, single
- * value binary serialization, single value JSON serialization) with Iceberg's
- * own Java classes and answers a line-delimited JSON protocol on stdin/stdout.
- * See README.md next to this file for the protocol.
+ * value binary serialization, single value JSON serialization) and reads table
+ * and view metadata documents with Iceberg's own Java classes, and answers a
+ * line-delimited JSON protocol on stdin/stdout. See README.md next to this
+ * file for the protocol.
  *
  * All JSON I/O goes through Iceberg's JsonUtil.mapper(), i.e. through the
  * Jackson classes under Iceberg's shading prefix, so this program also proves
@@ -22,11 +23,24 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 
+import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.NullOrder;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SingleValueParser;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SortDirection;
+import org.apache.iceberg.SortField;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.core.JsonGenerator;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,14 +59,25 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.BucketUtil;
 import org.apache.iceberg.util.SerializableFunction;
+import org.apache.iceberg.view.SQLViewRepresentation;
+import org.apache.iceberg.view.ViewHistoryEntry;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+import org.apache.iceberg.view.ViewRepresentation;
+import org.apache.iceberg.view.ViewVersion;
 
 public final class IcebergValueEngine {
   static final int PROTOCOL = 1;
   static final String ENGINE = "iceberg-java";
   static final String[] CAPABILITIES = {
     "parse-type", "parse-transform", "result-type", "hash", "transform",
-    "to-binary", "from-binary", "to-json", "from-json"
+    "to-binary", "from-binary", "to-json", "from-json",
+    "read-table-metadata", "read-view-metadata"
   };
+  // The parsers take the location the document was read from; it only ends up
+  // in metadataFileLocation(), which the normalized reading does not include.
+  static final String TABLE_METADATA_LOCATION = "memory://metadata/v1.metadata.json";
+  static final String VIEW_METADATA_LOCATION = "memory://metadata/v1.view.metadata.json";
   static final java.util.regex.Pattern TRANSFORM_TEXT =
       java.util.regex.Pattern.compile("([a-z_]+)(?:\\[(\\d+)\\])?");
 
@@ -171,40 +196,18 @@ public final class IcebergValueEngine {
       }
       String op = required(c, "op").asText();
       JsonNode output;
-      if (op.equals("parse-transform")) {
-        output = parseTransform(required(c, "transform").asText());
-        result.put("ok", true);
-        result.set("output", output);
-        return result;
-      }
-      Type type = type(required(c, "type"));
       switch (op) {
-        case "parse-type":
-          output = typeJson(type);
+        case "parse-transform":
+          output = parseTransform(required(c, "transform").asText());
           break;
-        case "result-type":
-          output = resultType(type, required(c, "transform").asText());
+        case "read-table-metadata":
+          output = readTableMetadata(required(c, "document"));
           break;
-        case "hash":
-          output = hash(type, value(type, required(c, "value")));
-          break;
-        case "transform":
-          output = transform(type, required(c, "transform").asText(), value(type, required(c, "value")));
-          break;
-        case "to-binary":
-          output = toBinary(type, value(type, required(c, "value")));
-          break;
-        case "from-binary":
-          output = fromBinary(type, required(c, "hex"));
-          break;
-        case "to-json":
-          output = toJson(type, value(type, required(c, "value")));
-          break;
-        case "from-json":
-          output = encode(type, SingleValueParser.fromJson(type, required(c, "json")));
+        case "read-view-metadata":
+          output = readViewMetadata(required(c, "document"));
           break;
         default:
-          throw new IllegalArgumentException("Unknown op: " + op);
+          output = runTypedCase(op, c);
       }
       result.put("ok", true);
       result.set("output", output);
@@ -214,6 +217,41 @@ public final class IcebergValueEngine {
       result.put("error", describe(t));
     }
     return result;
+  }
+
+  /** The value ops: every one of them names a type. */
+  JsonNode runTypedCase(String op, JsonNode c) throws Throwable {
+    JsonNode output;
+    Type type = type(required(c, "type"));
+    switch (op) {
+      case "parse-type":
+        output = typeJson(type);
+        break;
+      case "result-type":
+        output = resultType(type, required(c, "transform").asText());
+        break;
+      case "hash":
+        output = hash(type, value(type, required(c, "value")));
+        break;
+      case "transform":
+        output = transform(type, required(c, "transform").asText(), value(type, required(c, "value")));
+        break;
+      case "to-binary":
+        output = toBinary(type, value(type, required(c, "value")));
+        break;
+      case "from-binary":
+        output = fromBinary(type, required(c, "hex"));
+        break;
+      case "to-json":
+        output = toJson(type, value(type, required(c, "value")));
+        break;
+      case "from-json":
+        output = encode(type, SingleValueParser.fromJson(type, required(c, "json")));
+        break;
+      default:
+        throw new IllegalArgumentException("Unknown op: " + op);
+    }
+    return output;
   }
 
   // --------------------------------------------------------------------- ops
@@ -322,6 +360,208 @@ public final class IcebergValueEngine {
     ObjectNode holder = nodes.objectNode();
     holder.putRawValue("v", new RawValue(SingleValueParser.toJson(type, value)));
     return holder.get("v");
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  /**
+   * Reads a table metadata document with TableMetadataParser and writes the
+   * normalized reading of vectors/README.md from the TableMetadata getters.
+   */
+  JsonNode readTableMetadata(JsonNode document) throws Exception {
+    TableMetadata metadata = TableMetadataParser.fromJson(TABLE_METADATA_LOCATION, document);
+    ObjectNode out = nodes.objectNode();
+    out.put("format-version", metadata.formatVersion());
+    out.put("table-uuid", metadata.uuid());
+    out.put("location", metadata.location());
+    out.put("last-sequence-number", metadata.lastSequenceNumber());
+    out.put("last-updated-ms", metadata.lastUpdatedMillis());
+    out.put("last-column-id", metadata.lastColumnId());
+    out.put("current-schema-id", metadata.currentSchemaId());
+    ArrayNode schemas = out.putArray("schemas");
+    for (Schema schema : metadata.schemas()) {
+      schemas.add(schemaJson(schema));
+    }
+    out.put("default-spec-id", metadata.defaultSpecId());
+    ArrayNode specs = out.putArray("partition-specs");
+    for (PartitionSpec spec : metadata.specs()) {
+      specs.add(specJson(spec));
+    }
+    out.put("last-partition-id", metadata.lastAssignedPartitionId());
+    out.put("default-sort-order-id", metadata.defaultSortOrderId());
+    ArrayNode orders = out.putArray("sort-orders");
+    for (SortOrder order : metadata.sortOrders()) {
+      orders.add(sortOrderJson(order));
+    }
+    out.set("properties", stringMap(metadata.properties()));
+    Snapshot current = metadata.currentSnapshot();
+    if (current == null) {
+      out.putNull("current-snapshot-id");
+    } else {
+      out.put("current-snapshot-id", current.snapshotId());
+    }
+    ArrayNode snapshots = out.putArray("snapshots");
+    for (Snapshot snapshot : metadata.snapshots()) {
+      snapshots.add(snapshotJson(snapshot));
+    }
+    ObjectNode refs = out.putObject("refs");
+    for (Map.Entry<String, SnapshotRef> ref : metadata.refs().entrySet()) {
+      refs.set(ref.getKey(), refJson(ref.getValue()));
+    }
+    ArrayNode snapshotLog = out.putArray("snapshot-log");
+    for (HistoryEntry entry : metadata.snapshotLog()) {
+      ObjectNode e = snapshotLog.addObject();
+      e.put("snapshot-id", entry.snapshotId());
+      e.put("timestamp-ms", entry.timestampMillis());
+    }
+    ArrayNode metadataLog = out.putArray("metadata-log");
+    for (TableMetadata.MetadataLogEntry entry : metadata.previousFiles()) {
+      ObjectNode e = metadataLog.addObject();
+      e.put("metadata-file", entry.file());
+      e.put("timestamp-ms", entry.timestampMillis());
+    }
+    // nextRowId() answers 0 for v1 and v2 tables; the normalized form has null there.
+    if (metadata.formatVersion() >= 3) {
+      out.put("next-row-id", metadata.nextRowId());
+    } else {
+      out.putNull("next-row-id");
+    }
+    return out;
+  }
+
+  /** A schema as SchemaParser writes it, with identifier-field-ids always present. */
+  JsonNode schemaJson(Schema schema) throws Exception {
+    ObjectNode json = (ObjectNode) mapper.readTree(SchemaParser.toJson(schema));
+    if (!json.has("identifier-field-ids")) {
+      json.putArray("identifier-field-ids");
+    }
+    return json;
+  }
+
+  JsonNode specJson(PartitionSpec spec) {
+    ObjectNode json = nodes.objectNode();
+    json.put("spec-id", spec.specId());
+    ArrayNode fields = json.putArray("fields");
+    for (PartitionField field : spec.fields()) {
+      ObjectNode f = fields.addObject();
+      // Iceberg 1.10 keeps one source id per field.
+      f.putArray("source-ids").add(field.sourceId());
+      f.put("field-id", field.fieldId());
+      f.put("name", field.name());
+      f.put("transform", field.transform().toString());
+    }
+    return json;
+  }
+
+  JsonNode sortOrderJson(SortOrder order) {
+    ObjectNode json = nodes.objectNode();
+    json.put("order-id", order.orderId());
+    ArrayNode fields = json.putArray("fields");
+    for (SortField field : order.fields()) {
+      ObjectNode f = fields.addObject();
+      f.putArray("source-ids").add(field.sourceId());
+      f.put("transform", field.transform().toString());
+      f.put("direction", field.direction() == SortDirection.ASC ? "asc" : "desc");
+      f.put("null-order", field.nullOrder() == NullOrder.NULLS_FIRST ? "nulls-first" : "nulls-last");
+    }
+    return json;
+  }
+
+  JsonNode snapshotJson(Snapshot snapshot) {
+    ObjectNode json = nodes.objectNode();
+    json.put("snapshot-id", snapshot.snapshotId());
+    json.put("parent-snapshot-id", snapshot.parentId());
+    json.put("sequence-number", snapshot.sequenceNumber());
+    json.put("timestamp-ms", snapshot.timestampMillis());
+    json.put("manifest-list", snapshot.manifestListLocation());
+    // SnapshotParser keeps the operation out of summary(); put it back.
+    Map<String, String> summary = snapshot.summary();
+    if (summary == null && snapshot.operation() == null) {
+      json.putNull("summary");
+    } else {
+      ObjectNode s = json.putObject("summary");
+      if (snapshot.operation() != null) {
+        s.put("operation", snapshot.operation());
+      }
+      if (summary != null) {
+        for (Map.Entry<String, String> e : summary.entrySet()) {
+          s.put(e.getKey(), e.getValue());
+        }
+      }
+    }
+    json.put("schema-id", snapshot.schemaId());
+    json.put("first-row-id", snapshot.firstRowId());
+    json.put("added-rows", snapshot.addedRows());
+    json.put("key-id", snapshot.keyId());
+    return json;
+  }
+
+  JsonNode refJson(SnapshotRef ref) {
+    ObjectNode json = nodes.objectNode();
+    json.put("snapshot-id", ref.snapshotId());
+    json.put("type", ref.type().name().toLowerCase(Locale.ROOT));
+    json.put("min-snapshots-to-keep", ref.minSnapshotsToKeep());
+    json.put("max-snapshot-age-ms", ref.maxSnapshotAgeMs());
+    json.put("max-ref-age-ms", ref.maxRefAgeMs());
+    return json;
+  }
+
+  ObjectNode stringMap(Map<String, String> map) {
+    ObjectNode json = nodes.objectNode();
+    if (map != null) {
+      for (Map.Entry<String, String> e : map.entrySet()) {
+        json.put(e.getKey(), e.getValue());
+      }
+    }
+    return json;
+  }
+
+  /**
+   * Reads a view metadata document with ViewMetadataParser and writes the
+   * normalized view reading (conformance/engines/metadata_reading.md).
+   */
+  JsonNode readViewMetadata(JsonNode document) throws Exception {
+    ViewMetadata metadata = ViewMetadataParser.fromJson(VIEW_METADATA_LOCATION, document);
+    ObjectNode out = nodes.objectNode();
+    out.put("format-version", metadata.formatVersion());
+    out.put("view-uuid", metadata.uuid());
+    out.put("location", metadata.location());
+    out.put("current-version-id", metadata.currentVersionId());
+    ArrayNode versions = out.putArray("versions");
+    for (ViewVersion version : metadata.versions()) {
+      ObjectNode v = versions.addObject();
+      v.put("version-id", version.versionId());
+      v.put("schema-id", version.schemaId());
+      v.put("timestamp-ms", version.timestampMillis());
+      v.set("summary", stringMap(version.summary()));
+      ArrayNode representations = v.putArray("representations");
+      for (ViewRepresentation representation : version.representations()) {
+        ObjectNode r = representations.addObject();
+        r.put("type", representation.type());
+        if (representation instanceof SQLViewRepresentation) {
+          SQLViewRepresentation sql = (SQLViewRepresentation) representation;
+          r.put("sql", sql.sql());
+          r.put("dialect", sql.dialect());
+        }
+      }
+      ArrayNode namespace = v.putArray("default-namespace");
+      for (String level : version.defaultNamespace().levels()) {
+        namespace.add(level);
+      }
+      v.put("default-catalog", version.defaultCatalog());
+    }
+    ArrayNode versionLog = out.putArray("version-log");
+    for (ViewHistoryEntry entry : metadata.history()) {
+      ObjectNode e = versionLog.addObject();
+      e.put("version-id", entry.versionId());
+      e.put("timestamp-ms", entry.timestampMillis());
+    }
+    ArrayNode schemas = out.putArray("schemas");
+    for (Schema schema : metadata.schemas()) {
+      schemas.add(schemaJson(schema));
+    }
+    out.set("properties", stringMap(metadata.properties()));
+    return out;
   }
 
   // ------------------------------------------------------- values and types

@@ -1,0 +1,320 @@
+"""Table metadata: reading v1/v2/v3 documents with the Appendix E defaults, validating them,
+and the normalized reading every reader must see (vectors/README.md, "metadata/").
+
+Spec: "Table Metadata Fields", Appendix C ("Table Metadata and Snapshots"), Appendix E; adopted
+v3 digest §1.4 (next-row-id), §1.7 (encryption-keys), §3 (gzip-compressed metadata files).
+Schemas, partition specs, sort orders, snapshots and refs are parsed by their own modules.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec_impl import revisions
+from spec_impl.errors import InvalidInput
+from spec_impl.metadata import partitioning, schema as schemas_mod, snapshots as snaps, sorting
+from spec_impl.rules import Rule, register
+
+SECTION = "Table Metadata Fields; Appendix C; Appendix E"
+MAX_FORMAT_VERSION = 3
+
+register(
+    Rule("table.format-version", SECTION, "format-version is 1, 2 or 3; a reader must throw for a version above the one it supports"),
+    Rule("table.required-field", SECTION, "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id"),
+    Rule("table.field-type", SECTION, "Each field has the JSON type of Appendix C (ints, longs, strings, lists, objects)"),
+    Rule("table.v1-defaults", "Appendix E: Reading v1 metadata for v2", "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids from 1000), sort-orders the unsorted order", (1,)),
+    Rule("table.deprecated-ignored", "Table Metadata Fields", "schema and partition-spec are ignored when schemas and partition-specs are present"),
+    Rule("table.table-uuid", "Table Metadata Fields", "table-uuid is a UUID string"),
+    Rule("table.current-schema", "Table Metadata Fields", "current-schema-id names a schema of schemas"),
+    Rule("table.default-spec", "Table Metadata Fields", "default-spec-id names a spec of partition-specs"),
+    Rule("table.default-sort-order", "Table Metadata Fields", "default-sort-order-id names an order of sort-orders"),
+    Rule("table.last-column-id", "Table Metadata Fields", "last-column-id is at least every field id of every schema"),
+    Rule("table.last-partition-id", "Table Metadata Fields", "last-partition-id is at least every partition field id of every spec", (2, 3)),
+    Rule("table.unique-ids", "Table Metadata Fields", "schema ids, spec ids and sort order ids are unique"),
+    Rule("table.encryption-keys", "adopted 1.7 Encryption", "encryption-keys entries have a string key-id and base64 encrypted-key-metadata", (3,), (revisions.V3_ADOPTED,)),
+    Rule("table.statistics", "Table Statistics; Partition Statistics", "statistics and partition-statistics entries have their required fields and name known snapshots"),
+    Rule("table.logs", "Table Metadata Fields", "snapshot-log entries have snapshot-id and timestamp-ms; metadata-log entries metadata-file and timestamp-ms"),
+    Rule("table.gzip", "adopted 3 Table metadata", "A metadata file may be gzip-compressed JSON", (1, 2, 3), (revisions.V3_ADOPTED,)),
+)  # fmt: skip
+
+_REQUIRED = {
+    1: ("format-version", "location", "last-updated-ms", "last-column-id"),
+    2: ("format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms", "last-column-id", "schemas",
+        "current-schema-id", "partition-specs", "default-spec-id", "last-partition-id", "sort-orders", "default-sort-order-id"),
+}  # fmt: skip
+_REQUIRED[3] = _REQUIRED[2] + ("next-row-id",)
+
+
+@dataclass(frozen=True)
+class TableMetadata:
+    """A table metadata document as read, with the Appendix E defaults applied."""
+
+    format_version: int
+    table_uuid: str | None
+    location: str
+    last_sequence_number: int
+    last_updated_ms: int
+    last_column_id: int
+    schemas: tuple
+    current_schema_id: int
+    specs: tuple
+    default_spec_id: int
+    last_partition_id: int
+    sort_orders: tuple
+    default_sort_order_id: int
+    properties: dict = field(default_factory=dict)
+    current_snapshot_id: int | None = None
+    snapshots: tuple = ()
+    refs: dict = field(default_factory=dict)
+    snapshot_log: tuple = ()
+    metadata_log: tuple = ()
+    statistics: tuple = ()
+    partition_statistics: tuple = ()
+    next_row_id: int | None = None
+    encryption_keys: tuple = ()
+
+
+def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableMetadata:
+    """Read a metadata file's bytes: plain JSON, or (adopted v3, rule table.gzip) gzip-compressed JSON."""
+    if data[:2] == b"\x1f\x8b":
+        if revision != revisions.V3_ADOPTED:
+            raise InvalidInput("table.gzip", "gzip-compressed metadata is a rule of the adopted spec only", revision)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            raise InvalidInput("table.gzip", f"not a valid gzip stream: {e}") from None
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InvalidInput("table.field-type", f"a metadata file is a JSON object: {e}") from None
+    return parse_table_metadata(doc, revision)
+
+
+def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMetadata:
+    """Read a table metadata JSON object, validate it, and apply the defaults of its version."""
+    revisions.check(revision)
+    if not isinstance(doc, dict):
+        raise InvalidInput("table.field-type", "table metadata is a JSON object", type(doc).__name__)
+    fv = _format_version(doc)
+    for key in _REQUIRED[fv]:
+        if key not in doc or (doc[key] is None and key != "table-uuid"):
+            raise InvalidInput("table.required-field", f"format v{fv} requires {key!r}", key)
+    table_uuid = _uuid(doc.get("table-uuid"))
+    schemas, current_schema_id = _schemas(doc, fv, revision)
+    specs, default_spec_id = _specs(doc, fv, revision)
+    orders, default_order_id = _sort_orders(doc, fv, revision)
+    last_partition_id = _int(doc, "last-partition-id", default=max((f.field_id for s in specs for f in s.fields), default=999))
+    snapshot_list = tuple(snaps.parse_snapshot(s, fv, revision) for s in _list(doc, "snapshots"))
+    current = snaps.parse_current_snapshot_id(doc.get("current-snapshot-id"))
+    refs = snaps.resolve_refs(doc.get("refs"), current, fv)
+    md = TableMetadata(
+        format_version=fv, table_uuid=table_uuid, location=_str(doc, "location"),
+        last_sequence_number=_int(doc, "last-sequence-number", default=0), last_updated_ms=_int(doc, "last-updated-ms"),
+        last_column_id=_int(doc, "last-column-id"), schemas=schemas, current_schema_id=current_schema_id,
+        specs=specs, default_spec_id=default_spec_id, last_partition_id=last_partition_id, sort_orders=orders,
+        default_sort_order_id=default_order_id, properties=_properties(doc), current_snapshot_id=current,
+        snapshots=snapshot_list, refs=refs, snapshot_log=snaps.parse_snapshot_log(doc.get("snapshot-log")),
+        metadata_log=_log(doc, "metadata-log", "metadata-file"), statistics=tuple(_list(doc, "statistics")),
+        partition_statistics=tuple(_list(doc, "partition-statistics")),
+        next_row_id=_int(doc, "next-row-id", default=None) if fv >= 3 else None,
+        encryption_keys=tuple(_list(doc, "encryption-keys")),
+    )  # fmt: skip
+    _validate(md, revision)
+    return md
+
+
+# --- field readers -----------------------------------------------------------------------------
+
+
+def _format_version(doc: dict) -> int:
+    fv = doc.get("format-version")
+    if not isinstance(fv, int) or isinstance(fv, bool):
+        raise InvalidInput("table.format-version", "format-version must be an integer", fv)
+    if not 1 <= fv <= MAX_FORMAT_VERSION:
+        raise InvalidInput("table.format-version", f"format-version must be 1 to {MAX_FORMAT_VERSION}; a reader must throw above what it supports", fv)
+    return fv
+
+
+def _int(doc: dict, key: str, default: Any = ...) -> Any:
+    if key not in doc or doc[key] is None:
+        if default is ...:
+            raise InvalidInput("table.required-field", f"missing {key!r}", key)
+        return default
+    v = doc[key]
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise InvalidInput("table.field-type", f"{key!r} must be a JSON integer", v)
+    return v
+
+
+def _str(doc: dict, key: str) -> str:
+    v = doc.get(key)
+    if not isinstance(v, str):
+        raise InvalidInput("table.field-type", f"{key!r} must be a JSON string", v)
+    return v
+
+
+def _list(doc: dict, key: str) -> list:
+    v = doc.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        raise InvalidInput("table.field-type", f"{key!r} must be a JSON list", v)
+    return v
+
+
+def _uuid(v: Any) -> str | None:
+    if v is None:
+        return None
+    try:
+        return str(uuid.UUID(v)) if isinstance(v, str) and len(v) == 36 else _bad_uuid(v)
+    except ValueError:
+        return _bad_uuid(v)
+
+
+def _bad_uuid(v: Any) -> str:
+    raise InvalidInput("table.table-uuid", "table-uuid must be a UUID string (8-4-4-4-12 hex digits)", v)
+
+
+def _properties(doc: dict) -> dict:
+    props = doc.get("properties") or {}
+    if not isinstance(props, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in props.items()):
+        raise InvalidInput("table.field-type", "properties must map strings to strings", props)
+    return dict(props)
+
+
+def _schemas(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
+    """schemas + current-schema-id, or (v1) the deprecated schema as schema 0 (rule table.v1-defaults)."""
+    if doc.get("schemas") is not None:
+        parsed = tuple(schemas_mod.parse_schema(s, fv) for s in _list(doc, "schemas"))
+        current = _int(doc, "current-schema-id")
+    else:
+        if "schema" not in doc:
+            raise InvalidInput("table.required-field", "v1 metadata needs 'schema' when 'schemas' is absent", "schema")
+        only = schemas_mod.parse_schema(doc["schema"], fv)
+        parsed, current = (only,), only.schema_id
+    for s in parsed:
+        schemas_mod.validate_schema(s, fv, revision)
+    return parsed, current
+
+
+def _specs(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
+    """partition-specs + default-spec-id, or (v1) partition-spec as spec 0 with field ids from 1000."""
+    if doc.get("partition-specs") is not None:
+        specs = tuple(partitioning.parse_partition_spec(s, fv, revision) for s in _list(doc, "partition-specs"))
+        return specs, _int(doc, "default-spec-id")
+    if "partition-spec" not in doc:
+        raise InvalidInput("table.required-field", "v1 metadata needs 'partition-spec' when 'partition-specs' is absent", "partition-spec")
+    return (partitioning.parse_partition_fields(_list(doc, "partition-spec"), fv, revision=revision),), 0
+
+
+def _sort_orders(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
+    if doc.get("sort-orders") is None:
+        return (sorting.UNSORTED,), 0
+    orders = tuple(sorting.parse_sort_order(o, fv, revision) for o in _list(doc, "sort-orders"))
+    return orders, _int(doc, "default-sort-order-id", default=0)
+
+
+def _log(doc: dict, key: str, ref_key: str) -> tuple:
+    entries = _list(doc, key)
+    for e in entries:
+        if not isinstance(e, dict) or ref_key not in e or not isinstance(e.get("timestamp-ms"), int):
+            raise InvalidInput("table.logs", f"{key} entries need {ref_key!r} and an integer 'timestamp-ms'", e)
+    return tuple(entries)
+
+
+# --- cross-field rules -------------------------------------------------------------------------
+
+
+def _validate(md: TableMetadata, revision: str) -> None:
+    _unique("schema", [s.schema_id for s in md.schemas])
+    _unique("partition spec", [s.spec_id for s in md.specs])
+    _unique("sort order", [o.order_id for o in md.sort_orders])
+    if md.current_schema_id not in {s.schema_id for s in md.schemas}:
+        raise InvalidInput("table.current-schema", "current-schema-id names no schema", md.current_schema_id)
+    if md.default_spec_id not in {s.spec_id for s in md.specs}:
+        raise InvalidInput("table.default-spec", "default-spec-id names no partition spec", md.default_spec_id)
+    if md.default_sort_order_id not in {o.order_id for o in md.sort_orders}:
+        raise InvalidInput("table.default-sort-order", "default-sort-order-id names no sort order", md.default_sort_order_id)
+    highest = max((s.highest_field_id() for s in md.schemas), default=0)
+    if md.last_column_id < highest:
+        raise InvalidInput("table.last-column-id", f"last-column-id {md.last_column_id} is below field id {highest}", md.last_column_id)
+    highest_partition = max((f.field_id for s in md.specs for f in s.fields), default=999)
+    if md.format_version >= 2 and md.last_partition_id < highest_partition:
+        raise InvalidInput("table.last-partition-id", f"last-partition-id {md.last_partition_id} is below partition field id {highest_partition}",
+                           md.last_partition_id)  # fmt: skip
+    if md.format_version >= 3 and revision == revisions.V3_ADOPTED:
+        for key in md.encryption_keys:
+            if not (isinstance(key, dict) and isinstance(key.get("key-id"), str) and isinstance(key.get("encrypted-key-metadata"), str)):
+                raise InvalidInput("table.encryption-keys", "an encryption key needs a string key-id and encrypted-key-metadata", key)
+    snaps.validate_snapshots(md.snapshots, md.refs, md.last_sequence_number, md.format_version,
+                             snapshot_log=md.snapshot_log, next_row_id=md.next_row_id, revision=revision)  # fmt: skip
+    known = {s.snapshot_id for s in md.snapshots}
+    for stat in md.statistics + md.partition_statistics:
+        if not isinstance(stat, dict) or not {"snapshot-id", "statistics-path", "file-size-in-bytes"} <= stat.keys():
+            raise InvalidInput("table.statistics", "a statistics entry needs snapshot-id, statistics-path and file-size-in-bytes", stat)
+
+
+def _unique(what: str, ids: list[int]) -> None:
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise InvalidInput("table.unique-ids", f"{what} ids must be unique", dupes)
+
+
+# --- the normalized reading --------------------------------------------------------------------
+
+
+def normalized(md: TableMetadata, revision: str = revisions.DEFAULT) -> dict:
+    """What a reader must see, in the one form of vectors/README.md ("metadata/")."""
+    return {
+        "format-version": md.format_version,
+        "table-uuid": md.table_uuid,
+        "location": md.location,
+        "last-sequence-number": md.last_sequence_number,
+        "last-updated-ms": md.last_updated_ms,
+        "last-column-id": md.last_column_id,
+        "current-schema-id": md.current_schema_id,
+        "schemas": [_normal_schema(s) for s in md.schemas],
+        "default-spec-id": md.default_spec_id,
+        "partition-specs": [_normal_spec(s) for s in md.specs],
+        "last-partition-id": md.last_partition_id,
+        "default-sort-order-id": md.default_sort_order_id,
+        "sort-orders": [_normal_order(o) for o in md.sort_orders],
+        "properties": dict(md.properties),
+        "current-snapshot-id": md.current_snapshot_id,
+        "snapshots": [_normal_snapshot(s) for s in md.snapshots],
+        "refs": {name: _normal_ref(r) for name, r in sorted(md.refs.items())},
+        "snapshot-log": [e.to_json() for e in md.snapshot_log],
+        "metadata-log": list(md.metadata_log),
+        "next-row-id": md.next_row_id,
+    }
+
+
+def _normal_schema(s) -> dict:
+    out = s.to_json(3)
+    out.setdefault("identifier-field-ids", [])
+    return out
+
+
+def _normal_spec(spec) -> dict:
+    return {"spec-id": spec.spec_id, "fields": [{"source-ids": list(f.source_ids), "field-id": f.field_id, "name": f.name,
+                                                 "transform": str(f.transform)} for f in spec.fields]}  # fmt: skip
+
+
+def _normal_order(order) -> dict:
+    return {"order-id": order.order_id, "fields": [{"source-ids": list(f.source_ids), "transform": str(f.transform),
+                                                    "direction": f.direction, "null-order": f.null_order} for f in order.fields]}  # fmt: skip
+
+
+def _normal_snapshot(s) -> dict:
+    return {"snapshot-id": s.snapshot_id, "parent-snapshot-id": s.parent_snapshot_id, "sequence-number": s.sequence_number,
+            "timestamp-ms": s.timestamp_ms, "manifest-list": s.manifest_list, "summary": None if s.summary is None else dict(s.summary),
+            "schema-id": s.schema_id, "first-row-id": s.first_row_id, "added-rows": s.added_rows, "key-id": s.key_id}  # fmt: skip
+
+
+def _normal_ref(r) -> dict:
+    return {"snapshot-id": r.snapshot_id, "type": r.type, "min-snapshots-to-keep": r.min_snapshots_to_keep,
+            "max-snapshot-age-ms": r.max_snapshot_age_ms, "max-ref-age-ms": r.max_ref_age_ms}  # fmt: skip

@@ -1,0 +1,141 @@
+"""Table metadata documents: valid ones of each version with their normalized reading, and
+invalid ones with the rule they break. Built by hand from Appendix C's examples."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import gzip
+import json
+from typing import Any
+
+from spec_impl.vectors.cases import case
+
+NAME = "table-metadata"
+DESCRIPTION = "Table Metadata Fields, Appendix C and E: reading table metadata of each format version"
+
+UUID = "fb072c92-a02b-11e9-ae9c-1bb7bc9eca94"
+S1, S2 = 3051729675574597004, 3055729675574597004
+SCHEMA = {"type": "struct", "schema-id": 0, "identifier-field-ids": [1], "fields": [
+    {"id": 1, "name": "id", "required": True, "type": "long"},
+    {"id": 2, "name": "data", "required": False, "type": "string"},
+    {"id": 3, "name": "ts", "required": False, "type": "timestamptz"},
+]}  # fmt: skip
+SPEC = {"spec-id": 0, "fields": [{"source-id": 3, "field-id": 1000, "name": "ts_day", "transform": "day"},
+                                 {"source-id": 1, "field-id": 1001, "name": "id_bucket", "transform": "bucket[16]"}]}  # fmt: skip
+ORDERS = [{"order-id": 0, "fields": []},
+          {"order-id": 1, "fields": [{"transform": "identity", "source-id": 2, "direction": "asc", "null-order": "nulls-first"},
+                                     {"transform": "bucket[4]", "source-id": 3, "direction": "desc", "null-order": "nulls-last"}]}]  # fmt: skip
+
+
+def _snapshot(sid: int, parent: int | None, seq: int | None, ts: int, operation: str, **extra: Any) -> dict:
+    snap = {"snapshot-id": sid, "timestamp-ms": ts, "summary": {"operation": operation},
+            "manifest-list": f"s3://b/wh/data.db/table/metadata/snap-{sid}.avro", "schema-id": 0, **extra}  # fmt: skip
+    if parent is not None:
+        snap["parent-snapshot-id"] = parent
+    if seq is not None:
+        snap["sequence-number"] = seq
+    return snap
+
+
+def v2() -> dict:
+    """A complete v2 document: two snapshots, a branch and a tag, a bucket+day spec, a sort order."""
+    return {
+        "format-version": 2, "table-uuid": UUID, "location": "s3://b/wh/data.db/table", "last-sequence-number": 2,
+        "last-updated-ms": 1555100955770, "last-column-id": 3, "current-schema-id": 0, "schemas": [copy.deepcopy(SCHEMA)],
+        "default-spec-id": 0, "partition-specs": [copy.deepcopy(SPEC)], "last-partition-id": 1001,
+        "default-sort-order-id": 1, "sort-orders": copy.deepcopy(ORDERS),
+        "properties": {"write.format.default": "avro", "commit.retry.num-retries": "4"},
+        "current-snapshot-id": S2,
+        "snapshots": [_snapshot(S1, None, 1, 1515100955770, "append"), _snapshot(S2, S1, 2, 1555100955770, "overwrite")],
+        "snapshot-log": [{"snapshot-id": S1, "timestamp-ms": 1515100955770}, {"snapshot-id": S2, "timestamp-ms": 1555100955770}],
+        "metadata-log": [{"metadata-file": "s3://b/wh/data.db/table/metadata/v1.metadata.json", "timestamp-ms": 1515100955770}],
+        "refs": {"main": {"snapshot-id": S2, "type": "branch"}, "test": {"snapshot-id": S1, "type": "tag", "max-ref-age-ms": 10000000}},
+    }  # fmt: skip
+
+
+def v1_legacy() -> dict:
+    """v1 as early writers wrote it: schema and partition-spec only, no ids, no refs, -1 for no snapshot."""
+    schema = {k: v for k, v in SCHEMA.items() if k not in ("schema-id", "identifier-field-ids")}
+    return {"format-version": 1, "location": "s3://b/wh/data.db/table", "last-updated-ms": 1515100955770, "last-column-id": 3,
+            "schema": schema, "partition-spec": [{"name": "ts_day", "transform": "day", "source-id": 3},
+                                                 {"name": "id_bucket", "transform": "bucket[16]", "source-id": 1}],
+            "properties": {}, "current-snapshot-id": -1, "snapshots": []}  # fmt: skip
+
+
+def v1_with_snapshot() -> dict:
+    doc = v1_legacy()
+    doc.update({"table-uuid": UUID, "current-snapshot-id": S1,
+                "snapshots": [{"snapshot-id": S1, "timestamp-ms": 1515100955770, "summary": {"operation": "append"},
+                               "manifest-list": "s3://b/wh/data.db/table/metadata/snap-1.avro"}]})  # fmt: skip
+    return doc
+
+
+def v3() -> dict:
+    """A v3 document: next-row-id, row lineage on snapshots, a timestamp_ns column with defaults."""
+    doc = v2()
+    doc["format-version"] = 3
+    doc["schemas"][0]["fields"].append({"id": 4, "name": "event_ns", "required": False, "type": "timestamp_ns",
+                                        "initial-default": "2017-11-16T22:31:08.000000001", "write-default": "2017-11-16T22:31:08.000000001"})  # fmt: skip
+    doc["last-column-id"] = 4
+    doc["next-row-id"] = 300
+    doc["snapshots"][0].update({"first-row-id": 0, "added-rows": 100})
+    doc["snapshots"][1].update({"first-row-id": 100, "added-rows": 200})
+    return doc
+
+
+def _without(doc: dict, key: str) -> dict:
+    doc = copy.deepcopy(doc)
+    del doc[key]
+    return doc
+
+
+def _with(doc: dict, **changes: Any) -> dict:
+    doc = copy.deepcopy(doc)
+    doc.update({k.replace("_", "-"): v for k, v in changes.items()})
+    return doc
+
+
+def _read(rule_id: str, slug: str, description: str, document: dict, **kw):
+    return case(rule_id, slug, description, "read-table-metadata", document=document, **kw)
+
+
+def _file(doc: dict, compress: bool) -> str:
+    data = json.dumps(doc, sort_keys=True).encode()
+    return base64.b64encode(gzip.compress(data, mtime=0) if compress else data).decode()
+
+
+def specs():
+    yield case("table.gzip", "gzip-file", "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
+               "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
+    yield case("table.field-type", "plain-file", "an uncompressed metadata file", "read-metadata-file", **{"file-base64": _file(v2(), False)})
+    yield _read("table.required-field", "v2-complete", "a complete v2 document (Appendix C's example fields)", v2())
+    yield _read("table.v1-defaults", "v1-legacy", "v1 with only schema and partition-spec: schemas, specs with ids from 1000, unsorted order, sequence number 0", v1_legacy())
+    yield _read("table.v1-defaults", "v1-with-snapshot", "v1 with a snapshot and no refs: main is synthesized, sequence numbers 0", v1_with_snapshot())
+    yield _read("snapshot.row-lineage", "v3-complete", "a complete v3 document with row lineage", v3())
+    both = _with(v2(), schema={"type": "struct", "fields": []}, partition_spec=[])
+    yield _read("table.deprecated-ignored", "v2-with-deprecated-fields", "schema and partition-spec are ignored when schemas and partition-specs are present", both)
+    yield _read("table.format-version", "format-version-99", "a format version above the supported one must be rejected", _with(v2(), format_version=99))
+    yield _read("table.format-version", "format-version-string", "format-version must be an integer", _with(v2(), format_version="2"))
+    for key in ("table-uuid", "last-sequence-number", "schemas", "current-schema-id", "partition-specs", "default-spec-id",
+                "last-partition-id", "sort-orders", "default-sort-order-id", "location", "last-updated-ms", "last-column-id"):  # fmt: skip
+        yield _read("table.required-field", f"v2-without-{key}", f"v2 requires {key}", _without(v2(), key))
+    yield _read("table.required-field", "v3-without-next-row-id", "v3 requires next-row-id", _without(v3(), "next-row-id"))
+    yield _read("table.required-field", "v1-without-schema", "v1 needs schema or schemas", _without(v1_legacy(), "schema"))
+    yield _read("table.table-uuid", "bad-uuid", "table-uuid must be a UUID", _with(v2(), table_uuid="not-a-uuid"))
+    yield _read("table.current-schema", "unknown-current-schema", "current-schema-id must name a schema", _with(v2(), current_schema_id=7))
+    yield _read("table.default-spec", "unknown-default-spec", "default-spec-id must name a spec", _with(v2(), default_spec_id=3))
+    yield _read("table.default-sort-order", "unknown-default-sort-order", "default-sort-order-id must name an order", _with(v2(), default_sort_order_id=9))
+    yield _read("table.last-column-id", "last-column-id-too-low", "last-column-id below a field id", _with(v2(), last_column_id=2))
+    yield _read("table.last-partition-id", "last-partition-id-too-low", "last-partition-id below a partition field id", _with(v2(), last_partition_id=1000))
+    yield _read("snapshot.last-sequence-number", "snapshot-sequence-above-last", "a snapshot's sequence number above last-sequence-number", _with(v2(), last_sequence_number=1))
+    yield _read("snapshot.next-row-id", "next-row-id-too-low", "next-row-id below first-row-id + added-rows of a snapshot", _with(v3(), next_row_id=250))
+    dup = v2()
+    dup["schemas"].append(copy.deepcopy(SCHEMA))
+    yield _read("table.unique-ids", "duplicate-schema-ids", "two schemas with id 0", dup)
+    yield _read("table.field-type", "properties-not-strings", "property values are strings", _with(v2(), properties={"a": 1}))
+    yield _read("snapshot-log.json", "bad-snapshot-log", "snapshot-log entries need snapshot-id and timestamp-ms", _with(v2(), snapshot_log=[{"snapshot-id": S1}]))
+    yield _read("table.logs", "bad-metadata-log", "metadata-log entries need metadata-file and timestamp-ms", _with(v2(), metadata_log=[{"timestamp-ms": 1}]))
+    yield _read("table.statistics", "bad-statistics", "a statistics entry needs its required fields", _with(v2(), statistics=[{"snapshot-id": S1}]))
+    yield _read("table.encryption-keys", "bad-encryption-key", "an encryption key needs key-id and encrypted-key-metadata",
+                _with(v3(), encryption_keys=[{"key-id": 1}]))  # fmt: skip

@@ -1,0 +1,214 @@
+"""The operations that metadata vectors exercise, computed by the reference (see ops.py for values).
+
+| op                          | input keys                                         | output                                   |
+|-----------------------------|----------------------------------------------------|------------------------------------------|
+| read-table-metadata         | document                                           | the normalized reading (vectors/README.md) |
+| read-metadata-file          | file-base64 (the file's bytes; gzip allowed)       | the normalized reading                   |
+| read-view-metadata          | document                                           | the view as the revision writes it, absent optional values spelled out |
+| parse-schema                | schema, format-version                             | the schema JSON as the version writes it |
+| check-evolution             | from, to, format-version, last-column-id?          | sorted rule ids of the violations ([] = allowed) |
+| project                     | file-schema (null: no field ids), read-schema, rows, name-mapping?, partition-values? | rows as struct JSON of the read schema |
+| parse-name-mapping          | mapping                                            | the mapping JSON                         |
+| parse-partition-spec        | spec, format-version, schema?                      | the spec JSON as the version writes it   |
+| assign-partition-field-ids  | spec, existing-specs, last-partition-id, format-version | {"spec", "last-partition-id"}       |
+| partition-spec-findings     | spec, previous? (v1 evolution), format-version     | sorted rule ids of writer violations and v1 warnings |
+| partition-type              | specs, schema                                      | the (unified, for several specs) partition struct type |
+| partition-values-equal      | a, b, type (the partition struct)                  | true / false                             |
+| parse-sort-order            | order, format-version, schema?                     | the sort order JSON                      |
+| sort-values                 | type, values, direction?, null-order?              | the values in the spec's order           |
+| parse-snapshot              | snapshot, format-version                           | the snapshot JSON as the version writes it |
+| expire-snapshots            | snapshots, refs, properties, now-ms, format-version | {"kept", "expired", "refs-removed"} (sorted) |
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from typing import Any, Callable
+
+from spec_impl import revisions
+from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
+from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file
+from spec_impl.types import parse_type
+from spec_impl.vectors.encoding import decode, encode
+
+
+def _schema(obj: Any, fv: int, revision: str) -> schema.Schema:
+    s = schema.parse_schema(obj, fv)
+    schema.validate_schema(s, fv, revision)
+    return s
+
+
+def _parse_schema(inp: dict, revision: str) -> Any:
+    return _schema(inp["schema"], inp["format-version"], revision).to_json(inp["format-version"])
+
+
+def _check_evolution(inp: dict, revision: str) -> list[str]:
+    fv = inp["format-version"]
+    found = evolution.check_evolution(_schema(inp["from"], fv, revision), _schema(inp["to"], fv, revision), fv, revision,
+                                      last_column_id=inp.get("last-column-id"))  # fmt: skip
+    return sorted({v.rule for v in found})
+
+
+def _project(inp: dict, revision: str) -> list:
+    fv = inp.get("format-version", 3)
+    read = _schema(inp["read-schema"], fv, revision)
+    file_schema = None if inp["file-schema"] is None else _schema(inp["file-schema"], fv, revision)
+    if file_schema is None:  # no field ids in the file: rows keyed by column name, typed through the mapping
+        mapping = projection.parse_name_mapping(inp.get("name-mapping") or [])
+        rows = [_decode_named(r, read.struct, mapping.fields) for r in inp["rows"]]
+    else:
+        rows = [decode(file_schema.struct, r) for r in inp["rows"]]
+    parts = {int(k): decode(read.field_by_id(int(k)).type, v) for k, v in (inp.get("partition-values") or {}).items()}
+    out = projection.project(rows, file_schema, read, inp.get("name-mapping"), parts or None, format_version=fv, revision=revision)
+    return [encode(read.struct, r) for r in out]
+
+
+def _decode_named(row: dict, struct, mapped: tuple) -> dict:
+    """A row keyed by column names, its values decoded with the read type of the field each name maps to."""
+    out = {}
+    for name, value in row.items():
+        m = next((f for f in mapped if name in f.names), None)
+        field = next((f for f in struct.fields if m is not None and f.id == m.field_id), None)
+        if field is None:
+            out[name] = value  # unmapped: the projection drops it
+        elif isinstance(value, dict) and hasattr(field.type, "fields"):
+            out[name] = _decode_named(value, field.type, m.fields)
+        else:
+            out[name] = decode(field.type, value)
+    return out
+
+
+def _parse_name_mapping(inp: dict, revision: str) -> Any:
+    return projection.parse_name_mapping(inp["mapping"]).to_json()
+
+
+def _struct(inp: dict, fv: int, revision: str):
+    return _schema(inp["schema"], fv, revision).struct if inp.get("schema") is not None else None
+
+
+def _parse_partition_spec(inp: dict, revision: str) -> Any:
+    fv = inp["format-version"]
+    spec = partitioning.parse_partition_spec(inp["spec"], fv, revision)
+    struct = _struct(inp, fv, revision)
+    if struct is not None:
+        partitioning.validate_partition_spec(spec, struct, fv, revision)
+    return spec.to_json(fv, revision)
+
+
+def _assign_ids(inp: dict, revision: str) -> dict:
+    fv = inp["format-version"]
+    existing = [partitioning.parse_partition_spec(s, fv, revision) for s in inp["existing-specs"]]
+    parsed = partitioning.parse_partition_spec(inp["spec"], 1, revision)  # v1 reading tolerates missing field ids
+    fields = tuple(f if "field-id" in raw else dataclasses.replace(f, field_id=None)  # ids still to assign
+                   for f, raw in zip(parsed.fields, inp["spec"]["fields"]))  # fmt: skip
+    spec = dataclasses.replace(parsed, fields=fields)
+    partitioning.check_new_spec(spec, existing)
+    spec, last = partitioning.assign_field_ids(spec, existing, inp["last-partition-id"], fv)
+    return {"spec": spec.to_json(fv, revision), "last-partition-id": last}
+
+
+def _findings(inp: dict, revision: str) -> list[str]:
+    fv = inp["format-version"]
+    spec = partitioning.parse_partition_spec(inp["spec"], fv, revision)
+    found = partitioning.writer_violations(spec)
+    if inp.get("previous") is not None and fv == 1:  # the evolution recommendations are v1's
+        found += partitioning.v1_evolution_warnings(partitioning.parse_partition_spec(inp["previous"], fv, revision), spec)
+    return sorted({f.rule for f in found})
+
+
+def _partition_type(inp: dict, revision: str) -> Any:
+    struct = _struct(inp, 3, revision)
+    specs = [partitioning.parse_partition_spec(s, 3, revision) for s in inp["specs"]]
+    if len(specs) == 1:
+        return partitioning.partition_type(specs[0], struct, revision).to_json()
+    return partitioning.unified_partition_type(specs, struct, revision).to_json()
+
+
+def _partition_values_equal(inp: dict, revision: str) -> bool:
+    t = parse_type(inp["type"])
+    a, b = decode(t, inp["a"]), decode(t, inp["b"])
+    return partitioning.partition_values_equal([a.get(f.id) for f in t.fields], [b.get(f.id) for f in t.fields], t)
+
+
+def _parse_sort_order(inp: dict, revision: str) -> Any:
+    fv = inp["format-version"]
+    order = sorting.parse_sort_order(inp["order"], fv, revision)
+    struct = _struct(inp, fv, revision)
+    if struct is not None:
+        sorting.validate_sort_order(order, struct, fv, revision)
+    return order.to_json(fv, revision)
+
+
+def _sort_values(inp: dict, revision: str) -> list:
+    t = parse_type(inp["type"])
+    values = [decode(t, v) for v in inp["values"]]
+    key = lambda v: sorting.sort_key(v, t, inp.get("direction", sorting.ASC), inp.get("null-order", sorting.NULLS_FIRST))  # noqa: E731
+    return [encode(t, v) for v in sorted(values, key=key)]
+
+
+def _parse_snapshot(inp: dict, revision: str) -> Any:
+    fv = inp["format-version"]
+    return snapshots.parse_snapshot(inp["snapshot"], fv, revision).to_json(fv, revision)
+
+
+def _expire(inp: dict, revision: str) -> dict:
+    fv = inp.get("format-version", 2)
+    snaps = [snapshots.parse_snapshot(s, fv, revision) for s in inp["snapshots"]]
+    refs = {name: snapshots.parse_ref(r) for name, r in inp["refs"].items()}
+    if "main" in refs:  # main must be a branch (resolve_refs checks it against the current snapshot)
+        snapshots.resolve_refs(inp["refs"], refs["main"].snapshot_id, fv)
+    result = retention.expire_snapshots(snaps, refs, inp.get("properties") or {}, inp["now-ms"])
+    return {"kept": sorted(result.kept), "expired": sorted(result.expired), "refs-removed": sorted(result.refs_removed)}
+
+
+def _read_table_metadata(inp: dict, revision: str) -> dict:
+    return normalized(parse_table_metadata(inp["document"], revision), revision)
+
+
+def _read_metadata_file(inp: dict, revision: str) -> dict:
+    return normalized(read_metadata_file(base64.b64decode(inp["file-base64"]), revision), revision)
+
+
+def _read_view_metadata(inp: dict, revision: str) -> dict:
+    """The view as the revision writes it, with absent optional values spelled out: properties {},
+    identifier-field-ids [], default-catalog null (the normalized view reading)."""
+    out = view_metadata.parse_view_metadata(inp["document"], revision).to_json(revision)
+    out.setdefault("properties", {})
+    for s in out.get("schemas") or []:
+        s.setdefault("identifier-field-ids", [])
+    if revision == revisions.V3_ADOPTED:
+        for v in out["versions"]:
+            v.setdefault("default-catalog", None)
+    return out
+
+
+METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
+    "read-table-metadata": _read_table_metadata,
+    "read-metadata-file": _read_metadata_file,
+    "read-view-metadata": _read_view_metadata,
+    "parse-schema": _parse_schema,
+    "check-evolution": _check_evolution,
+    "project": _project,
+    "parse-name-mapping": _parse_name_mapping,
+    "parse-partition-spec": _parse_partition_spec,
+    "assign-partition-field-ids": _assign_ids,
+    "partition-spec-findings": _findings,
+    "partition-type": _partition_type,
+    "partition-values-equal": _partition_values_equal,
+    "parse-sort-order": _parse_sort_order,
+    "sort-values": _sort_values,
+    "parse-snapshot": _parse_snapshot,
+    "expire-snapshots": _expire,
+}
+
+INPUT_KEYS = {
+    "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
+    "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
+    "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],
+    "assign-partition-field-ids": ["spec", "existing-specs", "last-partition-id", "format-version"],
+    "partition-spec-findings": ["spec", "format-version"], "partition-type": ["specs", "schema"],
+    "partition-values-equal": ["a", "b", "type"], "parse-sort-order": ["order", "format-version"],
+    "sort-values": ["type", "values"], "parse-snapshot": ["snapshot", "format-version"],
+    "expire-snapshots": ["snapshots", "refs", "now-ms"],
+}  # fmt: skip
