@@ -16,7 +16,7 @@ def load_families(root: Path = VECTORS_DIR) -> dict[str, list[dict[str, Any]]]:
     families = {}
     for path in sorted(root.glob("*/*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if "cases" in doc:
+        if isinstance(doc, dict) and "cases" in doc:
             families[doc["family"]] = doc["cases"]
     if not families:
         raise FileNotFoundError(f"no vectors under {root}: run `iceberg-vectors generate`")

@@ -18,6 +18,7 @@ from typing import Callable
 
 from spec_impl.vectors.cases import build_all
 from spec_impl.vectors.families import SETS
+from spec_impl.vectors.metadata_schemas import SCHEMA_FILES as METADATA_SCHEMA_FILES
 from spec_impl.vectors.schema import CASE_FILE_SCHEMA
 
 FORMAT_VERSION = 1
@@ -33,6 +34,8 @@ def dumps(obj) -> bytes:
 def render(set_name: str = "values", progress: Callable[[str], None] = lambda _: None, seen: set[str] | None = None) -> dict[str, bytes]:
     """Every file of one generated set, by name. `seen` collects case ids across sets (they must be unique)."""
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
+    if set_name == "metadata":
+        files.update({name: dumps(schema) for name, schema in METADATA_SCHEMA_FILES.items()})
     seen = set() if seen is None else seen
     for family in SETS[set_name]:
         cases = build_all(family.specs())
