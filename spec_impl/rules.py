@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spec_impl.revisions import ALL as BOTH, SEED_2024, V3_ADOPTED
+from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
 
 V123 = (1, 2, 3)
 

@@ -27,9 +27,7 @@ DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH T
 
 from __future__ import annotations
 
-import json
 import re
-from collections import defaultdict
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -39,7 +37,8 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import EngineAnswer, EngineUnavailable
+from conformance.engines.columnar import ColumnEngine
 
 DUCKDB_VERSION = "1.5.5"
 # (distribution, import package, extension name); Iceberg needs Avro to read manifests.
@@ -95,7 +94,7 @@ def extension_file(dist: str, package: str, name: str) -> Path:
     )
 
 
-class DuckDBEngine(Engine):
+class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
@@ -159,43 +158,15 @@ class DuckDBEngine(Engine):
             return f"DuckDB has no type for Iceberg's {t}"
         return None
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        answers: list[EngineAnswer | None] = [None] * len(cases)
-        groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for i, c in enumerate(cases):
-            if op != "transform":
-                answers[i] = EngineAnswer(False, error=f"DuckDB's iceberg extension has no {op!r} operation")
-            else:
-                groups[(json.dumps(c["input"]["type"], sort_keys=True), c["input"]["transform"])].append(i)
-        for indexes in groups.values():
-            for i, answer in zip(indexes, self._run_group([cases[i]["input"] for i in indexes])):
-                answers[i] = answer
-        return answers  # type: ignore[return-value]
+    def prepare(self, inp: dict[str, Any]) -> tuple:
+        source = parse_type(inp["type"])
+        return inp["transform"], source, self._query(inp["transform"], source)
 
-    def _run_group(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """Answers for cases sharing a source type and a transform: one query, or one per value if it fails."""
-        text = inputs[0]["transform"]
-        try:
-            source = parse_type(inputs[0]["type"])
-            sql = self._query(text, source)
-        except (SpecError, ValueError) as e:
-            return [EngineAnswer(False, error=str(e))] * len(inputs)
-        values: list[Any] = []
-        answers: list[EngineAnswer | None] = []
-        for inp in inputs:
-            try:
-                values.append(self._transport(source, decode(source, inp["value"])))
-                answers.append(None)
-            except SpecError as e:
-                answers.append(EngineAnswer(False, error=f"the case's value does not decode: {e}"))
-        if not values:
-            return answers  # type: ignore[return-value]
-        try:
-            results = self._call(sql, values)
-        except Exception as e:  # duckdb.Error, or a value the client cannot convert
-            results = [e] if len(values) == 1 else [self._call_one(sql, v) for v in values]
-        found = iter(results)
-        return [a if a is not None else self._answer(text, source, next(found)) for a in answers]
+    def value(self, prepared: tuple, inp: dict[str, Any]) -> Any:
+        return self._transport(prepared[1], decode(prepared[1], inp["value"]))
+
+    def call(self, prepared: tuple, values: list[Any]) -> list[Any]:
+        return [row[0] for row in self._con.execute(prepared[2], [values]).fetchall()]
 
     def _query(self, text: str, source: IcebergType) -> str:
         """The query applying a transform to every element of the list parameter, in order."""
@@ -231,18 +202,8 @@ class DuckDBEngine(Engine):
             return str(value)
         return value
 
-    def _call(self, sql: str, values: list[Any]) -> list[Any]:
-        return [row[0] for row in self._con.execute(sql, [values]).fetchall()]
-
-    def _call_one(self, sql: str, value: Any) -> Any:
-        try:
-            return self._call(sql, [value])[0]
-        except Exception as e:
-            return e
-
-    def _answer(self, text: str, source: IcebergType, result: Any) -> EngineAnswer:
-        if isinstance(result, Exception):
-            return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
+    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+        text, source, _ = prepared
         try:
             return EngineAnswer(True, encode(transforms.result_type(text, source, self.revision), result))
         except SpecError:  # an answer the spec has no value for (out of the type's range): show it raw

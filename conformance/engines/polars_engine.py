@@ -23,20 +23,19 @@ batch fails.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from importlib import metadata
 from typing import Any
 
-from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode
 
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import EngineAnswer, EngineUnavailable
+from conformance.engines.columnar import ColumnEngine
 
 POLARS_VERSION = "2.1.0"
 
 
-class PolarsEngine(Engine):
+class PolarsEngine(ColumnEngine):
     """Polars' Iceberg murmur3 hash (`Expr._mm3_hash`)."""
 
     name = "polars"
@@ -67,42 +66,22 @@ class PolarsEngine(Engine):
         except metadata.PackageNotFoundError:
             return "unknown"
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        answers: list[EngineAnswer | None] = [None] * len(cases)
-        groups: dict[str, list[int]] = defaultdict(list)
-        for i, c in enumerate(cases):
-            if op != "hash":
-                answers[i] = EngineAnswer(False, error=f"polars has no {op!r} operation")
-            else:
-                groups[json.dumps(c["input"]["type"], sort_keys=True)].append(i)
-        for indexes in groups.values():
-            for i, answer in zip(indexes, self._run_group([cases[i]["input"] for i in indexes])):
-                answers[i] = answer
-        return answers  # type: ignore[return-value]
+    def group_key(self, inp: dict[str, Any]) -> str:
+        return json.dumps(inp["type"], sort_keys=True)
 
-    def _run_group(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """Hashes of values of one type: one Series, or one call per value if it fails."""
-        try:
-            source = parse_type(inputs[0]["type"])
-            dtype = self._dtype(source)
-        except (SpecError, ValueError) as e:
-            return [EngineAnswer(False, error=str(e))] * len(inputs)
-        values: list[Any] = []
-        answers: list[EngineAnswer | None] = []
-        for inp in inputs:
-            try:
-                values.append(self._physical(source, decode(source, inp["value"])))
-                answers.append(None)
-            except SpecError as e:
-                answers.append(EngineAnswer(False, error=f"the case's value does not decode: {e}"))
-        if not values:
-            return answers  # type: ignore[return-value]
-        try:
-            results = self._hash(dtype, values)
-        except Exception as e:  # polars raises its own exception classes
-            results = [e] if len(values) == 1 else [self._hash_one(dtype, v) for v in values]
-        found = iter(results)
-        return [a if a is not None else self._answer(next(found)) for a in answers]
+    def prepare(self, inp: dict[str, Any]) -> tuple:
+        source = parse_type(inp["type"])
+        return source, self._dtype(source)
+
+    def value(self, prepared: tuple, inp: dict[str, Any]) -> Any:
+        return self._physical(prepared[0], decode(prepared[0], inp["value"]))
+
+    def call(self, prepared: tuple, values: list[Any]) -> list[Any]:
+        frame = self._series(prepared[1], values).alias("v").to_frame()
+        return frame.select(self._pl.col("v")._mm3_hash()).to_series().to_list()
+
+    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+        return EngineAnswer(True, result)
 
     def _dtype(self, t: IcebergType) -> Any:
         """The Polars dtype of an Iceberg type, as Polars' Iceberg sink hashes it."""
@@ -141,19 +120,3 @@ class PolarsEngine(Engine):
         if dtype in (pl.Time, pl.Datetime):
             return pl.Series(values, dtype=pl.Int64).cast(dtype)
         return pl.Series(values, dtype=dtype)
-
-    def _hash(self, dtype: Any, values: list[Any]) -> list[Any]:
-        frame = self._series(dtype, values).alias("v").to_frame()
-        return frame.select(self._pl.col("v")._mm3_hash()).to_series().to_list()
-
-    def _hash_one(self, dtype: Any, value: Any) -> Any:
-        try:
-            return self._hash(dtype, [value])[0]
-        except Exception as e:
-            return e
-
-    @staticmethod
-    def _answer(result: Any) -> EngineAnswer:
-        if isinstance(result, Exception):
-            return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
-        return EngineAnswer(True, result)

@@ -12,10 +12,8 @@ not turn its valid neighbours into errors.
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
-from collections import defaultdict
 from importlib import metadata
 from typing import Any
 
@@ -24,13 +22,14 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import EngineAnswer, EngineUnavailable
+from conformance.engines.columnar import ColumnEngine
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
 
 
-class PyIcebergCoreEngine(Engine):
+class PyIcebergCoreEngine(ColumnEngine):
     """iceberg-rust's Arrow transforms through pyiceberg-core."""
 
     name = "pyiceberg-core"
@@ -55,46 +54,15 @@ class PyIcebergCoreEngine(Engine):
         except metadata.PackageNotFoundError:
             return "unknown"
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        answers: list[EngineAnswer | None] = [None] * len(cases)
-        groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for i, c in enumerate(cases):
-            if op != "transform":
-                answers[i] = EngineAnswer(False, error=f"pyiceberg-core has no {op!r} operation")
-            else:
-                groups[(json.dumps(c["input"]["type"], sort_keys=True), c["input"]["transform"])].append(i)
-        for indexes in groups.values():
-            for i, answer in zip(indexes, self._run_group([cases[i]["input"] for i in indexes])):
-                answers[i] = answer
-        return answers  # type: ignore[return-value]
+    def prepare(self, inp: dict[str, Any]) -> tuple:
+        return inp["transform"], parse_type(inp["type"]), self._function(inp["transform"])
 
-    def _run_group(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """Answers for cases sharing a source type and a transform: one call, or one per value if it fails."""
-        text = inputs[0]["transform"]
-        try:
-            source = parse_type(inputs[0]["type"])
-            call = self._function(text)
-        except (SpecError, ValueError) as e:
-            return [EngineAnswer(False, error=str(e))] * len(inputs)
-        values: list[Any] = []
-        answers: list[EngineAnswer | None] = []
-        for inp in inputs:
-            try:
-                values.append(decode(source, inp["value"]))
-                answers.append(None)
-            except SpecError as e:
-                answers.append(EngineAnswer(False, error=f"the case's value does not decode: {e}"))
-        if not values:
-            return answers  # type: ignore[return-value]
-        try:
-            results = self._call(call, source, values)
-        except Exception as e:  # the engine raises ValueError, pyarrow its own errors
-            if len(values) == 1:
-                results = [e]
-            else:
-                results = [self._call_one(call, source, v) for v in values]
-        found = iter(results)
-        return [a if a is not None else self._answer(text, source, next(found)) for a in answers]
+    def value(self, prepared: tuple, inp: dict[str, Any]) -> Any:
+        return decode(prepared[1], inp["value"])
+
+    def call(self, prepared: tuple, values: list[Any]) -> list[Any]:
+        _, source, fn = prepared
+        return self._to_python(fn(self._to_arrow(source, values)))
 
     def _function(self, text: str) -> Any:
         """The pyiceberg-core function for a transform string, its parameter bound."""
@@ -106,18 +74,8 @@ class PyIcebergCoreEngine(Engine):
             return getattr(self._transform, text)
         raise ValueError(f"pyiceberg-core has no transform {text!r}")
 
-    def _call(self, call: Any, source: IcebergType, values: list[Any]) -> list[Any]:
-        return self._to_python(call(self._to_arrow(source, values)))
-
-    def _call_one(self, call: Any, source: IcebergType, value: Any) -> Any:
-        try:
-            return self._call(call, source, [value])[0]
-        except Exception as e:
-            return e
-
-    def _answer(self, text: str, source: IcebergType, result: Any) -> EngineAnswer:
-        if isinstance(result, Exception):
-            return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
+    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+        text, source, _ = prepared
         try:
             result_type = transforms.result_type(text, source, self.revision)
             if getattr(result_type, "name", None) == "uuid" and isinstance(result, bytes):

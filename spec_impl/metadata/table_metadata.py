@@ -36,7 +36,7 @@ register(
     Rule("table.last-partition-id", "Table Metadata Fields", "last-partition-id is at least every partition field id of every spec", (2, 3)),
     Rule("table.unique-ids", "Table Metadata Fields", "schema ids, spec ids and sort order ids are unique"),
     Rule("table.encryption-keys", "adopted 1.7 Encryption", "encryption-keys entries have a string key-id and base64 encrypted-key-metadata", (3,), (revisions.V3_ADOPTED,)),
-    Rule("table.statistics", "Table Statistics; Partition Statistics", "statistics and partition-statistics entries have their required fields and name known snapshots"),
+    Rule("table.statistics", "Table Statistics; Partition Statistics", "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, file-size-in-bytes)"),
     Rule("table.logs", "Table Metadata Fields", "snapshot-log entries have snapshot-id and timestamp-ms; metadata-log entries metadata-file and timestamp-ms"),
     Rule("table.gzip", "adopted 3 Table metadata", "A metadata file may be gzip-compressed JSON", (1, 2, 3), (revisions.V3_ADOPTED,)),
 )  # fmt: skip
@@ -252,7 +252,6 @@ def _validate(md: TableMetadata, revision: str) -> None:
                 raise InvalidInput("table.encryption-keys", "an encryption key needs a string key-id and encrypted-key-metadata", key)
     snaps.validate_snapshots(md.snapshots, md.refs, md.last_sequence_number, md.format_version,
                              snapshot_log=md.snapshot_log, next_row_id=md.next_row_id, revision=revision)  # fmt: skip
-    known = {s.snapshot_id for s in md.snapshots}
     for stat in md.statistics + md.partition_statistics:
         if not isinstance(stat, dict) or not {"snapshot-id", "statistics-path", "file-size-in-bytes"} <= stat.keys():
             raise InvalidInput("table.statistics", "a statistics entry needs snapshot-id, statistics-path and file-size-in-bytes", stat)
