@@ -104,3 +104,26 @@ def test_gzip_metadata_files():
     assert normalized(read_metadata_file(gzip.compress(raw))) == normalized(read_metadata_file(raw))
     with pytest.raises(InvalidInput, match="table.gzip"):
         read_metadata_file(gzip.compress(raw), revision=SEED_2024)
+
+
+@pytest.mark.parametrize("name", ["v1-empty-table.json", "v2-branch-tag.json", "v3-row-lineage.json"])
+def test_written_metadata_reads_back_the_same(name):
+    """table.writer: what a writer of the table's version writes reads back to the same normalized values."""
+    from spec_impl.metadata.table_metadata import write_table_metadata
+
+    md = parse_table_metadata(_doc(name))
+    written = write_table_metadata(md)
+    assert normalized(parse_table_metadata(written)) == normalized(md)
+    if md.format_version >= 2:
+        assert "schema" not in written and "partition-spec" not in written
+    else:
+        assert "last-sequence-number" not in written and "schema" in written
+
+
+def test_writer_upgrades_but_never_downgrades():
+    from spec_impl.metadata.table_metadata import write_table_metadata
+
+    md = parse_table_metadata(_doc("v2-branch-tag.json"))
+    assert write_table_metadata(md, 3)["next-row-id"] == 0
+    with pytest.raises(InvalidInput, match="table.writer"):
+        write_table_metadata(md, 1)

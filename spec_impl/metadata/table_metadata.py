@@ -317,3 +317,51 @@ def _normal_snapshot(s) -> dict:
 def _normal_ref(r) -> dict:
     return {"snapshot-id": r.snapshot_id, "type": r.type, "min-snapshots-to-keep": r.min_snapshots_to_keep,
             "max-snapshot-age-ms": r.max_snapshot_age_ms, "max-ref-age-ms": r.max_ref_age_ms}  # fmt: skip
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+register(
+    Rule("table.writer", "Appendix E: Writing v1 / v2 / v3 metadata", "Each version writes what it requires and omits what it must not: v1 writes schema and partition-spec and no last-sequence-number; v2 and v3 omit schema and partition-spec; v3 writes next-row-id"),
+)  # fmt: skip
+
+
+def write_table_metadata(md: TableMetadata, format_version: int | None = None, revision: str = revisions.DEFAULT) -> dict:
+    """The metadata document a writer of `format_version` (default: the table's) produces (rule table.writer).
+
+    v1 writes the deprecated `schema` and `partition-spec` (the current ones) beside their
+    replacements, and no `last-sequence-number`; v2 and v3 omit the deprecated fields (Appendix E
+    "should be omitted"); only v3 writes `next-row-id`. Upgrading (writing v2 metadata for a
+    table read as v1) is allowed; downgrading is not.
+    """
+    fv = md.format_version if format_version is None else format_version
+    if fv < md.format_version or not 1 <= fv <= MAX_FORMAT_VERSION:
+        raise InvalidInput("table.writer", f"cannot write format v{fv} metadata for a v{md.format_version} table", fv)
+    current_schema = next(s for s in md.schemas if s.schema_id == md.current_schema_id)
+    default_spec = next(s for s in md.specs if s.spec_id == md.default_spec_id)
+    doc: dict[str, Any] = {"format-version": fv}
+    if md.table_uuid is not None or fv >= 2:
+        doc["table-uuid"] = md.table_uuid or str(uuid.uuid4())
+    doc["location"] = md.location
+    if fv >= 2:
+        doc["last-sequence-number"] = md.last_sequence_number
+    doc.update({"last-updated-ms": md.last_updated_ms, "last-column-id": md.last_column_id})
+    if fv == 1:
+        doc["schema"] = current_schema.to_json(fv)
+    doc.update({"schemas": [s.to_json(fv) for s in md.schemas], "current-schema-id": md.current_schema_id})
+    if fv == 1:
+        doc["partition-spec"] = default_spec.fields_to_json(fv, revision)
+    doc.update({"partition-specs": [s.to_json(fv, revision) for s in md.specs], "default-spec-id": md.default_spec_id,
+                "last-partition-id": md.last_partition_id, "default-sort-order-id": md.default_sort_order_id,
+                "sort-orders": [o.to_json(fv, revision) for o in md.sort_orders], "properties": dict(md.properties),
+                "current-snapshot-id": snaps.current_snapshot_id_to_json(md.current_snapshot_id, fv),
+                "refs": snaps.refs_to_json(md.refs), "snapshots": [s.to_json(fv, revision) for s in md.snapshots],
+                "snapshot-log": [e.to_json() for e in md.snapshot_log], "metadata-log": list(md.metadata_log)})  # fmt: skip
+    for key, value in (("statistics", md.statistics), ("partition-statistics", md.partition_statistics)):
+        if value:
+            doc[key] = list(value)
+    if fv >= 3:
+        doc["next-row-id"] = md.next_row_id if md.next_row_id is not None else 0
+        if md.encryption_keys:
+            doc["encryption-keys"] = list(md.encryption_keys)
+    return doc

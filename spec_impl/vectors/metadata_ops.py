@@ -4,6 +4,7 @@
 |-----------------------------|----------------------------------------------------|------------------------------------------|
 | read-table-metadata         | document                                           | the normalized reading (vectors/README.md) |
 | read-metadata-file          | file-base64 (the file's bytes; gzip allowed)       | the normalized reading                   |
+| write-table-metadata        | document, format-version? (upgrade)                | the document as that version's writer writes it |
 | read-view-metadata          | document                                           | the view as the revision writes it, absent optional values spelled out |
 | parse-schema                | schema, format-version                             | the schema JSON as the version writes it |
 | check-evolution             | from, to, format-version, last-column-id?          | sorted rule ids of the violations ([] = allowed) |
@@ -28,7 +29,7 @@ from typing import Any, Callable
 
 from spec_impl import revisions
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
-from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file
+from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
 
@@ -166,6 +167,11 @@ def _read_table_metadata(inp: dict, revision: str) -> dict:
     return normalized(parse_table_metadata(inp["document"], revision), revision)
 
 
+def _write_table_metadata(inp: dict, revision: str) -> dict:
+    md = parse_table_metadata(inp["document"], revision)
+    return write_table_metadata(md, inp.get("format-version"), revision)
+
+
 def _read_metadata_file(inp: dict, revision: str) -> dict:
     return normalized(read_metadata_file(base64.b64decode(inp["file-base64"]), revision), revision)
 
@@ -186,6 +192,7 @@ def _read_view_metadata(inp: dict, revision: str) -> dict:
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-table-metadata": _read_table_metadata,
     "read-metadata-file": _read_metadata_file,
+    "write-table-metadata": _write_table_metadata,
     "read-view-metadata": _read_view_metadata,
     "parse-schema": _parse_schema,
     "check-evolution": _check_evolution,
@@ -203,7 +210,7 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
 }
 
 INPUT_KEYS = {
-    "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
+    "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
     "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],
     "assign-partition-field-ids": ["spec", "existing-specs", "last-partition-id", "format-version"],

@@ -105,7 +105,19 @@ def _file(doc: dict, compress: bool) -> str:
     return base64.b64encode(gzip.compress(data, mtime=0) if compress else data).decode()
 
 
+def _writes():
+    for name, doc in (("v1", v1_with_snapshot()), ("v2", v2()), ("v3", v3())):
+        yield case("table.writer", f"write-{name}", f"a {name} document as a {name} writer writes it back (Appendix E writer requirements)",
+                   "write-table-metadata", document=doc)  # fmt: skip
+    yield case("table.writer", "upgrade-v1-to-v2", "a v1 table written as v2: last-sequence-number 0 written, schema and partition-spec omitted",
+               "write-table-metadata", document=v1_with_snapshot(), format_version=2)  # fmt: skip
+    yield case("table.writer", "upgrade-v2-to-v3", "a v2 table written as v3: next-row-id 0, snapshots keep a null first-row-id",
+               "write-table-metadata", document=v2(), format_version=3)  # fmt: skip
+    yield case("table.writer", "no-downgrade", "a v2 table cannot be written as v1", "write-table-metadata", document=v2(), format_version=1)
+
+
 def specs():
+    yield from _writes()
     yield case("table.gzip", "gzip-file", "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
                "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
     yield case("table.field-type", "plain-file", "an uncompressed metadata file", "read-metadata-file", **{"file-base64": _file(v2(), False)})
