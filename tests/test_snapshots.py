@@ -51,10 +51,11 @@ def test_appendix_c_snapshot_in_v1():
     assert kept.sequence_number == 7 and "sequence-number" not in kept.to_json(1)
 
 
-def test_appendix_c_snapshot_needs_a_sequence_number_in_v2():
-    """snapshot.sequence-number: required in v2 and v3, non-negative."""
+def test_sequence_number_is_written_in_v2_and_read_as_0_when_absent():
+    """snapshot.sequence-number: v2+ writers write it; a reader takes an absent one as 0, because an
+    upgraded table keeps its v1 snapshots (Appendix E; Iceberg Java writes them without one)."""
     for version in (2, 3):
-        _err("snapshot.sequence-number", parse_snapshot, APPENDIX_C_SNAPSHOT, version)
+        assert parse_snapshot(APPENDIX_C_SNAPSHOT, version).sequence_number == 0
     _err("snapshot.sequence-number", parse_snapshot, dict(V2, **{"sequence-number": -1}), 2)
     s = parse_snapshot(dict(APPENDIX_C_SNAPSHOT, **{"sequence-number": 1}), 2)
     assert s.to_json(2)["sequence-number"] == 1

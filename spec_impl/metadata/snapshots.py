@@ -53,7 +53,7 @@ V2_UP = (2, 3)
 
 register(
     Rule("snapshot.json", _SNAP, "A snapshot is a JSON object: snapshot-id and timestamp-ms longs, optional parent-snapshot-id (long) and schema-id (int)"),
-    Rule("snapshot.sequence-number", _E2, "sequence-number: a non-negative long, required in v2+; read as 0 and not written in v1"),
+    Rule("snapshot.sequence-number", _E2, "sequence-number: a non-negative long; v2+ writers write it, readers read it as 0 when absent (v1 snapshots, also those kept by an upgraded table); v1 writers do not write it"),
     Rule("snapshot.manifest-list", _E2, "manifest-list is required in v2+; a v1 snapshot has manifest-list or the manifests list"),
     Rule("snapshot.manifests", _SNAP, "manifests (v1 only) is a list of locations and must be omitted if manifest-list is present"),
     Rule("snapshot.summary", _SNAP, "summary is a string map that includes operation; required in v2+"),
@@ -187,7 +187,10 @@ def parse_snapshot(obj: Any, format_version: int, revision: str = revisions.DEFA
     timestamp_ms = _long(obj, "timestamp-ms", "snapshot.json")
     parent = _long(obj, "parent-snapshot-id", "snapshot.json", required=False)
     schema_id = _long(obj, "schema-id", "snapshot.json", required=False, lo=_INT_MIN, hi=_INT_MAX)
-    sequence_number = _long(obj, "sequence-number", "snapshot.sequence-number", required=format_version >= 2, lo=0)
+    # Read as 0 when absent in every version: a v2+ table upgraded from v1 keeps its v1 snapshots
+    # ("Tables that are upgraded from v1 may contain metadata that does not follow these
+    # requirements", Appendix E), and Iceberg Java omits a sequence number of 0 when it writes them.
+    sequence_number = _long(obj, "sequence-number", "snapshot.sequence-number", required=False, lo=0) or 0
     manifest_list, manifests = _read_manifests(obj, format_version)
     summary = _read_summary(obj, format_version)
     first_row_id = added_rows = key_id = None

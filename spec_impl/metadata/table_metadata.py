@@ -242,8 +242,8 @@ def _validate(md: TableMetadata, revision: str) -> None:
     highest = max((s.highest_field_id() for s in md.schemas), default=0)
     if md.last_column_id < highest:
         raise InvalidInput("table.last-column-id", f"last-column-id {md.last_column_id} is below field id {highest}", md.last_column_id)
-    highest_partition = max((f.field_id for s in md.specs for f in s.fields), default=999)
-    if md.format_version >= 2 and md.last_partition_id < highest_partition:
+    highest_partition = max((f.field_id for s in md.specs for f in s.fields), default=None)  # none assigned: no bound
+    if md.format_version >= 2 and highest_partition is not None and md.last_partition_id < highest_partition:
         raise InvalidInput("table.last-partition-id", f"last-partition-id {md.last_partition_id} is below partition field id {highest_partition}",
                            md.last_partition_id)  # fmt: skip
     if md.format_version >= 3 and revision == revisions.V3_ADOPTED:

@@ -85,9 +85,9 @@ def table_metadata_schema(format_version: int) -> dict:
     if format_version == 1:  # the deprecated fields or their replacements
         doc["allOf"] = [{"anyOf": [{"required": ["schema"]}, {"required": ["schemas", "current-schema-id"]}]},
                         {"anyOf": [{"required": ["partition-spec"]}, {"required": ["partition-specs", "default-spec-id"]}]}]  # fmt: skip
-    else:  # snapshots carry sequence numbers and manifest lists
+    else:  # snapshots carry manifest lists (sequence-number may be absent on v1 snapshots of an upgraded table)
         doc["properties"]["snapshots"] = {"type": "array", "items": {"allOf": [{"$ref": "#/$defs/snapshot"},
-                                                                              {"required": ["sequence-number", "manifest-list"]}]}}  # fmt: skip
+                                                                              {"required": ["manifest-list"]}]}}  # fmt: skip
     if format_version == 3:
         doc["required"].append("next-row-id")
         doc["properties"].update({"next-row-id": _LONG, "encryption-keys": {"$ref": "#/$defs/encryption-keys"}})

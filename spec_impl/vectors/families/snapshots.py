@@ -77,8 +77,8 @@ def _snapshot_specs():
     yield _parse(r, "appendix-c-v1", f"{FIXED} read in v1: sequence-number reads as 0 and is not written", _snap(), 1)
     yield _parse(r, "v1-written-anyway", "a v1 snapshot with sequence-number 7 (which v1 writers should not write): read, but not written back in v1",
                  _snap(sequence_number=7), 1)  # fmt: skip
-    yield _parse(r, "v2-missing", f"{FIXED} has no sequence-number, which v2 requires", _snap(), 2)
-    yield _parse(r, "v3-missing", f"{FIXED} has no sequence-number, which v3 requires", _snap(), 3)
+    yield _parse(r, "v2-missing", f"{FIXED} has no sequence-number: v2 writers write it, but a v2 table upgraded from v1 keeps v1 snapshots without one (Iceberg Java writes them so); read as 0", _snap(), 2)
+    yield _parse(r, "v3-missing", f"{FIXED} has no sequence-number: read as 0 in v3 too", _snap(), 3)
     yield _parse(r, "v2-zero", "sequence-number 0 is valid in v2 (a snapshot written before an upgrade from v1)", _snap(sequence_number=0), 2)
     yield _parse(r, "v2-negative", "sequence-number -1 is rejected", _snap(sequence_number=-1), 2)
     yield _parse(r, "v2-string", "sequence-number \"1\" is a string, not a long", _snap(sequence_number="1"), 2)

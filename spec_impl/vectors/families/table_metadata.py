@@ -7,6 +7,7 @@ import base64
 import copy
 import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 from spec_impl.vectors.cases import case
@@ -116,7 +117,21 @@ def _writes():
     yield case("table.writer", "no-downgrade", "a v2 table cannot be written as v1", "write-table-metadata", document=v2(), format_version=1)
 
 
+SOURCES = Path(__file__).resolve().parents[3] / "vectors" / "sources" / "metadata"
+
+
+def _engine_written():
+    """Every metadata file of vectors/sources/metadata/: written by Iceberg Java (Spark), PyIceberg, DuckDB."""
+    for path in sorted(SOURCES.glob("*/*/*.metadata.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        engine, scenario = path.parts[-3], path.parts[-2]
+        rule_id = "table.v1-defaults" if doc.get("format-version") == 1 else "table.required-field"
+        yield _read(rule_id, f"{engine}-{scenario}-{path.name.split('.')[0][:12]}",
+                    f"written by {engine} ({scenario}): {path.relative_to(SOURCES.parent.parent)}", doc)  # fmt: skip
+
+
 def specs():
+    yield from _engine_written()
     yield from _writes()
     yield case("table.gzip", "gzip-file", "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
                "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
