@@ -52,7 +52,7 @@ class Runner:
         answer = slot.answers[key].get(case["id"])
         if answer is None:
             return Verdict(ERRORED, "the engine gave no answer for this case")
-        return judge(case, answer, slot.engine.revision)
+        return judge(case, answer, slot.engine.revision, slot.engine.partial_view)
 
     def ask(self, engine_name: str, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         """One batch round trip, timed into the engine's wall time; a dead engine errors every case."""

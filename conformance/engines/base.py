@@ -65,6 +65,19 @@ class Engine(abc.ABC):
             return f"{self.name} lacks the capability {op!r}"
         return None
 
+    def validates(self, op: str) -> bool:
+        """Whether the engine's answers to this op reject invalid inputs. A partial reader (see
+        `partial_view`) does not validate what it does not read; its rejection cases are skipped."""
+        return True
+
+    def partial_view(self, op: str, output: Any) -> Any:
+        """The part of an expected output this engine reports, compared instead of the whole.
+
+        The identity: engines answer in full. An engine that can read only part of a document
+        (DuckDB reads the snapshots of a metadata file, nothing else) overrides it, and says so.
+        """
+        return output
+
     @abc.abstractmethod
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         """Answer every case (each has `id` and `input`) of one op, in order, in one round trip."""

@@ -14,7 +14,10 @@ the partition transforms DuckDB uses when it writes a partitioned table,
   TIMESTAMP WITH TIME ZONE, TIMESTAMP_NS, VARCHAR, BLOB and UUID values;
 * `iceberg_truncate(w INTEGER, v)` for INTEGER, BIGINT, DECIMAL, VARCHAR and BLOB values.
 
-So the adapter answers the `transform` op for bucket[N] and truncate[W] only; the other
+So the adapter answers the `transform` op for bucket[N] and truncate[W] only, and
+`read-table-metadata` in part: `iceberg_snapshots(<metadata file>)` reads a metadata document's
+snapshots (id, sequence number, timestamp, manifest list), and only those are compared
+(`partial_view`); the other
 transforms (identity, void, year, month, day, hour), the hash itself (the bucket number loses the
 sign bit), type parsing and single-value (de)serialization are reported as unsupported, as are
 source types DuckDB cannot hold (`timestamptz_ns` and the other v3 types). DuckDB's own `hash()`
@@ -27,7 +30,10 @@ DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH T
 
 from __future__ import annotations
 
+import json
 import re
+import tempfile
+from datetime import timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -47,6 +53,7 @@ EXTENSIONS = (
     ("duckdb-extension-iceberg", "duckdb_extension_iceberg", "iceberg"),
 )
 _FUNCTIONS = {"bucket": "iceberg_bucket", "truncate": "iceberg_truncate"}
+_SNAPSHOT_KEYS = ("snapshot-id", "sequence-number", "timestamp-ms", "manifest-list")
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 
 # Iceberg type -> (DuckDB type of the list parameter, SQL turning one element `x` into the value).
@@ -98,7 +105,7 @@ class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
-    capabilities = frozenset({"transform"})
+    capabilities = frozenset({"transform", "read-table-metadata"})
 
     def __init__(self) -> None:
         self._con: Any = None
@@ -149,7 +156,7 @@ class DuckDBEngine(ColumnEngine):
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
-        if why is not None:
+        if why is not None or op == "read-table-metadata":
             return why
         if not _PARAMETERIZED.fullmatch(inp["transform"]):
             return f"DuckDB's iceberg extension has no {inp['transform']!r} transform function (only iceberg_bucket and iceberg_truncate)"
@@ -157,6 +164,34 @@ class DuckDBEngine(ColumnEngine):
         if not (isinstance(t, str) and (t in _SIMPLE or t.startswith(("decimal", "fixed")))):
             return f"DuckDB has no type for Iceberg's {t}"
         return None
+
+    def validates(self, op: str) -> bool:
+        return op != "read-table-metadata"
+
+    def partial_view(self, op: str, output: Any) -> Any:
+        """DuckDB reads only the snapshots of a metadata file (`iceberg_snapshots`): compare those."""
+        if op != "read-table-metadata":
+            return output
+        return {"snapshots": sorted(({k: s[k] for k in _SNAPSHOT_KEYS} for s in output["snapshots"]), key=lambda s: s["snapshot-id"])}
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op == "read-table-metadata":
+            return [self._read_snapshots(c["input"]["document"]) for c in cases]
+        return super().run_batch(op, cases)
+
+    def _read_snapshots(self, document: Any) -> EngineAnswer:
+        """`iceberg_snapshots` over the document written to a temporary metadata file."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "v1.metadata.json"
+            path.write_text(json.dumps(document))
+            try:
+                rows = self._con.execute("SELECT sequence_number, snapshot_id, timestamp_ms, manifest_list FROM iceberg_snapshots(?)",
+                                         [str(path)]).fetchall()  # fmt: skip
+            except Exception as e:  # duckdb.Error
+                return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
+        snapshots = [{"snapshot-id": sid, "sequence-number": seq, "manifest-list": ml,
+                      "timestamp-ms": round(ts.replace(tzinfo=timezone.utc).timestamp() * 1000)} for seq, sid, ts, ml in rows]  # fmt: skip
+        return EngineAnswer(True, {"snapshots": sorted(snapshots, key=lambda s: s["snapshot-id"])})
 
     def prepare(self, inp: dict[str, Any]) -> tuple:
         source = parse_type(inp["type"])
