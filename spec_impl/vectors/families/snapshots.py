@@ -539,14 +539,8 @@ def _d(rule_id: str, slug: str, description: str, document: Any, **kw):
 
 
 def _vwith(doc: dict, **changes: Any) -> dict:
-    doc = copy.deepcopy(doc)
-    for key, value in changes.items():
-        key = key.replace("_", "-")
-        if value is None:
-            doc.pop(key, None)
-        else:
-            doc[key] = value
-    return doc
+    """A copy of a view document with top-level changes (as `_doc`)."""
+    return _doc(doc, **changes)
 
 
 def _version_with(doc: dict, index: int, **changes: Any) -> dict:
