@@ -18,7 +18,7 @@
 | parse-sort-order            | order, format-version, schema?                     | the sort order JSON                      |
 | sort-values                 | type, values, direction?, null-order?              | the values in the spec's order           |
 | parse-snapshot              | snapshot, format-version                           | the snapshot JSON as the version writes it |
-| expire-snapshots            | snapshots, refs, properties, now-ms, format-version | {"kept", "expired", "refs-removed"} (sorted) |
+| expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
 
 from __future__ import annotations
@@ -160,7 +160,11 @@ def _expire(inp: dict, revision: str) -> dict:
     if "main" in refs:  # main must be a branch (resolve_refs checks it against the current snapshot)
         snapshots.resolve_refs(inp["refs"], refs["main"].snapshot_id, fv)
     result = retention.expire_snapshots(snaps, refs, inp.get("properties") or {}, inp["now-ms"])
-    return {"kept": sorted(result.kept), "expired": sorted(result.expired), "refs-removed": sorted(result.refs_removed)}
+    out = {"kept": sorted(result.kept), "expired": sorted(result.expired), "refs-removed": sorted(result.refs_removed)}
+    if "snapshot-log" in inp:  # the log as it must be left: entries up to the last expired snapshot removed
+        log = snapshots.parse_snapshot_log(inp["snapshot-log"])
+        out["snapshot-log"] = [e.to_json() for e in retention.prune_snapshot_log(log, result.kept)]
+    return out
 
 
 def _read_table_metadata(inp: dict, revision: str) -> dict:

@@ -369,6 +369,15 @@ def _props(max_age_days: float | None = None, min_keep: int | None = None, max_r
 
 def _retention_specs():
     main = {"main": _branch(5)}
+    log = [{"snapshot-id": sid, "timestamp-ms": NOW - days * DAY} for sid, days in ((1, 10), (2, 8), (3, 6), (4, 3), (5, 1))]
+    yield _expire("retention.snapshot-log", "log-pruned", f"{HISTORY_TEXT}, main at 5 with the Java defaults: 1-3 expire, and the "
+                  "snapshot log loses every entry up to the last expired snapshot (3), leaving 4 and 5", main,
+                  **{"snapshot-log": log})  # fmt: skip
+    rollback = [{"snapshot-id": 4, "timestamp-ms": NOW - 3 * DAY}, {"snapshot-id": 1, "timestamp-ms": NOW - 2 * DAY},
+                {"snapshot-id": 5, "timestamp-ms": NOW - DAY}]  # fmt: skip
+    yield _expire("retention.snapshot-log", "log-after-rollback", "a log [4, 1, 5] (a rollback to 1, then 5): everything up to the last "
+                  "entry of an expired snapshot goes, the entry for the kept 4 before it too, leaving [5]", main,
+                  **{"snapshot-log": rollback})  # fmt: skip
 
     r = "retention.expire"
     yield _expire(r, "java-defaults", f"{HISTORY_TEXT}, main at 5, no properties: 4 and 5 are younger than 5 days and kept, 1-3 expire",
