@@ -184,3 +184,17 @@ def test_a_schema_evolves_into_itself(s):
     assert check_evolution(s, s, 3) == []
     renamed = Schema(StructType(tuple(dataclasses.replace(f, name=f.name + "_x") for f in reversed(s.fields))), s.schema_id + 1)
     assert check_evolution(s, renamed, 3) == []
+
+
+def test_date_to_timestamp_is_refused_under_identity_and_bucket():
+    """evolution.type.partition-transform (adopted v3): day keeps its value; identity and bucket do not."""
+    from spec_impl.metadata.evolution import check_evolution
+    from spec_impl.metadata.partitioning import parse_partition_spec
+    from spec_impl.metadata.schema import parse_schema
+
+    old = parse_schema({"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "date"}]}, 3)
+    new = parse_schema({"type": "struct", "schema-id": 1, "fields": [{"id": 1, "name": "d", "required": False, "type": "timestamp"}]}, 3)
+    for transform, refused in (("day", False), ("month", False), ("identity", True), ("bucket[8]", True)):
+        spec = parse_partition_spec({"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "p", "transform": transform}]}, 3)
+        rules = {v.rule for v in check_evolution(old, new, 3, partition_specs=[spec])}
+        assert ("evolution.type.partition-transform" in rules) is refused, transform

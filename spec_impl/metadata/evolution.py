@@ -7,8 +7,9 @@ only in `old` was dropped; an id only in `new` was added. Dropping and reorderin
 allowed (a list element or map key/value cannot be dropped on its own: its id must stay).
 `check_evolution` returns every violation, not just the first.
 
-Both schemas are assumed valid on their own (`validate_schema`). Not checked here: promotions that
-would change a partition transform's value (they need the partition specs).
+Both schemas are assumed valid on their own (`validate_schema`). Given the table's partition
+specs, a promotion that would change the value of a partition transform on the column is refused
+(adopted v3: date to timestamp under identity or bucket; year, month and day keep their values).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ register(
     Rule("evolution.move", _E, "Fields cannot be grouped into a nested struct or moved out of one into its parent: a field id keeps its parent"),
     Rule("evolution.required", _E, "An optional field (or list element, map value) cannot become required; required to optional is allowed"),
     Rule("evolution.add-required", _E, "Adding a required field: not allowed in v1 and v2; in v3 both initial-default and write-default must be set and non-null"),
+    Rule("evolution.type.partition-transform", "adopted 1.1 Type promotion", "A promotion is not allowed when a partition transform of the column would give another value after it (date to timestamp(_ns) under identity or bucket)", (3,), (revisions.V3_ADOPTED,)),
     Rule("evolution.default.initial", "Default values; Schema Evolution", "A field's initial-default is set when it is added and never changes (write-default may)", (3,)),
 )
 
@@ -48,11 +50,12 @@ class Violation:
 
 
 def check_evolution(old: Schema, new: Schema, format_version: int, revision: str = revisions.DEFAULT, *,
-                    last_column_id: int | None = None) -> list[Violation]:  # fmt: skip
+                    last_column_id: int | None = None, partition_specs: Any = ()) -> list[Violation]:  # fmt: skip
     """Every rule that evolving `old` into `new` breaks, in the order of `new`'s fields.
 
     `last_column_id` is the table's highest assigned id (table metadata `last-column-id`); new
-    ids must lie above it and above `old.highest_field_id()`.
+    ids must lie above it and above `old.highest_field_id()`. `partition_specs` (the table's
+    `PartitionSpec`s) enable the partition-transform check of promotions.
     """
     revisions.check(revision)
     floor = max(old.highest_field_id(), last_column_id or 0)
@@ -62,9 +65,23 @@ def check_evolution(old: Schema, new: Schema, format_version: int, revision: str
         info = new.field_by_id(fid)
         if fid in old_ids:
             out += _changed(old.field_by_id(fid), info, format_version, revision)
+            out += _partition_values_change(old.field_by_id(fid), info, partition_specs)
         else:
             out += _added(info, new, old_ids, floor, format_version)
     return out
+
+
+_VALUE_KEEPING = {"year", "month", "day", "void"}  # date -> timestamp keeps these transforms' values
+
+
+def _partition_values_change(old: IndexedField, new: IndexedField, specs: Any) -> list[Violation]:
+    """adopted 1.1: date promoted to timestamp(_ns) changes identity and bucket values (days vs micros)."""
+    if getattr(old.type, "name", None) != "date" or getattr(new.type, "name", None) not in ("timestamp", "timestamp_ns"):
+        return []
+    return [Violation("evolution.type.partition-transform",
+                      f"field {new.id} ({new.dotted}) is partitioned by {f.transform} in spec {spec.spec_id}: promoting date to "
+                      f"{new.type} would change its partition values", new.id)
+            for spec in specs for f in spec.fields if new.id in f.source_ids and f.transform.name not in _VALUE_KEEPING]  # fmt: skip
 
 
 def _order(schema: Schema):

@@ -7,7 +7,7 @@
 | write-table-metadata        | document, format-version? (upgrade)                | the document as that version's writer writes it |
 | read-view-metadata          | document                                           | the view as the revision writes it, absent optional values spelled out |
 | parse-schema                | schema, format-version                             | the schema JSON as the version writes it |
-| check-evolution             | from, to, format-version, last-column-id?          | sorted rule ids of the violations ([] = allowed) |
+| check-evolution             | from, to, format-version, last-column-id?, partition-specs? | sorted rule ids of the violations ([] = allowed) |
 | project                     | file-schema (null: no field ids), read-schema, rows, name-mapping?, partition-values? | rows as struct JSON of the read schema |
 | parse-name-mapping          | mapping                                            | the mapping JSON                         |
 | parse-partition-spec        | spec, format-version, schema?                      | the spec JSON as the version writes it   |
@@ -46,8 +46,9 @@ def _parse_schema(inp: dict, revision: str) -> Any:
 
 def _check_evolution(inp: dict, revision: str) -> list[str]:
     fv = inp["format-version"]
+    specs = [partitioning.parse_partition_spec(s, fv, revision) for s in inp.get("partition-specs") or []]
     found = evolution.check_evolution(_schema(inp["from"], fv, revision), _schema(inp["to"], fv, revision), fv, revision,
-                                      last_column_id=inp.get("last-column-id"))  # fmt: skip
+                                      last_column_id=inp.get("last-column-id"), partition_specs=specs)  # fmt: skip
     return sorted({v.rule for v in found})
 
 

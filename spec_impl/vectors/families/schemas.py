@@ -120,7 +120,19 @@ def _last_column_id():
                              "name-mapping": [{"field-id": 1, "names": ["d", "day"]}, {"field-id": 2, "names": ["amount"]}]})  # fmt: skip
 
 
+def _promotion_under_partitions():
+    d = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "date"}]}
+    ts = {"type": "struct", "schema-id": 1, "fields": [{"id": 1, "name": "d", "required": False, "type": "timestamp"}]}
+    for transform, what in (("day", "day keeps its value (days from 1970 either way)"), ("identity", "identity would give microseconds, not days"),
+                            ("bucket[16]", "bucket would hash microseconds, not days")):  # fmt: skip
+        spec = {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "p", "transform": transform}]}
+        yield case("evolution.type.partition-transform", f"date-to-timestamp-under-{transform}",
+                   f"v3: date promoted to timestamp while partitioned by {transform}: {what}", "check-evolution",
+                   format_version=3, revisions=("v3-adopted",), **{"from": d, "to": ts, "partition-specs": [spec]})  # fmt: skip
+
+
 def specs():
+    yield from _promotion_under_partitions()
     yield from _last_column_id()
     yield from _schema_json()
     yield from _field_ids()
