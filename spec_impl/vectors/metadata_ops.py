@@ -18,6 +18,9 @@
 | parse-sort-order            | order, format-version, schema?                     | the sort order JSON                      |
 | sort-values                 | type, values, direction?, null-order?              | the values in the spec's order           |
 | parse-snapshot              | snapshot, format-version                           | the snapshot JSON as the version writes it |
+| inherit-manifest-entries    | manifest (a manifest-list row), entries, format-version (the manifest's) | {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"} |
+| assign-manifest-first-row-ids | manifests, snapshot-first-row-id                 | {"manifests" with first_row_id, "next-row-id"} |
+| row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
 
@@ -28,6 +31,7 @@ import dataclasses
 from typing import Any, Callable
 
 from spec_impl import revisions
+from spec_impl.manifests import inheritance
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
@@ -194,7 +198,27 @@ def _read_view_metadata(inp: dict, revision: str) -> dict:
     return out
 
 
+def _inherit(inp: dict, revision: str) -> dict:
+    entries = inheritance.inherit_entries(inp["manifest"], inp["entries"], inp["format-version"])
+    out: dict[str, Any] = {"entries": entries, "min-sequence-number": inheritance.min_sequence_number(entries)}
+    if inp["format-version"] >= 3 and revision == revisions.V3_ADOPTED:
+        out["first-row-ids"] = inheritance.file_first_row_ids(inp["manifest"].get("first_row_id"), entries)
+    return out
+
+
+def _assign_first_row_ids(inp: dict, revision: str) -> dict:
+    rows, next_id = inheritance.assign_manifest_first_row_ids(inp["manifests"], inp["snapshot-first-row-id"])
+    return {"manifests": rows, "next-row-id": next_id}
+
+
+def _row_lineage(inp: dict, revision: str) -> list:
+    return inheritance.row_lineage(inp["first-row-id"], inp["data-sequence-number"], inp["rows"])
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
+    "inherit-manifest-entries": _inherit,
+    "assign-manifest-first-row-ids": _assign_first_row_ids,
+    "row-lineage": _row_lineage,
     "read-table-metadata": _read_table_metadata,
     "read-metadata-file": _read_metadata_file,
     "write-table-metadata": _write_table_metadata,
@@ -215,6 +239,9 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
 }
 
 INPUT_KEYS = {
+    "inherit-manifest-entries": ["manifest", "entries", "format-version"],
+    "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
+    "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
     "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],
