@@ -144,7 +144,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     if RECORDER not in config.stash or not config.stash[RECORDER].cells:
         return
     doc = config.stash[RECORDER].build(config.stash[RUNNER])
-    terminalreporter.write_sep("=", "Iceberg compliance matrix (value vectors)")
+    terminalreporter.write_sep("=", "Iceberg compliance matrix")
     for line in report.text_lines(doc):
         terminalreporter.write_line(line)
     target = config.getoption("--compliance-report")
