@@ -20,6 +20,7 @@
 | parse-snapshot              | snapshot, format-version                           | the snapshot JSON as the version writes it |
 | inherit-manifest-entries    | manifest (a manifest-list row), entries, format-version (the manifest's) | {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"} |
 | assign-manifest-first-row-ids | manifests, snapshot-first-row-id                 | {"manifests" with first_row_id, "next-row-id"} |
+| manifest-avro-schema        | format-version                                     | {"manifest-list", "manifest"}: the Avro schemas (empty partition struct) |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -31,7 +32,7 @@ import dataclasses
 from typing import Any, Callable
 
 from spec_impl import revisions
-from spec_impl.manifests import inheritance
+from spec_impl.manifests import avro_schemas, inheritance
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
@@ -215,7 +216,13 @@ def _row_lineage(inp: dict, revision: str) -> list:
     return inheritance.row_lineage(inp["first-row-id"], inp["data-sequence-number"], inp["rows"])
 
 
+def _manifest_avro_schema(inp: dict, revision: str) -> dict:
+    fv = inp["format-version"]
+    return {"manifest-list": avro_schemas.manifest_list_schema(fv), "manifest": avro_schemas.manifest_schema(fv)}
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
+    "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
     "assign-manifest-first-row-ids": _assign_first_row_ids,
     "row-lineage": _row_lineage,
@@ -239,6 +246,7 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
 }
 
 INPUT_KEYS = {
+    "manifest-avro-schema": ["format-version"],
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],

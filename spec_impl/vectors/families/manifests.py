@@ -33,6 +33,9 @@ def _inherit(rule_id: str, slug: str, description: str, entries: list, fv: int =
 
 
 def specs():
+    for fv in (1, 2, 3):
+        yield case("manifest.avro-schema", f"v{fv}", f"the Avro schemas of a v{fv} manifest list and manifest (field ids, names, types; "
+                   "optional fields as unions with null; maps as arrays of key/value records)", "manifest-avro-schema", format_version=fv)  # fmt: skip
     r = "manifest.inherit.sequence-number"
     yield _inherit(r, "added-inherits", "an ADDED entry without sequence numbers inherits the manifest's (5 and 5)", [_entry(1, "a.parquet")])
     yield _inherit(r, "added-explicit-kept", "an ADDED entry with explicit sequence numbers keeps them (a manifest reused by a retried commit)",
