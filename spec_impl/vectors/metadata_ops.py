@@ -94,13 +94,18 @@ def _struct(inp: dict, fv: int, revision: str):
     return _schema(inp["schema"], fv, revision).struct if inp.get("schema") is not None else None
 
 
-def _parse_partition_spec(inp: dict, revision: str) -> Any:
+def _parse_and_validate(parse: Callable, validate: Callable, obj: Any, inp: dict, revision: str) -> Any:
+    """Parse a spec or sort order; validate it against the input's schema when one is given."""
     fv = inp["format-version"]
-    spec = partitioning.parse_partition_spec(inp["spec"], fv, revision)
+    parsed = parse(obj, fv, revision)
     struct = _struct(inp, fv, revision)
     if struct is not None:
-        partitioning.validate_partition_spec(spec, struct, fv, revision)
-    return spec.to_json(fv, revision)
+        validate(parsed, struct, fv, revision)
+    return parsed.to_json(fv, revision)
+
+
+def _parse_partition_spec(inp: dict, revision: str) -> Any:
+    return _parse_and_validate(partitioning.parse_partition_spec, partitioning.validate_partition_spec, inp["spec"], inp, revision)
 
 
 def _assign_ids(inp: dict, revision: str) -> dict:
@@ -139,12 +144,7 @@ def _partition_values_equal(inp: dict, revision: str) -> bool:
 
 
 def _parse_sort_order(inp: dict, revision: str) -> Any:
-    fv = inp["format-version"]
-    order = sorting.parse_sort_order(inp["order"], fv, revision)
-    struct = _struct(inp, fv, revision)
-    if struct is not None:
-        sorting.validate_sort_order(order, struct, fv, revision)
-    return order.to_json(fv, revision)
+    return _parse_and_validate(sorting.parse_sort_order, sorting.validate_sort_order, inp["order"], inp, revision)
 
 
 def _sort_values(inp: dict, revision: str) -> list:

@@ -32,15 +32,8 @@ FIXED = "Appendix C's snapshot example (with the comma the printed example lacks
 
 
 def _snap(**changes: Any) -> dict:
-    """Appendix C's example with changes; a value None removes the key."""
-    out = copy.deepcopy(APPENDIX_C)
-    for key, value in changes.items():
-        key = key.replace("_", "-")
-        if value is None:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
+    """Appendix C's example with changes; a value None removes the key (as `_doc`)."""
+    return _doc(APPENDIX_C, **changes)
 
 
 def _v2snap(**changes: Any) -> dict:
