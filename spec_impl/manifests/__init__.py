@@ -1,5 +1,6 @@
-"""Manifests and manifest lists: their Avro schemas per format version, and reading with version
-defaults and inheritance (the metadata-tree validator is to come). Importing this package
+"""Manifests and manifest lists: their Avro schemas per format version (`avro_schemas`), Avro files
+(`avro_files`), inheritance of entry metadata (`inheritance`), reading a snapshot's tree (`tree`),
+writing trees (`writer`) and the metadata-tree validator (`validate`). Importing this package
 registers its rules."""
 
-from spec_impl.manifests import avro_schemas, inheritance  # noqa: F401
+from spec_impl.manifests import avro_files, avro_schemas, inheritance, tree, validate, writer  # noqa: F401

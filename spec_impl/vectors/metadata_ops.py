@@ -21,6 +21,8 @@
 | inherit-manifest-entries    | manifest (a manifest-list row), entries, format-version (the manifest's) | {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"} |
 | assign-manifest-first-row-ids | manifests, snapshot-first-row-id                 | {"manifests" with first_row_id, "next-row-id"} |
 | manifest-avro-schema        | format-version                                     | {"manifest-list", "manifest"}: the Avro schemas (empty partition struct) |
+| read-manifest-tree          | files ({path: base64}), metadata-location, snapshot-id (null: current) | the snapshot's manifests and every entry with its inherited values (`tree_reading`) |
+| validate-tree               | files, metadata-location                           | sorted rule ids of the tree's violations ([] = a correct tree) |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -32,7 +34,7 @@ import dataclasses
 from typing import Any, Callable
 
 from spec_impl import revisions
-from spec_impl.manifests import avro_schemas, inheritance
+from spec_impl.manifests import avro_schemas, inheritance, tree, validate
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
@@ -221,11 +223,26 @@ def _manifest_avro_schema(inp: dict, revision: str) -> dict:
     return {"manifest-list": avro_schemas.manifest_list_schema(fv), "manifest": avro_schemas.manifest_schema(fv)}
 
 
+def _tree_files(inp: dict) -> tree.InMemoryFiles:
+    return tree.InMemoryFiles({path: base64.b64decode(data) for path, data in inp["files"].items()})
+
+
+def _read_manifest_tree(inp: dict, revision: str) -> dict:
+    snapshot = tree.read_snapshot(_tree_files(inp), inp["metadata-location"], inp.get("snapshot-id"), revision)
+    return tree.tree_reading(snapshot)
+
+
+def _validate_tree(inp: dict, revision: str) -> list:
+    return sorted({v.rule for v in validate.validate_table(_tree_files(inp), inp["metadata-location"], revision)})
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
     "assign-manifest-first-row-ids": _assign_first_row_ids,
     "row-lineage": _row_lineage,
+    "read-manifest-tree": _read_manifest_tree,
+    "validate-tree": _validate_tree,
     "read-table-metadata": _read_table_metadata,
     "read-metadata-file": _read_metadata_file,
     "write-table-metadata": _write_table_metadata,
@@ -250,6 +267,7 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
+    "read-manifest-tree": ["files", "metadata-location"], "validate-tree": ["files", "metadata-location"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
     "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],

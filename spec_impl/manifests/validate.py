@@ -1,0 +1,328 @@
+"""The metadata-tree validator: every snapshot of a table checked against the writer requirements
+of its format version, with every violation reported (not only the first) under its rule id.
+
+Spec: "Manifest Lists", "Manifests" (key-value metadata, field tables per version, the partition
+struct, bounds and Appendix D), "Sequence Numbers", "Scan Planning" (one live entry per file),
+adopted v3 digest §1.4 (first_row_id) and §1.5 (deletion vector fields).
+
+    violations = validate_table(LocalFiles(), "file:/warehouse/db/t/metadata/v3.metadata.json")
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from spec_impl import revisions
+from spec_impl.errors import SpecError
+from spec_impl.manifests import inheritance
+from spec_impl.manifests.avro_files import AvroFile, avro_map, read_avro
+from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
+from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
+from spec_impl.manifests.tree import FileSource, manifest_format_version
+from spec_impl.metadata.partitioning import partition_type
+from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
+from spec_impl.rules import Rule, register
+from spec_impl.serde.binary import from_binary
+from spec_impl.types import IcebergType, StructType
+
+_LIST, _MANIFEST = "Manifest Lists", "Manifests"
+register(
+    Rule("tree.required-fields", "Manifest Lists; Manifests (field tables)", "Fields required in the file's format version are present and not null"),
+    Rule("tree.unwritten-fields", "Manifest Lists; Manifests (field tables); Appendix E", "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)"),
+    Rule("tree.manifest-metadata", "Manifests (key-value metadata)", "A manifest's key-value metadata has schema and partition-spec; from v2 also schema-id, partition-spec-id, format-version and content, and they agree with the manifest list"),
+    Rule("tree.partition-spec-id", _LIST, "partition_spec_id must be listed in table metadata partition-specs"),
+    Rule("tree.manifest-length", _LIST, "manifest_length is the length of the manifest file in bytes"),
+    Rule("tree.manifest-counts", _LIST, "The added, existing and deleted file and row counts equal those of the manifest's entries"),
+    Rule("tree.min-sequence-number", _LIST, "min_sequence_number equals the minimum data sequence number of the manifest's live files", (2, 3)),
+    Rule("tree.sequence-number-bound", "Sequence Numbers", "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number", (2, 3)),
+    Rule("tree.content", _MANIFEST, "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data"),
+    Rule("tree.unique-live-files", "Scan Planning", "A file is live (ADDED or EXISTING) at most once in a snapshot"),
+    Rule("tree.partition-tuple", _MANIFEST, "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce"),
+    Rule("tree.bounds", _MANIFEST, "lower_bounds and upper_bounds decode as their column's type (Appendix D), with lower <= upper"),
+    Rule("tree.equality-ids", _MANIFEST, "equality_ids is required for equality delete files and null otherwise", (2, 3)),
+    Rule("tree.deletion-vector-fields", "adopted 1.5 Deletion vectors", "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and content_size_in_bytes", (3,), (revisions.V3_ADOPTED,)),
+    Rule("tree.first-row-id", "adopted 1.4 Row lineage", "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row id ranges do not overlap and stay below next-row-id", (3,), (revisions.V3_ADOPTED,)),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "path": self.path, "message": self.message}
+
+
+def validate_table(files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT) -> list[Violation]:
+    """Every violation in the trees of all snapshots of the table; a metadata file that cannot be
+    read at all is reported as its single violation."""
+    try:
+        md = read_metadata_file(files.read(metadata_location), revision)
+    except SpecError as e:
+        return [Violation(e.rule, metadata_location, str(e))]
+    checker = _Checker(files, md, revision)
+    for snapshot in md.snapshots:
+        checker.snapshot(snapshot)
+    return checker.violations
+
+
+class _Checker:
+    def __init__(self, files: FileSource, md: TableMetadata, revision: str):
+        self.files, self.md, self.revision = files, md, revision
+        self.violations: list[Violation] = []
+        self._read: dict[str, tuple[bytes, AvroFile] | None] = {}
+        self._checked_manifests: set[str] = set()
+        self.schema = next(s for s in md.schemas if s.schema_id == md.current_schema_id)
+        self.specs = {s.spec_id: s for s in md.specs}
+
+    def report(self, rule: str, path: str, message: str) -> None:
+        v = Violation(rule, path, message)
+        if v not in self.violations:
+            self.violations.append(v)
+
+    def read(self, path: str) -> tuple[bytes, AvroFile] | None:
+        if path not in self._read:
+            try:
+                data = self.files.read(path)
+                self._read[path] = (data, read_avro(data, path))
+            except SpecError as e:
+                self.report(e.rule, path, str(e))
+                self._read[path] = None
+        return self._read[path]
+
+    # --- one snapshot ------------------------------------------------------------------------
+    def snapshot(self, snapshot) -> None:
+        if snapshot.manifest_list is None:
+            return  # a v1 snapshot with an inline manifests list: nothing of the manifest list to check
+        read = self.read(snapshot.manifest_list)
+        if read is None:
+            return
+        _, listing = read
+        list_path = snapshot.manifest_list
+        list_version = int(listing.metadata.get("format-version", "1")) if listing.metadata.get("format-version", "1") in ("1", "2", "3") else 1
+        self.fields(listing.schema, MANIFEST_FILE, list_version, list_path, "manifest list")
+        live: dict[str, list[str]] = defaultdict(list)
+        ranges: list[tuple[int, int, str]] = []
+        for row in listing.records:
+            self.required(row, MANIFEST_FILE, list_version, list_path, f"manifest list row {row.get('manifest_path')!r}")
+            self.manifest(snapshot, row, live, ranges)
+        for path, manifests in live.items():
+            if len(manifests) > 1:
+                self.report("tree.unique-live-files", list_path, f"snapshot {snapshot.snapshot_id}: {path} is live {len(manifests)} times ({', '.join(manifests)})")
+        self.row_id_ranges(snapshot, ranges, list_path)
+
+    def manifest(self, snapshot, raw_row: dict, live: dict, ranges: list) -> None:
+        row = inheritance.read_manifest_file(raw_row)
+        path = row["manifest_path"]
+        if row["partition_spec_id"] not in self.specs:
+            self.report("tree.partition-spec-id", path, f"partition_spec_id {row['partition_spec_id']} is not in the table's partition-specs")
+        read = self.read(path)
+        if read is None:
+            return
+        data, f = read
+        if raw_row.get("manifest_length") != len(data):
+            self.report("tree.manifest-length", path, f"manifest_length is {raw_row.get('manifest_length')}, the file has {len(data)} bytes")
+        try:
+            fv = manifest_format_version(f, self.md.format_version, path)
+        except SpecError as e:
+            self.report(e.rule, path, str(e))
+            return
+        first_visit = path not in self._checked_manifests
+        self._checked_manifests.add(path)
+        if first_visit:
+            self.manifest_file(f, fv, path, row)
+        try:
+            entries = inheritance.inherit_entries(row, f.records, fv)
+        except SpecError as e:
+            self.report(e.rule, path, str(e))
+            return
+        self.counts(raw_row, entries, path)
+        if fv >= 2 and (low := inheritance.min_sequence_number(entries)) is not None and row["min_sequence_number"] != low:
+            self.report("tree.min-sequence-number", path, f"min_sequence_number is {row['min_sequence_number']}; the live files' minimum is {low}")
+        self.sequence_bounds(snapshot, row, entries, path)
+        first_row_ids = inheritance.file_first_row_ids(row.get("first_row_id"), entries) if self.md.format_version >= 3 else []
+        for i, e in enumerate(entries):
+            if e["status"] == DELETED:
+                continue
+            df = e["data_file"]
+            live[df["file_path"]].append(path)
+            if first_row_ids and first_row_ids[i] is not None and df.get("content", DATA) == DATA:
+                ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
+        if self.md.format_version >= 3 and snapshot.first_row_id is not None and fv >= 3:
+            if row["content"] == DATA and row.get("first_row_id") is None:
+                self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id} is a v3 snapshot but its data manifest has no first_row_id")
+            if row["content"] != DATA and row.get("first_row_id") is not None:
+                self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
+
+    # --- checks of one manifest file (once per file) -------------------------------------------
+    def manifest_file(self, f: AvroFile, fv: int, path: str, row: dict) -> None:
+        entry_schema = f.schema
+        self.fields(entry_schema, MANIFEST_ENTRY, fv, path, "manifest_entry")
+        data_file_schema = _record_of(entry_schema, "data_file")
+        if data_file_schema is not None:
+            self.fields(data_file_schema, DATA_FILE, fv, path, "data_file")
+        self.manifest_metadata(f, fv, path, row)
+        spec = self.specs.get(row["partition_spec_id"])
+        ptype = self.partition_struct_type(spec, path) if spec is not None else None
+        if ptype is not None and data_file_schema is not None:
+            self.partition_schema(_record_of(data_file_schema, "partition"), ptype, fv, path)
+        for i, record in enumerate(f.records):
+            where = f"entry {i} ({(record.get('data_file') or {}).get('file_path')})"
+            self.required(record, MANIFEST_ENTRY, fv, path, where)
+            df = record.get("data_file") or {}
+            self.required(df, DATA_FILE, fv, path, where + " data_file")
+            self.content(df, row, fv, path, where)
+            if spec is not None and ptype is not None:
+                self.partition_values(df.get("partition") or {}, spec, ptype, path, where)
+            self.bounds(df, path, where)
+
+    def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:
+        present = {f["name"] for f in schema.get("fields", [])}
+        for field_id, name, _, requirement in table:
+            if requirement[fv - 1] is None and name in present:
+                self.report("tree.unwritten-fields", path, f"{what} of a v{fv} file has {name} ({field_id}), which v{fv} does not write")
+            if requirement[fv - 1] == "required" and name not in present:
+                self.report("tree.required-fields", path, f"{what} of a v{fv} file lacks the required field {name} ({field_id})")
+
+    def required(self, record: dict, table: list, fv: int, path: str, where: str) -> None:
+        for field_id, name, _, requirement in table:
+            if requirement[fv - 1] == "required" and name in record and record[name] is None:
+                self.report("tree.required-fields", path, f"{where}: required field {name} ({field_id}) is null")
+
+    def manifest_metadata(self, f: AvroFile, fv: int, path: str, row: dict) -> None:
+        keys = ["schema", "partition-spec"] + (["schema-id", "partition-spec-id", "format-version", "content"] if fv >= 2 else [])
+        for key in keys:
+            if key not in f.metadata:
+                self.report("tree.manifest-metadata", path, f"a v{fv} manifest lacks the key-value metadata {key!r}")
+        for key in ("schema", "partition-spec"):
+            if key in f.metadata:
+                try:
+                    json.loads(f.metadata[key])
+                except ValueError:
+                    self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON")
+        if f.metadata.get("partition-spec-id", str(row["partition_spec_id"])) != str(row["partition_spec_id"]):
+            self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row['partition_spec_id']}")
+        content = f.metadata.get("content")
+        if content is not None and content != ("data" if row["content"] == DATA else "deletes"):
+            self.report("tree.manifest-metadata", path, f"content {content!r} but the manifest list says content {row['content']}")
+
+    def content(self, df: dict, row: dict, fv: int, path: str, where: str) -> None:
+        content = df.get("content", DATA)
+        expected = (DATA,) if row["content"] == DATA else (1, 2)
+        if content not in expected:
+            self.report("tree.content", path, f"{where}: file content {content} in a {'data' if row['content'] == DATA else 'delete'} manifest")
+        if fv >= 2 and (content == 2) != (df.get("equality_ids") is not None):
+            self.report("tree.equality-ids", path, f"{where}: content {content} with equality_ids {df.get('equality_ids')}")
+        if str(df.get("file_format", "")).lower() == "puffin":
+            missing = [k for k in ("referenced_data_file", "content_offset", "content_size_in_bytes") if df.get(k) is None]
+            if content != 1 or missing:
+                self.report("tree.deletion-vector-fields", path, f"{where}: a Puffin delete file needs content 1 and {', '.join(missing) or 'its fields'}")
+        if fv >= 3 and content != DATA and df.get("first_row_id") is not None:
+            self.report("tree.first-row-id", path, f"{where}: a delete file has first_row_id {df['first_row_id']}")
+
+    # --- partition tuples and bounds --------------------------------------------------------------
+    def partition_struct_type(self, spec, path: str) -> StructType | None:
+        try:
+            return partition_type(spec, self.schema.struct, self.revision)
+        except SpecError as e:
+            self.report("tree.partition-tuple", path, f"the partition type of spec {spec.spec_id} cannot be derived: {e}")
+            return None
+
+    def partition_schema(self, avro: dict | None, ptype: StructType, fv: int, path: str) -> None:
+        fields = {f["name"]: f for f in (avro or {}).get("fields", [])}
+        if [f.name for f in ptype.fields] != list(fields):
+            self.report("tree.partition-tuple", path, f"the partition struct has fields {list(fields)}; the spec has {[f.name for f in ptype.fields]}")
+            return
+        for pf in ptype.fields:
+            got = fields[pf.name].get("field-id")
+            if fv >= 2 and got is not None and int(got) != pf.id:
+                self.report("tree.partition-tuple", path, f"partition field {pf.name!r} has field id {got}; the spec's id is {pf.id}")
+
+    def partition_values(self, values: dict, spec, ptype: StructType, path: str, where: str) -> None:
+        for pf, spec_field in zip(ptype.fields, spec.fields):
+            value = values.get(pf.name)
+            if value is None:
+                continue
+            t = spec_field.transform
+            if t.name == "void":
+                self.report("tree.partition-tuple", path, f"{where}: the void field {pf.name!r} has value {value!r}")
+            elif t.name == "bucket" and not 0 <= value < t.param:
+                self.report("tree.partition-tuple", path, f"{where}: {pf.name!r} is {value}, outside bucket[{t.param}]'s range 0..{t.param - 1}")
+            elif t.name == "truncate" and isinstance(value, (str, bytes)) and _length(value) > t.param:
+                self.report("tree.partition-tuple", path, f"{where}: {pf.name!r} is {value!r}, longer than truncate[{t.param}] allows")
+
+    def bounds(self, df: dict, path: str, where: str) -> None:
+        lower, upper = avro_map(df.get("lower_bounds")) or {}, avro_map(df.get("upper_bounds")) or {}
+        decoded: dict[str, dict[int, Any]] = {"lower": {}, "upper": {}}
+        for kind, bounds in (("lower", lower), ("upper", upper)):
+            for field_id, raw in bounds.items():
+                t = _column_type(self.schema, field_id)
+                if t is None:
+                    continue  # a column no longer in the current schema
+                try:
+                    decoded[kind][field_id] = from_binary(t, raw, self.revision)
+                except SpecError as e:
+                    self.report("tree.bounds", path, f"{where}: {kind} bound of column {field_id} ({t}) does not decode: {e}")
+        for field_id, low in decoded["lower"].items():
+            high = decoded["upper"].get(field_id)
+            try:
+                if high is not None and low > high:
+                    self.report("tree.bounds", path, f"{where}: column {field_id}: lower bound {low!r} > upper bound {high!r}")
+            except TypeError:
+                pass  # values without an order here (geometry): decoding was the check
+
+    # --- counts, sequence numbers, row ids ----------------------------------------------------------
+    def counts(self, row: dict, entries: list[dict], path: str) -> None:
+        for status, name in ((ADDED, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
+            matching = [e for e in entries if e["status"] == status]
+            for key, actual in ((f"{name}_files_count", len(matching)), (f"{name}_rows_count", sum(e["data_file"]["record_count"] for e in matching))):
+                if row.get(key) is not None and row[key] != actual:
+                    self.report("tree.manifest-counts", path, f"{key} is {row[key]}; the manifest has {actual}")
+
+    def sequence_bounds(self, snapshot, row: dict, entries: list[dict], path: str) -> None:
+        if self.md.format_version < 2 or snapshot.sequence_number == 0:
+            return
+        limit = snapshot.sequence_number
+        if row["sequence_number"] > limit:
+            self.report("tree.sequence-number-bound", path, f"manifest sequence_number {row['sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}")
+        for e in entries:
+            name = e["data_file"]["file_path"]
+            if e["sequence_number"] > limit or e["file_sequence_number"] > limit:
+                self.report("tree.sequence-number-bound", path, f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}")
+            if e["sequence_number"] > e["file_sequence_number"]:
+                self.report("tree.sequence-number-bound", path, f"{name}: data sequence number {e['sequence_number']} > file sequence number {e['file_sequence_number']}")
+
+    def row_id_ranges(self, snapshot, ranges: list[tuple[int, int, str]], path: str) -> None:
+        ranges.sort()
+        for (a_start, a_end, a), (b_start, b_end, b) in zip(ranges, ranges[1:]):
+            if b_start < a_end:
+                self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, {b_end}) overlap")
+        if ranges and self.md.next_row_id is not None and max(end for _, end, _ in ranges) > self.md.next_row_id:
+            self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above next-row-id {self.md.next_row_id}")
+
+
+def _record_of(record_schema: dict, field_name: str) -> dict | None:
+    for f in record_schema.get("fields", []):
+        if f["name"] == field_name:
+            t = f["type"]
+            if isinstance(t, list):
+                t = next((x for x in t if x != "null"), None)
+            return t if isinstance(t, dict) else None
+    return None
+
+
+def _column_type(schema, field_id: int) -> IcebergType | None:
+    try:
+        return schema.field_by_id(field_id).type
+    except (KeyError, SpecError):
+        return None
+
+
+def _length(value: str | bytes) -> int:
+    return len(value) if isinstance(value, bytes) else sum(1 for _ in value)
+

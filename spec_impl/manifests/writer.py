@@ -1,0 +1,192 @@
+"""Writing metadata trees as a correct writer of each format version would: manifests, manifest
+lists with their counts and sequence numbers, snapshots and metadata files.
+
+Spec: "Manifests" (key-value metadata, entry fields per version), "Manifest Lists" (counts,
+sequence_number, min_sequence_number), "Snapshots", "Sequence Numbers", Appendix E, adopted v3
+digest §1.4 (first_row_id assignment, snapshot first-row-id and added-rows, next-row-id).
+
+`TreeWriter` is the deterministic generator behind the tree vectors: a table with one schema and
+its partition specs, to which commits add snapshots. A commit takes the manifests it writes
+(entries with the values a writer stores: null sequence numbers for ADDED entries that inherit
+them) and the manifest-list rows it carries over. Every file goes into `files`, keyed by its path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec_impl.manifests import inheritance
+from spec_impl.manifests.avro_files import to_avro_map, write_avro
+from spec_impl.manifests.avro_schemas import manifest_list_schema, manifest_schema
+from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
+
+_AVRO_PRIMITIVE = {"boolean": "boolean", "int": "int", "long": "long", "float": "float", "double": "double", "date": "int",
+                   "string": "string", "binary": "bytes"}  # fmt: skip
+
+
+def data_file(path: str, record_count: int, *, content: int = DATA, partition: dict | None = None, file_format: str = "PARQUET",
+              size: int | None = None, **extra: Any) -> dict[str, Any]:  # fmt: skip
+    """A data_file struct with the required fields; `extra` adds optional ones (bounds as dicts)."""
+    f = {"content": content, "file_path": path, "file_format": file_format, "partition": partition or {},
+         "record_count": record_count, "file_size_in_bytes": size if size is not None else 1000 + record_count}  # fmt: skip
+    f.update(extra)
+    return f
+
+
+def entry(status: int, f: dict[str, Any], snapshot_id: int | None = None, sequence_number: int | None = None,
+          file_sequence_number: int | None = None) -> dict[str, Any]:  # fmt: skip
+    return {"status": status, "snapshot_id": snapshot_id, "sequence_number": sequence_number,
+            "file_sequence_number": file_sequence_number, "data_file": f}  # fmt: skip
+
+
+@dataclass
+class WrittenManifest:
+    """A manifest file written but not yet in a manifest list."""
+
+    path: str
+    length: int
+    spec_id: int
+    content: int
+    entries: list[dict[str, Any]]
+    format_version: int
+
+
+@dataclass
+class TreeWriter:
+    location: str
+    format_version: int
+    schema: dict  # the table schema as JSON (Appendix C), with "schema-id"
+    specs: list[dict] = field(default_factory=lambda: [{"spec-id": 0, "fields": []}])
+    files: dict[str, bytes] = field(default_factory=dict)
+    snapshots: list[dict] = field(default_factory=list)
+    last_sequence_number: int = 0
+    next_row_id: int = 0
+    current_snapshot_id: int | None = None
+    metadata_location: str | None = None
+    timestamp_ms: int = 1_700_000_000_000
+
+    def path(self, name: str) -> str:
+        return f"{self.location}/metadata/{name}"
+
+    def upgrade(self, format_version: int) -> None:
+        """Appendix E: the table is upgraded; files written from now on are of the new version."""
+        assert format_version > self.format_version
+        self.format_version = format_version
+
+    # --- manifests ---------------------------------------------------------------------------
+    def _partition_fields(self, spec_id: int) -> list[dict]:
+        spec = next(s for s in self.specs if s["spec-id"] == spec_id)
+        fields = []
+        for pf in spec["fields"]:
+            source = next(f for f in self.schema["fields"] if f["id"] == pf["source-id"])
+            result = "int" if pf["transform"].startswith(("bucket", "year", "month", "day", "hour")) else _AVRO_PRIMITIVE[source["type"]]
+            fields.append({"name": pf["name"], "type": ["null", result], "default": None, "field-id": pf["field-id"]})
+        return fields
+
+    def write_manifest(self, name: str, entries: list[dict[str, Any]], *, spec_id: int = 0, content: int = DATA,
+                       format_version: int | None = None) -> WrittenManifest:  # fmt: skip
+        """Write a manifest of the table's (or the given) format version (Manifests: key-value metadata)."""
+        fv = format_version or self.format_version
+        schema = manifest_schema(fv, self._partition_fields(spec_id))
+        records = [self._entry_record(e, fv) for e in entries]
+        spec = next(s for s in self.specs if s["spec-id"] == spec_id)
+        meta = {"schema": json.dumps(self.schema), "partition-spec": json.dumps(spec["fields"]), "partition-spec-id": str(spec_id)}
+        if fv >= 2:
+            meta.update({"schema-id": str(self.schema.get("schema-id", 0)), "format-version": str(fv),
+                         "content": "data" if content == DATA else "deletes"})  # fmt: skip
+        data = write_avro(schema, records, meta)
+        path = self.path(name)
+        self.files[path] = data
+        return WrittenManifest(path, len(data), spec_id, content, entries, fv)
+
+    @staticmethod
+    def _entry_record(e: dict[str, Any], fv: int) -> dict[str, Any]:
+        f = dict(e["data_file"])
+        for key in ("lower_bounds", "upper_bounds", "value_counts", "null_value_counts", "column_sizes", "nan_value_counts"):
+            if isinstance(f.get(key), dict):
+                f[key] = to_avro_map(f[key])
+        if fv == 1:
+            f.pop("content", None)
+            f.setdefault("block_size_in_bytes", 67108864)  # "Always write a default in v1"
+            return {"status": e["status"], "snapshot_id": e["snapshot_id"], "data_file": f}
+        return dict(e, data_file=f)
+
+    # --- commits -----------------------------------------------------------------------------
+    def manifest_row(self, m: WrittenManifest, snapshot_id: int, sequence_number: int) -> dict[str, Any]:
+        """The manifest-list row of a manifest added by this commit: counts and min_sequence_number
+        over its entries, with ADDED entries inheriting `sequence_number`."""
+        row = {"manifest_path": m.path, "manifest_length": m.length, "partition_spec_id": m.spec_id, "content": m.content,
+               "sequence_number": sequence_number, "min_sequence_number": 0, "added_snapshot_id": snapshot_id}  # fmt: skip
+        for status, name in ((ADDED, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
+            matching = [e for e in m.entries if e["status"] == status]
+            row[f"{name}_files_count"] = len(matching)
+            row[f"{name}_rows_count"] = sum(e["data_file"]["record_count"] for e in matching)
+        inherited = inheritance.inherit_entries(row, m.entries, m.format_version)
+        row["min_sequence_number"] = inheritance.min_sequence_number(inherited) if m.format_version >= 2 else 0
+        if row["min_sequence_number"] is None:
+            row["min_sequence_number"] = sequence_number
+        return row
+
+    def commit(self, snapshot_id: int, operation: str, new: list[WrittenManifest], carried: list[dict[str, Any]] = (),
+               *, parent: int | None = ..., list_name: str | None = None, sequence_number: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
+        """Add a snapshot whose manifest list holds the carried rows and rows for the new manifests;
+        write the list and a new metadata file. Returns the snapshot's manifest-list rows."""
+        seq = self.last_sequence_number + 1 if sequence_number is None else sequence_number
+        rows = [self.manifest_row(m, snapshot_id, seq) for m in new] + [dict(r) for r in carried]
+        snapshot: dict[str, Any] = {"snapshot-id": snapshot_id, "timestamp-ms": self.timestamp_ms + 1000 * len(self.snapshots),
+                                    "summary": {"operation": operation}, "schema-id": self.schema.get("schema-id", 0)}  # fmt: skip
+        parent_id = self.current_snapshot_id if parent is ... else parent
+        if parent_id is not None:
+            snapshot["parent-snapshot-id"] = parent_id
+        if self.format_version >= 2:
+            snapshot["sequence-number"] = seq
+            self.last_sequence_number = seq
+        if self.format_version >= 3:
+            rows, next_id = inheritance.assign_manifest_first_row_ids(rows, self.next_row_id)
+            snapshot.update({"first-row-id": self.next_row_id, "added-rows": next_id - self.next_row_id})
+            self.next_row_id = next_id
+        list_path = self.path(list_name or f"snap-{snapshot_id}.avro")
+        schema = manifest_list_schema(self.format_version)
+        written = [{k: r.get(k) for k in (f["name"] for f in schema["fields"])} for r in rows]
+        meta = {"snapshot-id": str(snapshot_id), "format-version": str(self.format_version)}
+        if parent_id is not None:
+            meta["parent-snapshot-id"] = str(parent_id)
+        if self.format_version >= 2:
+            meta["sequence-number"] = str(seq)
+        if self.format_version >= 3:
+            meta["first-row-id"] = str(snapshot["first-row-id"])
+        self.files[list_path] = write_avro(schema, written, meta)
+        snapshot["manifest-list"] = list_path
+        self.snapshots.append(snapshot)
+        self.current_snapshot_id = snapshot_id
+        self.write_metadata()
+        return rows
+
+    def write_metadata(self) -> str:
+        """Write vN.metadata.json for the table as it stands (Table Metadata Fields, per version)."""
+        fv = self.format_version
+        doc: dict[str, Any] = {"format-version": fv, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": self.location}
+        if fv >= 2:
+            doc["last-sequence-number"] = self.last_sequence_number
+        doc["last-updated-ms"] = self.timestamp_ms + 1000 * len(self.snapshots)
+        doc["last-column-id"] = max(f["id"] for f in self.schema["fields"])
+        if fv == 1:
+            doc["schema"] = self.schema
+            doc["partition-spec"] = self.specs[-1]["fields"]
+        doc.update({"schemas": [self.schema], "current-schema-id": self.schema.get("schema-id", 0), "partition-specs": self.specs,
+                    "default-spec-id": self.specs[-1]["spec-id"],
+                    "last-partition-id": max((f["field-id"] for s in self.specs for f in s["fields"]), default=999),
+                    "sort-orders": [{"order-id": 0, "fields": []}], "default-sort-order-id": 0, "properties": {},
+                    "current-snapshot-id": self.current_snapshot_id if self.current_snapshot_id is not None else -1,
+                    "snapshots": self.snapshots, "snapshot-log": [{"snapshot-id": s["snapshot-id"], "timestamp-ms": s["timestamp-ms"]} for s in self.snapshots],
+                    "metadata-log": []})  # fmt: skip
+        if self.current_snapshot_id is not None:
+            doc["refs"] = {"main": {"snapshot-id": self.current_snapshot_id, "type": "branch"}}
+        if fv >= 3:
+            doc["next-row-id"] = self.next_row_id
+        version = sum(1 for p in self.files if p.endswith(".metadata.json")) + 1
+        self.metadata_location = self.path(f"v{version}.metadata.json")
+        self.files[self.metadata_location] = json.dumps(doc, separators=(",", ":")).encode()
+        return self.metadata_location

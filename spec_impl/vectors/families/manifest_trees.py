@@ -1,0 +1,263 @@
+"""Whole metadata trees (metadata file, manifest lists, manifests as Avro) written by the reference's
+`TreeWriter`, with the inherited values a reader must report, and corrupted trees with the
+violations the validator must find.
+
+Each tree case carries its files inline (`files`: path → base64), keyed by the exact path strings
+the tree references, so a reader needs no storage but a lookup. Data files are not included:
+reading a tree reads metadata only.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterator
+
+from spec_impl.manifests.avro_files import read_avro, write_avro
+from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
+from spec_impl.manifests.writer import TreeWriter, data_file, entry
+from spec_impl.revisions import V3_ADOPTED
+from spec_impl.vectors.cases import CaseSpec, case
+
+NAME = "manifest-trees"
+DESCRIPTION = "Manifest Lists, Manifests, Sequence Numbers, adopted v3 row lineage: metadata trees read with inheritance, and validated"
+
+SCHEMA = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"},
+                                                       {"id": 2, "name": "data", "required": False, "type": "string"}]}  # fmt: skip
+BUCKETED = [{"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "id_bucket", "transform": "bucket[4]"}]}]
+
+
+def _table(name: str, format_version: int, specs: list | None = None) -> TreeWriter:
+    return TreeWriter(f"file:/warehouse/{name}", format_version, SCHEMA, specs=specs or [{"spec-id": 0, "fields": []}])
+
+
+def _file(w: TreeWriter, name: str, records: int, **kw) -> dict:
+    return data_file(f"{w.location}/data/{name}", records, **kw)
+
+
+def _inputs(w: TreeWriter, snapshot_id: int | None = None) -> dict:
+    """The tree's files, inline; for one snapshot only those it reaches (metadata, list, manifests)."""
+    paths = set(w.files)
+    if snapshot_id is not None:
+        list_path = next(s["manifest-list"] for s in w.snapshots if s["snapshot-id"] == snapshot_id)
+        paths = {w.metadata_location, list_path} | {r["manifest_path"] for r in _rows(w, snapshot_id)}
+    files = {path: base64.b64encode(w.files[path]).decode() for path in sorted(paths)}
+    return {"files": files, "metadata_location": w.metadata_location}
+
+
+# --- valid trees -------------------------------------------------------------------------------------
+
+
+def v1_appends() -> TreeWriter:
+    w = _table("v1-appends", 1, BUCKETED)
+    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"id_bucket": 0}), 1)])])
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5, partition={"id_bucket": 3}), 2)])], rows)
+    return w
+
+
+def v2_delete_rewrites_manifest() -> TreeWriter:
+    """Append a, b; append c; delete b: m1 is rewritten as m3 with a EXISTING and b DELETED."""
+    w = _table("v2-delete", 2)
+    a, b, c = _file(w, "a.parquet", 10), _file(w, "b.parquet", 20), _file(w, "c.parquet", 5)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a), entry(ADDED, b)])])
+    r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, c)])], r1)
+    m3 = w.write_manifest("m3.avro", [entry(EXISTING, a, 1, 1, 1), entry(DELETED, b, 3, 1, 1)])
+    w.commit(3, "delete", [m3], [r for r in r2 if not r["manifest_path"].endswith("m1.avro")])
+    return w
+
+
+def upgrade_v1_v2_v3() -> TreeWriter:
+    """A v1 append, the upgrade to v2 and an append, the upgrade to v3 and an append: the first v3
+    snapshot assigns first_row_id to every data manifest, the v1 one included."""
+    w = _table("upgrade-v1-v2-v3", 1)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10), 1)])])
+    w.upgrade(2)
+    r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 20))])], r1)
+    w.upgrade(3)
+    w.commit(3, "append", [w.write_manifest("m3.avro", [entry(ADDED, _file(w, "c.parquet", 5)), entry(ADDED, _file(w, "d.parquet", 7))])], r2)
+    return w
+
+
+def rewrite_manifests() -> TreeWriter:
+    """Two appends, then their manifests merged into one: EXISTING entries keep sequence numbers 1 and 2."""
+    w = _table("rewrite-manifests", 2)
+    a, b = _file(w, "a.parquet", 10), _file(w, "b.parquet", 20)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a)])])
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, b)])], r1)
+    w.commit(3, "replace", [w.write_manifest("m3.avro", [entry(EXISTING, a, 1, 1, 1), entry(EXISTING, b, 2, 2, 2)])])
+    return w
+
+
+def retried_commit() -> TreeWriter:
+    """A manifest written for sequence number 2 whose commit lost the race: another writer committed
+    snapshot 2; the retry commits snapshot 3 with the same manifest, whose ADDED entries inherit 3."""
+    w = _table("retried-commit", 2)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10))])])
+    retried = w.write_manifest("m-retry.avro", [entry(ADDED, _file(w, "c.parquet", 3))])
+    r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 4))])], r1)
+    w.commit(3, "append", [retried], r2)
+    return w
+
+
+def row_delta() -> TreeWriter:
+    """v2 merge-on-read: a data manifest and a delete manifest with a position delete file (covering
+    one data file) and an equality delete file, added by one snapshot."""
+    w = _table("row-delta", 2)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10))])])
+    pos = _file(w, "a-deletes.parquet", 2, content=1, referenced_data_file=f"{w.location}/data/a.parquet")
+    eq = _file(w, "eq-deletes.parquet", 1, content=2, equality_ids=[1])
+    deletes = w.write_manifest("d1.avro", [entry(ADDED, pos), entry(ADDED, eq)], content=1)
+    data = w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 3))])
+    w.commit(2, "overwrite", [data, deletes], r1)
+    return w
+
+
+def v3_compaction() -> TreeWriter:
+    """v3: two appends, a deletion vector, then compaction of a and b into c: the DELETED entries keep
+    their first_row_id; c gets a new range after the ones already assigned."""
+    w = _table("v3-compaction", 3)
+    a, b = _file(w, "a.parquet", 10), _file(w, "b.parquet", 5)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a)])])
+    r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, b)])], r1)
+    dv = _file(w, "dv.puffin", 1, content=1, file_format="PUFFIN", referenced_data_file=a["file_path"], content_offset=4, content_size_in_bytes=40)
+    w.commit(3, "delete", [w.write_manifest("d1.avro", [entry(ADDED, dv)], content=1)], r2)
+    moved = [entry(DELETED, dict(a, first_row_id=0), 4, 1, 1), entry(DELETED, dict(b, first_row_id=10), 4, 2, 2),
+             entry(ADDED, _file(w, "c.parquet", 14))]  # fmt: skip
+    dv_gone = [entry(DELETED, dv, 4, 3, 3)]
+    w.commit(4, "replace", [w.write_manifest("m3.avro", moved), w.write_manifest("d2.avro", dv_gone, content=1)], [])
+    return w
+
+
+TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
+    "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
+    "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
+    "upgrade-v1-v2-v3": (upgrade_v1_v2_v3, "lineage.manifest-first-row-id", (V3_ADOPTED,)),
+    "rewrite-manifests": (rewrite_manifests, "manifest.inherit.sequence-number", ()),
+    "retried-commit": (retried_commit, "manifest.inherit.sequence-number", ()),
+    "row-delta": (row_delta, "manifest.inherit.snapshot-id", ()),
+    "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
+}
+DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
+
+
+# --- corrupted trees ---------------------------------------------------------------------------------
+
+
+def _edit_list(w: TreeWriter, snapshot_id: int, change: Callable[[list[dict]], None]) -> None:
+    """Rewrite one snapshot's manifest list with its rows changed in place."""
+    path = next(s["manifest-list"] for s in w.snapshots if s["snapshot-id"] == snapshot_id)
+    f = read_avro(w.files[path], path)
+    rows = [dict(r) for r in f.records]
+    change(rows)
+    w.files[path] = write_avro(f.schema, rows, f.metadata)
+
+
+def _edit_manifest(w: TreeWriter, name: str, change: Callable[[list[dict], dict], None], fix_lengths: bool = True) -> None:
+    """Rewrite one manifest with its records (and key-value metadata) changed in place; the manifest
+    lists that name it get the new length unless `fix_lengths` is False."""
+    path = w.path(name)
+    f = read_avro(w.files[path], path)
+    records, meta = [dict(r) for r in f.records], dict(f.metadata)
+    change(records, meta)
+    w.files[path] = write_avro(f.schema, records, meta)
+    if fix_lengths:
+        for s in w.snapshots:
+            _edit_list(w, s["snapshot-id"], lambda rows: [r.update(manifest_length=len(w.files[path])) for r in rows if r["manifest_path"] == path])
+
+
+def _set(key: str, value, index: int = 0) -> Callable[[list[dict]], None]:
+    return lambda rows: rows[index].update({key: value})
+
+
+def _data_file(index: int, **changes) -> Callable[[list[dict], dict], None]:
+    return lambda records, meta: records[index]["data_file"].update(changes)
+
+
+CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeWriter], None]]] = [
+    ("tree.manifest-counts", "added-files-count", "the manifest list says 2 added files; the manifest has 1",
+     retried_commit, lambda w: _edit_list(w, 3, _set("added_files_count", 2))),
+    ("tree.manifest-counts", "deleted-rows-count", "deleted_rows_count 0 for a manifest with a DELETED entry of 20 rows",
+     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, _set("deleted_rows_count", 0))),
+    ("tree.min-sequence-number", "too-high", "min_sequence_number 2 for a manifest whose EXISTING file has data sequence number 1",
+     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, _set("min_sequence_number", 2))),
+    ("tree.manifest-length", "wrong-length", "manifest_length one byte short of the file",
+     v1_appends, lambda w: _edit_list(w, 1, lambda rows: rows[0].update(manifest_length=rows[0]["manifest_length"] - 1))),
+    ("tree.partition-spec-id", "unknown-spec", "partition_spec_id 7 is not a spec of the table",
+     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 1, _set("partition_spec_id", 7))),
+    ("manifest.inherit.sequence-number", "existing-without-sequence-numbers", "an EXISTING entry written without sequence numbers",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(sequence_number=None, file_sequence_number=None))),
+    ("tree.sequence-number-bound", "entry-above-snapshot", "an EXISTING entry with data and file sequence number 9 in snapshot 3 (sequence number 3)",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[1].update(sequence_number=9, file_sequence_number=9))),
+    ("tree.sequence-number-bound", "data-after-file", "an EXISTING entry whose data sequence number 1 exceeds its file sequence number 0",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(file_sequence_number=0))),
+    ("tree.unique-live-files", "file-live-twice", "the rewritten manifest keeps a live while the original manifest is also carried over",
+     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, lambda rows: rows.extend(r for r in _rows(w, 2) if r["manifest_path"].endswith("m1.avro")))),
+    ("tree.content", "delete-file-in-data-manifest", "a position delete file in a data manifest",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, content=1))),
+    ("tree.equality-ids", "equality-delete-without-ids", "an equality delete file without equality_ids",
+     row_delta, lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None))),
+    ("tree.partition-tuple", "bucket-out-of-range", "partition value 4 for bucket[4] (0..3)",
+     v1_appends, lambda w: _edit_manifest(w, "m2.avro", _data_file(0, partition={"id_bucket": 4}))),
+    ("tree.bounds", "bound-does-not-decode", "a 3-byte lower bound for a long column",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, lower_bounds=[{"key": 1, "value": b"\x01\x02\x03"}]))),
+    ("tree.bounds", "lower-above-upper", "lower bound 5 above upper bound 3",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, lower_bounds=[{"key": 1, "value": (5).to_bytes(8, "little")}],
+                                                                    upper_bounds=[{"key": 1, "value": (3).to_bytes(8, "little")}]))),
+    ("tree.manifest-metadata", "v2-without-content-key", "a v2 manifest without the 'content' key-value metadata",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("content"))),
+    ("tree.manifest-metadata", "spec-id-disagrees", "the manifest's partition-spec-id says 1, the manifest list 0",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"partition-spec-id": "1"}))),
+    ("tree.deletion-vector-fields", "dv-without-referenced-file", "a Puffin delete file without referenced_data_file",
+     v3_compaction, lambda w: _edit_manifest(w, "d1.avro", _data_file(0, referenced_data_file=None))),
+    ("tree.first-row-id", "overlapping-ranges", "data file b given first_row_id 5, inside a's range [0, 10)",
+     v3_compaction, lambda w: _edit_manifest(w, "m2.avro", _data_file(0, first_row_id=5))),
+    ("tree.first-row-id", "v3-manifest-without-first-row-id", "a data manifest without first_row_id in a v3 snapshot",
+     v3_compaction, lambda w: _edit_list(w, 2, _set("first_row_id", None))),
+    ("tree.file-exists", "missing-manifest", "the manifest list names a manifest that is not there",
+     v1_appends, lambda w: w.files.pop(w.path("m1.avro"))),
+    ("manifest.avro-file", "manifest-not-avro", "the manifest's bytes are not an Avro file",
+     v1_appends, lambda w: w.files.update({w.path("m2.avro"): b"PAR1 not avro"})),
+    ("tree.manifest-format-version", "v3-manifest-in-v2-table", "a manifest whose format-version key says 3 in a v2 table",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"format-version": "3"}))),
+    ("tree.unwritten-fields", "v1-fields-in-v2-manifest", "a manifest of a v2 table written with the v1 schema but format-version 2: "
+     "block_size_in_bytes is written and content is missing", v2_delete_rewrites_manifest, lambda w: _as_v1_schema(w, "m2.avro")),
+]  # fmt: skip
+
+
+def _rows(w: TreeWriter, snapshot_id: int) -> list[dict]:
+    path = next(s["manifest-list"] for s in w.snapshots if s["snapshot-id"] == snapshot_id)
+    return read_avro(w.files[path], path).records
+
+
+def _as_v1_schema(w: TreeWriter, name: str) -> None:
+    path = w.path(name)
+    f = read_avro(w.files[path], path)
+    records = [{"status": r["status"], "snapshot_id": r["snapshot_id"] or 2,
+                "data_file": {**{k: v for k, v in r["data_file"].items() if k != "content"}, "block_size_in_bytes": 67108864}}
+               for r in f.records]  # fmt: skip
+    from spec_impl.manifests.avro_schemas import manifest_schema
+
+    w.files[path] = write_avro(manifest_schema(1), records, f.metadata)
+    for s in w.snapshots:
+        _edit_list(w, s["snapshot-id"], lambda rows: [r.update(manifest_length=len(w.files[path])) for r in rows if r["manifest_path"] == path])
+
+
+def specs() -> Iterator[CaseSpec]:
+    for name, (build, rule_id, revs) in TREES.items():
+        w = build()
+        for s in w.snapshots:
+            yield case(rule_id, f"{name}-snapshot-{s['snapshot-id']}", f"{DESCRIPTIONS[name]} Snapshot {s['snapshot-id']}: every entry's "
+                       "inherited sequence numbers, snapshot id and (v3) first row id", "read-manifest-tree", revisions=revs or None,
+                       snapshot_id=s["snapshot-id"], **_inputs(w, s["snapshot-id"]))  # fmt: skip
+        yield case("tree.required-fields", f"{name}-valid", f"{DESCRIPTIONS[name]} A correct tree: no violation", "validate-tree",
+                   revisions=revs or None, **_inputs(w))  # fmt: skip
+    w = v2_delete_rewrites_manifest()
+    yield case("tree.snapshot", "no-such-snapshot", "reading snapshot 99, which the table does not have", "read-manifest-tree",
+               snapshot_id=99, **_inputs(w))  # fmt: skip
+    w = rewrite_manifests()
+    _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(sequence_number=None, file_sequence_number=None))
+    yield case("manifest.inherit.sequence-number", "reading-existing-without-sequence-numbers", "a reader must reject an EXISTING entry "
+               "written without sequence numbers rather than inherit the manifest's 3", "read-manifest-tree", snapshot_id=3, **_inputs(w, 3))  # fmt: skip
+    for rule_id, slug, description, build, corrupt in CORRUPTIONS:
+        w = build()
+        corrupt(w)
+        yield case(rule_id, slug, f"corrupted tree: {description}", "validate-tree", **_inputs(w))

@@ -1,0 +1,148 @@
+"""Reading and validating metadata trees (spec_impl.manifests.tree, .validate, .writer, .avro_files).
+
+The trees here are written by the reference's `TreeWriter`; trees written by Iceberg Java are
+checked in tests/test_engine_trees.py (captured) and conformance/test_spark_trees.py (live).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_impl.errors import InvalidInput
+from spec_impl.manifests.avro_files import avro_map, read_avro, to_avro_map, write_avro
+from spec_impl.manifests.tree import InMemoryFiles, LocalFiles, read_snapshot, tree_reading
+from spec_impl.manifests.validate import validate_table
+from spec_impl.manifests.writer import TreeWriter, data_file, entry
+from spec_impl.vectors.families import manifest_trees as trees
+
+
+def _reading(w: TreeWriter, snapshot_id: int | None = None) -> dict:
+    return tree_reading(read_snapshot(InMemoryFiles(w.files), w.metadata_location, snapshot_id))
+
+
+def _entries(reading: dict) -> dict[str, tuple]:
+    return {e["file_path"].rsplit("/", 1)[1]: (e["status"], e["snapshot_id"], e["sequence_number"], e["file_sequence_number"], e["first_row_id"])
+            for e in reading["entries"]}  # fmt: skip
+
+
+def test_avro_file_errors_name_the_rule_and_path():
+    with pytest.raises(InvalidInput) as e:
+        read_avro(b"not an avro file", "s3://b/m.avro")
+    assert e.value.rule == "manifest.avro-file" and "s3://b/m.avro" in str(e.value)
+
+
+def test_avro_writing_is_deterministic_and_keeps_physical_values():
+    schema = {"type": "record", "name": "r", "fields": [{"name": "d", "type": {"type": "int", "logicalType": "date"}},
+                                                         {"name": "m", "type": {"type": "array", "items": {"type": "record", "name": "kv",
+                                                          "fields": [{"name": "key", "type": "int"}, {"name": "value", "type": "bytes"}]}}}]}  # fmt: skip
+    data = write_avro(schema, [{"d": 19723, "m": to_avro_map({1: b"\x01"})}], {"k": "v"})
+    assert data == write_avro(schema, [{"d": 19723, "m": to_avro_map({1: b"\x01"})}], {"k": "v"})
+    f = read_avro(data)
+    assert f.records[0]["d"] == 19723 and avro_map(f.records[0]["m"]) == {1: b"\x01"} and f.metadata == {"k": "v"}
+
+
+def test_v2_delete_reads_existing_and_deleted_entries_with_their_own_sequence_numbers():
+    r = _reading(trees.v2_delete_rewrites_manifest())
+    assert _entries(r) == {"a.parquet": (0, 1, 1, 1, None), "b.parquet": (2, 3, 1, 1, None), "c.parquet": (1, 2, 2, 2, None)}
+    assert [m["min_sequence_number"] for m in r["manifests"]] == [1, 2]
+
+
+def test_retried_commit_inherits_the_sequence_number_of_the_list_that_commits_it():
+    r = _reading(trees.retried_commit())
+    assert _entries(r)["c.parquet"] == (1, 3, 3, 3, None)
+
+
+def test_upgrade_reads_v1_entries_as_zero_and_assigns_row_ids_in_the_first_v3_snapshot():
+    w = trees.upgrade_v1_v2_v3()
+    assert _entries(_reading(w, 2))["a.parquet"] == (1, 1, 0, 0, None)
+    entries = _entries(_reading(w, 3))
+    # new manifest first: c 0..4, d 5..11; then b (12..31) and the v1 manifest a (32..41)
+    assert [entries[n][4] for n in ("c.parquet", "d.parquet", "b.parquet", "a.parquet")] == [0, 5, 12, 32]
+    assert entries["a.parquet"][2:4] == (0, 0)
+
+
+def test_v3_compaction_keeps_deleted_ids_and_gives_new_file_a_new_range():
+    entries = _entries(_reading(trees.v3_compaction()))
+    assert entries["a.parquet"] == (2, 4, 1, 1, 0) and entries["b.parquet"] == (2, 4, 2, 2, 10)
+    assert entries["c.parquet"] == (1, 4, 4, 4, 15) and entries["dv.puffin"][4] is None
+
+
+def test_v1_snapshot_with_inline_manifests_list(tmp_path):
+    w = trees.v1_appends()
+    import json
+
+    doc = json.loads(w.files[w.metadata_location])
+    for s in doc["snapshots"]:  # v1 allowed "manifests" instead of a manifest list
+        s["manifests"] = [f"{w.location}/metadata/m{s['snapshot-id']}.avro"] if s["snapshot-id"] == 1 else [f"{w.location}/metadata/m2.avro", f"{w.location}/metadata/m1.avro"]
+        del s["manifest-list"]
+    w.files[w.metadata_location] = json.dumps(doc).encode()
+    r = _reading(w)
+    assert _entries(r) == {"b.parquet": (1, 2, 0, 0, None), "a.parquet": (1, 1, 0, 0, None)}
+
+
+def test_local_files_read_file_uris(tmp_path):
+    (tmp_path / "x.avro").write_bytes(b"abc")
+    assert LocalFiles().read(f"file:{tmp_path}/x.avro") == b"abc" == LocalFiles().read(f"file://{tmp_path}/x.avro")
+    with pytest.raises(InvalidInput) as e:
+        LocalFiles().read(f"file:{tmp_path}/missing.avro")
+    assert e.value.rule == "tree.file-exists"
+
+
+def test_reading_unknown_snapshot_and_missing_file():
+    w = trees.rewrite_manifests()
+    with pytest.raises(InvalidInput) as e:
+        _reading(w, 42)
+    assert e.value.rule == "tree.snapshot"
+    del w.files[w.path("m3.avro")]
+    with pytest.raises(InvalidInput) as e:
+        _reading(w)
+    assert e.value.rule == "tree.file-exists"
+
+
+def test_manifest_with_a_newer_format_version_than_the_table():
+    w = trees.rewrite_manifests()
+    trees._edit_manifest(w, "m3.avro", lambda records, meta: meta.update({"format-version": "3"}))
+    with pytest.raises(InvalidInput) as e:
+        _reading(w)
+    assert e.value.rule == "tree.manifest-format-version"
+
+
+@pytest.mark.parametrize("name", sorted(trees.TREES))
+def test_trees_of_the_writer_are_valid(name):
+    w = trees.TREES[name][0]()
+    assert validate_table(InMemoryFiles(w.files), w.metadata_location) == []
+
+
+@pytest.mark.parametrize("rule_id,slug,build,corrupt", [(c[0], c[1], c[3], c[4]) for c in trees.CORRUPTIONS], ids=[c[1] for c in trees.CORRUPTIONS])
+def test_validator_finds_each_corruption(rule_id, slug, build, corrupt):
+    """Rules: tree.manifest-counts, tree.min-sequence-number, tree.manifest-length, tree.partition-spec-id,
+    tree.sequence-number-bound, tree.unique-live-files, tree.content, tree.equality-ids, tree.partition-tuple,
+    tree.bounds, tree.manifest-metadata, tree.deletion-vector-fields, tree.first-row-id, tree.file-exists,
+    tree.unwritten-fields, tree.required-fields, manifest.avro-file, tree.manifest-format-version."""
+    w = build()
+    assert validate_table(InMemoryFiles(w.files), w.metadata_location) == []
+    corrupt(w)
+    violations = validate_table(InMemoryFiles(w.files), w.metadata_location)
+    assert rule_id in {v.rule for v in violations}
+    assert all(v.path and v.message for v in violations)
+
+
+def test_validator_reports_every_violation_not_only_the_first():
+    w = trees.rewrite_manifests()
+    trees._edit_list(w, 3, lambda rows: rows[0].update(added_files_count=5, min_sequence_number=0))
+    trees._edit_manifest(w, "m1.avro", lambda records, meta: records[0]["data_file"].update(content=1))
+    rules = {v.rule for v in validate_table(InMemoryFiles(w.files), w.metadata_location)}
+    assert {"tree.manifest-counts", "tree.min-sequence-number", "tree.content"} <= rules
+
+
+def test_unreadable_metadata_is_one_violation():
+    [v] = validate_table(InMemoryFiles({"m.json": b"{"}), "m.json")
+    assert v.rule == "table.field-type" and v.path == "m.json"
+
+
+def test_writer_counts_and_min_sequence_number():
+    w = TreeWriter("file:/t", 2, trees.SCHEMA)
+    f = data_file("file:/t/data/a.parquet", 7)
+    m = w.write_manifest("m.avro", [entry(1, f), entry(0, dict(f, file_path="file:/t/data/b.parquet"), 9, 0, 0)])
+    [row] = w.commit(10, "append", [m], sequence_number=4)
+    assert (row["added_files_count"], row["existing_files_count"], row["added_rows_count"], row["min_sequence_number"]) == (1, 1, 7, 0)
