@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -45,7 +44,6 @@ def test_iceberg_java_writes_a_v2_table_with_deletes(tmp_path: Path) -> None:
         pytest.skip(reason)
     from conformance.engines.iceberg_java import spark as spark_session
 
-    started = time.monotonic()
     warehouse = tmp_path / "warehouse"
     spark = spark_session.local_spark_session(warehouse)
     try:
@@ -76,4 +74,3 @@ def test_iceberg_java_writes_a_v2_table_with_deletes(tmp_path: Path) -> None:
     current = next(s for s in snapshots if s["snapshot-id"] == metadata["current-snapshot-id"])
     assert int(current["summary"].get("added-position-delete-files", 0)) >= 1, current["summary"]
     assert list((warehouse / "db" / "events" / "data").rglob("*-deletes.parquet")), "no position delete file written"
-    assert time.monotonic() - started < 40, "the smoke test should take well under 40 s"

@@ -32,7 +32,8 @@ _LIST, _MANIFEST = "Manifest Lists", "Manifests"
 register(
     Rule("tree.required-fields", "Manifest Lists; Manifests (field tables)", "Fields required in the file's format version are present and not null"),
     Rule("tree.unwritten-fields", "Manifest Lists; Manifests (field tables); Appendix E", "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)"),
-    Rule("tree.manifest-metadata", "Manifests (key-value metadata)", "A manifest's key-value metadata has schema and partition-spec; from v2 also schema-id, partition-spec-id, format-version and content, and they agree with the manifest list"),
+    Rule("tree.manifest-metadata", "Manifests (key-value metadata)", "A manifest's key-value metadata has schema and partition-spec; from v2 also partition-spec-id, format-version and content, and they agree with the manifest list"),
+    Rule("tree.manifest-schema-id", "Manifests (key-value metadata)", "From v2 a manifest's key-value metadata has schema-id (required in v2, optional in v1)", (2, 3)),
     Rule("tree.partition-spec-id", _LIST, "partition_spec_id must be listed in table metadata partition-specs"),
     Rule("tree.manifest-length", _LIST, "manifest_length is the length of the manifest file in bytes"),
     Rule("tree.manifest-counts", _LIST, "The added, existing and deleted file and row counts equal those of the manifest's entries"),
@@ -198,7 +199,8 @@ class _Checker:
         keys = ["schema", "partition-spec"] + (["schema-id", "partition-spec-id", "format-version", "content"] if fv >= 2 else [])
         for key in keys:
             if key not in f.metadata:
-                self.report("tree.manifest-metadata", path, f"a v{fv} manifest lacks the key-value metadata {key!r}")
+                rule = "tree.manifest-schema-id" if key == "schema-id" else "tree.manifest-metadata"
+                self.report(rule, path, f"a v{fv} manifest lacks the key-value metadata {key!r}")
         for key in ("schema", "partition-spec"):
             if key in f.metadata:
                 try:

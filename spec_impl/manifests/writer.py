@@ -14,11 +14,12 @@ them) and the manifest-list rows it carries over. Every file goes into `files`, 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from spec_impl.manifests import inheritance
-from spec_impl.manifests.avro_files import to_avro_map, write_avro
+from spec_impl.manifests.avro_files import read_avro, to_avro_map, write_avro
 from spec_impl.manifests.avro_schemas import manifest_list_schema, manifest_schema
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
 
@@ -190,3 +191,21 @@ class TreeWriter:
         self.metadata_location = self.path(f"v{version}.metadata.json")
         self.files[self.metadata_location] = json.dumps(doc, separators=(",", ":")).encode()
         return self.metadata_location
+
+
+# --- editing written trees (corrupting them on purpose, in vectors and tests) ---------------------------
+
+
+def edit_avro(files: dict[str, bytes], path: str, change: Callable[[list[dict], dict], None]) -> None:
+    """Rewrite one Avro file of a tree with its records and key-value metadata changed in place."""
+    f = read_avro(files[path], path)
+    records, meta = [dict(r) for r in f.records], dict(f.metadata)
+    change(records, meta)
+    files[path] = write_avro(f.schema, records, meta)
+
+
+def fix_manifest_lengths(files: dict[str, bytes], manifest_lists: list[str], manifest_path: str) -> None:
+    """After a manifest was rewritten, give it its new length in every manifest list that names it."""
+    length = len(files[manifest_path])
+    for list_path in manifest_lists:
+        edit_avro(files, list_path, lambda rows, _: [r.update(manifest_length=length) for r in rows if r["manifest_path"] == manifest_path])

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from spec_impl.manifests.avro_files import read_avro, write_avro
 from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
-from spec_impl.manifests.writer import TreeWriter, data_file, entry
+from spec_impl.manifests.writer import TreeWriter, data_file, edit_avro, entry, fix_manifest_lengths
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 
@@ -142,26 +142,20 @@ DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n 
 # --- corrupted trees ---------------------------------------------------------------------------------
 
 
+def _lists(w: TreeWriter) -> list[str]:
+    return [s["manifest-list"] for s in w.snapshots]
+
+
 def _edit_list(w: TreeWriter, snapshot_id: int, change: Callable[[list[dict]], None]) -> None:
     """Rewrite one snapshot's manifest list with its rows changed in place."""
     path = next(s["manifest-list"] for s in w.snapshots if s["snapshot-id"] == snapshot_id)
-    f = read_avro(w.files[path], path)
-    rows = [dict(r) for r in f.records]
-    change(rows)
-    w.files[path] = write_avro(f.schema, rows, f.metadata)
+    edit_avro(w.files, path, lambda rows, _: change(rows))
 
 
-def _edit_manifest(w: TreeWriter, name: str, change: Callable[[list[dict], dict], None], fix_lengths: bool = True) -> None:
-    """Rewrite one manifest with its records (and key-value metadata) changed in place; the manifest
-    lists that name it get the new length unless `fix_lengths` is False."""
-    path = w.path(name)
-    f = read_avro(w.files[path], path)
-    records, meta = [dict(r) for r in f.records], dict(f.metadata)
-    change(records, meta)
-    w.files[path] = write_avro(f.schema, records, meta)
-    if fix_lengths:
-        for s in w.snapshots:
-            _edit_list(w, s["snapshot-id"], lambda rows: [r.update(manifest_length=len(w.files[path])) for r in rows if r["manifest_path"] == path])
+def _edit_manifest(w: TreeWriter, name: str, change: Callable[[list[dict], dict], None]) -> None:
+    """Rewrite one manifest; the manifest lists that name it get its new length."""
+    edit_avro(w.files, w.path(name), change)
+    fix_manifest_lengths(w.files, _lists(w), w.path(name))
 
 
 def _set(key: str, value, index: int = 0) -> Callable[[list[dict]], None]:
@@ -204,6 +198,8 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
                                                                     upper_bounds=[{"key": 1, "value": (3).to_bytes(8, "little")}]))),
     ("tree.manifest-metadata", "v2-without-content-key", "a v2 manifest without the 'content' key-value metadata",
      rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("content"))),
+    ("tree.manifest-schema-id", "v2-without-schema-id", "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
+     "never writes it: apache/iceberg#10927)", rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema-id"))),
     ("tree.manifest-metadata", "spec-id-disagrees", "the manifest's partition-spec-id says 1, the manifest list 0",
      rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"partition-spec-id": "1"}))),
     ("tree.deletion-vector-fields", "dv-without-referenced-file", "a Puffin delete file without referenced_data_file",
@@ -229,16 +225,15 @@ def _rows(w: TreeWriter, snapshot_id: int) -> list[dict]:
 
 
 def _as_v1_schema(w: TreeWriter, name: str) -> None:
+    from spec_impl.manifests.avro_schemas import manifest_schema
+
     path = w.path(name)
     f = read_avro(w.files[path], path)
     records = [{"status": r["status"], "snapshot_id": r["snapshot_id"] or 2,
                 "data_file": {**{k: v for k, v in r["data_file"].items() if k != "content"}, "block_size_in_bytes": 67108864}}
                for r in f.records]  # fmt: skip
-    from spec_impl.manifests.avro_schemas import manifest_schema
-
     w.files[path] = write_avro(manifest_schema(1), records, f.metadata)
-    for s in w.snapshots:
-        _edit_list(w, s["snapshot-id"], lambda rows: [r.update(manifest_length=len(w.files[path])) for r in rows if r["manifest_path"] == path])
+    fix_manifest_lengths(w.files, _lists(w), path)
 
 
 def specs() -> Iterator[CaseSpec]:
