@@ -105,7 +105,7 @@ class _Checker:
             return
         _, listing = read
         list_path = snapshot.manifest_list
-        list_version = int(listing.metadata.get("format-version", "1")) if listing.metadata.get("format-version", "1") in ("1", "2", "3") else 1
+        list_version = self.list_format_version(listing)
         self.fields(listing.schema, MANIFEST_FILE, list_version, list_path, "manifest list")
         live: dict[str, list[str]] = defaultdict(list)
         ranges: list[tuple[int, int, str]] = []
@@ -116,6 +116,17 @@ class _Checker:
             if len(manifests) > 1:
                 self.report("tree.unique-live-files", list_path, f"snapshot {snapshot.snapshot_id}: {path} is live {len(manifests)} times ({', '.join(manifests)})")
         self.row_id_ranges(snapshot, ranges, list_path)
+
+    def list_format_version(self, listing: AvroFile) -> int:
+        """The spec defines no key-value metadata for manifest lists; writers commonly add a
+        format-version key. Without it: the table's version, or v1 for a list without
+        sequence_number in a table upgraded since (written before the upgrade)."""
+        declared = listing.metadata.get("format-version")
+        if declared in ("1", "2", "3"):
+            return int(declared)
+        if self.md.format_version >= 2 and "sequence_number" not in {f["name"] for f in listing.schema.get("fields", [])}:
+            return 1
+        return self.md.format_version
 
     def manifest(self, snapshot, raw_row: dict, live: dict, ranges: list) -> None:
         row = inheritance.read_manifest_file(raw_row)

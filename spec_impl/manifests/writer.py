@@ -135,6 +135,8 @@ class TreeWriter:
         """Add a snapshot whose manifest list holds the carried rows and rows for the new manifests;
         write the list and a new metadata file. Returns the snapshot's manifest-list rows."""
         seq = self.last_sequence_number + 1 if sequence_number is None else sequence_number
+        if self.format_version == 1:
+            seq = 0  # v1 has no sequence numbers; its manifests are carried into later lists with 0
         rows = [self.manifest_row(m, snapshot_id, seq) for m in new] + [dict(r) for r in carried]
         snapshot: dict[str, Any] = {"snapshot-id": snapshot_id, "timestamp-ms": self.timestamp_ms + 1000 * len(self.snapshots),
                                     "summary": {"operation": operation}, "schema-id": self.schema.get("schema-id", 0)}  # fmt: skip
