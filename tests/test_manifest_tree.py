@@ -146,3 +146,28 @@ def test_writer_counts_and_min_sequence_number():
     m = w.write_manifest("m.avro", [entry(1, f), entry(0, dict(f, file_path="file:/t/data/b.parquet"), 9, 0, 0)])
     [row] = w.commit(10, "append", [m], sequence_number=4)
     assert (row["added_files_count"], row["existing_files_count"], row["added_rows_count"], row["min_sequence_number"]) == (1, 1, 7, 0)
+
+
+def test_validate_table_cli(tmp_path, capsys):
+    import json
+
+    from spec_impl.manifests import cli
+
+    w = TreeWriter(f"file:{tmp_path}/t", 2, trees.SCHEMA)
+    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/a.parquet", 3))])])
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/b.parquet", 4))])], rows)
+
+    def materialize():
+        for path, data in w.files.items():
+            local = tmp_path / path.removeprefix(f"file:{tmp_path}/")
+            local.parent.mkdir(parents=True, exist_ok=True)
+            local.write_bytes(data)
+
+    materialize()
+    assert cli.main([w.metadata_location]) == 0 and "ok: no violation" in capsys.readouterr().out
+    trees._edit_list(w, 2, lambda rows: rows[0].update(added_files_count=3))
+    materialize()
+    assert cli.main([w.metadata_location.removeprefix("file:")]) == 1
+    assert "[tree.manifest-counts]" in capsys.readouterr().out
+    assert cli.main([w.metadata_location, "--json"]) == 1
+    assert [v["rule"] for v in json.loads(capsys.readouterr().out)] == ["tree.manifest-counts"]

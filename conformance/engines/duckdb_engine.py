@@ -17,7 +17,7 @@ the partition transforms DuckDB uses when it writes a partitioned table,
 So the adapter answers the `transform` op for bucket[N] and truncate[W] only, and
 `read-table-metadata` in part: `iceberg_snapshots(<metadata file>)` reads a metadata document's
 snapshots (id, sequence number, timestamp, manifest list), and only those are compared
-(`partial_view`); the other
+(`partial_view`); and `read-manifest-tree` in part (see `_read_tree`); the other
 transforms (identity, void, year, month, day, hour), the hash itself (the bucket number loses the
 sign bit), type parsing and single-value (de)serialization are reported as unsupported, as are
 source types DuckDB cannot hold (`timestamptz_ns` and the other v3 types). DuckDB's own `hash()`
@@ -43,6 +43,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
+from conformance.engines import tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -55,6 +56,13 @@ EXTENSIONS = (
 _FUNCTIONS = {"bucket": "iceberg_bucket", "truncate": "iceberg_truncate"}
 _SNAPSHOT_KEYS = ("snapshot-id", "sequence-number", "timestamp-ms", "manifest-list")
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
+# What `iceberg_metadata` reports of a tree, and the spec's names for its enum strings. A string
+# that is none of these is passed through, so that a wrong label shows up as a failure.
+_TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
+_TREE_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
+_STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
+_FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
+_MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
 
 # Iceberg type -> (DuckDB type of the list parameter, SQL turning one element `x` into the value).
 # Temporal values travel as their integer counts since the epoch.
@@ -73,6 +81,28 @@ _SIMPLE = {
     "uuid": ("VARCHAR", "CAST(x AS UUID)"),
     "binary": ("BLOB", "x"),
 }
+
+
+def _place_tree(inp: dict[str, Any], root: Path) -> str:
+    """Write a tree's files where DuckDB's `allow_moved_paths` looks for them; the metadata file's name.
+
+    With `allow_moved_paths`, DuckDB takes the table directory and the metadata file's name, and
+    replaces the metadata's `location` prefix in every path with that directory. So each file goes
+    to `<root>/<path after the location>`. The location is read from the metadata JSON with the
+    `json` module: plumbing, not a reading. Files outside the location are left out (DuckDB could
+    not reach them; it reports any it misses).
+    """
+    files = tree_files.decode_files(inp)
+    location = tree_files.metadata_document(files, inp["metadata-location"])["location"].rstrip("/")
+    directory, _, name = inp["metadata-location"].rpartition("/")
+    if directory != location + "/metadata":
+        raise ValueError(f"DuckDB needs the metadata file under <location>/metadata/; it is {inp['metadata-location']!r}")
+    for path, data in files.items():
+        target = (root / path[len(location):].lstrip("/")).resolve()
+        if path.startswith(location + "/") and target.is_relative_to(root):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    return name
 
 
 def pip_command(*, with_duckdb: bool = False) -> str:
@@ -105,7 +135,7 @@ class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
-    capabilities = frozenset({"transform", "read-table-metadata"})
+    capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP})
 
     def __init__(self) -> None:
         self._con: Any = None
@@ -156,7 +186,7 @@ class DuckDBEngine(ColumnEngine):
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
-        if why is not None or op == "read-table-metadata":
+        if why is not None or op in ("read-table-metadata", tree_files.OP):
             return why
         if not _PARAMETERIZED.fullmatch(inp["transform"]):
             return f"DuckDB's iceberg extension has no {inp['transform']!r} transform function (only iceberg_bucket and iceberg_truncate)"
@@ -166,10 +196,13 @@ class DuckDBEngine(ColumnEngine):
         return None
 
     def validates(self, op: str) -> bool:
-        return op != "read-table-metadata"
+        return op not in ("read-table-metadata", tree_files.OP)
 
     def partial_view(self, op: str, output: Any) -> Any:
-        """DuckDB reads only the snapshots of a metadata file (`iceberg_snapshots`): compare those."""
+        """DuckDB reads only the snapshots of a metadata file (`iceberg_snapshots`), and of a tree
+        only the columns of `iceberg_metadata`: compare those (see `_read_tree`)."""
+        if op == tree_files.OP:
+            return tree_files.tree_view(output, (), _TREE_MANIFEST_KEYS, _TREE_ENTRY_KEYS)
         if op != "read-table-metadata":
             return output
         return {"snapshots": sorted(({k: s[k] for k in _SNAPSHOT_KEYS} for s in output["snapshots"]), key=lambda s: s["snapshot-id"])}
@@ -177,7 +210,47 @@ class DuckDBEngine(ColumnEngine):
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table-metadata":
             return [self._read_snapshots(c["input"]["document"]) for c in cases]
+        if op == tree_files.OP:
+            return [self._read_tree(c["input"]) for c in cases]
         return super().run_batch(op, cases)
+
+    def _read_tree(self, inp: dict[str, Any]) -> EngineAnswer:
+        """`iceberg_metadata` over the case's files, written under a temporary table directory.
+
+        `iceberg_metadata` has eight columns: the manifest path, sequence number and content, and
+        each entry's status, content, file path, format and record count. So the snapshot id and
+        sequence number, the manifests' spec id, min sequence number, added snapshot id and
+        first_row_id, and the entries' snapshot id, sequence numbers and first_row_id are not
+        compared, and rejections are not judged (`validates`): DuckDB shows no entry sequence
+        number, so it cannot be asked to reject a missing one. Manifests are known only through
+        their entries (a manifest without entries would not show), in the order of DuckDB's rows.
+        """
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                name = _place_tree(inp, Path(tmp).resolve())
+            except Exception as e:  # a file missing, JSON that does not parse, a path outside the location
+                return EngineAnswer(False, error=f"the adapter cannot place the tree for DuckDB: {type(e).__name__}: {e}")
+            args = [tmp, name]
+            snapshot = ""
+            if inp.get("snapshot-id") is not None:
+                snapshot, args = ", snapshot_from_id := ?", args + [inp["snapshot-id"]]
+            try:
+                rows = self._con.execute(
+                    "SELECT manifest_path, manifest_sequence_number, manifest_content, status, content, file_path, record_count "
+                    f"FROM iceberg_metadata(?, allow_moved_paths := true, version := ?, version_name_format := '%s%s'{snapshot})",
+                    args,
+                ).fetchall()
+            except Exception as e:  # duckdb.Error
+                return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
+        manifests: list[dict[str, Any]] = []
+        entries = []
+        for manifest_path, sequence_number, manifest_content, status, content, file_path, record_count in rows:
+            if not manifests or manifests[-1]["manifest_path"] != manifest_path:
+                manifests.append({"manifest_path": manifest_path, "content": _MANIFEST_CONTENT.get(manifest_content, manifest_content),
+                                  "sequence_number": sequence_number})  # fmt: skip
+            entries.append({"manifest_path": manifest_path, "status": _STATUS.get(status, status),
+                            "content": _FILE_CONTENT.get(content, content), "file_path": file_path, "record_count": record_count})  # fmt: skip
+        return EngineAnswer(True, {"manifests": manifests, "entries": entries})
 
     def _read_snapshots(self, document: Any) -> EngineAnswer:
         """`iceberg_snapshots` over the document written to a temporary metadata file."""

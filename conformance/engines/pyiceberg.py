@@ -15,7 +15,11 @@ Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
   file reader uses), then the normalized reading of `vectors/README.md` built attribute by
   attribute from the pydantic model;
 - read-view-metadata: `pyiceberg.view.metadata.ViewMetadata.model_validate_json` (the model its
-  REST catalog loads views with), mapped the same way.
+  REST catalog loads views with), mapped the same way;
+- read-manifest-tree: the case's files behind an in-memory `FileIO`; the metadata file read with
+  `FromInputFile.table_metadata`, the snapshot's list with `read_manifest_list` and each manifest
+  with `ManifestFile.fetch_manifest_entry(io, discard_deleted=False)`, which applies PyIceberg's
+  own inheritance. PyIceberg 0.12 has no first_row_id, so that key is left out (`partial_view`).
 
 `conformance/engines/metadata_reading.md` says how each attribute maps to the normalized forms.
 
@@ -38,6 +42,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
 
+from conformance.engines import tree_files
 from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
 
 
@@ -47,7 +52,7 @@ class PyIcebergEngine(Engine):
     name = "pyiceberg"
     capabilities = frozenset({"parse-type", "min-format-version", "parse-transform", "result-type", "transform", "hash",
                               "to-binary", "from-binary", "to-json", "from-json",
-                              "read-table-metadata", "read-view-metadata"})  # fmt: skip
+                              "read-table-metadata", "read-view-metadata", "read-manifest-tree"})  # fmt: skip
 
     def start(self) -> None:
         try:
@@ -55,9 +60,12 @@ class PyIcebergEngine(Engine):
             from pyiceberg import conversions, schema, transforms, types
         except ImportError as e:
             raise EngineUnavailable(f"pyiceberg: cannot import it ({e}); install pyiceberg") from None
+        from pyiceberg import manifest
+        from pyiceberg.serializers import FromInputFile
         from pyiceberg.table.metadata import TableMetadataUtil
         from pyiceberg.view.metadata import ViewMetadata
 
+        self._manifest, self._metadata_file = manifest, FromInputFile
         self._conversions, self._schema, self._transforms, self._types = conversions, schema, transforms, types
         self._table_metadata, self._view_metadata = TableMetadataUtil, ViewMetadata
         self._type_adapter = TypeAdapter(types.IcebergType)
@@ -68,6 +76,14 @@ class PyIcebergEngine(Engine):
             return metadata.version("pyiceberg")
         except metadata.PackageNotFoundError:
             return "unknown"
+
+    def partial_view(self, op: str, output: Any) -> Any:
+        """PyIceberg 0.12 reads manifest lists and manifests with its v2 schemas, so first_row_id
+        (list field 520, data_file field 142) is projected away and it has no attribute for it:
+        every key but the manifests' and entries' first_row_id is compared."""
+        if op != tree_files.OP:
+            return output
+        return tree_files.tree_view(output, ("snapshot-id", "sequence-number"), _MANIFEST_KEYS, _ENTRY_KEYS)
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op not in self.capabilities:
@@ -203,6 +219,31 @@ class PyIcebergEngine(Engine):
             "next-row-id": m.next_row_id if m.format_version >= 3 else None,
         }
 
+    def _read_manifest_tree(self, inp: dict) -> dict:
+        """One snapshot's manifests and entries (DELETED ones included) as PyIceberg reads them.
+
+        `read_manifest_list` is called directly: `Snapshot.manifests()` would go through PyIceberg's
+        process-wide cache of ManifestFile objects keyed by path, which the cases' reused paths
+        would hit."""
+        io = _bytes_file_io(tree_files.decode_files(inp))
+        md = self._metadata_file.table_metadata(io.new_input(inp["metadata-location"]))
+        wanted = inp.get("snapshot-id")
+        snapshot = md.current_snapshot() if wanted is None else md.snapshot_by_id(wanted)
+        if snapshot is None:
+            raise ValueError(f"PyIceberg finds no snapshot {wanted!r} (current: {md.current_snapshot_id})")
+        manifests, entries = [], []
+        for mf in self._manifest.read_manifest_list(io.new_input(snapshot.manifest_list)):
+            manifests.append({"manifest_path": mf.manifest_path, "partition_spec_id": mf.partition_spec_id,
+                              "content": _enum(mf.content), "sequence_number": mf.sequence_number,
+                              "min_sequence_number": mf.min_sequence_number, "added_snapshot_id": mf.added_snapshot_id})  # fmt: skip
+            for e in mf.fetch_manifest_entry(io, discard_deleted=False):
+                f = e.data_file
+                entries.append({"manifest_path": mf.manifest_path, "status": _enum(e.status), "content": _enum(f.content),
+                                "file_path": f.file_path, "record_count": f.record_count, "snapshot_id": e.snapshot_id,
+                                "sequence_number": e.sequence_number, "file_sequence_number": e.file_sequence_number})  # fmt: skip
+        return {"snapshot-id": snapshot.snapshot_id, "sequence-number": snapshot.sequence_number,
+                "manifests": manifests, "entries": entries}  # fmt: skip
+
     def _read_view_metadata(self, inp: dict) -> dict:
         """The normalized reading of a view metadata document (see metadata_reading.md)."""
         m = self._view_metadata.model_validate_json(json.dumps(inp["document"]))
@@ -216,6 +257,51 @@ class PyIcebergEngine(Engine):
             "schemas": [_schema_json(s) for s in m.schemas],
             "properties": dict(m.properties),
         }
+
+
+_MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id")
+_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count", "snapshot_id", "sequence_number",
+               "file_sequence_number")  # fmt: skip
+
+
+def _enum(value: Any) -> Any:
+    """The number behind one of PyIceberg's enums (status, content); anything else as it is."""
+    return getattr(value, "value", value)
+
+
+def _bytes_file_io(files: dict[str, bytes]) -> Any:
+    """A PyIceberg FileIO serving `files` by exact path (built lazily: pyiceberg may be absent)."""
+    import io
+
+    from pyiceberg.io import FileIO, InputFile
+
+    class BytesInputFile(InputFile):
+        def __init__(self, location: str, data: bytes):
+            super().__init__(location)
+            self._data = data
+
+        def __len__(self) -> int:
+            return len(self._data)
+
+        def exists(self) -> bool:
+            return True
+
+        def open(self, seekable: bool = True) -> Any:
+            return io.BytesIO(self._data)
+
+    class BytesFileIO(FileIO):
+        def new_input(self, location: str) -> InputFile:
+            if location not in files:
+                raise FileNotFoundError(f"the case has no file {location!r}")
+            return BytesInputFile(location, files[location])
+
+        def new_output(self, location: str) -> Any:
+            raise NotImplementedError("reading only")
+
+        def delete(self, location: Any) -> None:
+            raise NotImplementedError("reading only")
+
+    return BytesFileIO()
 
 
 def _schema_json(schema: Any) -> dict:

@@ -3,7 +3,18 @@
 pyiceberg-core exposes iceberg-rust's transforms as functions over Arrow arrays
 (`pyiceberg_core.transform`: identity, void, bucket, truncate, year, month, day, hour). It has no
 type parser, hash, promotion check or single-value serializer of its own (the rest of the package
-reads manifests and serves DataFusion tables), so the adapter covers the `transform` op only.
+reads manifests and serves DataFusion tables), so the adapter covers the `transform` op and, in
+part, `read-manifest-tree`.
+
+For `read-manifest-tree`, `pyiceberg_core.manifest.read_manifest_list(bytes)` and
+`read_manifest_entries(bytes)` read one Avro file each, with no manifest-list context: nothing is
+inherited (an ADDED entry's null sequence numbers and snapshot id stay null). So only what needs
+no inheritance is compared (`partial_view`): the manifest-list rows without first_row_id (which
+pyiceberg-core does not expose), and each entry's manifest_path, status, content, file_path and
+record_count. The package has no table-metadata parser: the adapter reads the metadata JSON with
+the `json` module only to find the snapshot's manifest-list path. That lookup is plumbing, not the
+engine's reading, so the snapshot id and sequence number are not compared, and the rejection cases
+are skipped (`validates`).
 
 Cases are batched: those with the same source type and transform become one Arrow array and one
 call. When a group call raises, its values are retried one by one, so a single rejected value does
@@ -22,30 +33,79 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
+from conformance.engines import tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
+_MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id")
+_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
 
 
 class PyIcebergCoreEngine(ColumnEngine):
     """iceberg-rust's Arrow transforms through pyiceberg-core."""
 
     name = "pyiceberg-core"
-    capabilities = frozenset({"transform"})
+    capabilities = frozenset({"transform", tree_files.OP})
 
     def __init__(self) -> None:
         self._pa: Any = None
         self._transform: Any = None
+        self._manifest: Any = None
 
     def start(self) -> None:
         try:
             import pyarrow
-            from pyiceberg_core import transform
+            from pyiceberg_core import manifest, transform
         except ImportError as e:
             raise EngineUnavailable(f"pyiceberg-core: cannot import it ({e})") from None
-        self._pa, self._transform = pyarrow, transform
+        self._pa, self._transform, self._manifest = pyarrow, transform, manifest
+
+    def validates(self, op: str) -> bool:
+        return op != tree_files.OP
+
+    def partial_view(self, op: str, output: Any) -> Any:
+        """The raw values pyiceberg-core reads (see the module doc): no first_row_id, no value that
+        needs inheritance, no snapshot id or sequence number (found by the adapter's JSON lookup)."""
+        if op != tree_files.OP:
+            return output
+        return tree_files.tree_view(output, (), _MANIFEST_KEYS, _ENTRY_KEYS)
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op != tree_files.OP:
+            return super().run_batch(op, cases)
+        answers = []
+        for c in cases:
+            try:
+                answers.append(EngineAnswer(True, self._read_tree(c["input"])))
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # iceberg-rust panics arrive as pyo3's PanicException, a BaseException
+                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
+        return answers
+
+    def _read_tree(self, inp: dict[str, Any]) -> dict[str, Any]:
+        """The manifest-list rows and raw entries of the case's snapshot, as pyiceberg-core reads them."""
+        files = tree_files.decode_files(inp)
+        document = tree_files.metadata_document(files, inp["metadata-location"])
+        wanted = inp.get("snapshot-id")
+        if wanted is None:
+            wanted = document.get("current-snapshot-id")
+        # Plumbing only: find the manifest-list path (pyiceberg-core has no metadata parser).
+        list_path = next((s.get("manifest-list") for s in document.get("snapshots", []) if s.get("snapshot-id") == wanted), None)
+        if list_path is None:
+            raise ValueError(f"the adapter finds no manifest list for snapshot {wanted!r}")
+        manifests, entries = [], []
+        for m in self._manifest.read_manifest_list(_file(files, list_path)).entries():
+            manifests.append({"manifest_path": m.manifest_path, "partition_spec_id": m.partition_spec_id, "content": m.content,
+                              "sequence_number": m.sequence_number, "min_sequence_number": m.min_sequence_number,
+                              "added_snapshot_id": m.added_snapshot_id})  # fmt: skip
+            for e in self._manifest.read_manifest_entries(_file(files, m.manifest_path)).entries():
+                f = e.data_file
+                entries.append({"manifest_path": m.manifest_path, "status": e.status, "content": f.content,
+                                "file_path": f.file_path, "record_count": f.record_count})  # fmt: skip
+        return {"manifests": manifests, "entries": entries}
 
     @property
     def version(self) -> str:
@@ -124,3 +184,10 @@ class PyIcebergCoreEngine(ColumnEngine):
         elif pa.types.is_time64(array.type) or pa.types.is_timestamp(array.type):
             array = array.cast(pa.int64())
         return array.to_pylist()
+
+
+def _file(files: dict[str, bytes], path: str) -> bytes:
+    try:
+        return files[path]
+    except KeyError:
+        raise FileNotFoundError(f"the case has no file {path!r}") from None

@@ -67,6 +67,7 @@ class TreeWriter:
     current_snapshot_id: int | None = None
     metadata_location: str | None = None
     timestamp_ms: int = 1_700_000_000_000
+    write_distinct_counts: bool = False  # optional in v1 and v2, deprecated; Iceberg Java never writes it
 
     def path(self, name: str) -> str:
         return f"{self.location}/metadata/{name}"
@@ -91,6 +92,9 @@ class TreeWriter:
         """Write a manifest of the table's (or the given) format version (Manifests: key-value metadata)."""
         fv = format_version or self.format_version
         schema = manifest_schema(fv, self._partition_fields(spec_id))
+        if not self.write_distinct_counts:
+            data_file_record = next(f for f in schema["fields"] if f["name"] == "data_file")["type"]
+            data_file_record["fields"] = [f for f in data_file_record["fields"] if f["name"] != "distinct_counts"]
         records = [self._entry_record(e, fv) for e in entries]
         spec = next(s for s in self.specs if s["spec-id"] == spec_id)
         meta = {"schema": json.dumps(self.schema), "partition-spec": json.dumps(spec["fields"]), "partition-spec-id": str(spec_id)}
@@ -105,7 +109,7 @@ class TreeWriter:
     @staticmethod
     def _entry_record(e: dict[str, Any], fv: int) -> dict[str, Any]:
         f = dict(e["data_file"])
-        for key in ("lower_bounds", "upper_bounds", "value_counts", "null_value_counts", "column_sizes", "nan_value_counts"):
+        for key in ("lower_bounds", "upper_bounds", "value_counts", "null_value_counts", "column_sizes", "nan_value_counts", "distinct_counts"):
             if isinstance(f.get(key), dict):
                 f[key] = to_avro_map(f[key])
         if fv == 1:

@@ -23,6 +23,9 @@
 | manifest-avro-schema        | format-version                                     | {"manifest-list", "manifest"}: the Avro schemas (empty partition struct) |
 | read-manifest-tree          | files ({path: base64}), metadata-location, snapshot-id (null: current) | the snapshot's manifests and every entry with its inherited values (`tree_reading`) |
 | validate-tree               | files, metadata-location                           | sorted rule ids of the tree's violations ([] = a correct tree) |
+| plan-deletes                | specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?) | {data file path: sorted paths of the deletes that apply} |
+| read-puffin                 | file-base64                                        | {"properties", "blobs": each blob's metadata and its content (decompressed) in base64} |
+| read-deletion-vector        | puffin-base64, data-file (the DV's manifest data_file fields) | the deleted row positions, ascending |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -34,11 +37,12 @@ import dataclasses
 from typing import Any, Callable
 
 from spec_impl import revisions
+from spec_impl.deletes import deletion_vectors, puffin, scoping
 from spec_impl.manifests import avro_schemas, inheritance, tree, validate
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.vectors.encoding import bits_to_float, decode, encode
 
 
 def _schema(obj: Any, fv: int, revision: str) -> schema.Schema:
@@ -236,11 +240,40 @@ def _validate_tree(inp: dict, revision: str) -> list:
     return sorted({v.rule for v in validate.validate_table(_tree_files(inp), inp["metadata-location"], revision)})
 
 
+def _scan_files(items: list) -> list[scoping.ScanFile]:
+    def value(v: Any) -> Any:
+        if isinstance(v, dict) and set(v) == {"ieee754"}:
+            return bits_to_float("double" if len(v["ieee754"]) == 16 else "float", v["ieee754"])
+        return v
+
+    return [scoping.scan_file(dict(f, partition=[value(v) for v in f["partition"]]) if isinstance(f.get("partition"), list) else f) for f in items]
+
+
+def _plan_deletes(inp: dict, revision: str) -> dict:
+    planned = scoping.plan(_scan_files(inp["data-files"]), _scan_files(inp["delete-files"]), scoping.unpartitioned_spec_ids(inp["specs"]), revision)
+    return {path: sorted(f.path for f in applied.files()) for path, applied in planned.items()}
+
+
+def _read_puffin(inp: dict, revision: str) -> dict:
+    f = puffin.read_puffin(base64.b64decode(inp["file-base64"]))
+    blobs = [{"type": b.type, "fields": list(b.fields), "snapshot-id": b.snapshot_id, "sequence-number": b.sequence_number,
+              "offset": b.offset, "length": b.length, "compression-codec": b.compression_codec, "properties": b.properties,
+              "content-base64": base64.b64encode(f.read_blob(b)).decode()} for b in f.blobs]  # fmt: skip
+    return {"properties": f.properties, "blobs": blobs}
+
+
+def _read_deletion_vector(inp: dict, revision: str) -> list:
+    return deletion_vectors.deleted_positions(base64.b64decode(inp["puffin-base64"]), inp["data-file"])
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
     "assign-manifest-first-row-ids": _assign_first_row_ids,
     "row-lineage": _row_lineage,
+    "plan-deletes": _plan_deletes,
+    "read-puffin": _read_puffin,
+    "read-deletion-vector": _read_deletion_vector,
     "read-manifest-tree": _read_manifest_tree,
     "validate-tree": _validate_tree,
     "read-table-metadata": _read_table_metadata,
@@ -267,6 +300,7 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
+    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"],
     "read-manifest-tree": ["files", "metadata-location"], "validate-tree": ["files", "metadata-location"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],

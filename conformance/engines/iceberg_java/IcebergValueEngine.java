@@ -2,8 +2,9 @@
  * Iceberg Java value engine for the conformance suite.
  *
  * Computes Iceberg value rules (bucket hashing, partition transforms, single
- * value binary serialization, single value JSON serialization) and reads table
- * and view metadata documents with Iceberg's own Java classes, and answers a
+ * value binary serialization, single value JSON serialization), reads table
+ * and view metadata documents and snapshots' manifest trees (the latter through
+ * org/apache/iceberg/ManifestTreeReader.java) with Iceberg's own Java classes, and answers a
  * line-delimited JSON protocol on stdin/stdout. See README.md next to this
  * file for the protocol.
  *
@@ -21,6 +22,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Locale;
@@ -28,6 +30,7 @@ import java.util.Map;
 
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.ManifestTreeReader;
 import org.apache.iceberg.NullOrder;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
@@ -72,7 +75,7 @@ public final class IcebergValueEngine {
   static final String[] CAPABILITIES = {
     "parse-type", "parse-transform", "result-type", "hash", "transform",
     "to-binary", "from-binary", "to-json", "from-json",
-    "read-table-metadata", "read-view-metadata"
+    "read-table-metadata", "read-view-metadata", "read-manifest-tree"
   };
   // The parsers take the location the document was read from; it only ends up
   // in metadataFileLocation(), which the normalized reading does not include.
@@ -205,6 +208,9 @@ public final class IcebergValueEngine {
           break;
         case "read-view-metadata":
           output = readViewMetadata(required(c, "document"));
+          break;
+        case "read-manifest-tree":
+          output = readManifestTree(c);
           break;
         default:
           output = runTypedCase(op, c);
@@ -427,6 +433,32 @@ public final class IcebergValueEngine {
       out.putNull("next-row-id");
     }
     return out;
+  }
+
+  /**
+   * Reads one snapshot's manifest list and manifests from in-memory files
+   * ({"files": {path: base64}, "metadata-location", "snapshot-id" or null}).
+   */
+  JsonNode readManifestTree(JsonNode c) throws Exception {
+    JsonNode filesNode = required(c, "files");
+    if (!filesNode.isObject()) {
+      throw new IllegalArgumentException("\"files\" must be an object of path: base64");
+    }
+    Map<String, byte[]> files = new HashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = filesNode.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> file = it.next();
+      if (!file.getValue().isTextual()) {
+        throw new IllegalArgumentException("File " + file.getKey() + " must be base64 text");
+      }
+      files.put(file.getKey(), Base64.getDecoder().decode(file.getValue().textValue()));
+    }
+    JsonNode snapshot = c.path("snapshot-id");
+    Long snapshotId = snapshot.isIntegralNumber() ? Long.valueOf(snapshot.longValue()) : null;
+    if (snapshotId == null && !snapshot.isMissingNode() && !snapshot.isNull()) {
+      throw new IllegalArgumentException("\"snapshot-id\" must be a long or null: " + snapshot);
+    }
+    return ManifestTreeReader.read(files, required(c, "metadata-location").asText(), snapshotId);
   }
 
   /** A schema as SchemaParser writes it, with identifier-field-ids always present. */

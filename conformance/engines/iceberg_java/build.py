@@ -11,12 +11,14 @@ Inputs all come from the current Python environment:
 
 The Iceberg jar refers to Jackson under ``org.apache.iceberg.shaded.`` but does
 not contain it, so the Jackson jars are relocated into that prefix (see
-relocate.py).  The engine source is compiled with ``javac`` against both.
+relocate.py).  The engine sources (every ``*.java`` file under this directory:
+the main class and ``org/apache/iceberg/ManifestTreeReader.java``) are compiled
+with ``javac`` against both.
 
 Everything is written to ``<cache>/<key>/`` where the cache root defaults to
 ``~/.cache/iceberg-conformance/iceberg-java`` (override with the environment
 variable ``ICEBERG_CONFORMANCE_CACHE``) and the key hashes the input jars, the
-Java source and the relocation code.  A build happens in a temporary sibling
+Java sources and the relocation code.  A build happens in a temporary sibling
 directory that is renamed into place only after it has been verified, so an
 interrupted build never leaves a half-written cache entry.
 """
@@ -43,7 +45,6 @@ from typing import Any, Callable
 from . import relocate
 
 HERE = Path(__file__).resolve().parent
-JAVA_SOURCE = HERE / "IcebergValueEngine.java"
 MAIN_CLASS = "IcebergValueEngine"
 CACHE_ENV = "ICEBERG_CONFORMANCE_CACHE"
 DEFAULT_CACHE = Path("~/.cache/iceberg-conformance/iceberg-java")
@@ -180,6 +181,11 @@ def _java_tool(name: str) -> str:
     )
 
 
+def java_sources() -> list[Path]:
+    """The engine's Java sources: IcebergValueEngine.java and the classes under org/."""
+    return sorted(HERE.rglob("*.java"))
+
+
 # --------------------------------------------------------------- cache key
 
 
@@ -240,7 +246,10 @@ def build_key(inputs: Inputs, root: Path | None = None) -> tuple[str, dict[str, 
         "iceberg-jar": jar(inputs.iceberg_jar),
         "jackson-jars": [jar(p) for p in inputs.jackson_jars],
         "slf4j-jar": jar(inputs.slf4j_jar),
-        "java-source-sha256": hashlib.sha256(JAVA_SOURCE.read_bytes()).hexdigest(),
+        # Each source by its path, so adding, renaming or editing one changes the key.
+        "java-sources-sha256": {
+            str(p.relative_to(HERE)): hashlib.sha256(p.read_bytes()).hexdigest() for p in java_sources()
+        },
         "relocate-sha256": hashlib.sha256(Path(relocate.__file__).read_bytes()).hexdigest(),
     }
     if root is not None and memo is not None and memo != before:
@@ -312,11 +321,13 @@ def _compile(javac: str, inputs: Inputs, workdir: Path, log: Log) -> None:
     classpath = os.pathsep.join(
         str(p) for p in (inputs.iceberg_jar, workdir / RELOCATED_JAR, inputs.slf4j_jar)
     )
+    sources = java_sources()
     cmd = [
         javac, "--release", JAVA_RELEASE, "-encoding", "UTF-8", "-nowarn",
-        "-cp", classpath, "-d", str(classes), str(JAVA_SOURCE),
+        "-cp", classpath, "-d", str(classes), *map(str, sources),
     ]
-    log(f"compiling {JAVA_SOURCE.name} with {javac} (--release {JAVA_RELEASE})")
+    names = ", ".join(str(p.relative_to(HERE)) for p in sources)
+    log(f"compiling {names} with {javac} (--release {JAVA_RELEASE})")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError(f"javac failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")

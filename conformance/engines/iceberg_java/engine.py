@@ -7,7 +7,10 @@ from conformance.engines.protocol import ProtocolEngine
 
 
 class IcebergJavaEngine(ProtocolEngine):
-    """Iceberg's own Java classes (Transforms, Conversions, SingleValueParser), no Spark session."""
+    """Iceberg's own Java classes (Transforms, Conversions, SingleValueParser, the metadata parsers
+    and the manifest readers), no Spark session.
+
+    The ops it answers come from its start reply (IcebergValueEngine.CAPABILITIES)."""
 
     name = "iceberg-java"
 

@@ -127,6 +127,16 @@ def v3_compaction() -> TreeWriter:
     return w
 
 
+def distinct_counts() -> TreeWriter:
+    """v2 manifests that write the optional (deprecated) distinct_counts map, which Iceberg Java
+    never writes: a reader must read the file all the same."""
+    w = _table("distinct-counts", 2)
+    w.write_distinct_counts = True
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, distinct_counts={1: 10}))])])
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))])], r1)
+    return w
+
+
 TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
     "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
@@ -135,6 +145,7 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "retried-commit": (retried_commit, "manifest.inherit.sequence-number", ()),
     "row-delta": (row_delta, "manifest.inherit.snapshot-id", ()),
     "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
+    "distinct-counts": (distinct_counts, "manifest.avro-schema", ()),
 }
 DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
 

@@ -1,0 +1,11 @@
+"""Deletes: Puffin files, deletion vectors and delete scoping in scan planning.
+
+- `puffin`: the Puffin file format (Puffin spec), read with every reader check and written
+  deterministically.
+- `deletion_vectors`: the `deletion-vector-v1` blob and its manifest entry (adopted v3 §1.5, §1.6).
+- `scoping`: which delete files apply to which data files ("Scan Planning"; adopted §2).
+
+Importing the package registers the rules of all three modules.
+"""
+
+from spec_impl.deletes import deletion_vectors, puffin, scoping  # noqa: F401  (registers their rules)
