@@ -20,4 +20,24 @@ def load_families(root: Path = VECTORS_DIR) -> dict[str, list[dict[str, Any]]]:
             families[doc["family"]] = doc["cases"]
     if not families:
         raise FileNotFoundError(f"no vectors under {root}: run `iceberg-vectors generate`")
+    tables = table_cases(root)
+    if tables:
+        families["tables"] = tables
     return families
+
+
+def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
+    """The golden tables (vectors/tables/<table>/case.json) as cases of the op `read-table`: one
+    per snapshot, the input naming the table and the snapshot, the expectation its rows."""
+    cases = []
+    for path in sorted(root.glob("tables/*/case.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for s in doc["snapshots"]:
+            cases.append({
+                "id": f"table.{doc['id']}/snapshot-{s['snapshot-id']}", "rule": doc["rules"][0], "rules": doc["rules"],
+                "section": "Scan Planning; Delete Files; Column Projection", "description": f"{doc['description']} (snapshot {s['snapshot-id']}, {s['operation']})",
+                "op": "read-table", "input": {"table": doc["id"], "snapshot-id": s["snapshot-id"]},
+                "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
+                "revisions": ["v3-adopted"], "format-versions": [doc["format-version"]],
+            })  # fmt: skip
+    return cases

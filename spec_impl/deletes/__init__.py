@@ -4,8 +4,9 @@
   deterministically.
 - `deletion_vectors`: the `deletion-vector-v1` blob and its manifest entry (adopted v3 §1.5, §1.6).
 - `scoping`: which delete files apply to which data files ("Scan Planning"; adopted §2).
+- `apply`: removing the deleted rows of one data file (position, DV and equality deletes).
 
-Importing the package registers the rules of all three modules.
+Importing the package registers the rules of all its modules.
 """
 
-from spec_impl.deletes import deletion_vectors, puffin, scoping  # noqa: F401  (registers their rules)
+from spec_impl.deletes import apply, deletion_vectors, puffin, scoping  # noqa: F401  (registers their rules)

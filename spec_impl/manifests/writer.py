@@ -68,6 +68,8 @@ class TreeWriter:
     metadata_location: str | None = None
     timestamp_ms: int = 1_700_000_000_000
     write_distinct_counts: bool = False  # optional in v1 and v2, deprecated; Iceberg Java never writes it
+    past_schemas: list[dict] = field(default_factory=list)  # schemas before the current one
+    properties: dict[str, str] = field(default_factory=dict)
 
     def path(self, name: str) -> str:
         return f"{self.location}/metadata/{name}"
@@ -77,12 +79,22 @@ class TreeWriter:
         assert format_version > self.format_version
         self.format_version = format_version
 
+    def evolve_schema(self, schema: dict) -> None:
+        """Schema Evolution: `schema` (with a new schema-id) becomes the current schema."""
+        assert schema["schema-id"] not in {s.get("schema-id", 0) for s in [*self.past_schemas, self.schema]}
+        self.past_schemas.append(self.schema)
+        self.schema = schema
+
+    def add_spec(self, spec: dict) -> None:
+        """Partition evolution: `spec` (with a new spec-id) becomes the default spec."""
+        self.specs.append(spec)
+
     # --- manifests ---------------------------------------------------------------------------
     def _partition_fields(self, spec_id: int) -> list[dict]:
         spec = next(s for s in self.specs if s["spec-id"] == spec_id)
         fields = []
         for pf in spec["fields"]:
-            source = next(f for f in self.schema["fields"] if f["id"] == pf["source-id"])
+            source = next(f for s in [self.schema, *self.past_schemas] for f in s["fields"] if f["id"] == pf["source-id"])
             result = "int" if pf["transform"].startswith(("bucket", "year", "month", "day", "hour")) else _AVRO_PRIMITIVE[source["type"]]
             fields.append({"name": pf["name"], "type": ["null", result], "default": None, "field-id": pf["field-id"]})
         return fields
@@ -178,14 +190,14 @@ class TreeWriter:
         if fv >= 2:
             doc["last-sequence-number"] = self.last_sequence_number
         doc["last-updated-ms"] = self.timestamp_ms + 1000 * len(self.snapshots)
-        doc["last-column-id"] = max(f["id"] for f in self.schema["fields"])
+        doc["last-column-id"] = max(f["id"] for s in [*self.past_schemas, self.schema] for f in s["fields"])
         if fv == 1:
             doc["schema"] = self.schema
             doc["partition-spec"] = self.specs[-1]["fields"]
-        doc.update({"schemas": [self.schema], "current-schema-id": self.schema.get("schema-id", 0), "partition-specs": self.specs,
+        doc.update({"schemas": [*self.past_schemas, self.schema], "current-schema-id": self.schema.get("schema-id", 0), "partition-specs": self.specs,
                     "default-spec-id": self.specs[-1]["spec-id"],
                     "last-partition-id": max((f["field-id"] for s in self.specs for f in s["fields"]), default=999),
-                    "sort-orders": [{"order-id": 0, "fields": []}], "default-sort-order-id": 0, "properties": {},
+                    "sort-orders": [{"order-id": 0, "fields": []}], "default-sort-order-id": 0, "properties": dict(self.properties),
                     "current-snapshot-id": self.current_snapshot_id if self.current_snapshot_id is not None else -1,
                     "snapshots": self.snapshots, "snapshot-log": [{"snapshot-id": s["snapshot-id"], "timestamp-ms": s["timestamp-ms"]} for s in self.snapshots],
                     "metadata-log": []})  # fmt: skip

@@ -3,6 +3,7 @@
     iceberg-vectors generate            # rewrite every set under vectors/ (each atomically)
     iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
+    iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
 """
 
 from __future__ import annotations
@@ -33,8 +34,20 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("check", help="fail when the golden files differ from what the generator produces now")
     lister = sub.add_parser("list", help="print case ids, rules and expectations")
     lister.add_argument("--family", help="only this family (file name without .json)")
+    table = sub.add_parser("table", help="write one golden table of vectors/tables/ at a real location, for an engine to read")
+    table.add_argument("id", help="the table's id (a directory name under vectors/tables/)")
+    table.add_argument("directory", type=Path, help="where to write it; its location becomes file:<directory>")
     args = parser.parse_args(argv)
 
+    if args.command == "table":
+        from spec_impl.vectors import tables
+
+        try:
+            metadata_location, _ = tables.materialize(args.id, args.directory)
+        except KeyError as e:
+            parser.error(f"{e.args[0]}; the tables are: {', '.join(c.id for c in tables.CASES)}")
+        print(metadata_location)
+        return 0
     names = args.sets or sorted(SETS)
     if args.command == "list":
         return _list([args.root / n for n in names], args.family)

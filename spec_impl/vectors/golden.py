@@ -33,6 +33,13 @@ def dumps(obj) -> bytes:
 
 def render(set_name: str = "values", progress: Callable[[str], None] = lambda _: None, seen: set[str] | None = None) -> dict[str, bytes]:
     """Every file of one generated set, by name. `seen` collects case ids across sets (they must be unique)."""
+    if set_name == "tables":  # whole tables, not case files (spec_impl/vectors/tables.py)
+        from spec_impl.vectors import tables
+
+        files = tables.render()
+        progress(f"tables: {len(tables.CASES)} tables, {len(files)} files")
+        files[CHECKSUMS] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())).encode()
+        return files
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
     if set_name == "metadata":
         files.update({name: dumps(schema) for name, schema in METADATA_SCHEMA_FILES.items()})
@@ -62,6 +69,7 @@ def write(target: Path, files: dict[str, bytes]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
         for name, data in files.items():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
             (staging / name).write_bytes(data)
         os.chmod(staging, 0o755)
         retired = target.parent / f".{target.name}.old-{os.getpid()}"
@@ -77,7 +85,7 @@ def write(target: Path, files: dict[str, bytes]) -> None:
 def differences(target: Path, files: dict[str, bytes]) -> list[str]:
     """What differs between the directory `target` and `files`: one line per file."""
     target = Path(target)
-    present = {p.name for p in target.iterdir() if p.is_file()} if target.is_dir() else set()
+    present = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()} if target.is_dir() else set()
     out = [f"missing: {name}" for name in sorted(set(files) - present)]
     out += [f"not generated (stale): {name}" for name in sorted(present - set(files))]
     out += [f"differs: {name}" for name in sorted(set(files) & present) if (target / name).read_bytes() != files[name]]

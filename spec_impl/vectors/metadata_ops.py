@@ -26,6 +26,9 @@
 | plan-deletes                | specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?) | {data file path: sorted paths of the deletes that apply} |
 | read-puffin                 | file-base64                                        | {"properties", "blobs": each blob's metadata and its content (decompressed) in base64} |
 | read-deletion-vector        | puffin-base64, data-file (the DV's manifest data_file fields) | the deleted row positions, ascending |
+| read-table                  | table (a golden table of vectors/tables/), snapshot-id | {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`) |
+| read-parquet                | file-base64 (a Parquet file)                       | {"schema": the Iceberg schema JSON, or null without field ids; "rows": records by field id (by name without ids), Appendix D JSON} |
+| parquet-round-trip          | schema, rows (records as struct JSON)              | the rows as written to Parquet and read back |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -266,6 +269,42 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
     return deletion_vectors.deleted_positions(base64.b64decode(inp["puffin-base64"]), inp["data-file"])
 
 
+def _read_table(inp: dict, revision: str) -> dict:
+    from spec_impl.manifests.tree import InMemoryFiles
+    from spec_impl.scan.reader import read_table
+    from spec_impl.vectors import tables
+
+    case, t = tables.build(inp["table"])
+    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, inp["snapshot-id"], with_lineage=case.format_version >= 3, revision=revision)
+    return tables.table_rows(table)
+
+
+def _read_parquet(inp: dict, revision: str) -> dict:
+    from spec_impl.scan.arrow_values import read_parquet
+
+    file_schema, rows = read_parquet(base64.b64decode(inp["file-base64"]))
+    if file_schema is None:
+        return {"schema": None, "rows": [{k: v for k, v in r.items()} for r in rows]}
+    return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
+
+
+def _all_optional(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: (False if k in ("required", "element-required", "value-required") else _all_optional(v)) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_all_optional(v) for v in obj]
+    return obj
+
+
+def _parquet_round_trip(inp: dict, revision: str) -> list:
+    from spec_impl.scan.arrow_values import read_parquet, write_parquet
+
+    s = schema.parse_schema(inp["schema"], 3)
+    lenient = schema.parse_schema(_all_optional(inp["schema"]), 3)  # nulls reach the writer, which must refuse them
+    _, rows = read_parquet(write_parquet([decode(lenient.struct, r) for r in inp["rows"]], s))
+    return [encode(s.struct, r) for r in rows]
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
@@ -274,6 +313,9 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "plan-deletes": _plan_deletes,
     "read-puffin": _read_puffin,
     "read-deletion-vector": _read_deletion_vector,
+    "read-table": _read_table,
+    "read-parquet": _read_parquet,
+    "parquet-round-trip": _parquet_round_trip,
     "read-manifest-tree": _read_manifest_tree,
     "validate-tree": _validate_tree,
     "read-table-metadata": _read_table_metadata,
@@ -300,7 +342,7 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
-    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"],
+    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"], "read-table": ["table", "snapshot-id"], "read-parquet": ["file-base64"], "parquet-round-trip": ["schema", "rows"],
     "read-manifest-tree": ["files", "metadata-location"], "validate-tree": ["files", "metadata-location"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],

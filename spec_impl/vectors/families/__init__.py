@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from spec_impl.vectors.families import (binary, bucket, delete_scoping, hashing, puffin_dv, json, manifest_trees, manifests, partitioning, schemas, snapshots,
+from spec_impl.vectors.families import (binary, bucket, data_files, delete_scoping, hashing, puffin_dv, json, manifest_trees, manifests, partitioning, schemas, snapshots,
                                         table_metadata, temporal, transform_rules, truncate, types)  # fmt: skip
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees),
     "deletes": (delete_scoping, puffin_dv),
+    "data": (data_files,),
+    "tables": (),  # whole tables: spec_impl/vectors/tables.py
 }
