@@ -20,7 +20,10 @@ check-vectors: $(VENV)/.test-deps
 	$(BIN)/iceberg-vectors check
 
 bench: $(VENV)/.engine-deps
+	$(BIN)/python -m pip install --quiet -e '.[test,engines,bench]'
 	$(BIN)/python benchmarks/bench_bucket.py
+	$(BIN)/python benchmarks/bench_planning.py
+	$(BIN)/python benchmarks/v4_bitvector_sizes.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

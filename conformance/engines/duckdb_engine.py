@@ -23,6 +23,14 @@ sign bit), type parsing and single-value (de)serialization are reported as unsup
 source types DuckDB cannot hold (`timestamptz_ns` and the other v3 types). DuckDB's own `hash()`
 and date functions are not Iceberg's and are not used to stand in.
 
+And `read-table`: a golden table written to local disk (`golden_tables`), read with
+`SELECT * FROM iceberg_scan('<metadata file>', snapshot_from_id := <id>)`, plus the virtual columns
+`_row_id` and `_last_updated_sequence_number` for format-version 3 tables (the extension computes
+them from row lineage). DuckDB plans the deletes and projects the columns itself. The extension
+can crash the process on some tables (a segmentation fault), so these reads run in a child
+process (`_read_tables`); a crash is the error of the case being read, and the remaining cases
+go to a new child.
+
 Cases are batched: those sharing a source type and a transform become one query over a list
 parameter; when it fails, its values are retried one by one. Iceberg types travel as their natural
 DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH TIME ZONE in UTC).
@@ -31,7 +39,10 @@ DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH T
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import tempfile
 from datetime import timezone
 from importlib import metadata
@@ -43,7 +54,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines import tree_files
+from conformance.engines import golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -60,6 +71,7 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 # that is none of these is passed through, so that a wrong label shows up as a failure.
 _TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
 _TREE_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
+_ANSWER = "read-table answer: "  # the prefix of the child's answer lines (see `_read_tables`)
 _STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
 _FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
 _MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
@@ -135,7 +147,7 @@ class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
-    capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP})
+    capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
         self._con: Any = None
@@ -186,7 +198,7 @@ class DuckDBEngine(ColumnEngine):
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
-        if why is not None or op in ("read-table-metadata", tree_files.OP):
+        if why is not None or op in ("read-table-metadata", tree_files.OP, "read-table"):
             return why
         if not _PARAMETERIZED.fullmatch(inp["transform"]):
             return f"DuckDB's iceberg extension has no {inp['transform']!r} transform function (only iceberg_bucket and iceberg_truncate)"
@@ -212,7 +224,55 @@ class DuckDBEngine(ColumnEngine):
             return [self._read_snapshots(c["input"]["document"]) for c in cases]
         if op == tree_files.OP:
             return [self._read_tree(c["input"]) for c in cases]
+        if op == "read-table":
+            return self._read_tables([c["input"] for c in cases])
         return super().run_batch(op, cases)
+
+    def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """`_scan` of every input in child processes (`python -m conformance.engines.duckdb_engine`).
+
+        A child answers one line per request, flushed, until it ends or crashes; after a crash
+        the request it was reading gets the crash as its error and a new child takes the rest."""
+        answers: list[EngineAnswer | None] = [None] * len(inputs)
+        requests = []  # (index of the input, what the child reads)
+        for i, inp in enumerate(inputs):
+            try:
+                table = golden_tables.table(inp["table"])
+            except Exception as e:
+                answers[i] = EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
+                continue
+            requests.append((i, {"metadata": table.metadata_location, "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}))
+        root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+        while requests:
+            child = subprocess.run([sys.executable, "-m", "conformance.engines.duckdb_engine"], input=json.dumps([r for _, r in requests]),
+                                   capture_output=True, text=True, env=env, check=False)  # fmt: skip
+            lines = [json.loads(line[len(_ANSWER):]) for line in child.stdout.splitlines() if line.startswith(_ANSWER)]
+            for (i, _), line in zip(requests, lines):
+                answers[i] = EngineAnswer(line["ok"], line["output"], line["error"])
+            done = len(lines)
+            if done < len(requests):
+                how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit code {child.returncode}"
+                stderr = " ".join(child.stderr.split())[-500:]
+                answers[requests[done][0]] = EngineAnswer(False, error=f"DuckDB crashed reading the table ({how}) {stderr}".strip())
+                done += 1
+            requests = requests[done:]
+        return answers  # type: ignore[return-value]
+
+    def _scan(self, request: dict[str, Any]) -> EngineAnswer:
+        """One snapshot's rows through `iceberg_scan`, on a cursor of its own (a failed query
+        leaves its transaction aborted)."""
+        from spec_impl.vectors.tables import table_rows
+
+        lineage = ", _row_id, _last_updated_sequence_number" if request["lineage"] else ""
+        cursor = self._con.cursor()
+        try:
+            query = f"SELECT *{lineage} FROM iceberg_scan(?, snapshot_from_id := ?)"
+            return EngineAnswer(True, table_rows(cursor.execute(query, [request["metadata"], request["snapshot-id"]]).to_arrow_table()))
+        except Exception as e:  # duckdb.Error, or a value table_rows has no form for
+            return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
+        finally:
+            cursor.close()
 
     def _read_tree(self, inp: dict[str, Any]) -> EngineAnswer:
         """`iceberg_metadata` over the case's files, written under a temporary table directory.
@@ -317,3 +377,19 @@ class DuckDBEngine(ColumnEngine):
         except SpecError:  # an answer the spec has no value for (out of the type's range): show it raw
             raw = result.hex() if isinstance(result, bytes) else result
             return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
+
+
+def _serve() -> None:
+    """The child process of `DuckDBEngine._read_tables`: the requests (JSON, on stdin) answered in order."""
+    engine = DuckDBEngine()
+    engine.start()
+    try:
+        for request in json.load(sys.stdin):
+            answer = engine._scan(request)
+            print(_ANSWER + json.dumps({"ok": answer.ok, "output": answer.output, "error": answer.error}), flush=True)
+    finally:
+        engine.stop()
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,0 +1,73 @@
+"""The golden tables of `vectors/tables/` on local disk, for adapters whose engine reads a table by path.
+
+The tables under `vectors/tables/` are written at a placeholder location that does not exist. To
+be read for real, a table is written again with `spec_impl.vectors.tables.materialize` (the
+generator is deterministic: only the paths differ) under `<process directory>/<table id>/`. Each
+table is written at most once per process; the directory is removed at exit. Plumbing only: no
+spec rule is applied here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GoldenTable:
+    """A golden table written to local disk: its directory, metadata file and case document."""
+
+    id: str
+    directory: Path
+    metadata_location: str  # `file:<directory>/metadata/vN.metadata.json`, the latest version
+    document: dict[str, Any]
+
+    @property
+    def format_version(self) -> int:
+        return self.document["format-version"]
+
+    @property
+    def metadata_path(self) -> str:
+        """The metadata file as a plain local path (for engines that take no `file:` URI)."""
+        return self.metadata_location.removeprefix("file:")
+
+
+_lock = threading.Lock()
+_root: Path | None = None
+_tables: dict[str, GoldenTable] = {}
+
+
+def root() -> Path:
+    """The process's directory of materialized tables (created on first use, removed at exit)."""
+    global _root
+    with _lock:
+        if _root is None:
+            _root = Path(tempfile.mkdtemp(prefix="iceberg-conformance-tables-")).resolve()
+            atexit.register(shutil.rmtree, _root, True)
+        return _root
+
+
+def table(table_id: str) -> GoldenTable:
+    """The golden table `table_id`, written under `root()` on first request."""
+    from spec_impl.vectors.tables import materialize
+
+    directory = root() / table_id
+    with _lock:
+        if table_id not in _tables:
+            metadata_location, document = materialize(table_id, directory)
+            _tables[table_id] = GoldenTable(table_id, directory, metadata_location, document)
+        return _tables[table_id]
+
+
+LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
+
+
+def without_columns(output: dict[str, Any], names: tuple[str, ...] = LINEAGE_COLUMNS) -> dict[str, Any]:
+    """A read-table output without the given columns (for `partial_view`): columns and row keys."""
+    return {"columns": [c for c in output["columns"] if c not in names],
+            "rows": [{k: v for k, v in row.items() if k not in names} for row in output["rows"]]}  # fmt: skip

@@ -1,0 +1,101 @@
+"""Iceberg Java 1.10 reading tables through Spark 3.5 as a conformance adapter (`read-table`).
+
+Each golden table is written to local disk (`golden_tables`) and read by path:
+
+    spark.read.format("iceberg").option("snapshot-id", sid).load("<table directory>")
+
+Iceberg's Spark source loads a path with `HadoopTables`, which takes the highest
+`metadata/vN.metadata.json` when there is no `version-hint.text`; no catalog is involved. The
+frame has the columns of the snapshot's schema in schema order; for format-version 3 tables the
+adapter also selects the metadata columns `_row_id` and `_last_updated_sequence_number`, which
+Iceberg 1.10 computes from row lineage. Rows are collected (ints stay ints, floats floats) and
+turned into the vectors' form by `spec_impl.vectors.tables.table_rows`. Deletes, projection and
+lineage are all Iceberg's doing.
+
+The session (`iceberg_java.spark.local_spark_session`) is started lazily by `run_batch` and
+stopped when the batch ends: Spark allows one session per process, and other tests of the suite
+start sessions on warehouses of their own. A failing case (a Java exception) is that case's error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from conformance.engines import golden_tables
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+
+OP = "read-table"
+
+
+class IcebergSparkEngine(Engine):
+    """Iceberg Java 1.10's Spark source, reading golden tables at a snapshot."""
+
+    name = "iceberg-spark"
+    capabilities = frozenset({OP})
+
+    def __init__(self) -> None:
+        self._iceberg_version: str | None = None
+
+    def start(self) -> None:
+        """Checks pyspark, Java and the Iceberg jars; the Spark session itself starts in `run_batch`."""
+        if importlib.util.find_spec("pyspark") is None:
+            raise EngineUnavailable("iceberg-spark: pyspark is not installed")
+        java_home = os.environ.get("JAVA_HOME")
+        if not ((java_home and (Path(java_home) / "bin" / "java").is_file()) or shutil.which("java")):
+            raise EngineUnavailable(f"iceberg-spark: java is not installed (JAVA_HOME={java_home or 'unset'}, no java on PATH)")
+        from conformance.engines.iceberg_java import build
+
+        try:
+            self._iceberg_version = build.locate_inputs().iceberg_version
+        except build.BuildError as e:
+            raise EngineUnavailable(f"iceberg-spark: {e}") from None
+
+    @property
+    def version(self) -> str:
+        try:
+            spark = metadata.version("pyspark")
+        except metadata.PackageNotFoundError:
+            spark = "unknown"
+        return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {spark}"
+
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op != OP:
+            return [EngineAnswer(False, error=f"the iceberg-spark adapter has no {op!r} operation")] * len(cases)
+        from conformance.engines.iceberg_java import spark as spark_session
+
+        try:
+            spark = spark_session.local_spark_session(golden_tables.root() / "spark-warehouse", app_name="iceberg-conformance-read")
+        except Exception as e:  # BuildError, RuntimeError (another session is running), a JVM that does not start
+            return [EngineAnswer(False, error=f"cannot start the Spark session: {type(e).__name__}: {e}")] * len(cases)
+        try:
+            return [self._read(spark, c["input"]) for c in cases]
+        finally:
+            spark_session.stop_local_spark_session()
+
+    def _read(self, spark: Any, inp: dict[str, Any]) -> EngineAnswer:
+        import pyarrow as pa
+
+        from spec_impl.vectors.tables import table_rows
+
+        try:
+            table = golden_tables.table(inp["table"])
+            frame = spark.read.format("iceberg").option("snapshot-id", inp["snapshot-id"]).load(str(table.directory))
+            columns = list(frame.columns) + (list(golden_tables.LINEAGE_COLUMNS) if table.format_version >= 3 else [])
+            rows = frame.select(*columns).collect()
+            arrays = [pa.array([row[i] for row in rows]) for i in range(len(columns))]
+            return EngineAnswer(True, table_rows(pa.Table.from_arrays(arrays, names=columns)))
+        except Exception as e:  # Py4JJavaError, AnalysisException, ...
+            return EngineAnswer(False, error=_message(e))
+
+
+def _message(e: Exception) -> str:
+    """The exception and its Java causes, without the stack traces."""
+    lines = [line.strip() for line in str(e).splitlines()]
+    kept = [line for line in lines if line and not line.startswith(("at ", "..."))]
+    head = kept[:1] + [line for line in kept[1:] if line.startswith("Caused by")]
+    return f"{type(e).__name__}: " + " | ".join(head)[:1500]
