@@ -11,7 +11,11 @@ location gives the same files with the other paths.
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from spec_impl.deletes.apply import FILE_PATH_ID, POS_ID
 from spec_impl.deletes.deletion_vectors import dv_blob, manifest_fields
@@ -56,6 +60,13 @@ class TableBuilder:
         """A Parquet data file of `rows` (records by field id) written with the current (or given) schema."""
         path = self._write(name, write_parquet(rows, schema or self.schema()))
         return data_file(path, len(rows), partition=partition, size=len(self.files[path]))
+
+    def data_without_ids(self, name: str, table: pa.Table) -> dict:
+        """A Parquet data file written without field ids (read through a name mapping)."""
+        buf = io.BytesIO()
+        pq.write_table(table, buf, store_schema=False)
+        path = self._write(name, buf.getvalue())
+        return data_file(path, table.num_rows, size=len(self.files[path]))
 
     def position_deletes(self, name: str, deletes: list[tuple[str, int]], partition: dict | None = None, *, referenced: str | None = None) -> dict:
         """A position delete file: (data file path, position) pairs, sorted by path then position."""

@@ -76,6 +76,21 @@ def equality_deletes(location: str) -> TableBuilder:
     t.commit("overwrite", [t.added([b]), t.added([by_id])])
     two_columns = t.equality_deletes("e3.parquet", [ID, CATEGORY], [{ID: 4, CATEGORY: None}, {ID: 5, CATEGORY: "toy"}, {ID: 1, CATEGORY: None}])
     t.commit("delete", [t.added([two_columns])])
+    newer = t.data("c.parquet", rows((3, "newer", None), (4, "newer", None)))  # data newer than every delete: none applies
+    t.commit("append", [t.added([newer])])
+    return t
+
+
+def name_mapped(location: str) -> TableBuilder:
+    """A data file written without field ids (as imported Parquet files are), read through the
+    table's default name mapping; a column the mapping leaves out reads as null."""
+    t = TableBuilder(location, 2, SCHEMA)
+    mapping = [{"field-id": ID, "names": ["id", "record_id"]}, {"field-id": DATA, "names": ["data"]}]
+    t.tree.properties["schema.name-mapping.default"] = json.dumps(mapping)
+    a = t.data_without_ids("imported.parquet", pa.table({"record_id": pa.array([1, 2], pa.int64()), "data": ["a", "b"], "category": ["x", "y"]}))
+    t.commit("append", [t.added([a])])
+    b = t.data("b.parquet", rows((3, "c", "z")))
+    t.commit("append", [t.added([b])])
     return t
 
 
@@ -179,8 +194,9 @@ def promoted_columns(location: str) -> TableBuilder:
 CASES = [
     TableCase("position-deletes", "v2: position deletes apply to older data files and to files of the same commit (equal sequence "
               "numbers), only at the positions they name", ("deletes.position-scope", "deletes.position-rows"), position_deletes, 2),
-    TableCase("equality-deletes", "v2: an equality delete does not apply to data of its own commit; null in a delete column matches "
-              "null; several delete columns are an AND", ("deletes.equality-scope", "deletes.equality-rows", "deletes.equality-columns", "scan.snapshot"), equality_deletes, 2),
+    TableCase("equality-deletes", "v2: an equality delete does not apply to data of its own commit nor to newer data; null in a delete "
+              "column matches null; several delete columns are an AND", ("deletes.equality-scope", "deletes.equality-rows", "deletes.equality-columns", "scan.snapshot"), equality_deletes, 2),
+    TableCase("name-mapped", (name_mapped.__doc__ or "").strip().replace("\n    ", " "), ("name-mapping.lookup", "projection.missing.null"), name_mapped, 2),
     TableCase("global-equality-deletes", "v2: an equality delete under the unpartitioned spec applies to every partition; one in "
               "partition category=y to that partition only", ("deletes.equality-scope",), global_equality_deletes, 2),
     TableCase("partition-evolution", "v2: deletes written under one spec do not apply to files of another partitioned spec; a position "
