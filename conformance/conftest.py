@@ -21,7 +21,7 @@ from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
 
-VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3"}
+VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3", 4: "v4"}
 REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
 
 

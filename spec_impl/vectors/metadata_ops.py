@@ -29,6 +29,10 @@
 | read-table                  | table (a golden table of vectors/tables/), snapshot-id | {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`) |
 | read-parquet                | file-base64 (a Parquet file)                       | {"schema": the Iceberg schema JSON, or null without field ids; "rows": records by field id (by name without ids), Appendix D JSON} |
 | parquet-round-trip          | schema, rows (records as struct JSON)              | the rows as written to Parquet and read back |
+| v4-replay                   | files, root ({location, snapshot-id, sequence-number}) | {"data-files": the live data files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)} |
+| v4-validate                 | files, root, parent? (the parent snapshot's root)  | sorted rule ids of the violations ([] = valid) |
+| v4-read-manifest            | file-base64 (a v4 manifest)                        | each entry's [content_type, status, location] |
+| v4-upgrade                  | files (a v3 tree), metadata-location, remove (paths) | the first v4 commit removing `remove`: {"root": entries as [content_type, status, location], "data-files": live} |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -305,6 +309,51 @@ def _parquet_round_trip(inp: dict, revision: str) -> list:
     return [encode(s.struct, r) for r in rows]
 
 
+def _v4_root(obj: dict) -> Any:
+    from spec_impl.v4.replay import SnapshotRoot
+
+    return SnapshotRoot(obj["location"], obj["snapshot-id"], obj["sequence-number"])
+
+
+def _v4_replay(inp: dict, revision: str) -> dict:
+    from spec_impl.v4.replay import replay
+
+    live = replay(_tree_files(inp).read, _v4_root(inp["root"]))
+    deletes = {path: sorted(_v4_key(k) for k in keys) for path, keys in live.applicable_deletes().items()}
+    return {"data-files": sorted(live.data_files), "deletes": deletes}
+
+
+def _v4_key(key: tuple) -> str:
+    """A delete file by its location, a DV also by its offset in the Puffin file (ContentEntry.key)."""
+    _, location, offset = key
+    return location if offset is None else f"{location}@{offset}"
+
+
+def _v4_validate(inp: dict, revision: str) -> list:
+    from spec_impl.v4.validate import validate_snapshot
+
+    parent = _v4_root(inp["parent"]) if inp.get("parent") else None
+    return sorted({v.rule for v in validate_snapshot(_tree_files(inp).read, _v4_root(inp["root"]), parent)})
+
+
+def _v4_read_manifest(inp: dict, revision: str) -> list:
+    from spec_impl.v4.files import read_manifest
+
+    return [[e.content_type, e.status, e.location] for e in read_manifest(base64.b64decode(inp["file-base64"]), "manifest").entries]
+
+
+def _v4_upgrade(inp: dict, revision: str) -> dict:
+    from spec_impl.v4.commits import delete_files, upgrade_from_v3
+    from spec_impl.v4.replay import replay
+
+    source = _tree_files(inp)
+    state = upgrade_from_v3(source, inp["metadata-location"])
+    c = delete_files(state, source.read, 1000, inp["remove"])  # snapshot id 1000: after the v3 ones
+    files = dict(source.files, **c.files)
+    live = replay(lambda p: tree.InMemoryFiles(files).read(p), c.root)
+    return {"root": [[e.content_type, e.status, e.location] for e in c.written], "data-files": sorted(live.data_files)}
+
+
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
@@ -314,6 +363,10 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-puffin": _read_puffin,
     "read-deletion-vector": _read_deletion_vector,
     "read-table": _read_table,
+    "v4-replay": _v4_replay,
+    "v4-validate": _v4_validate,
+    "v4-read-manifest": _v4_read_manifest,
+    "v4-upgrade": _v4_upgrade,
     "read-parquet": _read_parquet,
     "parquet-round-trip": _parquet_round_trip,
     "read-manifest-tree": _read_manifest_tree,
@@ -342,7 +395,7 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
-    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"], "read-table": ["table", "snapshot-id"], "read-parquet": ["file-base64"], "parquet-round-trip": ["schema", "rows"],
+    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"], "read-table": ["table", "snapshot-id"], "v4-replay": ["files", "root"], "v4-validate": ["files", "root"], "v4-read-manifest": ["file-base64"], "v4-upgrade": ["files", "metadata-location", "remove"], "read-parquet": ["file-base64"], "parquet-round-trip": ["schema", "rows"],
     "read-manifest-tree": ["files", "metadata-location"], "validate-tree": ["files", "metadata-location"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],

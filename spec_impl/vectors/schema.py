@@ -42,7 +42,7 @@ CASE_FILE_SCHEMA = {
                 "rule": {"type": "string", "pattern": "^[a-z0-9-]+(\\.[a-z0-9-]+)+$"},
                 "section": {"type": "string", "minLength": 1},
                 "format-versions": {"type": "array", "minItems": 1, "uniqueItems": True,
-                                    "items": {"enum": [1, 2, 3]}},
+                                    "items": {"enum": [1, 2, 3, 4]}},
                 "revisions": {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": list(REVISIONS)}},
                 "op": {"enum": sorted(OPS)},
                 "input": {"type": "object"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from spec_impl.vectors.families import (binary, bucket, data_files, delete_scoping, hashing, puffin_dv, json, manifest_trees, manifests, partitioning, schemas, snapshots,
+from spec_impl.vectors.families import (binary, bucket, data_files, delete_scoping, hashing, puffin_dv, v4_root_manifests, json, manifest_trees, manifests, partitioning, schemas, snapshots,
                                         table_metadata, temporal, transform_rules, truncate, types)  # fmt: skip
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
@@ -14,4 +14,5 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "deletes": (delete_scoping, puffin_dv),
     "data": (data_files,),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
+    "v4": (v4_root_manifests,),
 }
