@@ -21,7 +21,7 @@ from spec_impl.v4.commits import (Operation, TableState, append, commit, compact
 from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, EXISTING, MANIFEST_DV, POSITION_DELETE,
                                   ContentEntry, DeletionVectorRef, content_entry_schema, data_file, equality_delete)  # fmt: skip
 from spec_impl.v4.files import inline_manifest_dv, puffin_dvs, read_manifest, write_manifest
-from spec_impl.v4.replay import SnapshotRoot, replay
+from spec_impl.v4.replay import replay
 from spec_impl.v4.validate import validate_snapshot
 
 L = "s3://b/t"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests import inheritance
@@ -28,7 +27,7 @@ from spec_impl.v4 import SECTION_COMMIT, SECTION_UPGRADE, V4
 from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, EXISTING, MANIFEST_DV, MANIFEST_TYPES,
                                   POSITION_DELETE, ContentEntry, ManifestStats)  # fmt: skip
 from spec_impl.v4.files import inline_manifest_dv, puffin_dvs, write_manifest, dv_positions
-from spec_impl.v4.replay import LiveFiles, SnapshotRoot, inherit, read_leaf, replay_entries
+from spec_impl.v4.replay import LiveFiles, SnapshotRoot, inherit, replay_entries
 
 register(
     Rule("v4.commit.target", SECTION_COMMIT, "A commit removes, or adds a DV to, only files live in its parent snapshot; added files are ADDED entries without version values", *V4),

@@ -22,7 +22,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests import inheritance
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
-from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, FILE_TYPES, MANIFEST_DV, MANIFEST_TYPES,
+from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETED, FILE_TYPES, MANIFEST_DV, MANIFEST_TYPES,
                                   ROOT_ONLY, ContentEntry, DeletionVectorRef)  # fmt: skip
 from spec_impl.v4.files import ManifestFile, dv_positions, read_manifest
 

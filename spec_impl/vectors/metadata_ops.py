@@ -21,18 +21,6 @@
 | inherit-manifest-entries    | manifest (a manifest-list row), entries, format-version (the manifest's) | {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"} |
 | assign-manifest-first-row-ids | manifests, snapshot-first-row-id                 | {"manifests" with first_row_id, "next-row-id"} |
 | manifest-avro-schema        | format-version                                     | {"manifest-list", "manifest"}: the Avro schemas (empty partition struct) |
-| read-manifest-tree          | files ({path: base64}), metadata-location, snapshot-id (null: current) | the snapshot's manifests and every entry with its inherited values (`tree_reading`) |
-| validate-tree               | files, metadata-location                           | sorted rule ids of the tree's violations ([] = a correct tree) |
-| plan-deletes                | specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?) | {data file path: sorted paths of the deletes that apply} |
-| read-puffin                 | file-base64                                        | {"properties", "blobs": each blob's metadata and its content (decompressed) in base64} |
-| read-deletion-vector        | puffin-base64, data-file (the DV's manifest data_file fields) | the deleted row positions, ascending |
-| read-table                  | table (a golden table of vectors/tables/), snapshot-id | {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`) |
-| read-parquet                | file-base64 (a Parquet file)                       | {"schema": the Iceberg schema JSON, or null without field ids; "rows": records by field id (by name without ids), Appendix D JSON} |
-| parquet-round-trip          | schema, rows (records as struct JSON)              | the rows as written to Parquet and read back |
-| v4-replay                   | files, root ({location, snapshot-id, sequence-number}) | {"data-files": the live data files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)} |
-| v4-validate                 | files, root, parent? (the parent snapshot's root)  | sorted rule ids of the violations ([] = valid) |
-| v4-read-manifest            | file-base64 (a v4 manifest)                        | each entry's [content_type, status, location] |
-| v4-upgrade                  | files (a v3 tree), metadata-location, remove (paths) | the first v4 commit removing `remove`: {"root": entries as [content_type, status, location], "data-files": live} |
 | row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
 | expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
 """
@@ -44,12 +32,11 @@ import dataclasses
 from typing import Any, Callable
 
 from spec_impl import revisions
-from spec_impl.deletes import deletion_vectors, puffin, scoping
-from spec_impl.manifests import avro_schemas, inheritance, tree, validate
+from spec_impl.manifests import avro_schemas, inheritance
 from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import bits_to_float, decode, encode
+from spec_impl.vectors.encoding import decode, encode
 
 
 def _schema(obj: Any, fv: int, revision: str) -> schema.Schema:
@@ -234,143 +221,11 @@ def _manifest_avro_schema(inp: dict, revision: str) -> dict:
     return {"manifest-list": avro_schemas.manifest_list_schema(fv), "manifest": avro_schemas.manifest_schema(fv)}
 
 
-def _tree_files(inp: dict) -> tree.InMemoryFiles:
-    return tree.InMemoryFiles({path: base64.b64decode(data) for path, data in inp["files"].items()})
-
-
-def _read_manifest_tree(inp: dict, revision: str) -> dict:
-    snapshot = tree.read_snapshot(_tree_files(inp), inp["metadata-location"], inp.get("snapshot-id"), revision)
-    return tree.tree_reading(snapshot)
-
-
-def _validate_tree(inp: dict, revision: str) -> list:
-    return sorted({v.rule for v in validate.validate_table(_tree_files(inp), inp["metadata-location"], revision)})
-
-
-def _scan_files(items: list) -> list[scoping.ScanFile]:
-    def value(v: Any) -> Any:
-        if isinstance(v, dict) and set(v) == {"ieee754"}:
-            return bits_to_float("double" if len(v["ieee754"]) == 16 else "float", v["ieee754"])
-        return v
-
-    return [scoping.scan_file(dict(f, partition=[value(v) for v in f["partition"]]) if isinstance(f.get("partition"), list) else f) for f in items]
-
-
-def _plan_deletes(inp: dict, revision: str) -> dict:
-    planned = scoping.plan(_scan_files(inp["data-files"]), _scan_files(inp["delete-files"]), scoping.unpartitioned_spec_ids(inp["specs"]), revision)
-    return {path: sorted(f.path for f in applied.files()) for path, applied in planned.items()}
-
-
-def _read_puffin(inp: dict, revision: str) -> dict:
-    f = puffin.read_puffin(base64.b64decode(inp["file-base64"]))
-    blobs = [{"type": b.type, "fields": list(b.fields), "snapshot-id": b.snapshot_id, "sequence-number": b.sequence_number,
-              "offset": b.offset, "length": b.length, "compression-codec": b.compression_codec, "properties": b.properties,
-              "content-base64": base64.b64encode(f.read_blob(b)).decode()} for b in f.blobs]  # fmt: skip
-    return {"properties": f.properties, "blobs": blobs}
-
-
-def _read_deletion_vector(inp: dict, revision: str) -> list:
-    return deletion_vectors.deleted_positions(base64.b64decode(inp["puffin-base64"]), inp["data-file"])
-
-
-def _read_table(inp: dict, revision: str) -> dict:
-    from spec_impl.manifests.tree import InMemoryFiles
-    from spec_impl.scan.reader import read_table
-    from spec_impl.vectors import tables
-
-    case, t = tables.build(inp["table"])
-    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, inp["snapshot-id"], with_lineage=case.format_version >= 3, revision=revision)
-    return tables.table_rows(table)
-
-
-def _read_parquet(inp: dict, revision: str) -> dict:
-    from spec_impl.scan.arrow_values import read_parquet
-
-    file_schema, rows = read_parquet(base64.b64decode(inp["file-base64"]))
-    if file_schema is None:
-        return {"schema": None, "rows": [{k: v for k, v in r.items()} for r in rows]}
-    return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
-
-
-def _all_optional(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: (False if k in ("required", "element-required", "value-required") else _all_optional(v)) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_all_optional(v) for v in obj]
-    return obj
-
-
-def _parquet_round_trip(inp: dict, revision: str) -> list:
-    from spec_impl.scan.arrow_values import read_parquet, write_parquet
-
-    s = schema.parse_schema(inp["schema"], 3)
-    lenient = schema.parse_schema(_all_optional(inp["schema"]), 3)  # nulls reach the writer, which must refuse them
-    _, rows = read_parquet(write_parquet([decode(lenient.struct, r) for r in inp["rows"]], s))
-    return [encode(s.struct, r) for r in rows]
-
-
-def _v4_root(obj: dict) -> Any:
-    from spec_impl.v4.replay import SnapshotRoot
-
-    return SnapshotRoot(obj["location"], obj["snapshot-id"], obj["sequence-number"])
-
-
-def _v4_replay(inp: dict, revision: str) -> dict:
-    from spec_impl.v4.replay import replay
-
-    live = replay(_tree_files(inp).read, _v4_root(inp["root"]))
-    deletes = {path: sorted(_v4_key(k) for k in keys) for path, keys in live.applicable_deletes().items()}
-    return {"data-files": sorted(live.data_files), "deletes": deletes}
-
-
-def _v4_key(key: tuple) -> str:
-    """A delete file by its location, a DV also by its offset in the Puffin file (ContentEntry.key)."""
-    _, location, offset = key
-    return location if offset is None else f"{location}@{offset}"
-
-
-def _v4_validate(inp: dict, revision: str) -> list:
-    from spec_impl.v4.validate import validate_snapshot
-
-    parent = _v4_root(inp["parent"]) if inp.get("parent") else None
-    return sorted({v.rule for v in validate_snapshot(_tree_files(inp).read, _v4_root(inp["root"]), parent)})
-
-
-def _v4_read_manifest(inp: dict, revision: str) -> list:
-    from spec_impl.v4.files import read_manifest
-
-    return [[e.content_type, e.status, e.location] for e in read_manifest(base64.b64decode(inp["file-base64"]), "manifest").entries]
-
-
-def _v4_upgrade(inp: dict, revision: str) -> dict:
-    from spec_impl.v4.commits import delete_files, upgrade_from_v3
-    from spec_impl.v4.replay import replay
-
-    source = _tree_files(inp)
-    state = upgrade_from_v3(source, inp["metadata-location"])
-    c = delete_files(state, source.read, 1000, inp["remove"])  # snapshot id 1000: after the v3 ones
-    files = dict(source.files, **c.files)
-    live = replay(lambda p: tree.InMemoryFiles(files).read(p), c.root)
-    return {"root": [[e.content_type, e.status, e.location] for e in c.written], "data-files": sorted(live.data_files)}
-
-
 METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "manifest-avro-schema": _manifest_avro_schema,
     "inherit-manifest-entries": _inherit,
     "assign-manifest-first-row-ids": _assign_first_row_ids,
     "row-lineage": _row_lineage,
-    "plan-deletes": _plan_deletes,
-    "read-puffin": _read_puffin,
-    "read-deletion-vector": _read_deletion_vector,
-    "read-table": _read_table,
-    "v4-replay": _v4_replay,
-    "v4-validate": _v4_validate,
-    "v4-read-manifest": _v4_read_manifest,
-    "v4-upgrade": _v4_upgrade,
-    "read-parquet": _read_parquet,
-    "parquet-round-trip": _parquet_round_trip,
-    "read-manifest-tree": _read_manifest_tree,
-    "validate-tree": _validate_tree,
     "read-table-metadata": _read_table_metadata,
     "read-metadata-file": _read_metadata_file,
     "write-table-metadata": _write_table_metadata,
@@ -395,8 +250,6 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
-    "plan-deletes": ["specs", "data-files", "delete-files"], "read-puffin": ["file-base64"], "read-deletion-vector": ["puffin-base64", "data-file"], "read-table": ["table", "snapshot-id"], "v4-replay": ["files", "root"], "v4-validate": ["files", "root"], "v4-read-manifest": ["file-base64"], "v4-upgrade": ["files", "metadata-location", "remove"], "read-parquet": ["file-base64"], "parquet-round-trip": ["schema", "rows"],
-    "read-manifest-tree": ["files", "metadata-location"], "validate-tree": ["files", "metadata-location"],
     "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
     "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],

@@ -105,13 +105,14 @@ OPS: dict[str, Callable[[dict, str], Any]] = {
 }
 
 
-def _metadata_ops() -> dict[str, Callable[[dict, str], Any]]:
+def _document_and_file_ops() -> dict[str, Callable[[dict, str], Any]]:
+    from spec_impl.vectors.file_ops import FILE_OPS
     from spec_impl.vectors.metadata_ops import METADATA_OPS
 
-    return METADATA_OPS
+    return {**METADATA_OPS, **FILE_OPS}
 
 
-OPS.update(_metadata_ops())
+OPS.update(_document_and_file_ops())
 
 
 def run(op: str, inp: dict, revision: str) -> Any:

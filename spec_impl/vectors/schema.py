@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spec_impl.revisions import ALL as REVISIONS
+from spec_impl.vectors.file_ops import INPUT_KEYS as FILE_INPUT_KEYS
 from spec_impl.vectors.metadata_ops import INPUT_KEYS as METADATA_INPUT_KEYS
 from spec_impl.vectors.ops import OPS
 
@@ -13,6 +14,7 @@ _INPUT_KEYS = {  # op -> required input keys
     "to-json": ["type", "value"], "from-json": ["type", "json"],
 }  # fmt: skip
 _INPUT_KEYS.update(METADATA_INPUT_KEYS)
+_INPUT_KEYS.update(FILE_INPUT_KEYS)
 assert set(_INPUT_KEYS) == set(OPS), "every op needs its input keys in the schema"
 
 CASE_FILE_SCHEMA = {
