@@ -24,6 +24,7 @@ bench: $(VENV)/.engine-deps
 	$(BIN)/python benchmarks/bench_bucket.py
 	$(BIN)/python benchmarks/bench_planning.py
 	$(BIN)/python benchmarks/v4_bitvector_sizes.py
+	$(BIN)/python benchmarks/v4_write_amplification.py  # about 6 minutes
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
