@@ -4,7 +4,8 @@
  * Computes Iceberg value rules (bucket hashing, partition transforms, single
  * value binary serialization, single value JSON serialization), reads table
  * and view metadata documents and snapshots' manifest trees (the latter through
- * org/apache/iceberg/ManifestTreeReader.java) with Iceberg's own Java classes, and answers a
+ * org/apache/iceberg/ManifestTreeReader.java), plans delete files against data files with
+ * DeleteFileIndex (org/apache/iceberg/DeletePlanner.java), with Iceberg's own Java classes, and answers a
  * line-delimited JSON protocol on stdin/stdout. See README.md next to this
  * file for the protocol.
  *
@@ -28,6 +29,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 
+import org.apache.iceberg.DeletePlanner;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestTreeReader;
@@ -75,7 +77,7 @@ public final class IcebergValueEngine {
   static final String[] CAPABILITIES = {
     "parse-type", "parse-transform", "result-type", "hash", "transform",
     "to-binary", "from-binary", "to-json", "from-json",
-    "read-table-metadata", "read-view-metadata", "read-manifest-tree"
+    "read-table-metadata", "read-view-metadata", "read-manifest-tree", "plan-deletes"
   };
   // The parsers take the location the document was read from; it only ends up
   // in metadataFileLocation(), which the normalized reading does not include.
@@ -211,6 +213,10 @@ public final class IcebergValueEngine {
           break;
         case "read-manifest-tree":
           output = readManifestTree(c);
+          break;
+        case "plan-deletes":
+          // DeleteFileIndex (package-private) through org/apache/iceberg/DeletePlanner.java.
+          output = DeletePlanner.plan(c, this::value);
           break;
         default:
           output = runTypedCase(op, c);

@@ -53,6 +53,10 @@ def specs() -> Iterator[CaseSpec]:
                 "has no such field, so it applies to every file of the partition", [data("d1", 1), data("d2", 1)], [pos("p", 2, referenced_data_file="d1")])  # fmt: skip
     yield _plan(r, "file-path-bounds", "a position delete whose file_path lower and upper bounds are both d1 targets d1 only (metrics pruning)",
                 [data("d1", 1), data("d2", 1)], [pos("p", 2, file_path_lower="d1", file_path_upper="d1")])  # fmt: skip
+    yield _plan(r, "referenced-file-other-partition", "adopted: a position delete naming d1 in referenced_data_file but written in partition "
+                "b=1 does not apply to d1 in b=0", [data("d1", 1)], [pos("p", 2, partition=[1], referenced_data_file="d1")], (V3_ADOPTED,))  # fmt: skip
+    yield _plan(r, "file-path-bounds-other-spec", "a position delete whose file_path bounds are both d1, written under another spec, does "
+                "not apply to d1", [data("d1", 1)], [pos("p", 2, spec=2, partition=[0.0], file_path_lower="d1", file_path_upper="d1")])  # fmt: skip
     yield _plan(r, "file-path-range", "file_path bounds d1..d3 that differ do not target one file: the delete stays partition-scoped",
                 [data("d1", 1), data("d2", 1)], [pos("p", 2, file_path_lower="d1", file_path_upper="d3")])  # fmt: skip
 
