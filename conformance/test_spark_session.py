@@ -10,25 +10,13 @@ failure to start fails the test.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.spark
-
-
-def _java_missing() -> str | None:
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / "java").is_file():
-        return None
-    if shutil.which("java"):
-        return None
-    return f"java is not installed (JAVA_HOME={java_home or 'unset'}, no java on PATH)"
 
 
 def _latest_metadata(table_dir: Path) -> dict:
@@ -38,11 +26,10 @@ def _latest_metadata(table_dir: Path) -> dict:
 
 
 def test_iceberg_java_writes_a_v2_table_with_deletes(tmp_path: Path) -> None:
-    if importlib.util.find_spec("pyspark") is None:
-        pytest.skip("pyspark is not installed")
-    if (reason := _java_missing()) is not None:
-        pytest.skip(reason)
     from conformance.engines.iceberg_java import spark as spark_session
+
+    if (reason := spark_session.missing_requirement()) is not None:
+        pytest.skip(reason)
 
     warehouse = tmp_path / "warehouse"
     spark = spark_session.local_spark_session(warehouse)

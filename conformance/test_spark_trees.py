@@ -15,7 +15,6 @@ Then, for every snapshot of the table:
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections import Counter
 from pathlib import Path
@@ -78,24 +77,13 @@ SCENARIOS: dict[str, list[str]] = {
 JAVA_WRITER_FINDINGS = {"tree.manifest-schema-id"}
 
 
-def _java_missing() -> str | None:
-    import os
-    import shutil
-
-    java_home = os.environ.get("JAVA_HOME")
-    if (java_home and (Path(java_home) / "bin" / "java").is_file()) or shutil.which("java"):
-        return None
-    return "java is not installed"
-
-
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory) -> dict[str, tuple[Path, object]]:
     """Each scenario's table written by Spark: its latest metadata file and the session."""
-    if importlib.util.find_spec("pyspark") is None:
-        pytest.skip("pyspark is not installed")
-    if (reason := _java_missing()) is not None:
-        pytest.skip(reason)
     from conformance.engines.iceberg_java import spark as spark_session
+
+    if (reason := spark_session.missing_requirement()) is not None:
+        pytest.skip(reason)
 
     warehouse = tmp_path_factory.mktemp("trees") / "warehouse"
     spark = spark_session.local_spark_session(warehouse, app_name="iceberg-conformance-trees")

@@ -19,11 +19,7 @@ start sessions on warehouses of their own. A failing case (a Java exception) is 
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 from conformance.engines import golden_tables
@@ -43,11 +39,10 @@ class IcebergSparkEngine(Engine):
 
     def start(self) -> None:
         """Checks pyspark, Java and the Iceberg jars; the Spark session itself starts in `run_batch`."""
-        if importlib.util.find_spec("pyspark") is None:
-            raise EngineUnavailable("iceberg-spark: pyspark is not installed")
-        java_home = os.environ.get("JAVA_HOME")
-        if not ((java_home and (Path(java_home) / "bin" / "java").is_file()) or shutil.which("java")):
-            raise EngineUnavailable(f"iceberg-spark: java is not installed (JAVA_HOME={java_home or 'unset'}, no java on PATH)")
+        from conformance.engines.iceberg_java.spark import missing_requirement
+
+        if (why := missing_requirement()) is not None:
+            raise EngineUnavailable(f"iceberg-spark: {why}")
         from conformance.engines.iceberg_java import build
 
         try:

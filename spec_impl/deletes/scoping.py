@@ -67,13 +67,18 @@ class ScanFile:
         return self.content == POSITION and self.file_format.lower() == "puffin"
 
     @property
-    def target(self) -> str | None:
-        """The one data file a position delete targets: referenced_data_file, or equal file_path bounds."""
-        if self.referenced_data_file is not None:
-            return self.referenced_data_file
+    def bounds_target(self) -> str | None:
+        """The one data file equal lower and upper file_path bounds name (metrics pruning)."""
         if self.file_path_lower is not None and self.file_path_lower == self.file_path_upper:
             return self.file_path_lower
         return None
+
+    def target(self, revision: str) -> str | None:
+        """The one data file a position delete targets: (adopted) referenced_data_file, or equal
+        file_path bounds. The seed text has no referenced_data_file."""
+        if revision == revisions.V3_ADOPTED and self.referenced_data_file is not None:
+            return self.referenced_data_file
+        return self.bounds_target
 
 
 def scan_file(obj: dict[str, Any]) -> ScanFile:
@@ -192,7 +197,7 @@ class DeleteIndex:
                                        f"{self.dvs[f.referenced_data_file].path} and {f.path}", f.referenced_data_file)  # fmt: skip
                 self.dvs[f.referenced_data_file] = f
             else:
-                target = f.target if revision == revisions.V3_ADOPTED else _bounds_target(f)
+                target = f.target(revision)
                 if target is not None:
                     targeted[target].append(f)
                 else:
@@ -216,12 +221,6 @@ class DeleteIndex:
             position = _chain(in_partition, targeted)
         equality = self.equality[key].above(seq) if key in self.equality else _NONE
         return AppliedDeletes(dv, position, equality, self.global_equality.above(seq))
-
-
-def _bounds_target(f: ScanFile) -> str | None:
-    if f.file_path_lower is not None and f.file_path_lower == f.file_path_upper:
-        return f.file_path_lower
-    return None
 
 
 def _chain(view: Sequence[ScanFile], extra: list[ScanFile]) -> Sequence[ScanFile]:

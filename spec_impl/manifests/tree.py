@@ -10,7 +10,6 @@ exact path strings written in the tree to bytes, as the vectors carry them) or `
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,7 +157,3 @@ def tree_reading(tree: SnapshotTree) -> dict[str, Any]:
                             "file_sequence_number": e["file_sequence_number"], "first_row_id": f.get("first_row_id")})  # fmt: skip
     return {"snapshot-id": tree.snapshot.snapshot_id, "sequence-number": tree.snapshot.sequence_number, "manifests": manifests, "entries": entries}
 
-
-def metadata_json(data: bytes) -> dict:
-    """A metadata file's JSON object (for writers and validators that need the raw document)."""
-    return json.loads(data.decode("utf-8"))

@@ -29,7 +29,7 @@ from spec_impl.manifests.avro_files import avro_map
 from spec_impl.manifests.inheritance import DELETED, row_lineage
 from spec_impl.manifests.tree import FileSource, SnapshotTree, read_snapshot
 from spec_impl.metadata.projection import project
-from spec_impl.metadata.schema import Schema, initial_default
+from spec_impl.metadata.schema import Schema, initial_default, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register
 from spec_impl.scan.arrow_values import arrow_table, read_parquet
@@ -67,13 +67,14 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
     index = scoping.DeleteIndex([d.scan for d in deletes], _unpartitioned(md), revision)
     by_path = {d.scan.path: d for d in deletes}
     name_mapping = _name_mapping(md)
+    defaults = _initial_defaults(md)
     rows, lineage = [], []
     for f in data:
         applied = index.for_data_file(f.scan)
         file_schema, raw = read_parquet(files.read(f.scan.path))
         gone = _deleted_positions(files, f.scan.path, applied, by_path)
         equality = [_equality(files, by_path[e.path]) for e in (*applied.equality, *applied.global_equality)]
-        keep = apply.surviving_positions(raw, gone, equality, lambda field_id: _missing_value(md, field_id))
+        keep = apply.surviving_positions(raw, gone, equality, defaults.get)
         kept = [raw[p] for p in keep]
         rows.extend(project(kept, file_schema, schema, name_mapping, f.partition_values, format_version=md.format_version, revision=revision))
         if with_lineage and md.format_version >= 3:
@@ -154,15 +155,14 @@ def _equality(files: FileSource, delete: LiveFile) -> apply.EqualityDelete:
     return apply.equality_delete(delete.scan.path, delete.data_file.get("equality_ids") or (), rows, types)
 
 
-def _missing_value(md: TableMetadata, field_id: int) -> Any:
-    """A delete column a data file lacks: its initial-default in the newest schema that has it, else null."""
-    for s in sorted(md.schemas, key=lambda s: s.schema_id, reverse=True):
-        try:
-            info = s.field_by_id(field_id)
-        except KeyError:
-            continue
-        return initial_default(info.field) if info.field is not None else None
-    return None
+def _initial_defaults(md: TableMetadata) -> dict[int, Any]:
+    """What a delete column a data file lacks reads as: its initial-default in the newest schema
+    that has the field (a dropped column's too); absent ids read null."""
+    out: dict[int, Any] = {}
+    for s in sorted(md.schemas, key=lambda s: s.schema_id):
+        for info in walk(s.struct):
+            out[info.id] = initial_default(info.field) if info.field is not None else None
+    return out
 
 
 def _name_mapping(md: TableMetadata) -> Any:

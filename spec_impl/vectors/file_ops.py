@@ -71,13 +71,10 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
 
 
 def _read_table(inp: dict, revision: str) -> dict:
-    from spec_impl.manifests.tree import InMemoryFiles
-    from spec_impl.scan.reader import read_table
     from spec_impl.vectors import tables
 
     case, t = tables.build(inp["table"])
-    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, inp["snapshot-id"], with_lineage=case.format_version >= 3, revision=revision)
-    return tables.table_rows(table)
+    return tables.expected_rows(t, inp["snapshot-id"], case.format_version, revision)
 
 
 def _read_parquet(inp: dict, revision: str) -> dict:

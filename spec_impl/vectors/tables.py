@@ -22,6 +22,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from spec_impl import revisions
 from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.metadata.schema import parse_schema
 from spec_impl.scan.reader import read_table
@@ -226,9 +227,9 @@ def build(case_id: str, location: str | None = None) -> tuple[TableCase, TableBu
     return case, case.build(location or f"{PLACEHOLDER}/{case_id}")
 
 
-def expected_rows(t: TableBuilder, snapshot_id: int, format_version: int) -> dict:
+def expected_rows(t: TableBuilder, snapshot_id: int, format_version: int, revision: str = revisions.DEFAULT) -> dict:
     """The columns and rows of one snapshot, as the reference reader returns them."""
-    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, snapshot_id, with_lineage=format_version >= 3)
+    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision)
     return table_rows(table)
 
 

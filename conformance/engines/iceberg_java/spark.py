@@ -66,6 +66,19 @@ _log_dir: tempfile.TemporaryDirectory[str] | None = None
 startup_seconds: float | None = None  # how long the last start took
 
 
+def missing_requirement() -> str | None:
+    """Why a local Spark session cannot start here (pyspark or java missing), or None."""
+    import importlib.util
+    import shutil
+
+    if importlib.util.find_spec("pyspark") is None:
+        return "pyspark is not installed"
+    java_home = os.environ.get("JAVA_HOME")
+    if (java_home and (Path(java_home) / "bin" / "java").is_file()) or shutil.which("java"):
+        return None
+    return f"java is not installed (JAVA_HOME={java_home or 'unset'}, no java on PATH)"
+
+
 def spark_jars() -> list[Path]:
     """The jars Iceberg needs in Spark: the runtime jar and the relocated Jackson jar (built if needed)."""
     built = build.ensure_built()
