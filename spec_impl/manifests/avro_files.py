@@ -19,6 +19,8 @@ import fastavro
 
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import Rule, register
+from spec_impl.serde.binary import from_binary
+from spec_impl.types import DecimalType, IcebergType
 
 register(
     Rule("manifest.avro-file", "Manifests; Manifest Lists", "Manifests and manifest lists are Avro object container files whose key-value metadata is UTF-8 text"),
@@ -78,6 +80,15 @@ def write_avro(schema: dict, records: list[dict[str, Any]], metadata: dict[str, 
 def avro_map(pairs: list[dict[str, Any]] | None) -> dict[Any, Any] | None:
     """An Iceberg map read from its Avro array-of-records form (Appendix A), as a dict."""
     return None if pairs is None else {p["key"]: p["value"] for p in pairs}
+
+
+def physical_value(t: IcebergType, value: Any) -> Any:
+    """An Avro-encoded value of Iceberg type `t` as the reference's physical value (Appendix A):
+    Avro carries a decimal as its two's-complement big-endian unscaled bytes and a uuid as 16 bytes,
+    the forms of Appendix D's binary serialization; every other primitive is already physical."""
+    if value is None or not (isinstance(t, DecimalType) or getattr(t, "name", None) == "uuid"):
+        return value
+    return from_binary(t, value)
 
 
 def to_avro_map(mapping: dict[Any, Any] | None) -> list[dict[str, Any]] | None:

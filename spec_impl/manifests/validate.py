@@ -18,7 +18,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.manifests import inheritance
-from spec_impl.manifests.avro_files import AvroFile, avro_map, read_avro
+from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
 from spec_impl.manifests.tree import FileSource, manifest_format_version
@@ -258,7 +258,11 @@ class _Checker:
 
     def partition_values(self, values: dict, spec, ptype: StructType, path: str, where: str) -> None:
         for pf, spec_field in zip(ptype.fields, spec.fields):
-            value = values.get(pf.name)
+            try:
+                value = physical_value(pf.type, values.get(pf.name))
+            except SpecError as e:
+                self.report("tree.partition-tuple", path, f"{where}: {pf.name!r} does not decode as {pf.type}: {e}")
+                continue
             if value is None:
                 continue
             t = spec_field.transform

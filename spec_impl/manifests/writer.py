@@ -22,9 +22,21 @@ from spec_impl.manifests import inheritance
 from spec_impl.manifests.avro_files import read_avro, to_avro_map, write_avro
 from spec_impl.manifests.avro_schemas import manifest_list_schema, manifest_schema
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
+from spec_impl.types import DecimalType, parse_primitive
 
 _AVRO_PRIMITIVE = {"boolean": "boolean", "int": "int", "long": "long", "float": "float", "double": "double", "date": "int",
                    "string": "string", "binary": "bytes"}  # fmt: skip
+
+
+def _avro_primitive(type_text: str) -> Any:
+    """The Avro type of a primitive partition value (Appendix A): decimal(P,S) is a fixed of the
+    fewest bytes that hold every unscaled value of precision P."""
+    t = parse_primitive(type_text)
+    if isinstance(t, DecimalType):
+        size = next(n for n in range(1, 17) if 2 ** (8 * n - 1) > 10**t.precision - 1)
+        return {"type": "fixed", "name": f"decimal_{t.precision}_{t.scale}", "size": size, "logicalType": "decimal",
+                "precision": t.precision, "scale": t.scale}  # fmt: skip
+    return _AVRO_PRIMITIVE[type_text]
 
 
 def data_file(path: str, record_count: int, *, content: int = DATA, partition: dict | None = None, file_format: str = "PARQUET",
@@ -95,7 +107,7 @@ class TreeWriter:
         fields = []
         for pf in spec["fields"]:
             source = next(f for s in [self.schema, *self.past_schemas] for f in s["fields"] if f["id"] == pf["source-id"])
-            result = "int" if pf["transform"].startswith(("bucket", "year", "month", "day", "hour")) else _AVRO_PRIMITIVE[source["type"]]
+            result = "int" if pf["transform"].startswith(("bucket", "year", "month", "day", "hour")) else _avro_primitive(source["type"])
             fields.append({"name": pf["name"], "type": ["null", result], "default": None, "field-id": pf["field-id"]})
         return fields
 

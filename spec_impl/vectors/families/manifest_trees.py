@@ -137,6 +137,19 @@ def distinct_counts() -> TreeWriter:
     return w
 
 
+def decimal_truncate() -> TreeWriter:
+    """A decimal(9,2) column partitioned by truncate[3]: Avro carries the partition values as a
+    4-byte fixed of the unscaled value (Appendix A), which is no string to measure against the width
+    (a validator once read it so; Spark writes such tables)."""
+    schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "decimal(9, 2)"}]}
+    spec = {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "d_trunc", "transform": "truncate[3]"}]}
+    w = TreeWriter("file:/warehouse/decimal-truncate", 2, schema, specs=[spec])
+    unscaled = {"a.parquet": -108, "b.parquet": 999999999}  # -1.08 (from -1.06) and 9999999.99
+    files = [_file(w, name, 1, partition={"d_trunc": u.to_bytes(4, "big", signed=True)}) for name, u in unscaled.items()]
+    w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, f) for f in files])])
+    return w
+
+
 TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
     "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
@@ -146,6 +159,7 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "row-delta": (row_delta, "manifest.inherit.snapshot-id", ()),
     "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
     "distinct-counts": (distinct_counts, "manifest.avro-schema", ()),
+    "decimal-truncate": (decimal_truncate, "tree.partition-tuple", ()),
 }
 DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
 
