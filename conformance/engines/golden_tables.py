@@ -64,6 +64,15 @@ def table(table_id: str) -> GoldenTable:
         return _tables[table_id]
 
 
+def register(table_id: str, metadata_location: str, format_version: int) -> GoldenTable:
+    """Make a table that already lies on local disk (one an engine wrote, say) readable by the
+    adapters under `table_id`, as if it were a golden table. Its rows are the caller's to judge."""
+    directory = Path(metadata_location.removeprefix("file:")).parents[1]
+    with _lock:
+        _tables[table_id] = GoldenTable(table_id, directory, metadata_location, {"id": table_id, "format-version": format_version})
+        return _tables[table_id]
+
+
 LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
 
 

@@ -94,8 +94,15 @@ def _log_config() -> Path:
     return path
 
 
-def local_spark_session(warehouse: Path, *, app_name: str = "iceberg-conformance") -> SparkSession:
+MASTER_VARIABLE = "ICEBERG_CONFORMANCE_SPARK_MASTER"
+
+
+def local_spark_session(warehouse: Path, *, app_name: str = "iceberg-conformance", master: str | None = None) -> SparkSession:
     """The process's local Spark session with Iceberg and the Hadoop catalog `local` on `warehouse`.
+
+    `master` is Spark's master URL (default: the environment variable ICEBERG_CONFORMANCE_SPARK_MASTER,
+    else `local[2]`): `local-cluster[2,1,1024]` runs executors in JVMs of their own, and a cluster's
+    URL works when `warehouse` is storage that driver and executors share at the same path.
 
     Raises `build.BuildError` when the Iceberg jars cannot be found or prepared, ImportError when
     pyspark is missing, and RuntimeError when a session on another warehouse is already running.
@@ -122,7 +129,7 @@ def local_spark_session(warehouse: Path, *, app_name: str = "iceberg-conformance
     os.environ.setdefault("SPARK_LOCAL_IP", LOOPBACK)
     java_options = f"-Dlog4j.configurationFile={_log_config().as_uri()} -Duser.timezone=UTC"
     conf = {
-        "spark.master": "local[2]",
+        "spark.master": master or os.environ.get(MASTER_VARIABLE) or "local[2]",
         "spark.app.name": app_name,
         "spark.jars": ",".join(str(j) for j in jars),
         "spark.driver.host": LOOPBACK,

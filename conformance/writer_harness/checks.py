@@ -1,0 +1,125 @@
+"""The checks made after every step of a history, each against the model.
+
+1. `spark-rows`: the rows Spark returns for a snapshot, branch or tag equal the model's.
+2. `reference-rows`: the reference reader (`spec_impl.scan.reader.read_table`) returns the model's
+   rows; `row-lineage` (v3): its `_row_id` / `_last_updated_sequence_number` equal Spark's, row ids
+   are unique, rows the commit inserted or updated carry the snapshot's sequence number, updated
+   rows keep their row id, and untouched rows keep both (adopted v3 digest §1.4).
+3. `validator`: the tree validator (`spec_impl.manifests.validate`) finds no violation.
+4. `partition-tuple`: every live data file's partition tuple equals the reference transform of each
+   of its rows' source values ("Partitioning": "the partition tuple ... must be the same for all
+   rows in a data file"); the data-level audit will extend this.
+5. `reader:<engine>`: PyIceberg, DuckDB and Polars, through their conformance adapters, return the
+   model's rows.
+
+Each returns messages (empty when it holds); the runner makes findings of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import values
+from .model import Column
+
+LINEAGE = ("_row_id", "_last_updated_sequence_number")
+
+
+def compare_rows(columns: tuple[Column, ...] | list[Column], expected: list[tuple], names: list[str], rows: list[dict[str, Any]]) -> str | None:
+    """None when a reader's columns and rows (any order) equal the model's, else what differs."""
+    want_names = [c.name for c in columns]
+    if names != want_names:
+        return f"columns {names}; the model has {want_names}"
+    try:
+        got = [tuple(values.from_reader(c.type, r.get(c.name)) for c in columns) for r in rows]
+    except Exception as e:  # a value the reader returned in a form no type allows
+        return f"a value of the reader has no {type(e).__name__}-free reading: {e}"
+    key = lambda row: tuple(values.comparable(c.type, v) for c, v in zip(columns, row))  # noqa: E731
+    want_count, got_count = Counter(map(key, expected)), Counter(map(key, got))
+    if want_count == got_count:
+        return None
+    missing, extra = want_count - got_count, got_count - want_count
+    first = lambda c: [_show_row(columns, r) for r in list(c.elements())[:3]]  # noqa: E731
+    return (f"{len(got)} rows; the model has {len(expected)}: {sum(missing.values())} missing {first(missing)}, "
+            f"{sum(extra.values())} unexpected {first(extra)}")  # fmt: skip
+
+
+def _show_row(columns: tuple[Column, ...] | list[Column], key: tuple) -> str:
+    return "{" + ", ".join(f"{c.name}={v!r}"[:50] for c, v in zip(columns, key)) + "}"
+
+
+def lineage_messages(rows: dict[int, tuple[int | None, int | None]], spark: dict[int, tuple[int | None, int | None]],
+                     sequence_number: int, parent: dict[int, tuple] | None, inserted: frozenset[int], updated: frozenset[int]) -> list[str]:  # fmt: skip
+    """Row lineage of one v3 snapshot, by row id (`rows`: the reference's, `spark`: Spark's)."""
+    out = []
+    if rows != spark:
+        differ = sorted(i for i in rows.keys() | spark.keys() if rows.get(i) != spark.get(i))
+        out.append(f"the reference's (_row_id, _last_updated_sequence_number) differ from Spark's for ids {differ[:5]}: "
+                   f"{[(i, rows.get(i), spark.get(i)) for i in differ[:3]]}")  # fmt: skip
+    row_ids = [r for r, _ in rows.values()]
+    if None in row_ids:
+        out.append(f"{row_ids.count(None)} rows without _row_id")
+    dupes = [r for r, n in Counter(r for r in row_ids if r is not None).items() if n > 1]
+    if dupes:
+        out.append(f"_row_id values shared by several rows: {dupes[:5]}")
+    if parent is None or any(v[0] is None for v in parent.values()):
+        return out
+    parent_ids = {v[0] for v in parent.values()}
+    for i, (row_id, seq) in sorted(rows.items()):
+        if i in inserted or i in updated:
+            if seq != sequence_number:
+                out.append(f"id {i}, written by this commit, has _last_updated_sequence_number {seq}; the snapshot's is {sequence_number}")
+            if i in updated and i in parent and row_id != parent[i][0]:
+                out.append(f"id {i} was updated and its _row_id changed from {parent[i][0]} to {row_id}")
+            if i in inserted and i not in updated and row_id in parent_ids:
+                out.append(f"id {i} was inserted with _row_id {row_id}, which the parent snapshot already used")
+        elif i in parent and (row_id, seq) != parent[i]:
+            out.append(f"id {i} was not touched, yet its lineage changed from {parent[i]} to {(row_id, seq)}")
+        if len(out) > 6:
+            break
+    return out
+
+
+def partition_tuple_messages(files: Any, metadata_location: str, snapshot_id: int, seen: set[str]) -> list[str]:
+    """Check 4 on the live data files of a snapshot not checked before (`seen` collects them)."""
+    from spec_impl.manifests.avro_files import physical_value
+    from spec_impl.manifests.tree import read_snapshot
+    from spec_impl.metadata.partitioning import partition_type
+    from spec_impl.scan.arrow_values import read_parquet
+    from spec_impl.scan.reader import live_files
+    from spec_impl.transforms import apply_transform
+
+    tree = read_snapshot(files, metadata_location, snapshot_id)
+    md = tree.metadata
+    specs = {s.spec_id: s for s in md.specs}
+    schemas = sorted(md.schemas, key=lambda s: s.schema_id)
+    out = []
+    data, _ = live_files(tree)
+    for f in data:
+        path = f.scan.path
+        if path in seen:
+            continue
+        seen.add(path)
+        spec = specs[f.scan.spec_id]
+        if not spec.fields:
+            continue
+        schema = next(s for s in reversed(schemas) if all(_has(s, pf.source_ids[0]) for pf in spec.fields))
+        ptype = partition_type(spec, schema.struct)
+        _, rows = read_parquet(files.read(path))
+        for pf, result, raw in zip(spec.fields, ptype.fields, f.scan.partition):
+            source = schema.field_by_id(pf.source_ids[0]).type
+            stored = physical_value(result.type, raw)
+            wrong = [r.get(pf.source_ids[0]) for r in rows if apply_transform(str(pf.transform), source, r.get(pf.source_ids[0])) != stored]
+            if wrong:
+                out.append(f"{path}: partition field {pf.name!r} ({pf.transform} of {source}) is {stored!r}, but {len(wrong)} of "
+                           f"{len(rows)} rows give another value, e.g. source {wrong[0]!r}")  # fmt: skip
+    return out
+
+
+def _has(schema: Any, field_id: int) -> bool:
+    try:
+        schema.field_by_id(field_id)
+        return True
+    except Exception:
+        return False

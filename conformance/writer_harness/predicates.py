@@ -1,0 +1,106 @@
+"""Generated predicates: their Spark SQL text and their truth on a model row, with SQL's semantics.
+
+A predicate is a JSON object: `{"column": c, "op": op, "value": v}` with op one of `=`, `<`, `>=`,
+`is-null`, `not-null`; or `{"op": "id-mod", "mod": m, "rest": r}` (`id % m = r`); or
+`{"op": "and"|"or", "args": [...]}`, `{"op": "not", "arg": ...}`. Values are in the scenario JSON
+form of the column's type (`values.to_json`).
+
+Truth follows Spark SQL: a comparison with NULL is unknown and matches nothing (NOT unknown is
+unknown too); floating-point NaN equals NaN and is greater than every other value; -0.0 equals 0.0.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import values
+
+
+def sql(pred: dict, types: dict[str, str], table: str = "") -> str:
+    """The predicate as Spark SQL over the table's current column names (qualified by `table`)."""
+    op = pred["op"]
+    prefix = f"{table}." if table else ""
+    if op == "id-mod":
+        return f"pmod({prefix}id, {pred['mod']}) = {pred['rest']}"
+    if op in ("and", "or"):
+        return "(" + f" {op.upper()} ".join(sql(a, types, table) for a in pred["args"]) + ")"
+    if op == "not":
+        return f"(NOT {sql(pred['arg'], types, table)})"
+    column = prefix + quote(pred["column"])
+    if op == "is-null":
+        return f"{column} IS NULL"
+    if op == "not-null":
+        return f"{column} IS NOT NULL"
+    t = types[pred["column"]]
+    return f"{column} {op} {literal(t, values.from_json(t, pred['value']))}"
+
+
+def quote(name: str) -> str:
+    return f"`{name}`"
+
+
+def literal(t: str, v: Any) -> str:
+    """A Spark SQL literal of type `t` (NULL typed by a cast)."""
+    k = values.kind(t)
+    if v is None:
+        return f"CAST(NULL AS {t})"
+    if k == "boolean":
+        return "true" if v else "false"
+    if k in ("int", "bigint"):
+        return f"CAST({v} AS {t})"
+    if k in ("float", "double"):
+        text = "NaN" if math.isnan(v) else ("Infinity" if v == math.inf else "-Infinity" if v == -math.inf else repr(v))
+        return f"CAST('{text}' AS {t.upper()})"
+    if k == "decimal":
+        return f"CAST('{v}' AS {t})"
+    if k == "date":
+        return f"date_from_unix_date({v})"
+    if k == "timestamp":
+        return f"timestamp_micros({v})"
+    if k == "timestamp_ntz":
+        return f"CAST(timestamp_micros({v}) AS timestamp_ntz)"
+    if k == "string":
+        return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if k == "binary":
+        return f"X'{v.hex()}'"
+    raise values.ValueError_(f"no SQL literal for a {t} value")
+
+
+def holds(pred: dict, row: dict[str, Any], types: dict[str, str]) -> bool:
+    """Whether the row matches (SQL's unknown counts as no)."""
+    return _truth(pred, row, types) is True
+
+
+def _truth(pred: dict, row: dict[str, Any], types: dict[str, str]) -> bool | None:
+    op = pred["op"]
+    if op == "id-mod":
+        return row["id"] % pred["mod"] == pred["rest"]
+    if op == "and":
+        parts = [_truth(a, row, types) for a in pred["args"]]
+        return False if False in parts else (None if None in parts else True)
+    if op == "or":
+        parts = [_truth(a, row, types) for a in pred["args"]]
+        return True if True in parts else (None if None in parts else False)
+    if op == "not":
+        inner = _truth(pred["arg"], row, types)
+        return None if inner is None else not inner
+    v = row[pred["column"]]
+    if op == "is-null":
+        return v is None
+    if op == "not-null":
+        return v is not None
+    t = types[pred["column"]]
+    lit = values.from_json(t, pred["value"])
+    if v is None or lit is None:
+        return None
+    a, b = _order_key(t, v), _order_key(t, lit)
+    return {"=": a == b, "<": a < b, ">=": a >= b}[op]
+
+
+def _order_key(t: str, v: Any) -> Any:
+    """Spark's order of a value: NaN above everything, -0.0 equal to 0.0; strings by code point,
+    which is the order of their UTF-8 bytes."""
+    if values.kind(t) in ("float", "double"):
+        return (1, 0.0) if math.isnan(v) else (0, v + 0.0)
+    return v

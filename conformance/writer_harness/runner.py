@@ -1,0 +1,390 @@
+"""Running one history: each step on Spark and on the model, then the checks (`checks`).
+
+Which snapshots are checked when: a snapshot is checked by every reader when it appears (snapshots
+are immutable); every branch and tag after every step; and every live snapshot again after a step
+that removes or rewrites files (expire_snapshots and the rewrite procedures) and after the last
+step. The validator runs on the whole table after every step.
+
+A step Spark refuses with a validation error (`AnalysisException`, Iceberg's `ValidationException`,
+`IllegalArgumentException`, `UnsupportedOperationException`) leaves table and model unchanged and
+is listed as refused; any other exception of Spark or Iceberg Java is a finding (`spark-crash`),
+and the history stops there, since the table's state is then unknown.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import checks, values
+from .model import Change, TableModel
+from .spark_steps import SparkTable, partition_sql
+
+REFUSALS = ("AnalysisException", "ValidationException", "IllegalArgumentException", "UnsupportedOperationException", "ParseException")
+FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
+OTHER_READERS = ("pyiceberg", "duckdb", "polars")
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # spark-rows, reference-rows, row-lineage, validator, partition-tuple, reader:<engine>, spark-crash, no-commit
+    step: int  # index of the step after which it was seen (-1: creating the table)
+    target: str  # "snapshot <id>", "branch <name>", "tag <name>", "table"
+    message: str
+
+    def to_json(self) -> dict:
+        return {"check": self.check, "step": self.step, "target": self.target, "message": self.message}
+
+
+@dataclass
+class Outcome:
+    history: dict
+    findings: list[Finding] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (step, Spark's message)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (step, why the step did not apply)
+    steps_run: int = 0
+    snapshots_checked: int = 0
+    seconds: float = 0.0
+    metadata_location: str | None = None
+    snapshots: dict[int, dict] = field(default_factory=dict)  # snapshot id -> model rows, for golden tables
+
+
+class Refused(Exception):
+    pass
+
+
+class Crashed(Exception):
+    pass
+
+
+class Readers:
+    """The readers checked against the model: Spark (always), the reference and the other engines,
+    each replaceable (the harness's own tests swap in broken ones)."""
+
+    def __init__(self, engines: dict[str, Any] | None = None, reference: Any = None, validator: Any = None):
+        from spec_impl.manifests.tree import LocalFiles
+        from spec_impl.manifests.validate import validate_table
+        from spec_impl.scan.reader import read_table
+
+        self.files = LocalFiles()
+        self.engines = engines if engines is not None else {}
+        self.read_table = reference or read_table
+        self.validate = validator or validate_table
+
+
+class HistoryRun:
+    def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, known: Any = None):
+        self.table = SparkTable(spark, warehouse, name)
+        self.history, self.readers = history, readers
+        self.model = TableModel([(c["name"], c["type"]) for c in history["table"]["columns"]])
+        self.outcome = Outcome(history)
+        self.partition_seen: set[str] = set()
+        self.violations_seen: set[str] = set()
+        self.lineage: dict[int, dict[int, tuple]] = {}  # snapshot id -> id -> (_row_id, seq), from the reference
+        self.format_version = history["table"]["format-version"]
+        self.known = known
+
+    # --- the loop -------------------------------------------------------------------------------
+    def run(self, progress: Any = None) -> Outcome:
+        started = time.monotonic()
+        try:
+            self._guard(-1, lambda: self.table.create(self.history["table"]))
+        except (Refused, Crashed):
+            self.outcome.seconds = time.monotonic() - started
+            return self.outcome
+        steps = self.history["steps"]
+        for i, step in enumerate(steps):
+            before = self.table.metadata()
+            try:
+                change = self._guard(i, lambda: self._execute(i, step))
+            except Refused:
+                continue
+            except Crashed:
+                break
+            self.outcome.steps_run += 1
+            after = self.table.metadata()
+            self._book(i, step, change, before, after)
+            self._check(i, step, after, every=step["op"] in FILE_REMOVING or i == len(steps) - 1)
+            if progress:
+                progress(i, step)
+        self.outcome.metadata_location = self.table.metadata_location
+        self.outcome.seconds = time.monotonic() - started
+        return self.outcome
+
+    def _guard(self, i: int, action: Any) -> Any:
+        try:
+            return action()
+        except Exception as e:  # py4j and pyspark errors: sort refusals from crashes
+            text = f"{type(e).__name__}: {e}"
+            if any(name in text.split("\n", 1)[0] for name in REFUSALS):
+                self.outcome.refused.append((i, _first_line(text)))
+                raise Refused from None
+            self._find("spark-crash", i, "table", f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})")
+            raise Crashed from None
+
+    def _find(self, check: str, step: int, target: str, message: str) -> None:
+        self.outcome.findings.append(Finding(check, step, target, message))
+
+    # --- executing a step on Spark and on the model -------------------------------------------------
+    def _execute(self, i: int, step: dict) -> Change | None:
+        t, m, op = self.table, self.model, step["op"]
+        branch = step.get("branch")
+        on = branch or "main"
+        columns = [(c.name, c.type) for c in m.columns]
+        if op in ("insert", "overwrite"):
+            change = (m.insert if op == "insert" else m.overwrite)(on, step["rows"])
+            t.insert(columns, [m.by_name(m._row(r)) for r in step["rows"]], branch, op == "overwrite")
+            return change
+        if op == "insert-many":
+            records = [{"id": k} for k in range(step["start"], step["start"] + step["count"])]
+            change = m.insert(on, records)
+            t.insert_many(columns, step["start"], step["count"], branch)
+            return change
+        if op == "delete":
+            change = m.delete(on, step["where"])
+            t.delete(step["where"], m.types(), branch)
+            return change
+        if op == "update":
+            change = m.update(on, step["column"], step["value"], step["where"])
+            col = m.column(step["column"])
+            t.update(col.name, col.type, values.from_json(col.type, step["value"]), step["where"], m.types(), branch)
+            return change
+        if op == "merge":
+            change = m.merge(on, step["rows"], step.get("delete-where"))
+            rows = [m.by_name(m._row(r)) for r in step["rows"]]
+            t.merge(columns, rows, step.get("delete-where"), m.types(), branch)
+            return change
+        if op == "add-column":
+            t.add_column(step["name"], step["type"], values.from_json(step["type"], step.get("default")))
+            m.add_column(step["name"], step["type"], step.get("default"))
+        elif op == "drop-column":
+            t.alter(f"DROP COLUMN `{step['name']}`")
+            m.drop_column(step["name"])
+        elif op == "rename-column":
+            t.alter(f"RENAME COLUMN `{step['name']}` TO `{step['to']}`")
+            m.rename_column(step["name"], step["to"])
+        elif op == "move-column":
+            t.alter(f"ALTER COLUMN `{step['name']}` {'FIRST' if step['after'] is None else 'AFTER `' + step['after'] + '`'}")
+            m.move_column(step["name"], step["after"])
+        elif op == "widen-column":
+            t.alter(f"ALTER COLUMN `{step['name']}` TYPE {step['type']}")
+            m.widen_column(step["name"], step["type"])
+        elif op == "add-partition-field":
+            t.alter(f"ADD PARTITION FIELD {partition_sql(step['field'])} AS `{step['field']['name']}`")
+        elif op == "drop-partition-field":
+            t.alter(f"DROP PARTITION FIELD `{step['name']}`")
+        elif op == "replace-partition-field":
+            t.alter(f"REPLACE PARTITION FIELD `{step['name']}` WITH {partition_sql(step['field'])} AS `{step['field']['name']}`")
+        elif op == "rewrite-data-files":
+            options = ", ".join(f"'{k}', '{v}'" for k, v in step["options"].items())
+            t.call("rewrite_data_files", f"table => 'db.{t.name}', options => map({options})")
+            return m.unchanged("main")
+        elif op == "rewrite-manifests":
+            t.call("rewrite_manifests", f"'db.{t.name}'")
+            return m.unchanged("main")
+        elif op == "rewrite-position-deletes":
+            t.call("rewrite_position_delete_files", f"table => 'db.{t.name}', options => map('rewrite-all', 'true')")
+            return m.unchanged("main")
+        elif op == "expire-snapshots":
+            t.call("expire_snapshots", f"table => 'db.{t.name}', older_than => TIMESTAMP '9999-12-31 00:00:00', retain_last => {step['retain-last']}")
+        elif op == "create-branch":
+            t.alter(f"CREATE BRANCH `{step['name']}`")
+            if m.branches["main"] is not None:
+                m.create_branch(step["name"])
+        elif op == "create-tag":
+            if m.branches["main"] is None:
+                self.outcome.skipped.append((i, "a tag needs a snapshot"))
+                return None
+            t.alter(f"CREATE TAG `{step['name']}`")
+            m.create_tag(step["name"])
+        elif op == "rollback":
+            older = m.ancestors(m.branches["main"])[1:]
+            if len(older) < step["ancestor"]:
+                self.outcome.skipped.append((i, f"main has no live ancestor {step['ancestor']} back"))
+                return None
+            target = older[step["ancestor"] - 1]
+            t.call("rollback_to_snapshot", f"'db.{t.name}', {target}")
+            m.rollback(target)
+        elif op == "cherrypick":
+            source = m.branches.get(step["branch"])
+            change = m.cherrypick(source) if source is not None else None
+            if change is None:
+                self.outcome.skipped.append((i, f"the head of branch {step['branch']} is no snapshot Iceberg can cherry-pick into main"))
+                return None
+            t.call("cherrypick_snapshot", f"'db.{t.name}', {source}")
+            m.picked.add(source)
+            return change
+        elif op == "upgrade":
+            t.properties({"format-version": str(step["format-version"])})
+            self.format_version = step["format-version"]
+        elif op == "set-properties":
+            t.properties(step["properties"])
+        else:
+            raise ValueError(f"unknown step {op!r}")
+        return None
+
+    # --- bookkeeping: which snapshot the writer made for which model state ---------------------------
+    def _book(self, i: int, step: dict, change: Change | None, before: dict, after: dict) -> None:
+        m = self.model
+        heads_after = _heads(after)
+        live = {s["snapshot-id"] for s in after.get("snapshots", [])}
+        if change is not None:
+            old, new = m.branches[change.branch], heads_after.get(change.branch)
+            if new is not None and new != old:
+                if new in m.versions:  # a fast-forward to a snapshot the model knows
+                    m.branches[change.branch] = new
+                else:
+                    m.commit(change, new, step["op"])
+            elif _key_rows(m, change.rows) != _key_rows(m, m.rows_of(change.branch)):
+                self._find("no-commit", i, f"branch {change.branch}", f"{_describe(step)} changes {_diff_size(m, change)} rows, "
+                           "but the writer committed no snapshot")  # fmt: skip
+        for name, head in heads_after.items():  # refs the step created or moved (branches, tags, rollbacks)
+            if name in m.branches and m.branches[name] != head and head in m.versions:
+                m.branches[name] = head
+        known_before = {s["snapshot-id"] for s in before.get("snapshots", [])}
+        unknown = sorted(live - known_before - set(m.versions))
+        if unknown:
+            self.outcome.skipped.append((i, f"snapshots {unknown} have no model (the step made more than one commit)"))
+        for name, head in list(m.branches.items()):
+            if head is not None and head not in live:
+                self._find("spark-rows", i, f"branch {name}", f"the head snapshot {head} of branch {name} is gone from the table")
+        m.forget(live)
+
+    # --- checks -------------------------------------------------------------------------------------
+    def _check(self, i: int, step: dict, md: dict, every: bool) -> None:
+        m = self.model
+        seqs = {s["snapshot-id"]: s.get("sequence-number", 0) for s in md.get("snapshots", [])}
+        fresh = [sid for sid in m.versions if sid not in self.outcome.snapshots]
+        targets = list(m.versions) if every else fresh
+        for sid in targets:
+            self._check_snapshot(i, sid, md, seqs)
+        for name, head in _heads(md).items():
+            kind = "branch" if name == "main" or name in m.branches else "tag"
+            self._check_ref(i, kind, name, head)
+        location = self.table.metadata_location
+        for v in self.readers.validate(self.readers.files, location):
+            message = f"[{v.rule}] {v.path.rsplit('/', 1)[-1]}: {v.message}"
+            if message not in self.violations_seen:  # a file's violation is reported once, when it appears
+                self.violations_seen.add(message)
+                self._find("validator", i, "table", message)
+        for sid in fresh:
+            for message in checks.partition_tuple_messages(self.readers.files, location, sid, self.partition_seen):
+                self._find("partition-tuple", i, f"snapshot {sid}", message)
+        self._check_other_readers(i, targets, md)
+
+    def _expected(self, sid: int, current: bool) -> tuple[tuple, list[tuple]]:
+        """The columns a read of snapshot `sid` has ("scan.read-schema": the current snapshot reads
+        with the current schema, an older one with its own) and the model's rows on them."""
+        v = self.model.versions[sid]
+        columns = tuple(self.model.columns) if current else v.columns
+        return columns, self.model.view(v.rows, columns)
+
+    def _check_snapshot(self, i: int, sid: int, md: dict, seqs: dict[int, int]) -> None:
+        from spec_impl.errors import SpecError
+
+        v = self.model.versions[sid]
+        current = sid == md.get("current-snapshot-id")
+        lineage = self.format_version >= 3 and md.get("format-version", 1) >= 3
+        self.outcome.snapshots[sid] = {"columns": [c.name for c in v.columns]}
+        self.outcome.snapshots_checked += 1
+        # 1. Spark, by snapshot id: Iceberg's Spark source reads a snapshot with the snapshot's schema
+        try:
+            names, rows = self.table.read(snapshot_id=sid, lineage=lineage)
+        except Exception as e:
+            self._find("spark-crash", i, f"snapshot {sid}", f"reading: {_first_line(f'{type(e).__name__}: {e}')}")
+            return
+        message = checks.compare_rows(v.columns, self.model.view(v.rows, v.columns), names, rows)
+        if message:
+            self._find("spark-rows", i, f"snapshot {sid}", message)
+        # 2. the reference reader
+        columns, expected = self._expected(sid, current)
+        try:
+            table = self.readers.read_table(self.readers.files, self.table.metadata_location, sid, with_lineage=lineage)
+        except SpecError as e:
+            self._find("reference-rows", i, f"snapshot {sid}", f"the reference rejects the snapshot: {e}")
+            return
+        ours = table.to_pylist()
+        plain = [c for c in table.column_names if c not in checks.LINEAGE]
+        message = checks.compare_rows(columns, expected, plain, ours)
+        if message:
+            self._find("reference-rows", i, f"snapshot {sid}", message)
+        if lineage and "_row_id" in table.column_names:
+            mine = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in ours}
+            sparks = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in rows}
+            parent = self.lineage.get(v.parent) if v.parent is not None else None
+            updated = frozenset(x for x in v.touched if v.parent in self.model.versions and x in self.model.versions[v.parent].rows
+                                and v.operation in ("update", "merge"))  # fmt: skip
+            for message in checks.lineage_messages(mine, sparks, seqs.get(sid, 0), parent, v.touched - updated, updated):
+                self._find("row-lineage", i, f"snapshot {sid}", message)
+            self.lineage[sid] = mine
+
+    def _check_ref(self, i: int, kind: str, name: str, head: int) -> None:
+        if head not in self.model.versions:
+            return
+        v = self.model.versions[head]
+        # Iceberg's Spark source reads a branch with the table's schema and a tag with its snapshot's
+        columns = tuple(self.model.columns) if kind == "branch" else v.columns
+        try:
+            names, rows = self.table.read(**({"branch": name} if kind == "branch" and name != "main" else {"tag": name} if kind == "tag" else {}))
+        except Exception as e:
+            self._find("spark-crash", i, f"{kind} {name}", f"reading: {_first_line(f'{type(e).__name__}: {e}')}")
+            return
+        message = checks.compare_rows(columns, self.model.view(v.rows, columns), names, rows)
+        if message:
+            self._find("spark-rows", i, f"{kind} {name}", message)
+
+    def _check_other_readers(self, i: int, snapshot_ids: list[int], md: dict) -> None:
+        if not self.readers.engines or not snapshot_ids:
+            return
+        from conformance.engines import golden_tables
+
+        table_id = f"{self.table.name}@{md.get('last-updated-ms')}-{i}"
+        golden_tables.register(table_id, self.table.metadata_location, md.get("format-version", 1))
+        cases = [{"id": f"{table_id}/{sid}", "op": "read-table", "input": {"table": table_id, "snapshot-id": sid}} for sid in snapshot_ids]
+        for engine_name, engine in self.readers.engines.items():
+            try:
+                answers = engine.run_batch("read-table", cases)
+            except Exception as e:
+                self._find(f"reader:{engine_name}", i, "table", f"the adapter raised {type(e).__name__}: {e}")
+                continue
+            for sid, answer in zip(snapshot_ids, answers):
+                if not answer.ok:
+                    self._find(f"reader:{engine_name}", i, f"snapshot {sid}", f"error: {_first_line(answer.error or '')}")
+                    continue
+                output = engine.partial_view("read-table", answer.output)
+                columns, expected = self._expected(sid, sid == md.get("current-snapshot-id"))
+                plain = [c for c in output["columns"] if c not in checks.LINEAGE]
+                message = checks.compare_rows(columns, expected, plain, output["rows"])
+                if message:
+                    self._find(f"reader:{engine_name}", i, f"snapshot {sid}", message)
+
+
+def _heads(md: dict) -> dict[str, int]:
+    refs = {name: r["snapshot-id"] for name, r in (md.get("refs") or {}).items()}
+    if md.get("current-snapshot-id") not in (None, -1):
+        refs["main"] = md["current-snapshot-id"]
+    return refs
+
+
+def _key_rows(m: TableModel, rows: dict) -> Any:
+    from collections import Counter
+
+    return Counter(tuple(values.comparable(c.type, v) for c, v in zip(m.columns, r)) for r in m.view(rows, m.columns))
+
+
+def _diff_size(m: TableModel, change: Change) -> int:
+    a, b = _key_rows(m, change.rows), _key_rows(m, m.rows_of(change.branch))
+    return sum(((a - b) + (b - a)).values())
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= 400 else line[:397] + "..."
+
+
+def _describe(step: dict) -> str:
+    shown = {k: v for k, v in step.items() if k not in ("rows",)}
+    if "rows" in step:
+        shown["rows"] = f"<{len(step['rows'])} rows>"
+    return str(shown)

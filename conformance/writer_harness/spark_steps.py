@@ -1,0 +1,233 @@
+"""Each step of a history as Iceberg Java executes it through PySpark (SQL, the `CALL` procedures,
+and for v3 column defaults the Java API, which Spark SQL cannot reach).
+
+Rows reach Spark as a DataFrame in a *wire* form (dates as day counts, timestamps as microseconds)
+converted by SQL (`date_from_unix_date`, `timestamp_micros`), so no Python time zone or calendar
+conversion touches a value; rows come back the same way (`unix_date`, `unix_micros`). The session
+time zone is UTC.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from . import predicates, values
+from .predicates import quote
+
+CATALOG = "local"
+
+
+def spark_type(t: str) -> Any:
+    """The PySpark type of a column in wire form."""
+    from pyspark.sql import types as T
+
+    k = values.kind(t)
+    simple = {"boolean": T.BooleanType(), "int": T.IntegerType(), "bigint": T.LongType(), "float": T.FloatType(), "double": T.DoubleType(),
+              "date": T.IntegerType(), "timestamp": T.LongType(), "timestamp_ntz": T.LongType(), "string": T.StringType(), "binary": T.BinaryType()}  # fmt: skip
+    if k in simple:
+        return simple[k]
+    if k == "decimal":
+        return T.DecimalType(*values.decimal_of(t))
+    if k == "struct":
+        return T.StructType([T.StructField(n, spark_type(ft)) for n, ft in values.struct_fields(t)])
+    if k == "array":
+        return T.ArrayType(spark_type(values.element_type(t)))
+    kt, vt = values.map_types(t)
+    return T.MapType(spark_type(kt), spark_type(vt))
+
+
+def wire_value(t: str, v: Any) -> Any:
+    if v is None:
+        return None
+    k = values.kind(t)
+    if k == "struct":
+        return tuple(wire_value(ft, v.get(n)) for n, ft in values.struct_fields(t))
+    if k == "array":
+        return [wire_value(values.element_type(t), x) for x in v]
+    if k == "map":
+        kt, vt = values.map_types(t)
+        return {wire_value(kt, a): wire_value(vt, b) for a, b in v.items()}
+    return v
+
+
+def from_wire_sql(t: str, column: str) -> str:
+    k = values.kind(t)
+    c = quote(column)
+    if k == "date":
+        return f"date_from_unix_date({c}) AS {c}"
+    if k == "timestamp":
+        return f"timestamp_micros({c}) AS {c}"
+    if k == "timestamp_ntz":
+        return f"CAST(timestamp_micros({c}) AS timestamp_ntz) AS {c}"
+    return c
+
+
+def to_wire_column(field: Any) -> Any:
+    """A column of a Spark DataFrame converted to wire form, by its Spark type."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    c = F.col(quote(field.name))
+    if isinstance(field.dataType, T.DateType):
+        return F.unix_date(c).alias(field.name)
+    if isinstance(field.dataType, T.TimestampNTZType):
+        return F.unix_micros(c.cast("timestamp")).alias(field.name)
+    if isinstance(field.dataType, T.TimestampType):
+        return F.unix_micros(c).alias(field.name)
+    return c
+
+
+class SparkTable:
+    """One table of a history in the session's Hadoop catalog `local` (`<warehouse>/db/<name>`)."""
+
+    def __init__(self, spark: Any, warehouse: Path, name: str):
+        self.spark, self.name = spark, name
+        self.ident = f"{CATALOG}.db.{name}"
+        self.directory = Path(warehouse) / "db" / name
+
+    # --- metadata ---------------------------------------------------------------------------
+    @property
+    def metadata_path(self) -> Path:
+        version = (self.directory / "metadata" / "version-hint.text").read_text().strip()
+        return self.directory / "metadata" / f"v{version}.metadata.json"
+
+    @property
+    def metadata_location(self) -> str:
+        return "file:" + str(self.metadata_path)
+
+    def metadata(self) -> dict:
+        return json.loads(self.metadata_path.read_text())
+
+    # --- writing ------------------------------------------------------------------------------
+    def sql(self, text: str) -> Any:
+        return self.spark.sql(text)
+
+    def create(self, table: dict) -> None:
+        columns = ", ".join(f"{quote(c['name'])} {c['type']}{' NOT NULL' if c['name'] == 'id' else ''}" for c in table["columns"])
+        partition = ", ".join(partition_sql(f) for f in table["partition"])
+        props = ", ".join(f"'{k}' = '{v}'" for k, v in table["properties"].items())
+        self.spark.conf.set("spark.sql.shuffle.partitions", str(table["spark"]["shuffle-partitions"]))
+        self.tasks = table["spark"]["write-tasks"]
+        self.sql(f"CREATE TABLE {self.ident} ({columns}) USING iceberg {f'PARTITIONED BY ({partition})' if partition else ''} TBLPROPERTIES ({props})")
+
+    def target(self, branch: str | None) -> str:
+        return self.ident if branch is None else f"{self.ident}.branch_{branch}"
+
+    def source(self, columns: list[tuple[str, str]], rows: list[dict[str, Any]]) -> str:
+        """A temporary view of `rows` (model form, by column name) with the table's column types."""
+        from pyspark.sql import types as T
+
+        schema = T.StructType([T.StructField(n, spark_type(t)) for n, t in columns])
+        data = [tuple(wire_value(t, r.get(n)) for n, t in columns) for r in rows]
+        frame = self.spark.createDataFrame(data, schema)
+        frame = frame.coalesce(1) if self.tasks == 1 else frame.repartition(self.tasks)
+        frame.selectExpr(*(from_wire_sql(t, n) for n, t in columns)).createOrReplaceTempView("harness_source")
+        return "harness_source"
+
+    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+        src = self.source(columns, rows)
+        names = ", ".join(quote(n) for n, _ in columns)
+        self.sql(f"INSERT {'OVERWRITE' if overwrite else 'INTO'} {self.target(branch)} ({names}) SELECT {names} FROM {src}")
+
+    def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
+        """`count` rows with ids from `start` and every other column null, from `spark.range`."""
+        frame = self.spark.range(start, start + count, numPartitions=self.tasks)
+        exprs = ["id"] + [f"CAST(NULL AS {t}) AS {quote(n)}" for n, t in columns if n != "id"]
+        frame.selectExpr(*exprs).createOrReplaceTempView("harness_source")
+        names = ", ".join(quote(n) for n, _ in columns)
+        self.sql(f"INSERT INTO {self.target(branch)} ({names}) SELECT {names} FROM harness_source")
+
+    def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self.sql(f"DELETE FROM {self.target(branch)} WHERE {predicates.sql(where, types)}")
+
+    def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self.sql(f"UPDATE {self.target(branch)} SET {quote(column)} = {predicates.literal(t, value)} WHERE {predicates.sql(where, types)}")
+
+    def merge(self, columns: list[tuple[str, str]], rows: list[dict], delete_where: dict | None, types: dict[str, str], branch: str | None) -> None:
+        src = self.source(columns, rows)
+        deleting = ""
+        if delete_where is not None:
+            deleting = f"WHEN MATCHED AND {predicates.sql(delete_where, types, 't')} THEN DELETE "
+        self.sql(f"MERGE INTO {self.target(branch)} t USING {src} s ON t.id = s.id {deleting}"
+                 "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")  # fmt: skip
+
+    # --- schema and partitioning ----------------------------------------------------------------
+    def add_column(self, name: str, t: str, default: Any) -> None:
+        if default is None:
+            self.sql(f"ALTER TABLE {self.ident} ADD COLUMN {quote(name)} {t}")
+            return
+        jvm = self.spark._jvm
+        table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(self.spark._jsparkSession, self.ident)
+        literal = self._java_literal(t, default)
+        iceberg_type = jvm.org.apache.iceberg.types.Types.fromPrimitiveString(_iceberg_type(t))
+        table.updateSchema().addColumn(name, iceberg_type, "added by the writer harness", literal).commit()
+        self.sql(f"REFRESH TABLE {self.ident}")
+
+    def _java_literal(self, t: str, v: Any) -> Any:
+        """An Iceberg `Literal` of the value (physical form), built in the JVM."""
+        jvm = self.spark._jvm
+        expr = jvm.org.apache.iceberg.expressions.Literal
+        k = values.kind(t)
+        if k == "decimal":
+            return expr.of(jvm.java.math.BigDecimal(str(v)))
+        if k == "boolean":
+            return expr.of(bool(v))
+        if k == "string":
+            return expr.of(jvm.java.lang.String(v))
+        if k == "binary":
+            return expr.of(jvm.java.nio.ByteBuffer.wrap(bytearray(v)))
+        if k == "float":
+            return expr.of(jvm.java.lang.Float.valueOf(str(v) if v == v else "NaN"))
+        if k == "double":
+            return expr.of(jvm.java.lang.Double.valueOf(repr(v) if v == v else "NaN"))
+        if k == "int":
+            return expr.of(jvm.java.lang.Integer.valueOf(v))
+        # bigint, and date/timestamps as their physical counts converted to the column type
+        literal = expr.of(jvm.java.lang.Long.valueOf(v))
+        if k == "date":
+            return literal.to(jvm.org.apache.iceberg.types.Types.IntegerType.get()).to(jvm.org.apache.iceberg.types.Types.DateType.get())
+        if k in ("timestamp", "timestamp_ntz"):
+            ts = jvm.org.apache.iceberg.types.Types.TimestampType
+            return literal.to(ts.withZone() if k == "timestamp" else ts.withoutZone())
+        return literal
+
+    def alter(self, clause: str) -> None:
+        self.sql(f"ALTER TABLE {self.ident} {clause}")
+
+    def properties(self, props: dict[str, str]) -> None:
+        self.alter("SET TBLPROPERTIES (" + ", ".join(f"'{k}' = '{v}'" for k, v in props.items()) + ")")
+
+    def call(self, procedure: str, args: str) -> None:
+        self.sql(f"CALL {CATALOG}.system.{procedure}({args})")
+
+    # --- reading --------------------------------------------------------------------------------
+    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
+             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+        """Spark's columns and rows (wire form) of a snapshot, branch or tag, with `_row_id` and
+        `_last_updated_sequence_number` when `lineage`."""
+        reader = self.spark.read.format("iceberg")
+        for key, value in (("snapshot-id", snapshot_id), ("branch", branch), ("tag", tag)):
+            if value is not None:
+                reader = reader.option(key, str(value))
+        frame = reader.load(self.ident)
+        names = frame.schema.fieldNames()
+        columns = [to_wire_column(f) for f in frame.schema.fields]
+        if lineage:
+            columns += ["_row_id", "_last_updated_sequence_number"]
+        rows = [r.asDict() for r in frame.select(*columns).collect()]
+        return names, rows
+
+
+def partition_sql(f: dict) -> str:
+    c = quote(f["column"])
+    return {"identity": c, "bucket": f"bucket({f.get('param')}, {c})", "truncate": f"truncate({f.get('param')}, {c})",
+            "year": f"years({c})", "month": f"months({c})", "day": f"days({c})", "hour": f"hours({c})"}[f["transform"]]  # fmt: skip
+
+
+def _iceberg_type(t: str) -> str:
+    k = values.kind(t)
+    if k == "decimal":
+        return "decimal(%d, %d)" % values.decimal_of(t)
+    return {"bigint": "long", "timestamp": "timestamptz", "timestamp_ntz": "timestamp"}.get(k, k)
