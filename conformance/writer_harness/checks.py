@@ -83,6 +83,7 @@ def lineage_messages(rows: dict[int, tuple[int | None, int | None]], spark: dict
 
 def partition_tuple_messages(files: Any, metadata_location: str, snapshot_id: int, seen: set[str]) -> list[str]:
     """Check 4 on the live data files of a snapshot not checked before (`seen` collects them)."""
+    from spec_impl.errors import SpecError
     from spec_impl.manifests.avro_files import physical_value
     from spec_impl.manifests.tree import read_snapshot
     from spec_impl.metadata.partitioning import partition_type
@@ -110,10 +111,19 @@ def partition_tuple_messages(files: Any, metadata_location: str, snapshot_id: in
         for pf, result, raw in zip(spec.fields, ptype.fields, f.scan.partition):
             source = schema.field_by_id(pf.source_ids[0]).type
             stored = physical_value(result.type, raw)
-            wrong = [r.get(pf.source_ids[0]) for r in rows if apply_transform(str(pf.transform), source, r.get(pf.source_ids[0])) != stored]
+            wrong, rejected = [], []
+            for r in rows:
+                value = r.get(pf.source_ids[0])
+                try:
+                    if apply_transform(pf.transform, source, value) != stored:
+                        wrong.append(value)
+                except SpecError as e:
+                    rejected.append(e)
+            where = f"{path.rsplit('/', 1)[-1]}: partition field {pf.name!r} ({pf.transform} of {source}) is {stored!r}"
             if wrong:
-                out.append(f"{path}: partition field {pf.name!r} ({pf.transform} of {source}) is {stored!r}, but {len(wrong)} of "
-                           f"{len(rows)} rows give another value, e.g. source {wrong[0]!r}")  # fmt: skip
+                out.append(f"{where}, but {len(wrong)} of {len(rows)} rows give another value, e.g. source {wrong[0]!r}")
+            if rejected:
+                out.append(f"{where}, for a source value whose transform the reference rejects: {rejected[0]}")
     return out
 
 

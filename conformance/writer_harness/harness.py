@@ -33,14 +33,15 @@ class KnownFinding:
     reason: str
     spec: str
     upstream: str | None = None
+    step_op: str | None = None  # when set, only findings seen after a step of this op
 
     def matches(self, f: Finding) -> bool:
         same_check = f.check == self.check or (self.check.endswith(":") and f.check.startswith(self.check))
-        return same_check and re.search(self.match, f.message) is not None
+        return same_check and self.step_op in (None, f.op) and re.search(self.match, f.message) is not None
 
 
 def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
-    return [KnownFinding(**entry) for entry in json.loads(path.read_text())["findings"]]
+    return [KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()}) for entry in json.loads(path.read_text())["findings"]]
 
 
 def classify(findings: list[Finding], known: list[KnownFinding]) -> tuple[list[Finding], list[tuple[Finding, KnownFinding]]]:

@@ -14,6 +14,7 @@ and the history stops there, since the table's state is then unknown.
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,9 +33,10 @@ class Finding:
     step: int  # index of the step after which it was seen (-1: creating the table)
     target: str  # "snapshot <id>", "branch <name>", "tag <name>", "table"
     message: str
+    op: str = ""  # the op of that step
 
     def to_json(self) -> dict:
-        return {"check": self.check, "step": self.step, "target": self.target, "message": self.message}
+        return {"check": self.check, "step": self.step, "op": self.op, "target": self.target, "message": self.message}
 
 
 @dataclass
@@ -104,8 +106,13 @@ class HistoryRun:
                 break
             self.outcome.steps_run += 1
             after = self.table.metadata()
-            self._book(i, step, change, before, after)
-            self._check(i, step, after, every=step["op"] in FILE_REMOVING or i == len(steps) - 1)
+            try:
+                self._book(i, step, change, before, after)
+            except Exception as e:  # a fault of the harness itself: a finding too, never a silent pass
+                self._find("harness-error", i, "table", f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+                break
+            if not self.check_table(i, every=step["op"] in FILE_REMOVING or i == len(steps) - 1):
+                break
             if progress:
                 progress(i, step)
         self.outcome.metadata_location = self.table.metadata_location
@@ -124,7 +131,8 @@ class HistoryRun:
             raise Crashed from None
 
     def _find(self, check: str, step: int, target: str, message: str) -> None:
-        self.outcome.findings.append(Finding(check, step, target, message))
+        op = self.history["steps"][step]["op"] if step >= 0 else "create"
+        self.outcome.findings.append(Finding(check, step, target, message, op))
 
     # --- executing a step on Spark and on the model -------------------------------------------------
     def _execute(self, i: int, step: dict) -> Change | None:
@@ -252,7 +260,17 @@ class HistoryRun:
         m.forget(live)
 
     # --- checks -------------------------------------------------------------------------------------
-    def _check(self, i: int, step: dict, md: dict, every: bool) -> None:
+    def check_table(self, i: int, every: bool = True) -> bool:
+        """Every check on the table as it is now, as after step `i` (`every`: all live snapshots, not
+        only new ones). False when the harness itself failed (then a `harness-error` finding says why)."""
+        try:
+            self._check(i, self.table.metadata(), every)
+            return True
+        except Exception as e:
+            self._find("harness-error", i, "table", f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+            return False
+
+    def _check(self, i: int, md: dict, every: bool) -> None:
         m = self.model
         seqs = {s["snapshot-id"]: s.get("sequence-number", 0) for s in md.get("snapshots", [])}
         fresh = [sid for sid in m.versions if sid not in self.outcome.snapshots]
@@ -309,7 +327,7 @@ class HistoryRun:
         message = checks.compare_rows(columns, expected, plain, ours)
         if message:
             self._find("reference-rows", i, f"snapshot {sid}", message)
-        if lineage and "_row_id" in table.column_names:
+        if lineage and "_row_id" in table.column_names and sid not in self.lineage:  # once: a snapshot is immutable
             mine = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in ours}
             sparks = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in rows}
             parent = self.lineage.get(v.parent) if v.parent is not None else None

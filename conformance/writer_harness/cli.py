@@ -1,0 +1,124 @@
+"""iceberg-writer-harness: generated table histories written by Iceberg Java through Spark, every
+step checked against the harness's model, the reference reader, the validator, partition tuples
+recomputed from the data, and the other readers.
+
+    iceberg-writer-harness run --examples 200 --steps 8 --seed 1 --out findings/
+    iceberg-writer-harness replay findings/finding-1.json
+    iceberg-writer-harness run --master 'local-cluster[2,1,1024]' --warehouse /shared/warehouse
+
+Exit codes: 0 when no new finding was seen (known findings are listed, not counted), 1 when one
+was, 2 for bad arguments or a scenario file that does not validate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from . import scenario
+from .harness import Harness, classify, signature
+from .runner import Outcome
+
+READERS = ("pyiceberg", "duckdb", "polars")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="iceberg-writer-harness", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--master", help="Spark master URL (default: local[2], or $ICEBERG_CONFORMANCE_SPARK_MASTER)")
+    common.add_argument("--warehouse", type=Path, help="where tables are written (default: a temporary directory)")
+    common.add_argument("--readers", default=",".join(READERS), help=f"other readers checked, comma-separated, '' for none (default: {','.join(READERS)})")
+    common.add_argument("--out", type=Path, help="write each new finding's smallest history here as a scenario file")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", parents=[common], help="generate and run histories")
+    run.add_argument("--examples", type=int, default=20, help="histories to generate (default 20)")
+    run.add_argument("--steps", type=int, default=8, help="steps per history, at most (default 8)")
+    run.add_argument("--min-steps", type=int, default=1, help="steps per history, at least (default 1)")
+    run.add_argument("--seed", type=int, help="hypothesis seed, for a reproducible run")
+    run.add_argument("--no-shrink", action="store_true", help="report failing histories as generated, without shrinking")
+    replay = sub.add_parser("replay", parents=[common], help="run the history of a scenario file again")
+    replay.add_argument("file", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "run" and (args.examples < 1 or args.steps < 1 or args.min_steps > args.steps):
+        parser.error("--examples and --steps must be at least 1, and --min-steps at most --steps")
+    readers = tuple(r for r in args.readers.split(",") if r)
+    if args.command == "replay":
+        try:
+            history = scenario.load(args.file)
+        except scenario.ScenarioError as e:
+            print(f"iceberg-writer-harness: {e}", file=sys.stderr)
+            return 2
+    harness = Harness(args.warehouse, master=args.master, readers=readers)
+    try:
+        return _replay(harness, history, args.out) if args.command == "replay" else _run(harness, args)
+    finally:
+        harness.close()
+
+
+def _replay(harness: Harness, history: dict, out: Path | None) -> int:
+    history = {k: history[k] for k in ("format", "table", "steps")}
+    outcome = harness.run(history, progress=lambda i, step: print(f"  step {i}: {step['op']}", file=sys.stderr))
+    new = _report([outcome], harness)
+    if new and out:
+        path = scenario.save(out / "replayed.json", history, [f.to_json() for f in outcome.findings], writer=harness.writer)
+        print(f"wrote {path}")
+    return 1 if new else 0
+
+
+def _run(harness: Harness, args: argparse.Namespace) -> int:
+    outcomes: list[Outcome] = []
+    started = time.monotonic()
+
+    def progress(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        new, known = classify(outcome.findings, harness.known)
+        steps = sum(o.steps_run for o in outcomes)
+        rate = steps / max((time.monotonic() - started) / 60, 1e-9)
+        v = outcome.history["table"]["format-version"]
+        print(f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused) "
+              f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min", file=sys.stderr, flush=True)  # fmt: skip
+
+    smallest = harness.search(args.examples, args.steps, args.seed, progress, min_steps=args.min_steps, shrink=not args.no_shrink)
+    _report(outcomes, harness)
+    elapsed = time.monotonic() - started
+    steps = sum(o.steps_run for o in outcomes)
+    versions = Counter(o.history["table"]["format-version"] for o in outcomes)
+    print(f"\n{len(outcomes)} histories ({dict(sorted(versions.items()))} by format version), {steps} steps in {elapsed / 60:.1f} min "
+          f"({steps / max(elapsed / 60, 1e-9):.1f} steps/min)")  # fmt: skip
+    if smallest:
+        print(f"\n{len(smallest)} distinct new finding(s), each with its smallest history:")
+        for n, (sig, (history, findings)) in enumerate(sorted(smallest.items()), 1):
+            print(f"  {n}. {sig}\n     {len(history['steps'])} steps: {[s['op'] for s in history['steps']]}")
+            if args.out:
+                path = scenario.save(args.out / f"finding-{n}.json", history, [f.to_json() for f in findings], writer=harness.writer, seed=args.seed)
+                print(f"     {path}")
+    return 1 if smallest else 0
+
+
+def _report(outcomes: list[Outcome], harness: Harness) -> list:
+    """Print known findings once each and new ones in full; return the new ones."""
+    all_new, known_seen = [], Counter()
+    for o in outcomes:
+        new, known = classify(o.findings, harness.known)
+        all_new.extend(new)
+        known_seen.update(entry.id for _, entry in known)
+    refused = Counter(msg[:120] for o in outcomes for _, msg in o.refused)
+    if refused:
+        print("steps Spark refused (validation errors, not findings):")
+        for msg, n in refused.most_common(10):
+            print(f"  {n}x {msg}")
+    for entry_id, n in sorted(known_seen.items()):
+        entry = next(k for k in harness.known if k.id == entry_id)
+        print(f"known finding {entry_id} ({n}x): {entry.reason} [{entry.spec}] {entry.upstream or ''}")
+    for f in all_new:
+        print(json.dumps({"signature": signature(f), **f.to_json()}, ensure_ascii=False))
+    return all_new
+
+
+if __name__ == "__main__":
+    sys.exit(main())
