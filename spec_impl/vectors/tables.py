@@ -13,8 +13,11 @@ differ.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import json
 import math
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,11 +247,33 @@ def table_rows(table: pa.Table) -> dict:
 
 
 def _json_value(value: Any) -> Any:
+    """A value of Arrow's `to_pylist` in the rows' JSON form (Appendix D's JSON single-value forms
+    where one exists): decimals as strings at their scale, dates, times and timestamps in ISO form
+    (timestamps with a zone converted to UTC, `+00:00`), binary as lowercase hex, uuids as
+    strings, structs as objects, lists as arrays, maps as {"keys": [...], "values": [...]}."""
     if isinstance(value, float) and not math.isfinite(value):
         return {"ieee754": float_bits("double", value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    raise TypeError(f"the table corpus has no JSON form for {type(value).__name__} values yet: {value!r}")
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc)
+        return value.isoformat(timespec="microseconds")
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).hex()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    if isinstance(value, list) and all(isinstance(x, tuple) and len(x) == 2 for x in value) and value:
+        return {"keys": [_json_value(k) for k, _ in value], "values": [_json_value(v) for _, v in value]}
+    if isinstance(value, list):
+        return [_json_value(x) for x in value]
+    raise TypeError(f"the table corpus has no JSON form for {type(value).__name__} values: {value!r}")
 
 
 def case_document(case: TableCase, t: TableBuilder) -> dict:
