@@ -115,17 +115,18 @@ def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     run = HistoryRun(harness.spark, harness.warehouse, "edited", {**DELETING, "steps": DELETING["steps"][:1]}, harness.readers)
     run.run()
     md = run.table.metadata()
-    list_path = md["snapshots"][-1]["manifest-list"].removeprefix("file:")
-    manifests = [r["manifest_path"].removeprefix("file:") for r in read_avro(Path(list_path).read_bytes()).records]
-    files = {p: Path(p).read_bytes() for p in [list_path, *manifests]}
+    list_uri = md["snapshots"][-1]["manifest-list"]
+    local = lambda uri: Path(uri.removeprefix("file:"))  # noqa: E731
+    manifests = [r["manifest_path"] for r in read_avro(local(list_uri).read_bytes()).records]
+    files = {uri: local(uri).read_bytes() for uri in [list_uri, *manifests]}
 
     def corrupt(records, metadata):
         records[0]["data_file"]["partition"]["c2_bucket"] = 9  # bucket[4] gives 0..3
 
-    files[manifests[0]] = edit_avro(files[manifests[0]], corrupt)
-    fix_manifest_lengths(files, [list_path], manifests[0])
-    for p, data in files.items():
-        Path(p).write_bytes(data)
+    edit_avro(files, manifests[0], corrupt)
+    fix_manifest_lengths(files, [list_uri], manifests[0])
+    for uri, data in files.items():
+        local(uri).write_bytes(data)
     run.partition_seen.clear()
     run.violations_seen.clear()
     run.outcome.findings.clear()

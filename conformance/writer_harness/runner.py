@@ -286,7 +286,7 @@ class HistoryRun:
             if message not in self.violations_seen:  # a file's violation is reported once, when it appears
                 self.violations_seen.add(message)
                 self._find("validator", i, "table", message)
-        for sid in fresh:
+        for sid in targets:
             for message in checks.partition_tuple_messages(self.readers.files, location, sid, self.partition_seen):
                 self._find("partition-tuple", i, f"snapshot {sid}", message)
         self._check_other_readers(i, targets, md)
@@ -374,6 +374,11 @@ class HistoryRun:
                 columns, expected = self._expected(sid, sid == md.get("current-snapshot-id"))
                 plain = [c for c in output["columns"] if c not in checks.LINEAGE]
                 message = checks.compare_rows(columns, expected, plain, output["rows"])
+                current = tuple(self.model.columns)
+                if message and columns != current and plain == [c.name for c in current]:
+                    # the reader chose the current schema for an older snapshot: judge its rows under that schema too
+                    rows_message = checks.compare_rows(current, self.model.view(self.model.versions[sid].rows, current), plain, output["rows"])
+                    message = "reads an older snapshot with the current schema" + (f"; and under it: {rows_message}" if rows_message else "")
                 if message:
                     self._find(f"reader:{engine_name}", i, f"snapshot {sid}", message)
 
