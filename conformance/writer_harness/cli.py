@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--steps", type=int, default=8, help="steps per history, at most (default 8)")
     run.add_argument("--min-steps", type=int, default=1, help="steps per history, at least (default 1)")
     run.add_argument("--seed", type=int, help="hypothesis seed, for a reproducible run")
-    run.add_argument("--no-shrink", action="store_true", help="report failing histories as generated, without shrinking")
+    run.add_argument("--no-shrink", action="store_true", help="report each finding with the history that showed it, without reducing it step by step")
     replay = sub.add_parser("replay", parents=[common], help="run the history of a scenario file again")
     replay.add_argument("file", type=Path)
     args = parser.parse_args(argv)

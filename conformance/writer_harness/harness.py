@@ -3,7 +3,7 @@ hypothesis driving generated histories through `runner.HistoryRun`.
 
     h = Harness(warehouse)                   # starts Spark (local[2] unless told otherwise)
     outcome = h.run(history)                 # one history, every check after every step
-    h.search(examples=20, max_steps=8, seed=1, on_outcome=print)   # generated ones, shrunk on failure
+    h.search(examples=20, max_steps=8, seed=1, on_outcome=print)   # generated ones, findings reduced
 
 Known findings (`known_findings.json`) are findings of Iceberg Java, Spark or a reader that are
 recorded with the spec text that decides them: they are reported, but do not fail a run. Each
@@ -87,41 +87,68 @@ class Harness:
         self.count += 1
         return HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers).run(progress)
 
-    def search(self, examples: int, max_steps: int, seed: int | None, on_outcome: Callable[[Outcome], None],
-               min_steps: int = 1, shrink: bool = True) -> dict[str, tuple[dict, list[Finding]]]:  # fmt: skip
-        """Run `examples` generated histories; every history with a new finding is shrunk by
-        hypothesis. Returns, per finding signature, the smallest history that shows it."""
+    def generate(self, examples: int, max_steps: int, seed: int | None, min_steps: int = 1) -> list[dict]:
+        """`examples` distinct histories drawn by hypothesis (reproducible for a given seed)."""
         from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
 
         from .strategies import histories
 
-        smallest: dict[str, tuple[dict, list[Finding]]] = {}
+        drawn: dict[str, dict] = {}
 
-        def size(h: dict) -> tuple[int, int]:
-            return (len(h["steps"]), len(json.dumps(h)))
-
-        @settings(max_examples=examples, deadline=None, database=None, report_multiple_bugs=True,
-                  phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
-                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @settings(max_examples=examples * 2, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
         @given(histories(min_steps=min_steps, max_steps=max_steps))
-        def one(history: dict) -> None:
+        def draw(history: dict) -> None:
+            if len(drawn) < examples:
+                drawn.setdefault(json.dumps(history, sort_keys=True), history)
+
+        (hseed(seed)(draw) if seed is not None else draw)()
+        return list(drawn.values())
+
+    def search(self, examples: int, max_steps: int, seed: int | None, on_outcome: Callable[[Outcome], None],
+               min_steps: int = 1, shrink: bool = True) -> dict[str, tuple[dict, list[Finding]]]:  # fmt: skip
+        """Run `examples` generated histories to the end (a finding does not stop the search) and
+        return, per distinct new finding, the smallest history that shows it: reduced step by step
+        (`reduce`) when `shrink`."""
+        smallest: dict[str, tuple[dict, list[Finding]]] = {}
+        for history in self.generate(examples, max_steps, seed, min_steps):
             outcome = self.run(history)
             on_outcome(outcome)
-            new, _ = classify(outcome.findings, self.known)
-            for f in new:
+            for f in classify(outcome.findings, self.known)[0]:
                 sig = signature(f)
-                if sig not in smallest or size(history) < size(smallest[sig][0]):
-                    smallest[sig] = (history, [g for g in outcome.findings])
-            if new:
-                raise _failure(signature(new[0]))(f"{len(new)} new finding(s), first: {new[0].check} after step {new[0].step}: {new[0].message}")
-
-        if seed is not None:
-            one = hseed(seed)(one)
-        try:
-            one()
-        except Exception:  # the failures are in `smallest`; hypothesis' report is not needed here
-            pass
+                if sig not in smallest or _size(history) < _size(smallest[sig][0]):
+                    smallest[sig] = (history, outcome.findings)
+        if shrink:
+            smallest = {sig: self.reduce(history, sig, findings) for sig, (history, findings) in smallest.items()}
         return smallest
+
+    def reduce(self, history: dict, sig: str, findings: list[Finding], budget: int = 40) -> tuple[dict, list[Finding]]:
+        """A smaller history that still shows the finding `sig`: steps after the finding dropped,
+        then each earlier step tried without, then each insert's rows cut to one. At most `budget` runs."""
+        def shows(candidate: dict) -> list[Finding] | None:
+            nonlocal budget
+            budget -= 1
+            outcome = self.run(candidate)
+            return outcome.findings if any(signature(f) == sig for f in outcome.findings) else None
+
+        last = min(f.step for f in findings if signature(f) == sig)
+        best = {**history, "steps": history["steps"][: max(last, 0) + 1]}
+        best_findings = shows(best) or findings
+        if best_findings is findings:
+            best = history
+        for i in reversed(range(1, len(best["steps"]))):
+            if budget <= 0:
+                break
+            candidate = {**best, "steps": best["steps"][:i] + best["steps"][i + 1:]}
+            if (got := shows(candidate)) is not None:
+                best, best_findings = candidate, got
+        for i, step in enumerate(best["steps"]):
+            if budget <= 0:
+                break
+            if len(step.get("rows") or []) > 1:
+                candidate = {**best, "steps": [*best["steps"][:i], {**step, "rows": step["rows"][:1]}, *best["steps"][i + 1:]]}
+                if (got := shows(candidate)) is not None:
+                    best, best_findings = candidate, got
+        return best, best_findings
 
     def close(self) -> None:
         for engine in self.engines.values():
@@ -130,15 +157,8 @@ class Harness:
             self._tmp.cleanup()
 
 
-_FAILURES: dict[str, type] = {}
-
-
-def _failure(sig: str) -> type:
-    """An exception class per finding signature, so that hypothesis shrinks each distinct finding
-    on its own (it tells failures apart by exception type and place)."""
-    if sig not in _FAILURES:
-        _FAILURES[sig] = type(f"WriterFinding{len(_FAILURES)}", (AssertionError,), {"signature": sig})
-    return _FAILURES[sig]
+def _size(history: dict) -> tuple[int, int]:
+    return (len(history["steps"]), len(json.dumps(history)))
 
 
 def _start_engines(names: tuple[str, ...]) -> dict[str, Any]:

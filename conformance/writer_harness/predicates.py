@@ -64,6 +64,15 @@ def literal(t: str, v: Any) -> str:
         return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if k == "binary":
         return f"X'{v.hex()}'"
+    if k == "struct":
+        fields = ", ".join(f"'{name}', {literal(ft, v.get(name))}" for name, ft in values.struct_fields(t))
+        return f"CAST(named_struct({fields}) AS {t})"
+    if k == "array":
+        return f"CAST(array({', '.join(literal(values.element_type(t), x) for x in v)}) AS {t})"
+    if k == "map":
+        kt, vt = values.map_types(t)
+        keys, vals = ", ".join(literal(kt, x) for x in v), ", ".join(literal(vt, x) for x in v.values())
+        return f"CAST(map_from_arrays(array({keys}), array({vals})) AS {t})"
     raise values.ValueError_(f"no SQL literal for a {t} value")
 
 

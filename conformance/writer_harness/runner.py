@@ -124,6 +124,9 @@ class HistoryRun:
             return action()
         except Exception as e:  # py4j and pyspark errors: sort refusals from crashes
             text = f"{type(e).__name__}: {e}"
+            if not type(e).__module__.startswith(("pyspark", "py4j")):  # the harness's own fault
+                self._find("harness-error", i, "table", f"{text} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+                raise Crashed from None
             if any(name in text.split("\n", 1)[0] for name in REFUSALS):
                 self.outcome.refused.append((i, _first_line(text)))
                 raise Refused from None
