@@ -138,6 +138,23 @@ def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     assert {"validator", "partition-tuple"} <= checks, run.outcome.findings
 
 
+def test_the_same_harness_runs_with_executors_in_their_own_jvms(tmp_path):
+    """Spark's `local-cluster` master runs executors as separate JVMs, as a cluster does: a replay
+    there shows the same known finding as in `local[2]`, through the command line."""
+    import subprocess
+    import sys
+
+    from conformance.engines.iceberg_java import spark as spark_session
+
+    if (reason := spark_session.missing_requirement()) is not None:
+        pytest.skip(reason)
+    path = Path(__file__).parent / "writer_harness" / "scenarios" / "java-rewrite-manifests-row-ids.json"
+    run = subprocess.run([sys.executable, "-m", "conformance.writer_harness.cli", "replay", str(path), "--master", "local-cluster[2,1,1024]",
+                          "--readers", "", "--warehouse", str(tmp_path)], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr[-2000:]
+    assert "known finding java-rewrite-manifests-row-ids" in run.stdout
+
+
 # --- scenario files and the command line (no Spark) -------------------------------------------------------
 
 

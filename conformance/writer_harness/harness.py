@@ -151,8 +151,11 @@ class Harness:
         return best, best_findings
 
     def close(self) -> None:
+        from conformance.engines.iceberg_java.spark import stop_local_spark_session
+
         for engine in self.engines.values():
             engine.stop()
+        stop_local_spark_session()
         if self._tmp is not None:
             self._tmp.cleanup()
 

@@ -123,7 +123,7 @@ class HistoryRun:
         try:
             return action()
         except Exception as e:  # py4j and pyspark errors: sort refusals from crashes
-            text = f"{type(e).__name__}: {e}"
+            text = _java_error(e) or f"{type(e).__name__}: {e}"
             if not type(e).__module__.startswith(("pyspark", "py4j")):  # the harness's own fault
                 self._find("harness-error", i, "table", f"{text} ({traceback.extract_tb(e.__traceback__)[-1].name})")
                 raise Crashed from None
@@ -402,6 +402,21 @@ def _key_rows(m: TableModel, rows: dict) -> Any:
 def _diff_size(m: TableModel, change: Change) -> int:
     a, b = _key_rows(m, change.rows), _key_rows(m, m.rows_of(change.branch))
     return sum(((a - b) + (b - a)).values())
+
+
+def _java_error(e: Exception) -> str | None:
+    """A py4j error as the Java exception and its root cause (the Python side only says which call failed)."""
+    java = getattr(e, "java_exception", None)
+    if java is None:
+        return None
+    try:
+        top, root = str(java.toString()), java
+        while root.getCause() is not None and root.getCause() != root:
+            root = root.getCause()
+        cause = str(root.toString())
+        return top if cause == top else f"{top.splitlines()[0]} (root cause: {cause.splitlines()[0]})"
+    except Exception:  # the JVM is gone
+        return None
 
 
 def _first_line(text: str) -> str:

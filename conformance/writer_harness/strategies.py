@@ -57,7 +57,7 @@ def _decimals(p: int, s: int) -> st.SearchStrategy[Decimal]:
     top = 10**p - 1
     edges = [u for k in range(1, 17) for u in (2 ** (8 * k - 1) - 1, 2 ** (8 * k - 1), -(2 ** (8 * k - 1)), -(2 ** (8 * k - 1)) - 1) if abs(u) <= top]
     unscaled = st.one_of(st.sampled_from([0, 1, -1, top, -top, *edges]), st.integers(-top, top))
-    return unscaled.map(lambda u: Decimal(u).scaleb(-s))
+    return unscaled.map(lambda u: Decimal(u).scaleb(-s, values.DECIMALS))
 
 
 def column_values(t: str) -> st.SearchStrategy[Any]:

@@ -19,6 +19,7 @@ Three conversions:
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import math
 import re
 import struct
@@ -32,6 +33,7 @@ EPOCH = dt.datetime(1970, 1, 1)
 EPOCH_DATE = dt.date(1970, 1, 1)
 MIN_MICROS, MAX_MICROS = -62135596800000000, 253402300799999999  # 0001-01-01 .. 9999-12-31T23:59:59.999999
 MIN_DAY, MAX_DAY = -719162, 2932896
+DECIMALS = decimal.Context(prec=80)  # exact for decimal(38, S): the default context rounds to 28 digits
 
 
 class ValueError_(ValueError):
@@ -113,7 +115,11 @@ def from_json(t: str, v: Any) -> Any:
         x = float(v) if isinstance(v, str) else float(v)
         return float32(x) if k == "float" else x
     if k == "decimal":
-        return Decimal(v).quantize(Decimal(1).scaleb(-decimal_of(t)[1]))
+        precision, scale = decimal_of(t)
+        d = Decimal(v).quantize(Decimal(1).scaleb(-scale, DECIMALS), context=DECIMALS)
+        if len(d.as_tuple().digits) > precision or d.as_tuple().exponent != -scale:
+            raise ValueError_(f"{v!r} is no value of {t}: it needs more than {precision} digits at scale {scale}")
+        return d
     if k == "binary":
         return bytes.fromhex(v)
     if k == "struct":
