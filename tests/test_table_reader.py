@@ -61,6 +61,17 @@ def test_older_snapshot_reads_with_its_own_schema():
     assert read_table(files, location, 2).column_names == ["value", "key"]
 
 
+def test_a_snapshot_named_by_id_reads_with_its_schema_even_when_current():
+    """Rule scan.read-schema: after a column is dropped without a new commit, the current snapshot
+    read by id keeps the column (as Iceberg Java, PyIceberg, DuckDB and Polars read it); a read of
+    the table, or of the main branch, uses the current schema."""
+    _, t = tables.build("column-dropped-after-commit")
+    files, location = InMemoryFiles(t.files), t.tree.metadata_location
+    assert read_table(files, location, 1).column_names == ["id", "data", "category"]
+    assert read_table(files, location).column_names == ["id", "data"]
+    assert read_table(files, location, ref="main").column_names == ["id", "data"]
+
+
 def test_lineage_columns_only_on_request():
     _, t = tables.build("dv-replaced")
     files, location = InMemoryFiles(t.files), t.tree.metadata_location

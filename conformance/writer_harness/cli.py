@@ -81,7 +81,8 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
         rate = steps / max((time.monotonic() - started) / 60, 1e-9)
         v = outcome.history["table"]["format-version"]
         print(f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused) "
-              f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min", file=sys.stderr, flush=True)  # fmt: skip
+              f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min"
+              + (f"\n    first new: {signature(new[0])}" if new else ""), file=sys.stderr, flush=True)  # fmt: skip
 
     smallest = harness.search(args.examples, args.steps, args.seed, progress, min_steps=args.min_steps, shrink=not args.no_shrink)
     _report(outcomes, harness)

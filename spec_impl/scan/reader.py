@@ -36,7 +36,7 @@ from spec_impl.scan.arrow_values import arrow_table, read_parquet
 
 register(
     Rule("scan.snapshot", "Snapshots; Snapshot References", "A read names a snapshot by id or by ref (branch or tag), or reads the current snapshot; a table without snapshots reads no rows"),
-    Rule("scan.read-schema", "Column Projection; Snapshots (schema-id)", "The current snapshot is read with the table's current schema; an older snapshot with its own schema-id when it has one"),
+    Rule("scan.read-schema", "Column Projection; Snapshots (schema-id); Branching and Tagging", "A read of the table or of a branch uses the table's current schema; a read that names a snapshot id or a tag uses that snapshot's schema-id when it has one (the spec is silent; this is what Iceberg Java, PyIceberg, DuckDB and Polars do)"),
 )  # fmt: skip
 
 ROW_ID, LAST_UPDATED = 2147483540, 2147483539
@@ -62,7 +62,7 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
         schema = _schema(md, md.current_schema_id)
         return _with_lineage_columns(arrow_table([], schema), [], with_lineage and md.format_version >= 3)
     tree = read_snapshot(files, metadata_location, wanted, revision)
-    schema = read_schema(md, tree)
+    schema = read_schema(md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag"))
     data, deletes = live_files(tree)
     index = scoping.DeleteIndex([d.scan for d in deletes], _unpartitioned(md), revision)
     by_path = {d.scan.path: d for d in deletes}
@@ -99,10 +99,10 @@ def _schema(md: TableMetadata, schema_id: int) -> Schema:
     return next(s for s in md.schemas if s.schema_id == schema_id)
 
 
-def read_schema(md: TableMetadata, tree: SnapshotTree) -> Schema:
-    """Rule scan.read-schema."""
+def read_schema(md: TableMetadata, tree: SnapshotTree, by_snapshot: bool) -> Schema:
+    """Rule scan.read-schema: `by_snapshot` when the read named a snapshot id or a tag."""
     snapshot = tree.snapshot
-    if snapshot.snapshot_id != md.current_snapshot_id and snapshot.schema_id is not None:
+    if by_snapshot and snapshot.schema_id is not None:
         return _schema(md, snapshot.schema_id)
     return _schema(md, md.current_schema_id)
 

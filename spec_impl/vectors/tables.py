@@ -195,6 +195,16 @@ def promoted_columns(location: str) -> TableBuilder:
     return t
 
 
+def column_dropped_after_commit(location: str) -> TableBuilder:
+    """v2: a column dropped after the last commit: the current snapshot, read by its id, still reads
+    with its own schema (the dropped column included); only a read of the table uses the new schema"""
+    t = TableBuilder(location, 2, SCHEMA)
+    t.commit("append", [t.added([t.data("a.parquet", rows((1, "a", "x"), (2, "b", None)))])])
+    t.tree.evolve_schema({"type": "struct", "schema-id": 1, "fields": FIELDS[:2]})
+    t.tree.write_metadata()
+    return t
+
+
 CASES = [
     TableCase("position-deletes", "v2: position deletes apply to older data files and to files of the same commit (equal sequence "
               "numbers), only at the positions they name", ("deletes.position-scope", "deletes.position-rows"), position_deletes, 2),
@@ -214,6 +224,8 @@ CASES = [
     TableCase("evolved-schema", (evolved_schema.__doc__ or "").strip().replace("\n    ", " ") + ": the dropped column's delete still "
               "applies, and older files read the added column's default 7 when an equality delete names it",
               ("deletes.equality-rows", "projection.missing.default", "projection.by-id"), evolved_schema, 3),
+    TableCase("column-dropped-after-commit", (column_dropped_after_commit.__doc__ or "").strip().replace("\n    ", " "),
+              ("scan.read-schema",), column_dropped_after_commit, 2),
     TableCase("promoted-columns", "v2: int promoted to long and float to double, renamed and reordered: older files read through "
               "the promotions; an older snapshot reads with its own schema", ("projection.promotion", "projection.by-id", "scan.read-schema"), promoted_columns, 2),
 ]
