@@ -84,7 +84,6 @@ class HistoryRun:
         self.partition_seen: set[str] = set()
         self.violations_seen: set[str] = set()
         self.lineage: dict[int, dict[int, tuple]] = {}  # snapshot id -> id -> (_row_id, seq), from the reference
-        self.format_version = history["table"]["format-version"]
         self.checking = checking  # False: the steps only (the benchmark's peer)
 
     # --- the loop -------------------------------------------------------------------------------
@@ -228,7 +227,6 @@ class HistoryRun:
             return change
         elif op == "upgrade":
             t.properties({"format-version": str(step["format-version"])})
-            self.format_version = step["format-version"]
         elif op == "set-properties":
             t.properties(step["properties"])
         else:
@@ -304,7 +302,9 @@ class HistoryRun:
         from spec_impl.errors import SpecError
 
         v = self.model.versions[sid]
-        lineage = self.format_version >= 3 and md.get("format-version", 1) >= 3
+        snapshot = next((s for s in md.get("snapshots", []) if s["snapshot-id"] == sid), {})
+        # row lineage exists from the first v3 snapshot on: older snapshots have no first-row-id and read null ids
+        lineage = md.get("format-version", 1) >= 3 and snapshot.get("first-row-id") is not None
         self.outcome.snapshots[sid] = {"columns": [c.name for c in v.columns]}
         self.outcome.snapshots_checked += 1
         # 1. Spark, by snapshot id: Iceberg's Spark source reads a snapshot with the snapshot's schema

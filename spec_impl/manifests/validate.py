@@ -40,7 +40,7 @@ register(
     Rule("tree.min-sequence-number", _LIST, "min_sequence_number equals the minimum data sequence number of the manifest's live files", (2, 3)),
     Rule("tree.sequence-number-bound", "Sequence Numbers", "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number", (2, 3)),
     Rule("tree.content", _MANIFEST, "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data"),
-    Rule("tree.unique-live-files", "Scan Planning", "A file is live (ADDED or EXISTING) at most once in a snapshot"),
+    Rule("tree.unique-live-files", "Scan Planning; adopted v3 digest §1.5", "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path and content_offset), since one Puffin file may hold the DVs of several data files"),
     Rule("tree.partition-tuple", _MANIFEST, "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce"),
     Rule("tree.bounds", _MANIFEST, "lower_bounds and upper_bounds decode as their column's type (Appendix D), with lower <= upper"),
     Rule("tree.equality-ids", _MANIFEST, "equality_ids is required for equality delete files and null otherwise", (2, 3)),
@@ -162,7 +162,7 @@ class _Checker:
             if e["status"] == DELETED:
                 continue
             df = e["data_file"]
-            live[df["file_path"]].append(path)
+            live[_live_key(df)].append(path)
             if first_row_ids and first_row_ids[i] is not None and df.get("content", DATA) == DATA:
                 ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
         if self.md.format_version >= 3 and snapshot.first_row_id is not None and fv >= 3:
@@ -321,6 +321,13 @@ class _Checker:
                 self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, {b_end}) overlap")
         if ranges and self.md.next_row_id is not None and max(end for _, end, _ in ranges) > self.md.next_row_id:
             self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above next-row-id {self.md.next_row_id}")
+
+
+def _live_key(df: dict) -> str:
+    """What is live once per snapshot (rule tree.unique-live-files): a file, or a DV's blob in its Puffin file."""
+    if str(df.get("file_format", "")).lower() == "puffin" and df.get("content_offset") is not None:
+        return f"{df['file_path']} (blob at offset {df['content_offset']})"
+    return df["file_path"]
 
 
 def _record_of(record_schema: dict, field_name: str) -> dict | None:

@@ -65,15 +65,15 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
     schema = read_schema(md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag"))
     data, deletes = live_files(tree)
     index = scoping.DeleteIndex([d.scan for d in deletes], _unpartitioned(md), revision)
-    by_path = {d.scan.path: d for d in deletes}
+    by_scan = {d.scan: d for d in deletes}  # by entry, not path: one Puffin file may hold the DVs of several data files
     name_mapping = _name_mapping(md)
     defaults = _initial_defaults(md)
     rows, lineage = [], []
     for f in data:
         applied = index.for_data_file(f.scan)
         file_schema, raw = read_parquet(files.read(f.scan.path))
-        gone = _deleted_positions(files, f.scan.path, applied, by_path)
-        equality = [_equality(files, by_path[e.path]) for e in (*applied.equality, *applied.global_equality)]
+        gone = _deleted_positions(files, f.scan.path, applied, by_scan)
+        equality = [_equality(files, by_scan[e]) for e in (*applied.equality, *applied.global_equality)]
         keep = apply.surviving_positions(raw, gone, equality, defaults.get)
         kept = [raw[p] for p in keep]
         rows.extend(project(kept, file_schema, schema, name_mapping, f.partition_values, format_version=md.format_version, revision=revision))
@@ -136,9 +136,9 @@ def _unpartitioned(md: TableMetadata) -> set[int]:
     return {s.spec_id for s in md.specs if all(f.transform.name == "void" for f in s.fields)}
 
 
-def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDeletes, by_path: dict[str, LiveFile]) -> set[int]:
+def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDeletes, by_scan: dict[scoping.ScanFile, LiveFile]) -> set[int]:
     if applied.dv is not None:
-        dv = by_path[applied.dv.path]
+        dv = by_scan[applied.dv]
         return set(deleted_positions(files.read(dv.scan.path), dv.data_file))
     gone: set[int] = set()
     for d in applied.position:

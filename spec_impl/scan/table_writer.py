@@ -85,11 +85,19 @@ class TableBuilder:
 
     def deletion_vector(self, name: str, data_path: str, positions: list[int], partition: dict | None = None) -> dict:
         """A Puffin file holding the DV of one data file (adopted v3 §1.5)."""
-        path = self._write(name, write_puffin([dv_blob(positions, data_path)]))
-        fields = manifest_fields(read_puffin(self.files[path]).blobs[0])
-        fields.pop("content")
-        fields.pop("file_format")
-        return data_file(path, fields.pop("record_count"), content=1, file_format="PUFFIN", partition=partition, size=len(self.files[path]), **fields)
+        return self.deletion_vectors(name, {data_path: positions}, partition)[0]
+
+    def deletion_vectors(self, name: str, positions_by_file: dict[str, list[int]], partition: dict | None = None) -> list[dict]:
+        """One Puffin file holding the DVs of several data files: one delete-file entry each, told apart
+        by content_offset and referenced_data_file (adopted v3 §1.5)."""
+        path = self._write(name, write_puffin([dv_blob(positions, data_path) for data_path, positions in positions_by_file.items()]))
+        out = []
+        for blob in read_puffin(self.files[path]).blobs:
+            fields = manifest_fields(blob)
+            fields.pop("content")
+            fields.pop("file_format")
+            out.append(data_file(path, fields.pop("record_count"), content=1, file_format="PUFFIN", partition=partition, size=len(self.files[path]), **fields))
+        return out
 
     # --- commits ---------------------------------------------------------------------------------
     def manifest(self, entries: list[dict], *, content: int = 0, spec_id: int | None = None) -> WrittenManifest:

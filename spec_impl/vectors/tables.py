@@ -195,6 +195,18 @@ def promoted_columns(location: str) -> TableBuilder:
     return t
 
 
+def dvs_in_one_puffin(location: str) -> TableBuilder:
+    """v3: one Puffin file holds the deletion vectors of two data files, as Iceberg Java writes them:
+    two delete-file entries with the same file_path, each applying to its own referenced_data_file"""
+    t = TableBuilder(location, 3, SCHEMA)
+    a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "x")))
+    b = t.data("b.parquet", rows((4, "d", "y"), (5, "e", "y")))
+    t.commit("append", [t.added([a, b])])
+    dvs = t.deletion_vectors("dvs.puffin", {a["file_path"]: [0, 2], b["file_path"]: [1]})
+    t.commit("delete", [t.added(dvs)])
+    return t
+
+
 def column_dropped_after_commit(location: str) -> TableBuilder:
     """v2: a column dropped after the last commit: the current snapshot, read by its id, still reads
     with its own schema (the dropped column included); only a read of the table uses the new schema"""
@@ -224,6 +236,8 @@ CASES = [
     TableCase("evolved-schema", (evolved_schema.__doc__ or "").strip().replace("\n    ", " ") + ": the dropped column's delete still "
               "applies, and older files read the added column's default 7 when an equality delete names it",
               ("deletes.equality-rows", "projection.missing.default", "projection.by-id"), evolved_schema, 3),
+    TableCase("dvs-in-one-puffin", (dvs_in_one_puffin.__doc__ or "").strip().replace("\n    ", " "),
+              ("deletes.dv-scope", "tree.unique-live-files"), dvs_in_one_puffin, 3),
     TableCase("column-dropped-after-commit", (column_dropped_after_commit.__doc__ or "").strip().replace("\n    ", " "),
               ("scan.read-schema",), column_dropped_after_commit, 2),
     TableCase("promoted-columns", "v2: int promoted to long and float to double, renamed and reordered: older files read through "

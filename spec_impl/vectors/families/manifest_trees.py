@@ -137,6 +137,18 @@ def distinct_counts() -> TreeWriter:
     return w
 
 
+def dvs_in_one_puffin() -> TreeWriter:
+    """v3: one Puffin file holds the DVs of two data files, two delete-file entries with the same
+    file_path and different content_offset: each blob is live once (Iceberg Java writes such files)."""
+    w = _table("dvs-in-one-puffin", 3)
+    a, b = _file(w, "a.parquet", 10), _file(w, "b.parquet", 5)
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a), entry(ADDED, b)])])
+    dvs = [_file(w, "dvs.puffin", 1, content=1, file_format="PUFFIN", referenced_data_file=f["file_path"], content_offset=offset,
+                 content_size_in_bytes=40) for f, offset in ((a, 4), (b, 44))]  # fmt: skip
+    w.commit(2, "delete", [w.write_manifest("d1.avro", [entry(ADDED, dv) for dv in dvs], content=1)], r1)
+    return w
+
+
 def decimal_truncate() -> TreeWriter:
     """A decimal(9,2) column partitioned by truncate[3]: Avro carries the partition values as a
     4-byte fixed of the unscaled value (Appendix A), which is no string to measure against the width
@@ -160,6 +172,7 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
     "distinct-counts": (distinct_counts, "manifest.avro-schema", ()),
     "decimal-truncate": (decimal_truncate, "tree.partition-tuple", ()),
+    "dvs-in-one-puffin": (dvs_in_one_puffin, "tree.unique-live-files", (V3_ADOPTED,)),
 }
 DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
 
