@@ -25,6 +25,7 @@ bench: $(VENV)/.engine-deps
 	$(BIN)/python benchmarks/bench_planning.py
 	$(BIN)/python benchmarks/v4_bitvector_sizes.py
 	$(BIN)/python benchmarks/v4_write_amplification.py  # about 6 minutes
+	$(BIN)/python benchmarks/bench_writer_harness.py    # about 5 minutes (Spark)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
