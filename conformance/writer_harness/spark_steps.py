@@ -9,6 +9,7 @@ time zone is UTC.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,8 @@ class SparkTable:
         jvm = self.spark._jvm
         table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(self.spark._jsparkSession, self.ident)
         literal = self._java_literal(t, default)
+        if literal is None:
+            raise values.ValueError_(f"no Iceberg literal of {t} for the default {default!r}")
         iceberg_type = jvm.org.apache.iceberg.types.Types.fromPrimitiveString(_iceberg_type(t))
         table.updateSchema().addColumn(name, iceberg_type, "added by the writer harness", literal).commit()
         self.sql(f"REFRESH TABLE {self.ident}")
@@ -184,14 +187,15 @@ class SparkTable:
             return expr.of(jvm.java.lang.Double.valueOf(repr(v) if v == v else "NaN"))
         if k == "int":
             return expr.of(jvm.java.lang.Integer.valueOf(v))
-        # bigint, and date/timestamps as their physical counts converted to the column type
-        literal = expr.of(jvm.java.lang.Long.valueOf(v))
+        types = jvm.org.apache.iceberg.types.Types
+        # dates and timestamps from their ISO text (Literal.to() gives null for a long to either)
         if k == "date":
-            return literal.to(jvm.org.apache.iceberg.types.Types.IntegerType.get()).to(jvm.org.apache.iceberg.types.Types.DateType.get())
+            return expr.of(jvm.java.lang.String((values.EPOCH_DATE + dt.timedelta(days=v)).isoformat())).to(types.DateType.get())
         if k in ("timestamp", "timestamp_ntz"):
-            ts = jvm.org.apache.iceberg.types.Types.TimestampType
-            return literal.to(ts.withZone() if k == "timestamp" else ts.withoutZone())
-        return literal
+            text = (values.EPOCH + dt.timedelta(microseconds=v)).isoformat(timespec="microseconds")
+            zoned = k == "timestamp"
+            return expr.of(jvm.java.lang.String(text + ("+00:00" if zoned else ""))).to(types.TimestampType.withZone() if zoned else types.TimestampType.withoutZone())
+        return expr.of(jvm.java.lang.Long.valueOf(v))
 
     def alter(self, clause: str) -> None:
         self.sql(f"ALTER TABLE {self.ident} {clause}")

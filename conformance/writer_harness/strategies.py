@@ -259,7 +259,9 @@ def _step(draw: Any, shape: Shape) -> dict:
         name = shape.new_name("a")
         step = {"op": op, "name": name, "type": t, "default": None}
         if shape.format_version >= 3 and values.kind(t) not in ("struct", "array", "map") and draw(st.booleans()):
-            step["default"] = values.to_json(t, draw(column_values(t).filter(lambda v: v is not None)))
+            # a default is JSON in the metadata (Appendix D), which has no NaN or infinity
+            finite = column_values(t).filter(lambda v: v is not None and not (isinstance(v, float) and (v != v or v in (float("inf"), float("-inf")))))
+            step["default"] = values.to_json(t, draw(finite))
         shape.columns.append((name, t))
         return step
     if op == "drop-column":
