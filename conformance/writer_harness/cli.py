@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--min-steps", type=int, default=1, help="steps per history, at least (default 1)")
     run.add_argument("--seed", type=int, help="hypothesis seed, for a reproducible run")
     run.add_argument("--no-shrink", action="store_true", help="report each finding with the history that showed it, without reducing it step by step")
+    run.add_argument("--reduce-budget", type=int, default=40, help="runs spent reducing each distinct finding's history (default 40)")
     replay = sub.add_parser("replay", parents=[common], help="run the history of a scenario file again")
     replay.add_argument("file", type=Path)
     args = parser.parse_args(argv)
@@ -84,7 +85,8 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
               f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min"
               + (f"\n    first new: {signature(new[0])}" if new else ""), file=sys.stderr, flush=True)  # fmt: skip
 
-    smallest = harness.search(args.examples, args.steps, args.seed, progress, min_steps=args.min_steps, shrink=not args.no_shrink)
+    smallest = harness.search(args.examples, args.steps, args.seed, progress, min_steps=args.min_steps, shrink=not args.no_shrink,
+                              reduce_budget=args.reduce_budget)  # fmt: skip
     _report(outcomes, harness)
     elapsed = time.monotonic() - started
     steps = sum(o.steps_run for o in outcomes)

@@ -106,7 +106,7 @@ class Harness:
         return list(drawn.values())
 
     def search(self, examples: int, max_steps: int, seed: int | None, on_outcome: Callable[[Outcome], None],
-               min_steps: int = 1, shrink: bool = True) -> dict[str, tuple[dict, list[Finding]]]:  # fmt: skip
+               min_steps: int = 1, shrink: bool = True, reduce_budget: int = 40) -> dict[str, tuple[dict, list[Finding]]]:  # fmt: skip
         """Run `examples` generated histories to the end (a finding does not stop the search) and
         return, per distinct new finding, the smallest history that shows it: reduced step by step
         (`reduce`) when `shrink`."""
@@ -119,7 +119,7 @@ class Harness:
                 if sig not in smallest or _size(history) < _size(smallest[sig][0]):
                     smallest[sig] = (history, outcome.findings)
         if shrink:
-            smallest = {sig: self.reduce(history, sig, findings) for sig, (history, findings) in smallest.items()}
+            smallest = {sig: self.reduce(history, sig, findings, reduce_budget) for sig, (history, findings) in smallest.items()}
         return smallest
 
     def reduce(self, history: dict, sig: str, findings: list[Finding], budget: int = 40) -> tuple[dict, list[Finding]]:
