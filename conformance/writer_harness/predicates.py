@@ -54,12 +54,8 @@ def literal(t: str, v: Any) -> str:
         return f"CAST('{text}' AS {t.upper()})"
     if k == "decimal":
         return f"CAST('{v}' AS {t})"
-    if k == "date":
-        return f"date_from_unix_date({v})"
-    if k == "timestamp":
-        return f"timestamp_micros({v})"
-    if k == "timestamp_ntz":
-        return f"CAST(timestamp_micros({v}) AS timestamp_ntz)"
+    if k in ("date", "timestamp", "timestamp_ntz"):
+        return from_wire(t, str(v))
     if k == "string":
         return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if k == "binary":
@@ -74,6 +70,19 @@ def literal(t: str, v: Any) -> str:
         keys, vals = ", ".join(literal(kt, x) for x in v), ", ".join(literal(vt, x) for x in v.values())
         return f"CAST(map_from_arrays(array({keys}), array({vals})) AS {t})"
     raise values.ValueError_(f"no SQL literal for a {t} value")
+
+
+def from_wire(t: str, expr: str) -> str:
+    """SQL turning a day count (date) or microseconds from the epoch (timestamps) into the type;
+    other types travel as they are. The session time zone is UTC."""
+    k = values.kind(t)
+    if k == "date":
+        return f"date_from_unix_date({expr})"
+    if k == "timestamp":
+        return f"timestamp_micros({expr})"
+    if k == "timestamp_ntz":
+        return f"CAST(timestamp_micros({expr}) AS timestamp_ntz)"
+    return expr
 
 
 def holds(pred: dict, row: dict[str, Any], types: dict[str, str]) -> bool:

@@ -54,15 +54,9 @@ def wire_value(t: str, v: Any) -> Any:
 
 
 def from_wire_sql(t: str, column: str) -> str:
-    k = values.kind(t)
     c = quote(column)
-    if k == "date":
-        return f"date_from_unix_date({c}) AS {c}"
-    if k == "timestamp":
-        return f"timestamp_micros({c}) AS {c}"
-    if k == "timestamp_ntz":
-        return f"CAST(timestamp_micros({c}) AS timestamp_ntz) AS {c}"
-    return c
+    converted = predicates.from_wire(t, c)
+    return c if converted == c else f"{converted} AS {c}"
 
 
 def to_wire_column(field: Any) -> Any:
