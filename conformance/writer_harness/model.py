@@ -77,18 +77,18 @@ class TableModel:
         return next(c for c in self.columns if c.name == name)
 
     # --- data steps ---------------------------------------------------------------------------
-    def _row(self, record: dict[str, Any]) -> Row:
+    def row(self, record: dict[str, Any]) -> Row:
         """A row from a scenario record (JSON values by current column name)."""
         return {c.key: values.from_json(c.type, record.get(c.name)) for c in self.columns}
 
     def insert(self, branch: str, records: list[dict]) -> Change:
         rows = dict(self.rows_of(branch))
-        added = {r["id"]: self._row(r) for r in records}
+        added = {r["id"]: self.row(r) for r in records}
         rows.update(added)
         return Change(branch, rows, frozenset(added), added)
 
     def overwrite(self, branch: str, records: list[dict]) -> Change:
-        added = {r["id"]: self._row(r) for r in records}
+        added = {r["id"]: self.row(r) for r in records}
         return Change(branch, added, frozenset(added), {})
 
     def delete(self, branch: str, where: dict) -> Change:
@@ -116,7 +116,7 @@ class TableModel:
             if i in rows and delete_where is not None and predicates.holds(delete_where, self.by_name(rows[i]), types):
                 del rows[i]
                 continue
-            rows[i] = self._row(record)
+            rows[i] = self.row(record)
             touched.add(i)
         return Change(branch, rows, frozenset(touched), {})
 
