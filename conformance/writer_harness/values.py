@@ -13,7 +13,7 @@ Three conversions:
 * `from_reader`: what a reader returned (Spark rows, Arrow's Python values, the vectors' JSON row
   form) back to the model form.
 * `comparable`: a hashable key under which equal values compare equal (NaN equals NaN, -0.0 and
-  0.0 stay apart, decimals by value and scale).
+  0.0 stay apart, decimals by value).
 """
 
 from __future__ import annotations
@@ -182,14 +182,14 @@ def from_reader(t: str, v: Any) -> Any:
 
 
 def comparable(t: str, v: Any) -> Any:
-    """A hashable key: equal keys for the same value (NaN = NaN; -0.0 ≠ 0.0; a decimal with its scale)."""
+    """A hashable key: equal keys for the same value (NaN = NaN; -0.0 ≠ 0.0; decimals by value)."""
     if v is None:
         return None
     k = kind(t)
     if k in ("float", "double"):
         return ("nan",) if math.isnan(v) else (v, math.copysign(1.0, v))
     if k == "decimal":
-        return (v.as_tuple().exponent, v)
+        return v  # by value: the column's type fixes the scale, and readers' Python forms differ in exponent (-1E-7 vs -1.00E-7)
     if k == "struct":
         return tuple(comparable(ft, v.get(name)) for name, ft in struct_fields(t))
     if k == "array":
