@@ -240,11 +240,16 @@ class _Checker:
 
     # --- partition tuples and bounds --------------------------------------------------------------
     def partition_struct_type(self, spec, path: str) -> StructType | None:
-        try:
-            return partition_type(spec, self.schema.struct, self.revision)
-        except SpecError as e:
-            self.report("tree.partition-tuple", path, f"the partition type of spec {spec.spec_id} cannot be derived: {e}")
-            return None
+        """The spec's partition type, from the newest schema that has its source fields: a spec
+        replaced before its source column was dropped still types the manifests written under it."""
+        error: SpecError | None = None
+        for schema in sorted(self.md.schemas, key=lambda s: (s.schema_id != self.md.current_schema_id, -s.schema_id)):
+            try:
+                return partition_type(spec, schema.struct, self.revision)
+            except SpecError as e:
+                error = error or e
+        self.report("tree.partition-tuple", path, f"the partition type of spec {spec.spec_id} cannot be derived from any schema: {error}")
+        return None
 
     def partition_schema(self, avro: dict | None, ptype: StructType, fv: int, path: str) -> None:
         fields = {f["name"]: f for f in (avro or {}).get("fields", [])}

@@ -149,6 +149,20 @@ def dvs_in_one_puffin() -> TreeWriter:
     return w
 
 
+def source_dropped_after_spec() -> TreeWriter:
+    """A partition spec on `data` is replaced, then the column `data` is dropped: the manifest written
+    under the old spec stays live, and its partition type comes from the newest schema that still has
+    the column (Iceberg Java writes such tables; a validator once derived it from the current schema)."""
+    by_data = {"spec-id": 0, "fields": [{"source-id": 2, "field-id": 1000, "name": "data", "transform": "identity"}]}
+    w = TreeWriter("file:/warehouse/source-dropped", 2, SCHEMA, specs=[by_data])
+    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"data": "x"}))])])
+    w.add_spec({"spec-id": 1, "fields": []})
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))], spec_id=1)], r1)
+    w.evolve_schema({"type": "struct", "schema-id": 1, "fields": SCHEMA["fields"][:1]})
+    w.write_metadata()
+    return w
+
+
 def decimal_truncate() -> TreeWriter:
     """A decimal(9,2) column partitioned by truncate[3]: Avro carries the partition values as a
     4-byte fixed of the unscaled value (Appendix A), which is no string to measure against the width
@@ -172,6 +186,7 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
     "distinct-counts": (distinct_counts, "manifest.avro-schema", ()),
     "decimal-truncate": (decimal_truncate, "tree.partition-tuple", ()),
+    "source-dropped-after-spec": (source_dropped_after_spec, "tree.partition-tuple", ()),
     "dvs-in-one-puffin": (dvs_in_one_puffin, "tree.unique-live-files", (V3_ADOPTED,)),
 }
 DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
