@@ -126,7 +126,8 @@ class HistoryRun:
             if not type(e).__module__.startswith(("pyspark", "py4j")):  # the harness's own fault
                 self._find("harness-error", i, "table", f"{text} ({traceback.extract_tb(e.__traceback__)[-1].name})")
                 raise Crashed from None
-            if any(name in text.split("\n", 1)[0] for name in REFUSALS):
+            top = text.split(":", 1)[0].strip().rsplit(".", 1)[-1]  # the outermost exception class decides, not one it wraps
+            if top in REFUSALS:
                 self.outcome.refused.append((i, _first_line(text)))
                 raise Refused from None
             self._find("spark-crash", i, "table", f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})")
