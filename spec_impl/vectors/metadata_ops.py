@@ -259,3 +259,10 @@ INPUT_KEYS = {
     "sort-values": ["type", "values"], "parse-snapshot": ["snapshot", "format-version"],
     "expire-snapshots": ["snapshots", "refs", "now-ms"],
 }  # fmt: skip
+
+# The planning ops (metrics, summaries, partition tuples, predicates, projection, pruning) have
+# their own module; they are registered here so that every op list and the case schema see them.
+from spec_impl.vectors.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS, PLANNING_OPS  # noqa: E402
+
+METADATA_OPS.update(PLANNING_OPS)
+INPUT_KEYS.update(_PLANNING_INPUT_KEYS)

@@ -1,0 +1,139 @@
+"""File pruning with column metrics (inclusive and strict) and manifest pruning with summaries.
+
+An inclusive `false` means the metrics prove that no row matches: the file may be skipped (an
+engine that reads it anyway is less selective, not wrong); `true` is forced whenever a row the
+metrics allow matches. A strict `true` means the metrics prove that every row matches.
+"""
+
+from __future__ import annotations
+
+from spec_impl.metrics.column_metrics import column_metrics
+from spec_impl.types import parse_type
+from spec_impl.vectors.cases import case
+from spec_impl.vectors.encoding import decode
+
+NAME = "metrics-evaluation"
+DESCRIPTION = "Scan Planning: skipping data files with column bounds and counts (inclusive and strict), and manifests with partition summaries"
+
+SCHEMA = {"type": "struct", "fields": [
+    {"id": 1, "name": "x", "required": False, "type": "long"},
+    {"id": 2, "name": "f", "required": False, "type": "double"},
+    {"id": 3, "name": "s", "required": False, "type": "string"},
+]}  # fmt: skip
+TYPES = {"x": "long", "f": "double", "s": "string"}
+
+
+def _schema(column: str) -> dict:
+    """The schema reduced to one column (cases stay short)."""
+    return {"type": "struct", "fields": [f for f in SCHEMA["fields"] if f["name"] == column]}
+NAN, NEG_ZERO = {"ieee754": "7ff8000000000000"}, {"ieee754": "8000000000000000"}
+
+
+def _metrics(column: str, values: list, policy: str = "exact", truncate: int | None = None) -> dict:
+    """The metrics a writer records for a column: exact, truncated bounds, no bounds, or no counts."""
+    t = parse_type(TYPES[column])
+    m = column_metrics(t, [decode(t, v) for v in values], truncate)
+    out = {"value_count": m.value_count, "null_value_count": m.null_value_count, "nan_value_count": m.nan_value_count,
+           "lower_bound": None if m.lower_bound is None else m.lower_bound.hex(),
+           "upper_bound": None if m.upper_bound is None else m.upper_bound.hex()}  # fmt: skip
+    if policy == "no-bounds":
+        out = {k: v for k, v in out.items() if not k.endswith("_bound")}
+    if policy == "no-counts":
+        out = {k: v for k, v in out.items() if k.endswith("_bound")}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+# (label, column, values, policy, truncate length)
+FILES = [
+    ("x-10-20", "x", [10, 15, 20], "exact", None),
+    ("x-10-20-null", "x", [10, None, 20], "exact", None),
+    ("x-nulls", "x", [None, None], "exact", None),
+    ("x-no-bounds", "x", [10, 20], "no-bounds", None),
+    ("x-no-counts", "x", [10, None, 20], "no-counts", None),
+    ("x-single", "x", [10, 10], "exact", None),
+    ("f-zeros", "f", [NEG_ZERO, 0.0], "exact", None),
+    ("f-negative-zero", "f", [NEG_ZERO], "exact", None),
+    ("f-nan", "f", [NAN, 1.0], "exact", None),
+    ("f-nans", "f", [NAN, NAN], "exact", None),
+    ("s-truncated", "s", ["iceberg", "icebox"], "exact", 3),
+    ("s-abc", "s", ["abc", "abd"], "exact", None),
+]
+LITERALS = {"x": [9, 10, 11, 20, 21], "f": [-1.0, NEG_ZERO, 0.0, 1.0], "s": ["ice", "icf", "icebox", "icez"]}
+PREFIXES = ["ic", "ice", "icebo", "icf", "ab", "abc"]
+
+
+def _leaves(column: str):
+    for i, lit in enumerate(LITERALS[column]):
+        for op in ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq"):
+            yield f"{op}-{i}", {"type": op, "term": column, "value": lit}
+    yield "in", {"type": "in", "term": column, "values": LITERALS[column][:2]}
+    yield "not-in", {"type": "not-in", "term": column, "values": LITERALS[column][1:2]}
+    yield "is-null", {"type": "is-null", "term": column}
+    yield "not-null", {"type": "not-null", "term": column}
+    if column == "f":
+        yield "is-nan", {"type": "is-nan", "term": column}
+        yield "not-nan", {"type": "not-nan", "term": column}
+    if column == "s":
+        for i, prefix in enumerate(PREFIXES):
+            yield f"starts-with-{i}", {"type": "starts-with", "term": column, "value": prefix}
+            yield f"not-starts-with-{i}", {"type": "not-starts-with", "term": column, "value": prefix}
+
+
+def specs():
+    for label, column, values, policy, truncate in FILES:
+        metrics = {column: _metrics(column, values, policy, truncate)}
+        for slug, predicate in _leaves(column):
+            for mode in ("inclusive", "strict"):
+                rule = "file-pruning.inclusive-metrics" if mode == "inclusive" else "file-pruning.strict-metrics"
+                yield case(rule, f"{label}-{slug}", f"{mode} evaluation of {predicate['type']} on a file of {column} = {values} ({policy} metrics)",
+                           "evaluate-metrics", schema=_schema(column), predicate=predicate, mode=mode, record_count=len(values), metrics=metrics)  # fmt: skip
+    two = {"x": _metrics("x", [10, 20]), "s": _metrics("s", ["abc", "abd"])}
+    both = {"type": "and", "left": {"type": "gt", "term": "x", "value": 15}, "right": {"type": "starts-with", "term": "s", "value": "abe"}}
+    either = {"type": "or", "left": {"type": "gt", "term": "x", "value": 25}, "right": {"type": "starts-with", "term": "s", "value": "ab"}}
+    negated = {"type": "not", "child": {"type": "lt", "term": "x", "value": 10}}
+    for slug, predicate in (("and", both), ("or", either), ("not", negated), ("true", True), ("false", False)):
+        for mode in ("inclusive", "strict"):
+            rule = "file-pruning.inclusive-metrics" if mode == "inclusive" else "file-pruning.strict-metrics"
+            yield case(rule, f"two-columns-{slug}", f"{mode} evaluation of {slug} over two columns",
+                       "evaluate-metrics", schema=SCHEMA, predicate=predicate, mode=mode, record_count=2, metrics=two)  # fmt: skip
+    for mode, rule in (("inclusive", "file-pruning.inclusive-metrics"), ("strict", "file-pruning.strict-metrics")):
+        yield case(rule, "empty-file", f"{mode}: a file without rows", "evaluate-metrics", schema=SCHEMA,
+                   predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=0, metrics={})  # fmt: skip
+        yield case(rule, "no-metrics", f"{mode}: a file without any metrics", "evaluate-metrics", schema=SCHEMA,
+                   predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=3, metrics={})  # fmt: skip
+    yield from _manifest_cases()
+
+
+def _summary(t: str, values: list) -> dict:
+    from spec_impl.metrics.summaries import field_summary
+
+    pt = parse_type(t)
+    s = field_summary(pt, [decode(pt, v) for v in values])
+    return {"contains_null": s.contains_null, "contains_nan": s.contains_nan,
+            "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
+            "upper_bound": None if s.upper_bound is None else s.upper_bound.hex()}  # fmt: skip
+
+
+def _manifest_cases():
+    rule = "file-pruning.manifest-summaries"
+    manifests = [("p-1-5", "int", [1, 5]), ("p-1-5-null", "int", [1, None, 5]), ("p-nulls", "int", [None]),
+                 ("p-double-nan", "double", [NAN, 1.0]), ("p-double-nans", "double", [NAN]),
+                 ("p-zeros", "double", [NEG_ZERO]), ("p-strings", "string", ["abc", "abd"])]  # fmt: skip
+    literals = {"int": [0, 1, 3, 5, 6], "double": [NEG_ZERO, 0.0, 1.0], "string": ["ab", "abc", "abe"]}
+    for label, t, values in manifests:
+        fields = [{"name": "p", "type": t}]
+        summaries = [_summary(t, values)]
+        preds = [(f"{op}-{i}", {"type": op, "term": "p", "value": lit}) for i, lit in enumerate(literals[t])
+                 for op in ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")]  # fmt: skip
+        preds += [("in", {"type": "in", "term": "p", "values": literals[t][:2]}), ("is-null", {"type": "is-null", "term": "p"}),
+                  ("not-null", {"type": "not-null", "term": "p"})]  # fmt: skip
+        if t == "double":
+            preds += [("is-nan", {"type": "is-nan", "term": "p"}), ("not-nan", {"type": "not-nan", "term": "p"})]
+        if t == "string":
+            preds += [(f"starts-with-{i}", {"type": "starts-with", "term": "p", "value": v}) for i, v in enumerate(["ab", "abd", "abe", "b"])]
+            preds += [(f"not-starts-with-{i}", {"type": "not-starts-with", "term": "p", "value": v}) for i, v in enumerate(["ab", "abc"])]
+        for slug, predicate in preds:
+            yield case(rule, f"{label}-{slug}", f"manifest evaluation of {predicate['type']} on partitions {values}",
+                       "evaluate-manifest", fields=fields, predicate=predicate, summaries=summaries)  # fmt: skip
+    yield case(rule, "no-summaries", "a manifest-list row without partition summaries proves nothing", "evaluate-manifest",
+               fields=[{"name": "p", "type": "int"}], predicate={"type": "eq", "term": "p", "value": 1}, summaries=None)  # fmt: skip

@@ -1,0 +1,224 @@
+"""The operations of the planning vectors (metrics, summaries, partition tuples, predicates,
+projection, pruning), computed by the reference (see ops.py for values).
+
+| op                        | input keys                                              | output |
+|---------------------------|---------------------------------------------------------|--------|
+| column-metrics            | type, values, truncate-length?                          | {"value_count", "null_value_count", "nan_value_count" (null for types without NaN), "lower_bound", "upper_bound" (hex or null)} |
+| check-column-metrics      | type, values, metrics (the five keys above, each optional) | sorted rule ids of the violations ([] = valid) |
+| partition-summaries       | types (partition field types), partitions (tuples)      | one {"contains_null", "contains_nan", "lower_bound", "upper_bound"} per field |
+| check-partition-summaries | types, partitions, summaries                            | sorted rule ids of the violations |
+| partition-tuple           | schema, spec, rows                                      | the file's partition tuple (values of the result types) |
+| check-partition-tuple     | schema, spec, rows, partition                           | sorted rule ids of the violations |
+| evaluate-predicate        | schema, predicate, rows                                 | the predicate's truth on each row |
+| project-predicate         | schema, spec, predicate, mode, rows                     | for each row, the truth of the projected predicate on the row's partition tuple |
+| evaluate-metrics          | schema, predicate, mode, record-count, metrics          | inclusive: whether a row may match; strict: whether every row matches |
+| evaluate-manifest         | fields, predicate, summaries (null: none)               | whether a file of the manifest may match |
+
+Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
+(a column name), "transform"}`; rows objects by column name; values the vectors' value form; bounds
+lowercase hex; `fields` a list of `{"name", "type"}`. A `predicate` is Iceberg's expression JSON:
+`true`, `false`, `{"type": "and"|"or", "left", "right"}`, `{"type": "not", "child"}`,
+`{"type": <op>, "term": <column>}` for is-null, not-null, is-nan, not-nan, `{"type": <op>, "term",
+"value"}` for lt, lt-eq, gt, gt-eq, eq, not-eq, starts-with, not-starts-with and `{"type": "in" |
+"not-in", "term", "values": [...]}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.expressions import evaluators, predicates as P, projection
+from spec_impl.metrics import column_metrics as cm, partition_values, summaries
+from spec_impl.transforms import result_type
+from spec_impl.types import IcebergType, StructType, parse_type
+from spec_impl.vectors.encoding import decode, encode
+
+_LOGICAL = ("and", "or", "not")
+
+
+def parse_predicate(obj: Any, types: Mapping[str, IcebergType]) -> P.Expr:
+    """A bound expression from its JSON form (rule expression.bind for any malformed part)."""
+    if isinstance(obj, bool):
+        return P.Const(obj)
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise InvalidInput("expression.bind", "an expression is true, false or an object with a type", obj)
+    op = obj["type"]
+    if op in ("and", "or"):
+        node = P.And if op == "and" else P.Or
+        return node(parse_predicate(obj.get("left"), types), parse_predicate(obj.get("right"), types))
+    if op == "not":
+        return P.Not(parse_predicate(obj.get("child"), types))
+    term = obj.get("term")
+    t = types.get(term) if isinstance(term, str) else None
+    if op not in P.LEAF_OPS or t is None:
+        raise InvalidInput("expression.bind", "a predicate needs a known type and a term naming a column", obj)
+    if op in P.SETS:
+        raw = obj.get("values")
+        if not isinstance(raw, list):
+            raise InvalidInput("expression.bind", f"{op} needs a list of values", obj)
+    else:
+        raw = [obj["value"]] if "value" in obj else []
+    try:
+        literals = tuple(decode(t, v) for v in raw)
+    except SpecError as e:
+        raise InvalidInput("expression.bind", f"a literal must be a value of {t} ({e})", raw) from None
+    return P.bind(P.Pred(op, term, literals), types)
+
+
+def _schema(inp: dict) -> dict[str, IcebergType]:
+    s = parse_type(inp["schema"])
+    if not isinstance(s, StructType):
+        raise InvalidInput("expression.bind", "the schema must be a struct", inp["schema"])
+    return P.column_types(s)
+
+
+def _rows(inp: dict, types: Mapping[str, IcebergType]) -> list[dict]:
+    return [{name: decode(types[name], v) for name, v in row.items()} for row in inp["rows"]]
+
+
+def _spec(inp: dict) -> list[projection.PartitionField]:
+    return [projection.PartitionField.of(f["name"], f["source"], f["transform"]) for f in inp["spec"]]
+
+
+def _hex(data: bytes | None) -> str | None:
+    return None if data is None else data.hex()
+
+
+def _unhex(text: str | None, rule_id: str) -> bytes | None:
+    try:
+        return None if text is None else bytes.fromhex(text)
+    except (ValueError, TypeError):
+        raise InvalidInput(rule_id, "a bound is lowercase hex", text) from None
+
+
+def _metrics_out(m: cm.ColumnMetrics) -> dict:
+    return {"value_count": m.value_count, "null_value_count": m.null_value_count, "nan_value_count": m.nan_value_count,
+            "lower_bound": _hex(m.lower_bound), "upper_bound": _hex(m.upper_bound)}  # fmt: skip
+
+
+def _metrics_in(obj: dict) -> cm.ColumnMetrics:
+    return cm.ColumnMetrics(obj.get("value_count"), obj.get("null_value_count"), obj.get("nan_value_count"),
+                            _unhex(obj.get("lower_bound"), "metrics.bound.encoding"),
+                            _unhex(obj.get("upper_bound"), "metrics.bound.encoding"))  # fmt: skip
+
+
+def _column_values(inp: dict) -> tuple[IcebergType, list]:
+    t = parse_type(inp["type"])
+    return t, [decode(t, v) for v in inp["values"]]
+
+
+def _column_metrics(inp: dict, revision: str) -> dict:
+    t, values = _column_values(inp)
+    return _metrics_out(cm.column_metrics(t, values, inp.get("truncate-length")))
+
+
+def _check_column_metrics(inp: dict, revision: str) -> list[str]:
+    t, values = _column_values(inp)
+    return sorted({f.rule for f in cm.check_column_metrics(t, values, _metrics_in(inp["metrics"]), revision)})
+
+
+def _summary_input(inp: dict) -> tuple[list[IcebergType], list[list]]:
+    types = [parse_type(t) for t in inp["types"]]
+    tuples = []
+    for tup in inp["partitions"]:
+        if len(tup) != len(types):
+            raise InvalidInput("partition-summary.fields", f"a partition tuple must have {len(types)} values", tup)
+        tuples.append([decode(t, v) for t, v in zip(types, tup)])
+    return types, tuples
+
+
+def _summary_in(obj: dict) -> summaries.FieldSummary:
+    return summaries.FieldSummary(obj["contains_null"], obj.get("contains_nan"),
+                                  _unhex(obj.get("lower_bound"), "partition-summary.lower-bound"),
+                                  _unhex(obj.get("upper_bound"), "partition-summary.upper-bound"))  # fmt: skip
+
+
+def _partition_summaries(inp: dict, revision: str) -> list[dict]:
+    types, tuples = _summary_input(inp)
+    return [{"contains_null": s.contains_null, "contains_nan": s.contains_nan, "lower_bound": _hex(s.lower_bound),
+             "upper_bound": _hex(s.upper_bound)} for s in summaries.partition_summaries(types, tuples)]  # fmt: skip
+
+
+def _check_partition_summaries(inp: dict, revision: str) -> list[str]:
+    types, tuples = _summary_input(inp)
+    claimed = [_summary_in(s) for s in inp["summaries"]]
+    return sorted({f.rule for f in summaries.check_partition_summaries(types, tuples, claimed, revision)})
+
+
+def _partition_tuple(inp: dict, revision: str) -> list:
+    types, spec = _schema(inp), _spec(inp)
+    found = partition_values.partition_tuple(spec, types, _rows(inp, types), revision)
+    return [encode(result_type(f.transform, types[f.source], revision), v) for f, v in zip(spec, found)]
+
+
+def _check_partition_tuple(inp: dict, revision: str) -> list[str]:
+    types, spec = _schema(inp), _spec(inp)
+    claimed = list(inp["partition"])
+    if len(claimed) == len(spec):
+        claimed = [decode(result_type(f.transform, types[f.source], revision), v) for f, v in zip(spec, claimed)]
+    found = partition_values.check_partition_tuple(spec, types, _rows(inp, types), claimed, revision)
+    return sorted({f.rule for f in found})
+
+
+def _evaluate_predicate(inp: dict, revision: str) -> list[bool]:
+    types = _schema(inp)
+    expr = parse_predicate(inp["predicate"], types)
+    return [P.evaluate(expr, row, types) for row in _rows(inp, types)]
+
+
+def _mode(inp: dict) -> str:
+    if inp["mode"] not in projection.MODES:
+        raise InvalidInput("expression.bind", f"mode must be one of {projection.MODES}", inp["mode"])
+    return inp["mode"]
+
+
+def _project_predicate(inp: dict, revision: str) -> list[bool]:
+    types, spec = _schema(inp), _spec(inp)
+    projected = projection.project(parse_predicate(inp["predicate"], types), spec, types, _mode(inp), revision)
+    ptypes = P.column_types(partition_values.partition_struct(spec, types, revision))
+    out = []
+    for row in _rows(inp, types):
+        tup = partition_values.row_partition(spec, types, row, revision)
+        out.append(P.evaluate(projected, {f.name: v for f, v in zip(spec, tup)}, ptypes))
+    return out
+
+
+def _evaluate_metrics(inp: dict, revision: str) -> bool:
+    types = _schema(inp)
+    expr = parse_predicate(inp["predicate"], types)
+    metrics = {name: _metrics_in(m) for name, m in inp["metrics"].items()}
+    evaluate = evaluators.might_match if _mode(inp) == projection.INCLUSIVE else evaluators.must_match
+    return evaluate(expr, types, inp["record-count"], metrics, revision)
+
+
+def _evaluate_manifest(inp: dict, revision: str) -> bool:
+    fields = [(f["name"], parse_type(f["type"])) for f in inp["fields"]]
+    expr = parse_predicate(inp["predicate"], dict(fields))
+    claimed = None if inp["summaries"] is None else [_summary_in(s) for s in inp["summaries"]]
+    if claimed is not None and len(claimed) != len(fields):
+        raise InvalidInput("partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed))
+    return evaluators.manifest_might_match(expr, fields, claimed, revision)
+
+
+PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
+    "column-metrics": _column_metrics,
+    "check-column-metrics": _check_column_metrics,
+    "partition-summaries": _partition_summaries,
+    "check-partition-summaries": _check_partition_summaries,
+    "partition-tuple": _partition_tuple,
+    "check-partition-tuple": _check_partition_tuple,
+    "evaluate-predicate": _evaluate_predicate,
+    "project-predicate": _project_predicate,
+    "evaluate-metrics": _evaluate_metrics,
+    "evaluate-manifest": _evaluate_manifest,
+}
+
+INPUT_KEYS = {
+    "column-metrics": ["type", "values"], "check-column-metrics": ["type", "values", "metrics"],
+    "partition-summaries": ["types", "partitions"], "check-partition-summaries": ["types", "partitions", "summaries"],
+    "partition-tuple": ["schema", "spec", "rows"], "check-partition-tuple": ["schema", "spec", "rows", "partition"],
+    "evaluate-predicate": ["schema", "predicate", "rows"], "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
+    "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
+    "evaluate-manifest": ["fields", "predicate", "summaries"],
+}  # fmt: skip
