@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: test conformance vectors check-vectors bench clean
+.PHONY: test conformance vectors check-vectors capture-tables bench clean
 
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
@@ -18,6 +18,12 @@ vectors: $(VENV)/.test-deps
 
 check-vectors: $(VENV)/.test-deps
 	$(BIN)/iceberg-vectors check
+
+# Golden tables written by Iceberg Java through Spark (about 4 minutes): every scenario with a
+# `golden` section, captured again, then the tables set regenerated.
+capture-tables: $(VENV)/.engine-deps
+	$(BIN)/iceberg-writer-harness capture $$(grep -l '"golden"' conformance/writer_harness/coverage/*.json conformance/writer_harness/scenarios/*.json)
+	$(BIN)/iceberg-vectors --set tables generate
 
 bench: $(VENV)/.engine-deps
 	$(BIN)/python -m pip install --quiet -e '.[test,engines,bench]'

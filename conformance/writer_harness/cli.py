@@ -4,10 +4,12 @@ recomputed from the data, and the other readers.
 
     iceberg-writer-harness run --examples 200 --steps 8 --seed 1 --out findings/
     iceberg-writer-harness replay findings/finding-1.json
+    iceberg-writer-harness capture conformance/writer_harness/coverage/*.json   # keep tables as golden tables
     iceberg-writer-harness run --master 'local-cluster[2,1,1024]' --warehouse /shared/warehouse
 
 Exit codes: 0 when no new finding was seen (known findings are listed, not counted), 1 when one
-was, 2 for bad arguments or a scenario file that does not validate.
+was (for capture: when a table was not kept), 2 for bad arguments or a scenario file that does not
+validate.
 """
 
 from __future__ import annotations
@@ -44,18 +46,27 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--reduce-budget", type=int, default=40, help="runs spent reducing each distinct finding's history (default 40)")
     replay = sub.add_parser("replay", parents=[common], help="run the history of a scenario file again")
     replay.add_argument("file", type=Path)
+    keep = sub.add_parser("capture", parents=[common], help="run scenarios with a 'golden' section and keep their tables as golden "
+                                                              "table sources (then run: iceberg-vectors generate --set tables)")  # fmt: skip
+    keep.add_argument("files", type=Path, nargs="+")
+    keep.add_argument("--into", type=Path, default=None, help="where captures go (default: vectors/sources/tables of the checkout)")
     args = parser.parse_args(argv)
     if args.command == "run" and (args.examples < 1 or args.steps < 1 or args.min_steps > args.steps):
         parser.error("--examples and --steps must be at least 1, and --min-steps at most --steps")
     readers = tuple(r for r in args.readers.split(",") if r)
-    if args.command == "replay":
-        try:
+    try:
+        if args.command == "replay":
             history = scenario.load(args.file)
-        except scenario.ScenarioError as e:
-            print(f"iceberg-writer-harness: {e}", file=sys.stderr)
-            return 2
+        docs = [scenario.load(f) for f in args.files] if args.command == "capture" else []
+    except scenario.ScenarioError as e:
+        print(f"iceberg-writer-harness: {e}", file=sys.stderr)
+        return 2
+    if any("golden" not in d for d in docs):
+        parser.error("capture takes scenarios with a 'golden' section (id, description, rules)")
     harness = Harness(args.warehouse, master=args.master, readers=readers)
     try:
+        if args.command == "capture":
+            return _capture(harness, docs, args.into)
         return _replay(harness, history, args.out) if args.command == "replay" else _run(harness, args)
     finally:
         harness.close()
@@ -69,6 +80,21 @@ def _replay(harness: Harness, history: dict, out: Path | None) -> int:
         path = scenario.save(out / "replayed.json", history, [f.to_json() for f in outcome.findings], writer=harness.writer)
         print(f"wrote {path}")
     return 1 if new else 0
+
+
+def _capture(harness: Harness, docs: list[dict], into: Path | None) -> int:
+    from .capture import SOURCES, CaptureRefused, capture
+
+    refused = 0
+    for n, doc in enumerate(docs, 1):
+        started = time.monotonic()
+        try:
+            kept = capture(harness, doc, into or SOURCES)
+            print(f"[{n}/{len(docs)}] kept {doc['golden']['id']} in {kept} ({time.monotonic() - started:.0f}s)", file=sys.stderr, flush=True)
+        except CaptureRefused as e:
+            refused += 1
+            print(f"[{n}/{len(docs)}] {e}", file=sys.stderr, flush=True)
+    return 1 if refused else 0
 
 
 def _run(harness: Harness, args: argparse.Namespace) -> int:

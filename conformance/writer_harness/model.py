@@ -17,6 +17,11 @@ from typing import Any
 from . import predicates, values
 
 Row = dict[int, Any]  # column key -> value; a key absent from a row reads as the column's initial default
+HOME = -1  # a row's reserved key: (spec generation, identity partition values) of the file it lives in, None when unknown
+
+
+class ModelLimit(Exception):
+    """A step whose outcome the model cannot predict (the message says why): a harness error, not a finding."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,13 @@ class Change:
 
 
 class TableModel:
-    def __init__(self, columns: list[tuple[str, str]]):
+    def __init__(self, columns: list[tuple[str, str]], partition: list[dict] | None = None):
         self.columns: list[Column] = [Column(i, name, t) for i, (name, t) in enumerate(columns)]
         self._next_key = len(self.columns)
+        # Where rows live, for scoping equality deletes: the partition fields of the current spec, and
+        # how many times the spec changed. Only identity fields are modelled (no transform code here).
+        self.spec_generation = 0
+        self.partition_fields: list[tuple[str, str, int]] = [(f["name"], f["transform"], self.column(f["column"]).key) for f in partition or []]
         self.branches: dict[str, int | None] = {"main": None}  # branch -> head snapshot id
         self.tags: dict[str, int] = {}
         self.versions: dict[int, Version] = {}
@@ -78,8 +87,39 @@ class TableModel:
 
     # --- data steps ---------------------------------------------------------------------------
     def row(self, record: dict[str, Any]) -> Row:
-        """A row from a scenario record (JSON values by current column name)."""
-        return {c.key: values.from_json(c.type, record.get(c.name)) for c in self.columns}
+        """A row from a scenario record (JSON values by current column name), written under the current spec."""
+        return self._homed({c.key: values.from_json(c.type, record.get(c.name)) for c in self.columns})
+
+    # --- where rows live (for equality deletes) ---------------------------------------------------
+    def _partition_of(self, row: Row) -> tuple | None:
+        """The row's identity partition values under the current spec; None when a field is no identity."""
+        if any(transform != "identity" for _, transform, _ in self.partition_fields):
+            return None
+        return tuple(self._value(row, key) for _, _, key in self.partition_fields)
+
+    def _value(self, row: Row, key: int) -> Any:
+        c = next(c for c in self.columns if c.key == key)
+        return values.comparable(c.type, row.get(key, c.initial_default))
+
+    def _homed(self, row: Row) -> Row:
+        part = self._partition_of(row)
+        return {**row, HOME: None if part is None else (self.spec_generation, part)}
+
+    def evolve_partition(self, drop: str | None = None, add: dict | None = None) -> None:
+        """The table's spec changed: the field named `drop` removed (v1 keeps it as void, which
+        partitions nothing either) and/or the field `add` (by current column name) added."""
+        self.partition_fields = [f for f in self.partition_fields if f[0] != drop]
+        if add is not None:
+            self.partition_fields.append((add["name"], add["transform"], self.column(add["column"]).key))
+        self.spec_generation += 1
+
+    def files_rewritten(self, change: Change) -> Change:
+        """A step that rewrote data files (copy-on-write, compaction): rows it did not touch may have
+        moved to files of the current spec, so after a spec change their home is unknown."""
+        if self.spec_generation == 0:
+            return change
+        rows = {i: (r if i in change.touched else {**r, HOME: None}) for i, r in change.rows.items()}
+        return Change(change.branch, rows, change.touched, change.appended)
 
     def insert(self, branch: str, records: list[dict]) -> Change:
         rows = dict(self.rows_of(branch))
@@ -101,7 +141,7 @@ class TableModel:
         rows, touched = {}, set()
         for i, r in self.rows_of(branch).items():
             if predicates.holds(where, self.by_name(r), types):
-                r = {**r, c.key: values.from_json(c.type, value)}
+                r = self._homed({**r, c.key: values.from_json(c.type, value)})
                 touched.add(i)
             rows[i] = r
         return Change(branch, rows, frozenset(touched), {})
@@ -119,6 +159,33 @@ class TableModel:
             rows[i] = self.row(record)
             touched.add(i)
         return Change(branch, rows, frozenset(touched), {})
+
+    def equality_delete(self, branch: str, columns: list[str], where: dict) -> tuple[Change, list[list[int]]]:
+        """One equality delete file on `columns` per partition (under the current spec) of the rows
+        `where` selects, holding those rows' values. Each file deletes every older row with equal
+        values (null equals null) that lives in its partition of the current spec, or in any file
+        when the current spec is unpartitioned ("Scan Planning", "Equality Delete Files").
+        Returns the change and the ids whose values each file holds, one list per file."""
+        rows, types = self.rows_of(branch), self.types()
+        groups: dict[tuple, list[int]] = {}
+        for i, r in rows.items():
+            if predicates.holds(where, self.by_name(r), types):
+                part = self._partition_of(r)
+                if part is None:
+                    raise ModelLimit("the model scopes equality deletes under identity partition fields only")
+                groups.setdefault(part, []).append(i)
+        keys = [self.column(name).key for name in columns]
+        tuple_of = lambda r: tuple(self._value(r, k) for k in keys)  # noqa: E731
+        deletes = {part: {tuple_of(rows[i]) for i in ids} for part, ids in groups.items()}
+        everywhere = not self.partition_fields
+        kept = {}
+        for i, r in rows.items():
+            hit = [part for part, tuples in deletes.items() if tuple_of(r) in tuples]
+            if hit and not everywhere and r.get(HOME) is None:
+                raise ModelLimit(f"row {i} lives in a file of unknown spec (rewritten after a spec change)")
+            if not any(everywhere or r[HOME] == (self.spec_generation, part) for part in hit):
+                kept[i] = r
+        return Change(branch, kept, frozenset(), {}), [ids for ids in groups.values()]
 
     def unchanged(self, branch: str) -> Change:
         """A commit that rewrites files but not rows (compaction, manifest rewrites)."""

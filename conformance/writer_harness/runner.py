@@ -79,7 +79,8 @@ class HistoryRun:
     def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, checking: bool = True):
         self.table = SparkTable(spark, warehouse, name)
         self.history, self.readers = history, readers
-        self.model = TableModel([(c["name"], c["type"]) for c in history["table"]["columns"]])
+        self.model = TableModel([(c["name"], c["type"]) for c in history["table"]["columns"]], history["table"]["partition"])
+        self.properties = dict(history["table"]["properties"])  # the table's properties as the steps set them
         self.outcome = Outcome(history)
         self.partition_seen: set[str] = set()
         self.violations_seen: set[str] = set()
@@ -155,16 +156,20 @@ class HistoryRun:
         if op == "delete":
             change = m.delete(on, step["where"])
             t.delete(step["where"], m.types(), branch)
-            return change
+            return self._rewritten(op, change)
         if op == "update":
             change = m.update(on, step["column"], step["value"], step["where"])
             col = m.column(step["column"])
             t.update(col.name, col.type, values.from_json(col.type, step["value"]), step["where"], m.types(), branch)
-            return change
+            return self._rewritten(op, change)
         if op == "merge":
             change = m.merge(on, step["rows"], step.get("delete-where"))
             rows = [m.by_name(m.row(r)) for r in step["rows"]]
             t.merge(columns, rows, step.get("delete-where"), m.types(), branch)
+            return self._rewritten(op, change)
+        if op == "equality-delete":
+            change, groups = m.equality_delete("main", step["columns"], step["where"])
+            t.equality_delete(step["columns"], [[m.by_name(m.rows_of("main")[i]) for i in ids] for ids in groups], m.types())
             return change
         if op == "add-column":
             t.add_column(step["name"], step["type"], values.from_json(step["type"], step.get("default")))
@@ -183,14 +188,17 @@ class HistoryRun:
             m.widen_column(step["name"], step["type"])
         elif op == "add-partition-field":
             t.alter(f"ADD PARTITION FIELD {partition_sql(step['field'])} AS `{step['field']['name']}`")
+            m.evolve_partition(add=step["field"])
         elif op == "drop-partition-field":
             t.alter(f"DROP PARTITION FIELD `{step['name']}`")
+            m.evolve_partition(drop=step["name"])
         elif op == "replace-partition-field":
             t.alter(f"REPLACE PARTITION FIELD `{step['name']}` WITH {partition_sql(step['field'])} AS `{step['field']['name']}`")
+            m.evolve_partition(drop=step["name"], add=step["field"])
         elif op == "rewrite-data-files":
             options = ", ".join(f"'{k}', '{v}'" for k, v in step["options"].items())
             t.call("rewrite_data_files", f"table => 'db.{t.name}', options => map({options})")
-            return m.unchanged("main")
+            return m.files_rewritten(m.unchanged("main"))
         elif op == "rewrite-manifests":
             t.call("rewrite_manifests", f"'db.{t.name}'")
             return m.unchanged("main")
@@ -228,11 +236,18 @@ class HistoryRun:
             return change
         elif op == "upgrade":
             t.properties({"format-version": str(step["format-version"])})
+            self.properties["format-version"] = str(step["format-version"])
         elif op == "set-properties":
             t.properties(step["properties"])
+            self.properties.update(step["properties"])
         else:
             raise ValueError(f"unknown step {op!r}")
         return None
+
+    def _rewritten(self, op: str, change: Change) -> Change:
+        """A copy-on-write delete, update or merge rewrites the data files it touches (v1 always)."""
+        cow = self.properties.get("format-version") == "1" or self.properties.get(f"write.{op}.mode", "copy-on-write") == "copy-on-write"
+        return self.model.files_rewritten(change) if cow else change
 
     # --- bookkeeping: which snapshot the writer made for which model state ---------------------------
     def _book(self, i: int, step: dict, change: Change | None, before: dict, after: dict) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,63 @@ class SparkTable:
         self.sql(f"MERGE INTO {self.target(branch)} t USING {src} s ON t.id = s.id {deleting}"
                  "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")  # fmt: skip
 
+    def equality_delete(self, columns: list[str], groups: list[list[dict]], types: dict[str, str]) -> None:
+        """One commit (a row delta) of equality delete files on `columns`, written by Iceberg Java's
+        generic writer: one file per group of rows (model form, by name), in the partition Iceberg
+        computes for the group's first row, holding each row's values of `columns` as Iceberg's
+        generic reader returns them (so every value reaches the file in Iceberg Java's own form)."""
+        jvm, gateway = self.spark._jvm, self.spark.sparkContext._gateway
+        iceberg = jvm.org.apache.iceberg
+        table = iceberg.spark.Spark3Util.loadIcebergTable(self.spark._jsparkSession, self.ident)
+        table.refresh()
+        schema, spec = table.schema(), table.spec()
+        delete_schema = schema.select(_java_list(jvm, columns))
+        field_ids = gateway.new_array(jvm.int, len(columns))
+        for k, name in enumerate(columns):
+            field_ids[k] = schema.findField(name).fieldId()
+        factory = iceberg.data.GenericAppenderFactory(schema, spec, field_ids, delete_schema, None)
+        delta = table.newRowDelta()
+        for n, rows in enumerate(groups):
+            key = iceberg.PartitionKey(spec, schema)
+            key.partition(iceberg.data.InternalRecordWrapper(schema.asStruct()).wrap(self._first(table, self._matching(rows[0], ["id"], types))))
+            name = f"eq-delete-{uuid.uuid4()}-{n}.parquet"
+            location = table.locationProvider().newDataLocation(name) if spec.isUnpartitioned() else table.locationProvider().newDataLocation(spec, key, name)
+            output = iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location))
+            writer = factory.newEqDeleteWriter(output, iceberg.FileFormat.PARQUET, key)
+            try:
+                for row in rows:  # the row's delete columns as a record of exactly `delete_schema`
+                    writer.write(self._first(table, self._matching(row, columns, types), columns))
+            finally:
+                writer.close()
+            delta.addDeletes(writer.toDeleteFile())
+        delta.commit()
+        self.sql(f"REFRESH TABLE {self.ident}")
+
+    def _matching(self, row: dict, columns: list[str], types: dict[str, str]) -> Any:
+        """An Iceberg expression: each of `columns` equals the row's value (or is null)."""
+        expressions = self.spark._jvm.org.apache.iceberg.expressions.Expressions
+        equal = getattr(self.spark._jvm.org.apache.iceberg.expressions, "Expression$Operation").EQ
+        condition = expressions.alwaysTrue()
+        for name in columns:
+            value = row.get(name)
+            term = expressions.isNull(name) if value is None else expressions.predicate(equal, name, self._java_literal(types[name], value))
+            condition = getattr(expressions, "and")(condition, term)
+        return condition
+
+    def _first(self, table: Any, condition: Any, columns: list[str] | None = None) -> Any:
+        """The first record Iceberg's generic reader returns for `condition` (projected on `columns`)."""
+        builder = self.spark._jvm.org.apache.iceberg.data.IcebergGenerics.read(table).where(condition)
+        if columns is not None:
+            builder = builder.select(_java_list(self.spark._jvm, columns))
+        records = builder.build()
+        try:
+            iterator = records.iterator()
+            if not iterator.hasNext():
+                raise values.ValueError_(f"Iceberg's generic reader finds no row where {condition.toString()}")
+            return iterator.next()
+        finally:
+            records.close()
+
     # --- schema and partitioning ----------------------------------------------------------------
     def add_column(self, name: str, t: str, default: Any) -> None:
         if default is None:
@@ -216,6 +274,13 @@ class SparkTable:
             columns += ["_row_id", "_last_updated_sequence_number"]
         rows = [r.asDict() for r in frame.select(*columns).collect()]
         return names, rows
+
+
+def _java_list(jvm: Any, items: list) -> Any:
+    out = jvm.java.util.ArrayList()
+    for item in items:
+        out.add(item)
+    return out
 
 
 def partition_sql(f: dict) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import json
 import math
 import re
 import struct
@@ -129,6 +130,36 @@ def from_json(t: str, v: Any) -> Any:
     if k == "map":
         kt, vt = map_types(t)
         return {from_json(kt, a): from_json(vt, b) for a, b in zip(v["keys"], v["values"])}
+    return v
+
+
+def to_row_json(t: str, v: Any) -> Any:
+    """A model value in the golden tables' JSON row form (vectors/README.md, `tables/`): decimals as
+    plain strings at their scale, dates and timestamps in ISO form (`timestamp` in UTC with
+    `+00:00`), binary as hex, NaN and the infinities as `{"ieee754": <hex of the double>}`, structs
+    as objects, maps as {"keys": [...], "values": [...]} in the order of their keys' JSON."""
+    if v is None:
+        return None
+    k = kind(t)
+    if k in ("float", "double"):
+        return v if math.isfinite(v) else {"ieee754": struct.pack(">d", v).hex()}
+    if k == "decimal":
+        return format(v, "f")
+    if k == "date":
+        return (EPOCH_DATE + dt.timedelta(days=v)).isoformat()
+    if k in ("timestamp", "timestamp_ntz"):
+        text = (EPOCH + dt.timedelta(microseconds=v)).isoformat(timespec="microseconds")
+        return text + "+00:00" if k == "timestamp" else text
+    if k == "binary":
+        return v.hex()
+    if k == "struct":
+        return {name: to_row_json(ft, v.get(name)) for name, ft in struct_fields(t)}
+    if k == "array":
+        return [to_row_json(element_type(t), x) for x in v]
+    if k == "map":  # unordered: entries in the order of their keys' JSON
+        kt, vt = map_types(t)
+        pairs = sorted(((to_row_json(kt, a), to_row_json(vt, b)) for a, b in v.items()), key=lambda kv: json.dumps(kv[0], sort_keys=True))
+        return {"keys": [a for a, _ in pairs], "values": [b for _, b in pairs]}
     return v
 
 

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             metadata_location, _ = tables.materialize(args.id, args.directory)
         except KeyError as e:
-            parser.error(f"{e.args[0]}; the tables are: {', '.join(c.id for c in tables.CASES)}")
+            parser.error(e.args[0])
         print(metadata_location)
         return 0
     names = args.sets or sorted(SETS)

@@ -73,8 +73,7 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
 def _read_table(inp: dict, revision: str) -> dict:
     from spec_impl.vectors import tables
 
-    case, t = tables.build(inp["table"])
-    return tables.expected_rows(t, inp["snapshot-id"], case.format_version, revision)
+    return tables.read_expected(inp["table"], inp["snapshot-id"], revision)
 
 
 def _read_parquet(inp: dict, revision: str) -> dict:

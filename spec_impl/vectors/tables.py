@@ -9,6 +9,11 @@ The tables are written at the location `file:/iceberg-conformance/tables/<case>`
 Avro and Parquet files cannot be rewritten in place, so a table is read elsewhere by writing it
 again at another location (`materialize`): the generator is deterministic, and only the paths
 differ.
+
+Captured tables (`vectors/sources/tables/<case>/`, kept by `iceberg-writer-harness capture`) were
+written by Iceberg Java through Spark; their expected rows are the writer harness's model, not the
+reference's. They are copied into the corpus as they are, and `materialize` relocates their files
+(`spec_impl.vectors.relocate`) instead of writing them again.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from spec_impl.scan.table_writer import TableBuilder
 from spec_impl.vectors.encoding import float_bits
 
 PLACEHOLDER = "file:/iceberg-conformance/tables"
+CAPTURED = Path(__file__).resolve().parents[2] / "vectors" / "sources" / "tables"
 
 ID, DATA, CATEGORY = 1, 2, 3
 FIELDS = [{"id": ID, "name": "id", "required": True, "type": "long"}, {"id": DATA, "name": "data", "required": False, "type": "string"},
@@ -252,8 +258,13 @@ def build(case_id: str, location: str | None = None) -> tuple[TableCase, TableBu
     """The table of a case written at `location` (default: its placeholder location)."""
     case = next((c for c in CASES if c.id == case_id), None)
     if case is None:
-        raise KeyError(f"no golden table {case_id!r}")
+        raise KeyError(f"no golden table {case_id!r} (the tables are: {', '.join(all_ids())})")
     return case, case.build(location or f"{PLACEHOLDER}/{case_id}")
+
+
+def all_ids() -> list[str]:
+    """Every golden table: those the reference writes, then the captured ones."""
+    return [c.id for c in CASES] + captured_ids()
 
 
 def expected_rows(t: TableBuilder, snapshot_id: int, format_version: int, revision: str = revisions.DEFAULT) -> dict:
@@ -266,23 +277,26 @@ def table_rows(table: pa.Table) -> dict:
     """An Arrow table in the vectors' form: `columns` (names in order) and `rows` (objects by
     column name, sorted by their JSON): integers, strings and booleans as JSON, floats as JSON
     numbers or `{"ieee754": "<hex>"}` for the values JSON cannot carry (see encoding.py)."""
+    types = dict(zip(table.column_names, table.schema.types))
     out = []
     for row in table.to_pylist():
-        out.append({name: _json_value(value) for name, value in row.items()})
+        out.append({name: _json_value(value, types[name]) for name, value in row.items()})
     return {"columns": table.column_names, "rows": sorted(out, key=lambda r: json.dumps(r, sort_keys=True))}
 
 
-def _json_value(value: Any) -> Any:
+def _json_value(value: Any, arrow_type: pa.DataType) -> Any:
     """A value of Arrow's `to_pylist` in the rows' JSON form (Appendix D's JSON single-value forms
-    where one exists): decimals as strings at their scale, dates, times and timestamps in ISO form
-    (timestamps with a zone converted to UTC, `+00:00`), binary as lowercase hex, uuids as
-    strings, structs as objects, lists as arrays, maps as {"keys": [...], "values": [...]}."""
+    where one exists): decimals as plain strings at their scale, dates, times and timestamps in ISO
+    form (timestamps with a zone converted to UTC, `+00:00`), binary as lowercase hex, uuids as
+    strings, structs as objects, lists as arrays, maps as {"keys": [...], "values": [...]} with
+    the entries in the order of their keys' JSON (maps are unordered), an empty map too (the
+    Arrow type, not the value, tells a map from a list)."""
     if isinstance(value, float) and not math.isfinite(value):
         return {"ieee754": float_bits("double", value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, decimal.Decimal):
-        return str(value)
+        return format(value, "f")  # plain digits at the value's scale (str() may use an exponent: -1E-7)
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(datetime.timezone.utc)
@@ -293,13 +307,15 @@ def _json_value(value: Any) -> Any:
         return bytes(value).hex()
     if isinstance(value, uuid.UUID):
         return str(value)
-    if isinstance(value, dict):
-        return {k: _json_value(v) for k, v in value.items()}
-    if isinstance(value, list) and all(isinstance(x, tuple) and len(x) == 2 for x in value) and value:
-        return {"keys": [_json_value(k) for k, _ in value], "values": [_json_value(v) for _, v in value]}
-    if isinstance(value, list):
-        return [_json_value(x) for x in value]
-    raise TypeError(f"the table corpus has no JSON form for {type(value).__name__} values: {value!r}")
+    if pa.types.is_map(arrow_type):  # a map is unordered: entries sorted by the key's JSON
+        pairs = sorted(((_json_value(k, arrow_type.key_type), _json_value(v, arrow_type.item_type)) for k, v in value),
+                       key=lambda kv: json.dumps(kv[0], sort_keys=True))  # fmt: skip
+        return {"keys": [k for k, _ in pairs], "values": [v for _, v in pairs]}
+    if pa.types.is_struct(arrow_type):
+        return {k: _json_value(v, arrow_type.field(k).type) for k, v in value.items()}
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type) or pa.types.is_fixed_size_list(arrow_type):
+        return [_json_value(x, arrow_type.value_type) for x in value]
+    raise TypeError(f"the table corpus has no JSON form for {type(value).__name__} values of Arrow type {arrow_type}: {value!r}")
 
 
 def case_document(case: TableCase, t: TableBuilder) -> dict:
@@ -319,17 +335,74 @@ def render() -> dict[str, bytes]:
         _, t = build(case.id, location)
         for path, data in t.files.items():
             files[f"{case.id}/{path[len(location) + 1:]}"] = data
-        files[f"{case.id}/case.json"] = (json.dumps(case_document(case, t), indent=2, sort_keys=True) + "\n").encode()
+        files[f"{case.id}/case.json"] = _dumps(case_document(case, t))
+    for case_id in captured_ids():
+        for path, data in _captured_files(case_id).items():
+            files[f"{case_id}/{path[len(PLACEHOLDER) + len(case_id) + 2:]}"] = data
+        files[f"{case_id}/case.json"] = _dumps(captured_document(case_id))
     return files
+
+
+def _dumps(document: dict) -> bytes:
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+# --- captured tables (written by Iceberg Java through Spark) ------------------------------------------
+
+
+def captured_ids() -> list[str]:
+    return sorted(p.parent.name for p in CAPTURED.glob("*/capture.json"))
+
+
+def _capture(case_id: str) -> dict:
+    return json.loads((CAPTURED / case_id / "capture.json").read_text(encoding="utf-8"))
+
+
+def _captured_files(case_id: str) -> dict[str, bytes]:
+    """The captured table's files by their path at its placeholder location."""
+    root = CAPTURED / case_id
+    return {f"{PLACEHOLDER}/{case_id}/{p.relative_to(root).as_posix()}": p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "capture.json"}  # fmt: skip
+
+
+def captured_document(case_id: str) -> dict:
+    """The case.json of a captured table: its capture, whose rows come from the writer harness's model."""
+    c = _capture(case_id)
+    keys = ("id", "description", "rules", "format-version", "location", "metadata-location", "snapshots", "history", "known-findings")
+    return {**{k: c[k] for k in keys}, "provenance": {"kind": "engine-written", "writer": c["writer"], "expected-rows": c["expected-rows"]}}
+
+
+def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
+    """A golden table's files at its placeholder location, its metadata location and format version."""
+    if case_id in captured_ids():
+        doc = _capture(case_id)
+        return _captured_files(case_id), doc["metadata-location"], doc["format-version"]
+    case, t = build(case_id)
+    return t.files, t.tree.metadata_location, case.format_version
+
+
+def read_expected(case_id: str, snapshot_id: int, revision: str = revisions.DEFAULT) -> dict:
+    """The columns and rows the reference reader returns for one snapshot of a golden table."""
+    files, metadata_location, format_version = table_files(case_id)
+    table = read_table(InMemoryFiles(files), metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision)
+    return table_rows(table)
 
 
 def materialize(case_id: str, directory: Path) -> tuple[str, dict]:
     """Write the table of `case_id` under `directory` (its location becomes `file:<directory>`);
     returns its metadata location and its case document."""
+    from spec_impl.vectors.relocate import relocate
+
     location = f"file:{Path(directory).resolve()}"
-    case, t = build(case_id, location)
-    for path, data in t.files.items():
+    if case_id in captured_ids():
+        doc = captured_document(case_id)
+        files = relocate(_captured_files(case_id), doc["location"], location)
+        metadata_location = location + doc["metadata-location"][len(doc["location"]):]
+    else:
+        case, t = build(case_id, location)
+        files, metadata_location, doc = t.files, t.tree.metadata_location, case_document(case, t)
+    for path, data in files.items():
         local = Path(directory) / path[len(location) + 1:]
         local.parent.mkdir(parents=True, exist_ok=True)
         local.write_bytes(data)
-    return t.tree.metadata_location, case_document(case, t)
+    return metadata_location, doc
