@@ -3,10 +3,14 @@
     pytest conformance/                                # every engine that can run here
     pytest conformance/ --engine iceberg-java          # one engine (repeatable)
     pytest conformance/ --engine mypkg.adapter:MyEngine
+    pytest conformance/ --engine 'cmd:my-engine=./my-engine --flag'   # any program speaking the protocol
+    pytest conformance/ --validate-protocol --engine-timeout 30       # check every protocol message
     pytest conformance/ -m "bucket and v3" -k iceberg-java --junitxml=out.xml
     pytest conformance/ --compliance-report reports/   # compliance.json and compliance.html
 
 Each test is one vector case run against one engine: `test_value_case[<engine>:<case id>]`.
+A correct answer or a correct rejection passes; an engine's `unsupported` answer is a skip with its
+reason; a known discrepancy that reproduces what was pinned is an xfail.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest
 
 from conformance import known, report
 from conformance.engines import registry
+from conformance.engines.protocol import DEFAULT_TIMEOUT
 from conformance.runner import Runner
 from conformance.vectors import load_families
 
@@ -32,10 +37,18 @@ def _marker(family: str) -> str:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("iceberg conformance")
     group.addoption("--engine", action="append", default=[], metavar="NAME",
-                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, or package.module:Class "
+                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, package.module:Class, "
+                         "or 'cmd:NAME=COMMAND ARGS' for any program that speaks the line protocol "
                          "(default: every built-in engine that can run here)")  # fmt: skip
     group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
                     help="write compliance.json and compliance.html to DIR")  # fmt: skip
+    group.addoption("--engine-timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
+                    help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})")  # fmt: skip
+    group.addoption("--validate-protocol", action="store_true", default=False,
+                    help="check every message to and from protocol engines against conformance/engines/protocol.schema.json")  # fmt: skip
+    group.addoption("--record-observations", metavar="FILE", type=Path, default=None,
+                    help="save what the engines answered to every case that did not pass or has a known discrepancy "
+                         "(input of `python -m conformance.known_pin`)")  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,7 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         classes = {spec: registry.load(spec) for spec in specs}
     except ValueError as e:
         raise pytest.UsageError(str(e)) from None
-    runner = Runner(classes)
+    runner = Runner(classes, config.getoption("--engine-timeout"), config.getoption("--validate-protocol"))
     missing = [s for s in runner.slots.values() if s.unavailable and s.spec in requested]
     if missing:
         runner.stop()
@@ -72,22 +85,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = []
     for slot in config.stash[RUNNER].slots.values():
-        if slot.engine:
+        if slot.broken:
+            lines.append(f"engine {slot.name}: BROKEN, {slot.broken}")
+        elif slot.engine:
+            protocol = getattr(slot.engine, "protocol", None)
             lines.append(f"engine {slot.name}: {slot.engine.version}, revision {slot.engine.revision}, "
-                         f"capabilities {', '.join(sorted(slot.engine.capabilities))}")  # fmt: skip
+                         + (f"protocol {protocol}, " if protocol else "")
+                         + f"capabilities {', '.join(sorted(slot.engine.capabilities))}")  # fmt: skip
         else:
             lines.append(f"engine {slot.name}: UNAVAILABLE, {slot.unavailable}")
     return lines
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    runner = metafunc.config.stash[RUNNER]
+    if "started_engine" in metafunc.fixturenames:
+        metafunc.parametrize("started_engine", [s.name for s in runner.slots.values() if s.engine is not None])
+    if "random_engine" in metafunc.fixturenames:  # every engine but the reference, third-party ones too
+        metafunc.parametrize("random_engine", [s.name for s in runner.slots.values() if not s.name.startswith("reference")])
     if "value_case" not in metafunc.fixturenames:
         return
-    runner = metafunc.config.stash[RUNNER]
-    discrepancies = known.load()
     params = []
     for slot in runner.slots.values():
-        engine = slot.engine
+        engine = slot.engine if slot.started else None
         for family, cases in load_families().items():
             if engine is not None:
                 applicable = [c for c in cases if engine.revision in c["revisions"]]
@@ -101,13 +121,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                 marks = [getattr(pytest.mark, _marker(family))]
                 marks += [getattr(pytest.mark, VERSION_MARKERS[v]) for v in c["format-versions"]]
                 marks += [getattr(pytest.mark, REVISION_MARKERS[r]) for r in c["revisions"]]
-                if engine is None:
+                if slot.broken and not slot.started:
+                    marks.append(pytest.mark.skip(reason=f"engine broken: {slot.broken}"))
+                elif engine is None:
                     marks.append(pytest.mark.skip(reason=f"engine unavailable: {slot.unavailable}"))
                 elif (why := _skip_reason(engine, c)) is not None:
                     marks.append(pytest.mark.skip(reason=why))
-                d = discrepancies.get((slot.name, c["id"]))
-                if d is not None:
-                    marks.append(pytest.mark.xfail(reason=d.reason(), strict=True))
                 params.append(pytest.param((slot.name, family, c, batches[c["op"]]), marks=marks, id=f"{slot.name}:{c['id']}"))
     metafunc.parametrize("value_case", params)
 
@@ -132,12 +151,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     result = report.classify(rep, props.get("verdict"))
     if "value_case" in params:
         engine, family, case, _ = params["value_case"]
-        observed = None if result in ("pass", "skipped") else item.config.stash[RUNNER].observed(engine, family, case)
-        message = getattr(rep, "wasxfail", "") or props.get("message", "")
-        recorder.record_case(engine, family, case, result, observed, message)
-    elif "engine_name" in params and "op" in params:
+        runner = item.config.stash[RUNNER]
+        answer = runner.answer(engine, family, case) if props.get("verdict") else None
+        entry = known.load().get((engine, case["id"]))
+        adapter = runner.slots[engine].engine
+        want = case["expected"].get("output")
+        partial = adapter is not None and "output" in case["expected"] and adapter.partial_view(case["op"], want) != want
+        recorder.record_case(engine, family, case, result, None if answer is None else answer.observed(),
+                             props.get("message", ""), entry.pinned if entry is not None else None,
+                             has_entry=entry is not None, partial=partial, answered=answer is not None)  # fmt: skip
+    elif "random_engine" in params and "op" in params:
         message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
-        recorder.record_random(params["engine_name"], params["op"], result, props.get("known_disagreements", 0), message)
+        recorder.record_random(params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -150,4 +175,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     target = config.getoption("--compliance-report")
     if target is not None:
         paths = report.write(doc, target)
+        real = {name for name in registry.BUILTIN if not name.startswith("reference")}
+        paths.append(report.write_confirmations(config.stash[RECORDER], config.stash[RUNNER], target / "confirmations.json", real))
         terminalreporter.write_line(f"compliance report: {', '.join(str(p) for p in paths)}")
+    observations = config.getoption("--record-observations")
+    if observations is not None:
+        count = report.write_observations(config.stash[RECORDER], config.stash[RUNNER], observations)
+        terminalreporter.write_line(f"observations of {count} cases: {observations} (pin them: python -m conformance.known_pin {observations})")

@@ -1,9 +1,20 @@
-"""Judging an engine's answer to a vector case: pass, fail or errored, with a readable reason.
+"""Judging an engine's answer to a vector case, with a readable reason.
+
+Outcomes, kept apart:
+
+- `pass`: a correct answer to a case that expects an output;
+- `rejected`: a correct rejection of an input the spec forbids (the case names the rule); an
+  engine's rejection is credited only when it rejects, never when it fails;
+- `rejected-other-rule`: the engine rejected the input, but says it did so under another rule
+  than the case's (a visible outcome of its own, not a failure);
+- `fail`: a wrong answer, or an input the spec forbids accepted;
+- `errored`: the engine raised where the spec defines a result, or it failed (crashed, hung,
+  broke the protocol) on any case;
+- `unsupported`: the engine declined the case, with its reason (reported as a skip).
 
 Outputs compare by meaning where the spec allows several spellings: types by their parsed model
 (`decimal(9, 2)` equals `decimal(9,2)`), JSON single values by the value they decode to (Java's
 `22:31:08` equals `22:31:08.000000`, upper-case hex equals lower-case), floats by their bits.
-A case that expects a rejection passes when the engine raised any error.
 """
 
 from __future__ import annotations
@@ -20,7 +31,10 @@ from spec_impl.vectors.encoding import decode, same_value
 
 from conformance.engines.base import EngineAnswer
 
-PASS, FAIL, ERRORED = "pass", "fail", "errored"
+PASS, REJECTED, REJECTED_OTHER_RULE = "pass", "rejected", "rejected-other-rule"
+FAIL, ERRORED, UNSUPPORTED = "fail", "errored", "unsupported"
+KNOWN, FIXED = "known", "fixed"  # decided against a recorded discrepancy (conformance.known)
+CREDITED = (PASS, REJECTED, REJECTED_OTHER_RULE)  # outcomes that do not fail a run
 
 
 @dataclass(frozen=True)
@@ -29,27 +43,46 @@ class Verdict:
     message: str = ""
 
 
+def expects_rejection(case: dict[str, Any]) -> bool:
+    """Whether the case expects the engine to reject its input (`{"error": RULE}`)."""
+    return "error" in case["expected"]
+
+
 def judge(case: dict[str, Any], answer: EngineAnswer, revision: str,
           view: Callable[[str, Any], Any] = lambda op, output: output) -> Verdict:  # fmt: skip
     """`view(op, expected_output)` narrows the expectation to the part an engine reports
     (`Engine.partial_view`); it is the identity for engines that answer in full."""
+    if answer.unsupported is not None:
+        return Verdict(UNSUPPORTED, f"the engine does not support this case: {answer.unsupported}")
+    if answer.failed:
+        return Verdict(ERRORED, f"the engine failed: {answer.error}")
     expected = case["expected"]
-    if "output" in expected:
-        expected = {"output": view(case["op"], expected["output"])}
-    if "error" in expected:
-        if not answer.ok:
-            return Verdict(PASS)
-        return Verdict(FAIL, f"accepted an input the spec rejects (rule {expected['error']}): returned {_show(answer.output)}")
+    if expects_rejection(case):
+        rule = expected["error"]
+        if answer.ok:
+            return Verdict(FAIL, f"accepted an input the spec rejects (rule {rule}): returned {_show(answer.output)}")
+        if answer.rule is not None and answer.rule != rule:
+            return Verdict(REJECTED_OTHER_RULE, f"rejected under rule {answer.rule}, the case's rule is {rule}: {answer.error}")
+        return Verdict(REJECTED)
+    want = view(case["op"], expected["output"])
     if not answer.ok:
-        return Verdict(ERRORED, f"raised: {answer.error}; expected {_show(expected['output'])}")
+        return Verdict(ERRORED, f"raised: {answer.error}; expected {_show(want)}")
     try:
-        equal = _equal(case, expected["output"], answer.output, revision)
+        equal = _equal(case, want, answer.output, revision)
     except (SpecError, KeyError, TypeError, ValueError) as e:
         return Verdict(FAIL, f"returned {_show(answer.output)}, which does not read as the expected kind of value ({e}); "
-                             f"expected {_show(expected['output'])}")  # fmt: skip
+                             f"expected {_show(want)}")  # fmt: skip
     if equal:
         return Verdict(PASS)
-    return Verdict(FAIL, f"expected {_show(expected['output'])}, got {_show(answer.output)}")
+    return Verdict(FAIL, f"expected {_show(want)}, got {_show(answer.output)}")
+
+
+def same_output(case: dict[str, Any], a: Any, b: Any) -> bool:
+    """Whether two outputs of an engine for this case are the same observation: equal JSON, rows
+    of a table in any order."""
+    if case["op"] == "read-table" and isinstance(a, dict) and isinstance(b, dict) and "rows" in a and "rows" in b:
+        return a.get("columns") == b.get("columns") and _sorted_rows(a["rows"]) == _sorted_rows(b["rows"])
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def _equal(case: dict[str, Any], want: Any, got: Any, revision: str) -> bool:

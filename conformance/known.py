@@ -1,9 +1,17 @@
 """Known discrepancies: engine behaviour that differs from the spec, recorded as data.
 
-Each entry of `known_discrepancies.json` names the engine, the case id, what the spec expects and
-what the engine does, the spec text that decides it, and an upstream issue when one exists. The
-suite reports such cases as known failures (xfail); when the engine is fixed the case passes
-unexpectedly and the run fails until the entry is removed.
+Each entry of `known_discrepancies.json` names the engine (any engine, built-in or third-party, by
+the name it runs under), the case id, what the spec expects and what the engine does, the spec
+text that decides it, an upstream issue when one exists, and what the engine was observed to
+answer, pinned: `returned` (its output) or `raised` (a regular expression its error message must
+match, since messages carry paths; in a pinned output, `{"$any": "why"}` stands for a part that
+changes from run to run, such as a generated UUID). A case is reported as known only while the engine answers
+exactly what was pinned; a different wrong answer to the same case is a failure, reported with
+both observations, and a correct answer means the entry is stale (`fixed`: remove it).
+
+`pytest conformance/ --record-observations OBS.json` saves what the engines answered, and
+`python -m conformance.known_pin OBS.json` writes it into the entries (a deliberate step: the suite
+itself never rewrites the file).
 """
 
 from __future__ import annotations
@@ -13,8 +21,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+from conformance.engines.base import EngineAnswer
+from conformance.judge import CREDITED, FIXED, KNOWN, UNSUPPORTED, FAIL, Verdict, same_output
 
 KNOWN_FILE = Path(__file__).resolve().parent / "known_discrepancies.json"
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -26,10 +39,73 @@ class Discrepancy:
     decided_by: str
     version: str | None = None
     upstream: str | None = None
+    returned: Any = _MISSING  # the output the engine was observed to return
+    raised: str | None = None  # a pattern of the error message it was observed to raise
+
+    @property
+    def is_pinned(self) -> bool:
+        return self.returned is not _MISSING or self.raised is not None
+
+    @property
+    def pinned(self) -> Any:
+        """The pinned observation as reports show it: the output, or {"error": pattern}, or None."""
+        if self.returned is not _MISSING:
+            return self.returned
+        return {"error": self.raised} if self.raised is not None else None
+
+    def reproduces(self, case: dict[str, Any], answer: EngineAnswer) -> bool:
+        """Whether the engine's answer is the pinned observation."""
+        if self.returned is not _MISSING:
+            return answer.ok and matches_pinned(case, self.returned, answer.output)
+        if self.raised is not None:
+            return not answer.ok and answer.unsupported is None and re.search(self.raised, answer.error or "", re.S) is not None
+        return False
 
     def reason(self) -> str:
         up = f" upstream: {self.upstream}." if self.upstream else ""
         return f"known discrepancy: {self.observed} (spec: {self.decided_by}).{up}"
+
+
+def matches_pinned(case: dict[str, Any], pinned: Any, got: Any) -> bool:
+    """Whether an output is the pinned one, where `{"$any": reason}` in the pin matches anything."""
+    if not _has_wildcard(pinned):
+        return same_output(case, pinned, got)
+    if isinstance(pinned, dict) and set(pinned) == {"$any"}:
+        return True
+    if isinstance(pinned, dict):
+        return isinstance(got, dict) and set(got) == set(pinned) and all(matches_pinned(case, pinned[k], got[k]) for k in pinned)
+    if isinstance(pinned, list):
+        return isinstance(got, list) and len(got) == len(pinned) and all(matches_pinned(case, p, g) for p, g in zip(pinned, got))
+    return False
+
+
+def _has_wildcard(value: Any) -> bool:
+    if isinstance(value, dict):
+        return set(value) == {"$any"} or any(_has_wildcard(v) for v in value.values())
+    return isinstance(value, list) and any(_has_wildcard(v) for v in value)
+
+
+def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], answer: EngineAnswer | None) -> Verdict:
+    """The verdict once the recorded discrepancy of this (engine, case), if any, is taken into
+    account: known when the pinned observation reproduces, fixed when the engine now answers
+    correctly, fail (with both observations) when it answers something else."""
+    if entry is None or answer is None or verdict.outcome == UNSUPPORTED:
+        return verdict
+    if verdict.outcome in CREDITED:
+        return Verdict(FIXED, f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
+                              f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}")  # fmt: skip
+    if entry.reproduces(case, answer):
+        return Verdict(KNOWN, entry.reason())
+    if not entry.is_pinned:
+        return Verdict(FAIL, f"{verdict.message} (a known discrepancy is recorded, but without the observation it pins: "
+                             "record it with `--record-observations` and `python -m conformance.known_pin`)")  # fmt: skip
+    return Verdict(FAIL, f"{verdict.message} (a different answer from the known discrepancy recorded for this case, "
+                         f"which pinned {_show(entry.pinned)})")  # fmt: skip
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 @lru_cache(maxsize=None)
@@ -37,12 +113,19 @@ def _document(path: Path = KNOWN_FILE) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def from_entry(e: dict[str, Any]) -> Discrepancy:
+    if "returned" in e and "raised" in e:
+        raise ValueError(f"entry {e.get('engine')} {e.get('case')}: pin either 'returned' or 'raised', not both")
+    return Discrepancy(e["engine"], e["case"], e["expected"], e["observed"], e["decided-by"], e.get("version"),
+                       e.get("upstream"), e.get("returned", _MISSING), e.get("raised"))  # fmt: skip
+
+
 @lru_cache(maxsize=None)
 def load(path: Path = KNOWN_FILE) -> dict[tuple[str, str], Discrepancy]:
     entries = {"discrepancies": [], **_document(path)}
     table = {}
     for e in entries["discrepancies"]:
-        d = Discrepancy(e["engine"], e["case"], e["expected"], e["observed"], e["decided-by"], e.get("version"), e.get("upstream"))
+        d = from_entry(e)
         if (d.engine, d.case) in table:
             raise ValueError(f"{path}: duplicate entry for {d.engine} {d.case}")
         table[(d.engine, d.case)] = d

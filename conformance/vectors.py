@@ -7,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from spec_impl.vectors.provenance import provenance_for
+
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors"
 
 
@@ -28,7 +30,8 @@ def load_families(root: Path = VECTORS_DIR) -> dict[str, list[dict[str, Any]]]:
 
 def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
     """The golden tables (vectors/tables/<table>/case.json) as cases of the op `read-table`: one
-    per snapshot, the input naming the table and the snapshot, the expectation its rows."""
+    per snapshot, the input naming the table and the snapshot, the expectation its rows, and the
+    provenance the table file declares (per snapshot or for the table), else `provenance_for`."""
     cases = []
     for path in sorted(root.glob("tables/*/case.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -40,4 +43,6 @@ def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
                 "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
                 "revisions": ["v3-adopted"], "format-versions": [doc["format-version"]],
             })  # fmt: skip
+            c = cases[-1]
+            c["provenance"] = s.get("provenance") or doc.get("provenance") or provenance_for(c["id"], None, c["expected"])
     return cases

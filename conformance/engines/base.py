@@ -20,15 +20,62 @@ from spec_impl import revisions
 
 @dataclass(frozen=True)
 class EngineAnswer:
-    """What an engine said about one case: `output` when `ok`, else the `error` message it raised."""
+    """What an engine said about one case. Four kinds, kept apart by the judge:
+
+    - an output (`ok`);
+    - a rejection (`not ok`): the engine refused the input, with its `error` message and, when it
+      says, the `rule` id it rejected under;
+    - a failure (`failed`): the engine crashed, timed out, broke the protocol or raised an internal
+      error; never credited, not even on a case that expects a rejection;
+    - `unsupported`: the engine declines the case, with its reason (reported as a skip).
+    """
 
     ok: bool
     output: Any = None
     error: str | None = None
+    rule: str | None = None
+    failed: bool = False
+    unsupported: str | None = None
+
+    @classmethod
+    def rejection(cls, message: str, rule: str | None = None) -> "EngineAnswer":
+        return cls(False, error=message, rule=rule)
+
+    @classmethod
+    def failure(cls, message: str) -> "EngineAnswer":
+        return cls(False, error=message, failed=True)
+
+    @classmethod
+    def declined(cls, reason: str) -> "EngineAnswer":
+        return cls(False, error=reason, unsupported=reason)
+
+    def observed(self) -> Any:
+        """The answer as reports show it and known discrepancies pin it: the output, or an object
+        with `error` (plus `rule`, `failed`) or `unsupported`."""
+        if self.ok:
+            return self.output
+        if self.unsupported is not None:
+            return {"unsupported": self.unsupported}
+        out: dict[str, Any] = {"error": self.error or ""}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.failed:
+            out["failed"] = True
+        return out
 
 
 class EngineUnavailable(RuntimeError):
     """The engine cannot run here (a package, a JVM, a build step is missing); the message says why."""
+
+
+class EngineFailure(RuntimeError):
+    """The engine failed while answering a batch: it died, hung past its timeout or broke the
+    protocol. `restart` says whether starting it again may help (a crash or a hang) or not (an
+    answer that breaks the protocol, which a restart would repeat)."""
+
+    def __init__(self, message: str, restart: bool = True):
+        super().__init__(message)
+        self.restart = restart
 
 
 class Engine(abc.ABC):
@@ -49,6 +96,15 @@ class Engine(abc.ABC):
 
     def stop(self) -> None:
         """Release resources."""
+
+    def configure(self, timeout: float | None = None, validate_protocol: bool = False) -> None:
+        """Session options, set before `start`: the seconds one batch may take, and whether every
+        message is checked against the protocol schema. Engines in this process ignore both."""
+
+    def restart(self) -> None:
+        """Start afresh after a failure (a crash or a timeout), so that the remaining cases can be replayed."""
+        self.stop()
+        self.start()
 
     @property
     def version(self) -> str:
@@ -80,4 +136,7 @@ class Engine(abc.ABC):
 
     @abc.abstractmethod
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """Answer every case (each has `id` and `input`) of one op, in order, in one round trip."""
+        """Answer every case (each has `id` and `input`) of one op, in order, in one round trip.
+
+        Raise `EngineFailure` when the engine itself failed (the runner restarts it and replays the
+        batch in halves to find the case that broke it); any other exception errors the batch."""

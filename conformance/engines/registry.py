@@ -1,4 +1,5 @@
-"""Which engines exist: the built-in adapters by name, and third-party ones by import path."""
+"""Which engines exist: the built-in adapters by name, third-party ones by import path, and any
+program that speaks the line protocol by its command line (`cmd:NAME=COMMAND ARGS`)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,15 @@ DEFAULT = tuple(BUILTIN)
 
 
 def load(spec: str) -> type[Engine]:
-    """An engine class from a built-in name or a `package.module:Class` path."""
+    """An engine class from a built-in name, a `package.module:Class` path or `cmd:NAME=COMMAND ARGS`."""
+    if spec.startswith("cmd:"):
+        from conformance.engines.protocol import command_engine
+
+        return command_engine(spec)
     path = BUILTIN.get(spec, spec)
     module_name, sep, class_name = path.partition(":")
     if not sep:
-        raise ValueError(f"unknown engine {spec!r}: use one of {', '.join(BUILTIN)} or package.module:Class")
+        raise ValueError(f"unknown engine {spec!r}: use one of {', '.join(BUILTIN)}, package.module:Class or 'cmd:NAME=COMMAND ARGS'")
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as e:

@@ -2,10 +2,15 @@
 
 The expectation is computed once per spec revision the rule exists in; when the revisions agree
 the case lists both, otherwise one case per revision is emitted with the id suffix `@<revision>`.
+A case listed in `spec_examples.TYPED` carries instead the expectation typed there from the spec
+text (`tests/test_spec_examples.py` compares it with the reference), and every case gets a
+`provenance` (`spec_impl.vectors.provenance`): typed, declared by its family, engine-confirmed or
+reference-only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -16,6 +21,8 @@ from spec_impl.errors import SpecError
 from spec_impl.rules import rule
 from spec_impl.types import min_format_version, parse_type
 from spec_impl.vectors.ops import run
+from spec_impl.vectors.provenance import provenance_for
+from spec_impl.vectors.spec_examples import TYPED
 
 _TYPE_KEYS = ("type", "from", "to")
 
@@ -30,6 +37,12 @@ class CaseSpec:
     revisions: tuple[str, ...] | None = None  # default: the rule's revisions
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] | None = None  # declared by the family: spec-example, hand-typed (see provenance.py)
+
+
+def declared(spec: CaseSpec, provenance: dict[str, Any]) -> CaseSpec:
+    """The spec with a declared provenance (its expectation still computed by the reference)."""
+    return dataclasses.replace(spec, provenance=provenance)
 
 
 def case(rule_id: str, slug: str, description: str, op: str, note: str | None = None,
@@ -79,6 +92,8 @@ def build(spec: CaseSpec) -> list[dict[str, Any]]:
         if spec.note:
             item["note"] = spec.note
         out.append(item)
+    for item in out:  # ids are final here unless build_all must disambiguate them
+        item["provenance"] = spec.provenance
     return out
 
 
@@ -98,6 +113,9 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
         if c["id"] in seen:
             raise ValueError(f"duplicate vector case id {c['id']}")
         seen.add(c["id"])
+        if c["id"] in TYPED:
+            c["expected"], c["provenance"] = dict(TYPED[c["id"]][0]), TYPED[c["id"]][1]
+        c["provenance"] = provenance_for(c["id"], c["provenance"], c["expected"])
     return cases
 
 

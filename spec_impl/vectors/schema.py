@@ -6,6 +6,7 @@ from spec_impl.revisions import ALL as REVISIONS
 from spec_impl.vectors.file_ops import INPUT_KEYS as FILE_INPUT_KEYS
 from spec_impl.vectors.metadata_ops import INPUT_KEYS as METADATA_INPUT_KEYS
 from spec_impl.vectors.ops import OPS
+from spec_impl.vectors.provenance import ENGINE_VERSION_SCHEMA, SCHEMA as PROVENANCE_SCHEMA
 
 _INPUT_KEYS = {  # op -> required input keys
     "parse-type": ["type"], "min-format-version": ["type"], "promote": ["from", "to", "format-version"],
@@ -36,7 +37,8 @@ CASE_FILE_SCHEMA = {
     "$defs": {
         "case": {
             "type": "object",
-            "required": ["id", "description", "rule", "section", "format-versions", "revisions", "op", "input", "expected"],
+            "required": ["id", "description", "rule", "section", "format-versions", "revisions", "op", "input", "expected",
+                         "provenance"],
             "additionalProperties": False,
             "properties": {
                 "id": {"type": "string", "pattern": "^[a-z0-9.-]+/[a-z0-9.+-]+(@[a-z0-9-]+)?$"},
@@ -57,12 +59,15 @@ CASE_FILE_SCHEMA = {
                     ]
                 },
                 "note": {"type": "string"},
+                "provenance": {"$ref": "#/$defs/provenance"},
             },
             "allOf": [
                 {"if": {"properties": {"op": {"const": op}}},
                  "then": {"properties": {"input": {"required": keys}}}}
                 for op, keys in sorted(_INPUT_KEYS.items())
             ],
-        }
+        },
+        "provenance": PROVENANCE_SCHEMA,
+        "engine-version": ENGINE_VERSION_SCHEMA,
     },
 }  # fmt: skip

@@ -1,0 +1,147 @@
+"""Pin the known discrepancies to what the engines were observed to answer.
+
+    pytest conformance/ --engine iceberg-java --record-observations /tmp/obs.json
+    python -m conformance.known_pin /tmp/obs.json            # show what would change
+    python -m conformance.known_pin /tmp/obs.json --write    # write it into known_discrepancies.json
+
+For each entry of `known_discrepancies.json` whose engine and case were observed, the entry gets
+`returned` (the output) or `raised` (a pattern of the error message: paths and object addresses
+that change between runs become wildcards) and the engine's `version`. Entries whose case the
+engine now answers correctly are listed for removal, not removed. Nothing is written without
+`--write`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from conformance.known import KNOWN_FILE, matches_pinned
+
+OBSERVATIONS_FORMAT = 1
+_VOLATILE = re.compile(
+    "|".join([
+        re.escape(tempfile.gettempdir()) + r"/[^\s'\"`,;)\]}]*",  # temporary files and directories
+        r"(?:/root|/home/[^/\s]+)/[^\s'\"`,;)\]}]*",  # caches under a home directory
+        r"@[0-9a-f]{5,}\b",  # Java object addresses
+        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
+    ])
+)  # fmt: skip
+PATTERN_CHARS = 240
+
+
+def error_pattern(message: str) -> str:
+    """A regular expression that matches this error message and the same message from another run
+    (other temporary paths): the message's first `PATTERN_CHARS` characters, volatile parts as `.*?`."""
+    text = message[:PATTERN_CHARS]
+    parts, last = [], 0
+    for m in _VOLATILE.finditer(text):
+        parts.append(_escape(text[last : m.start()]))
+        parts.append(".*?")
+        last = m.end()
+    parts.append(_escape(text[last:]))
+    return "^" + "".join(parts)
+
+
+def _escape(text: str) -> str:
+    """Regex metacharacters escaped, nothing else (patterns stay readable in the JSON file)."""
+    return re.sub(r"([.^$*+?{}\[\]\\|()])", r"\\\1", text)
+
+
+def _is_error(answer: Any) -> bool:
+    return isinstance(answer, dict) and "error" in answer and set(answer) <= {"error", "rule", "failed"}
+
+
+def still_pinned(entry: dict[str, Any], answer: Any) -> bool:
+    """Whether the entry's current pin already matches the observation (a hand-made pin with
+    `{"$any": ...}` parts, or a pattern, is then kept as it is)."""
+    if "raised" in entry:
+        return _is_error(answer) and re.search(entry["raised"], answer["error"], re.S) is not None
+    if "returned" in entry:
+        return not _is_error(answer) and matches_pinned({"op": "?"}, entry["returned"], answer)
+    return False
+
+
+def pin(entry: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
+    """The entry with the observed answer pinned (a new dict; keys in a stable order)."""
+    answer = observation["answer"]
+    if still_pinned(entry, answer):
+        out = dict(entry)
+    else:
+        out = {k: v for k, v in entry.items() if k not in ("returned", "raised")}
+        if _is_error(answer):
+            out["raised"] = error_pattern(answer["error"])
+        else:
+            out["returned"] = answer
+    if observation.get("version"):
+        out["version"] = observation["version"]
+    return out
+
+
+def plan(document: dict[str, Any], observations: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The pinned document, and one line per entry saying what happened to it."""
+    by_key = {(o["engine"], o["case"]): o for o in observations["observations"]}
+    lines, entries = [], []
+    for e in document.get("discrepancies", []):
+        o = by_key.get((e["engine"], e["case"]))
+        if o is None:
+            lines.append(f"not observed (engine not run?): {e['engine']} {e['case']}")
+            entries.append(e)
+        elif o["outcome"] in ("pass", "rejected", "rejected-other-rule", "fixed"):
+            lines.append(f"STALE, answers correctly now (remove the entry): {e['engine']} {e['case']}")
+            entries.append(e)
+        elif o["outcome"] == "unsupported":
+            lines.append(f"unsupported now (left as it is): {e['engine']} {e['case']}")
+            entries.append(e)
+        else:
+            new = pin(e, o)
+            if new != e:
+                lines.append(f"pinned: {e['engine']} {e['case']}: {json.dumps({k: new[k] for k in ('returned', 'raised') if k in new})[:160]}")
+            entries.append(new)
+    return {**document, "discrepancies": entries}, lines
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """The discrepancy file's text: two-space indented, each pinned output on one line."""
+    placeholders: dict[str, str] = {}
+    entries = []
+    for i, e in enumerate(document.get("discrepancies", [])):
+        if "returned" in e:
+            key = f"\u0000returned-{i}"
+            placeholders[json.dumps(key)] = json.dumps(e["returned"], ensure_ascii=False, separators=(", ", ": "))
+            e = {**e, "returned": key}
+        entries.append(e)
+    text = json.dumps({**document, "discrepancies": entries}, indent=2, ensure_ascii=False) + "\n"
+    return re.sub(r'"\\u0000returned-\d+"', lambda m: placeholders[m[0]], text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.known_pin", description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("observations", type=Path, help="a file written by pytest conformance/ --record-observations")
+    parser.add_argument("--known", type=Path, default=KNOWN_FILE, help=f"the discrepancy file (default: {KNOWN_FILE})")
+    parser.add_argument("--write", action="store_true", help="write the pinned entries (default: only show them)")
+    args = parser.parse_args(argv)
+    try:
+        observations = json.loads(args.observations.read_text(encoding="utf-8"))
+        document = json.loads(args.known.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        parser.error(str(e))
+    if observations.get("format") != OBSERVATIONS_FORMAT:
+        parser.error(f"{args.observations}: not an observations file of format {OBSERVATIONS_FORMAT}")
+    pinned, lines = plan(document, observations)
+    for line in lines:
+        print(line)
+    if args.write:
+        args.known.write_text(dumps(pinned), encoding="utf-8")
+        print(f"wrote {args.known}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""The expectations typed from the spec text (spec_impl/vectors/spec_examples.py) agree with the
+reference, and each names a case the generator still emits, with the provenance it declares."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+
+from spec_impl.errors import SpecError
+from spec_impl.vectors.cases import build_all
+from spec_impl.vectors.families import SETS
+from spec_impl.vectors.ops import run
+from spec_impl.vectors.spec_examples import TYPED
+
+
+
+@lru_cache(maxsize=None)
+def generated() -> dict[str, dict]:
+    return {c["id"]: c for families in SETS.values() for family in families for c in build_all(family.specs())}
+
+
+def test_there_are_typed_expectations_in_the_families_of_the_spec_examples():
+    families = {c["id"].split("/")[0] for c in generated().values() if c["id"] in TYPED}
+    assert len(TYPED) >= 80 and families
+
+
+@pytest.mark.parametrize("case_id", sorted(TYPED))
+def test_typed_expectation_agrees_with_the_reference(case_id):
+    case = generated().get(case_id)
+    assert case is not None, f"{case_id} is no longer generated: update spec_examples.TYPED"
+    expected, provenance = TYPED[case_id]
+    assert case["expected"] == expected and case["provenance"]["kind"] == provenance["kind"]
+    revision = "v3-adopted" if "v3-adopted" in case["revisions"] else case["revisions"][0]
+    try:
+        got = {"output": run(case["op"], case["input"], revision)}
+    except SpecError as e:
+        got = {"error": e.rule}
+    assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True), \
+        f"{case_id}: the reference gives {got}, the spec text {expected} ({provenance['source']})"
