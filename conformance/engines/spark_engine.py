@@ -74,6 +74,7 @@ class IcebergSparkEngine(Engine):
 
     def _read(self, spark: Any, inp: dict[str, Any]) -> EngineAnswer:
         import pyarrow as pa
+        from pyspark.sql.pandas.types import to_arrow_schema
 
         from spec_impl.vectors.tables import table_rows
 
@@ -81,9 +82,11 @@ class IcebergSparkEngine(Engine):
             table = golden_tables.table(inp["table"])
             frame = spark.read.format("iceberg").option("snapshot-id", inp["snapshot-id"]).load(str(table.directory))
             columns = list(frame.columns) + (list(golden_tables.LINEAGE_COLUMNS) if table.format_version >= 3 else [])
-            rows = frame.select(*columns).collect()
-            arrays = [pa.array([row[i] for row in rows]) for i in range(len(columns))]
-            return EngineAnswer(True, table_rows(pa.Table.from_arrays(arrays, names=columns)))
+            selected = frame.select(*columns)
+            # Spark's own Arrow conversion: structs, maps, decimals and timestamps keep their types
+            batches = selected._collect_as_arrow()
+            arrow = pa.Table.from_batches(batches) if batches else to_arrow_schema(selected.schema).empty_table()
+            return EngineAnswer(True, table_rows(arrow))
         except Exception as e:  # Py4JJavaError, AnalysisException, ...
             return EngineAnswer(False, error=_message(e))
 
