@@ -1,0 +1,199 @@
+"""The judge against engines that exist only to break it (conformance/examples/breaking_engines.py
+and misbehaving_engine.py): each must get its verdict, never a pass.
+
+The first tests drive the runner directly (fast); the last ones run the command a user types,
+`pytest conformance/ --engine ...`, and read compliance.json.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance import known
+from conformance.engines import registry
+from conformance.engines.base import EngineAnswer
+from conformance.examples import breaking_engines
+from conformance.judge import ERRORED, FAIL, FIXED, KNOWN, PASS, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED, Verdict, judge
+from conformance.runner import Runner
+from conformance.vectors import load_families
+
+ROOT = Path(__file__).resolve().parents[1]
+MISBEHAVING = f"{sys.executable} -m conformance.examples.misbehaving_engine"
+HASHES = load_families()["hash"]
+COMPUTED = next(c for c in HASHES if "output" in c["expected"])
+REJECTION = next(c for c in HASHES if "error" in c["expected"])
+
+
+def _runner(spec: str, timeout: float = 20) -> Runner:
+    return Runner({spec: registry.load(spec)}, timeout=timeout)
+
+
+def _judge_batch(runner: Runner, cases: list[dict]) -> list[Verdict]:
+    name = next(iter(runner.slots))
+    return [runner.verdict(name, "hash", c, cases) for c in cases]
+
+
+# --- the judge's outcomes ----------------------------------------------------------------------
+
+
+def test_a_rejection_is_credited_only_on_a_rejection_case():
+    assert judge(REJECTION, EngineAnswer.rejection("no"), "v3-adopted").outcome == REJECTED
+    assert judge(COMPUTED, EngineAnswer.rejection("no"), "v3-adopted").outcome == ERRORED
+
+
+def test_a_failure_is_never_a_rejection():
+    assert judge(REJECTION, EngineAnswer.failure("crashed"), "v3-adopted").outcome == ERRORED
+
+
+def test_a_rejection_under_another_rule_is_its_own_outcome():
+    verdict = judge(REJECTION, EngineAnswer.rejection("no", rule="json.timestamptz"), "v3-adopted")
+    assert verdict.outcome == REJECTED_OTHER_RULE and REJECTION["expected"]["error"] in verdict.message
+    assert judge(REJECTION, EngineAnswer.rejection("no", rule=REJECTION["expected"]["error"]), "v3-adopted").outcome == REJECTED
+
+
+def test_unsupported_is_not_judged():
+    assert judge(COMPUTED, EngineAnswer.declined("no decimals"), "v3-adopted").outcome == UNSUPPORTED
+
+
+def test_accepting_a_forbidden_input_fails():
+    assert judge(REJECTION, EngineAnswer(True, 1), "v3-adopted").outcome == FAIL
+
+
+# --- refuse-all and garbage --------------------------------------------------------------------
+
+
+def test_refuse_all_earns_nothing_on_computed_cases():
+    verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:RefuseAll"), HASHES)
+    computed = [v.outcome for c, v in zip(HASHES, verdicts) if "output" in c["expected"]]
+    rejections = [v.outcome for c, v in zip(HASHES, verdicts) if "error" in c["expected"]]
+    assert set(computed) == {ERRORED} and set(rejections) == {REJECTED}
+
+
+def test_garbage_under_a_known_engines_name_is_not_known():
+    cases = [c for c in HASHES if ("iceberg-java", c["id"]) in known.load()]
+    assert cases, "iceberg-java has known discrepancies in the hash family"
+    verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:GarbageAsIcebergJava"), cases)
+    assert KNOWN not in {v.outcome for v in verdicts}
+    assert all("different answer from the known discrepancy" in v.message for v in verdicts if v.outcome == FAIL)
+
+
+def test_a_different_wrong_answer_to_a_known_case_fails_and_shows_the_pin():
+    same, other = breaking_engines.known_pair("iceberg-java")
+    case_of = {c["id"]: (f, c) for f, cases in load_families().items() for c in cases}
+    runner = _runner("conformance.examples.breaking_engines:KnownCaseAnsweredDifferently")
+    verdicts = {}
+    for entry in (same, other):
+        family, case = case_of[entry.case]
+        batch = [c for e in (same, other) for f, c in [case_of[e.case]] if f == family and c["op"] == case["op"]]
+        verdicts[entry.case] = runner.verdict("iceberg-java", family, case, batch)
+    assert verdicts[same.case].outcome == KNOWN, verdicts[same.case]
+    assert verdicts[other.case].outcome == FAIL and "pinned" in verdicts[other.case].message
+
+
+def test_a_known_case_answered_correctly_is_fixed():
+    entry = next(d for d in known.load().values() if d.engine == "iceberg-java")
+    family, case = next((f, c) for f, cases in load_families().items() for c in cases if c["id"] == entry.case)
+    verdict = judge(case, EngineAnswer(True, case["expected"].get("output")) if "output" in case["expected"]
+                    else EngineAnswer.rejection("no"), "v3-adopted")  # fmt: skip
+    assert known.decide(verdict, entry, case, EngineAnswer(True, None)).outcome == FIXED
+
+
+# --- protocol misbehaviour ---------------------------------------------------------------------
+
+
+def test_answers_in_reverse_order_are_caught_by_the_id_check():
+    runner = _runner(f"cmd:misbehaving-reversed={MISBEHAVING} reversed")
+    try:
+        verdicts = _judge_batch(runner, HASHES[:6])
+    finally:
+        runner.stop()
+    assert {v.outcome for v in verdicts} == {ERRORED}
+    assert "carries the id" in verdicts[0].message
+
+
+def test_a_crash_in_the_middle_of_a_batch_errors_only_its_case():
+    cases = [c for c in HASHES if "output" in c["expected"]][:8]
+    runner = _runner(f"cmd:misbehaving-crash={MISBEHAVING} crash {cases[5]['id']}")
+    try:
+        verdicts = _judge_batch(runner, cases)
+        restarts = runner.slots["misbehaving-crash"].restarts
+    finally:
+        runner.stop()
+    assert [v.outcome for v in verdicts] == [PASS] * 5 + [ERRORED] + [PASS] * 2
+    assert "exited" in verdicts[5].message and restarts >= 1
+
+
+def test_a_hang_times_out_and_the_engine_is_taken_out_of_service():
+    started = time.monotonic()
+    runner = _runner(f"cmd:misbehaving-hang={MISBEHAVING} hang", timeout=1.5)
+    try:
+        verdicts = _judge_batch(runner, HASHES[:4])
+        slot = runner.slots["misbehaving-hang"]
+    finally:
+        runner.stop()
+    assert {v.outcome for v in verdicts} == {ERRORED} and "timeout" in verdicts[0].message
+    assert slot.broken and time.monotonic() - started < 30
+
+
+def test_a_hello_that_never_comes_is_a_broken_engine():
+    runner = _runner("cmd:hang=sleep 100000", timeout=1)
+    try:
+        slot = runner.slots["hang"]
+        assert not slot.started and "timeout" in slot.broken
+    finally:
+        runner.stop()
+
+
+def test_a_hello_under_another_name_is_refused():
+    runner = _runner(f"cmd:iceberg-java={MISBEHAVING} reversed")
+    try:
+        assert "introduced itself as 'misbehaving-reversed'" in runner.slots["iceberg-java"].broken
+    finally:
+        runner.stop()
+
+
+# --- the commands a user types -----------------------------------------------------------------
+
+
+def _suite(tmp_path: Path, *engine_args: str, select: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess, dict]:
+    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance/test_value_vectors.py", "-q", "-p", "no:cacheprovider",
+                           "--compliance-report", str(tmp_path), *engine_args, *select],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)  # fmt: skip
+    return proc, json.loads((tmp_path / "compliance.json").read_text())
+
+
+def test_suite_refuse_all_scores_zero_on_computed_cases(tmp_path):
+    proc, report = _suite(tmp_path, "--engine", "conformance.examples.breaking_engines:RefuseAll")
+    totals = report["totals"]["refuse-all"]
+    assert proc.returncode == 1
+    assert totals["pass"] == 0 and totals["computed"]["errored"] > 0
+    assert totals["rejected"] > 0 and totals["rejected"] == totals["rejection"]["rejected"]
+
+
+def test_suite_garbage_as_iceberg_java_shows_f_not_k(tmp_path):
+    proc, report = _suite(tmp_path, "--engine", "cmd:iceberg-java=" + MISBEHAVING + " garbage iceberg-java")
+    totals = report["totals"]["iceberg-java"]
+    assert proc.returncode == 1 and totals["known"] == 0 and totals["fail"] > 0
+
+
+def test_suite_hanging_engine_times_out_and_the_run_goes_on(tmp_path):
+    started = time.monotonic()
+    proc, report = _suite(tmp_path, "--engine", "cmd:hang=sleep 100000", "--engine", "reference", "--engine-timeout", "5",
+                          select=("-m", "hash or bucket"))  # fmt: skip
+    assert time.monotonic() - started < 120
+    assert "timeout" in proc.stdout and report["engines"]["hang"]["broken"]
+    assert report["totals"]["reference"]["pass"] > 0 and report["totals"]["reference"]["fail"] == 0
+
+
+def test_suite_runs_the_node_engine_through_cmd(tmp_path):
+    node = f"node {ROOT / 'conformance/examples/node_engine/engine.mjs'}"
+    proc, report = _suite(tmp_path, "--engine", f"cmd:node-murmur3={node}", select=("-m", "hash or bucket or truncate"))
+    info, totals = report["engines"]["node-murmur3"], report["totals"]["node-murmur3"]
+    assert info["protocol"] == 2 and totals["pass"] > 50 and totals["unsupported"] > 0
+    assert totals["fail"] == 0 and totals["errored"] == 0, proc.stdout[-3000:]
