@@ -72,6 +72,7 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
 _TREE_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
 _ANSWER = "read-table answer: "  # the prefix of the child's answer lines (see `_read_tables`)
+_INVALIDATED = 3  # the child's exit code after an internal or fatal error, which invalidates its database (a new child takes the rest)
 _STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
 _FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
 _MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
@@ -251,7 +252,7 @@ class DuckDBEngine(ColumnEngine):
             for (i, _), line in zip(requests, lines):
                 answers[i] = EngineAnswer(line["ok"], line["output"], line["error"])
             done = len(lines)
-            if done < len(requests):
+            if done < len(requests) and child.returncode != _INVALIDATED:
                 how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit code {child.returncode}"
                 stderr = " ".join(child.stderr.split())[-500:]
                 answers[requests[done][0]] = EngineAnswer(False, error=f"DuckDB crashed reading the table ({how}) {stderr}".strip())
@@ -387,6 +388,8 @@ def _serve() -> None:
         for request in json.load(sys.stdin):
             answer = engine._scan(request)
             print(_ANSWER + json.dumps({"ok": answer.ok, "output": answer.output, "error": answer.error}), flush=True)
+            if not answer.ok and (answer.error or "").startswith(("FatalException", "InternalException")):
+                sys.exit(_INVALIDATED)  # DuckDB refuses every later query of this database: a new child takes the rest
     finally:
         engine.stop()
 
