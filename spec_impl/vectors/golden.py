@@ -37,7 +37,7 @@ def render(set_name: str = "values", progress: Callable[[str], None] = lambda _:
         from spec_impl.vectors import tables
 
         files = tables.render()
-        progress(f"tables: {len(tables.CASES)} tables, {len(files)} files")
+        progress(f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), {len(files)} files")
         files[CHECKSUMS] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())).encode()
         return files
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
