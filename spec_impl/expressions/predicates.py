@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from spec_impl.errors import InvalidInput
+from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata.sorting import sort_key
 from spec_impl.rules import Rule, register
 from spec_impl.types import IcebergType, PrimitiveType, StructType
@@ -182,7 +182,10 @@ def bind(e: Expr, types: Mapping[str, IcebergType]) -> Expr:
     for v in e.literals:
         if v is None or is_nan(v):
             raise InvalidInput("expression.bind", "a literal is never null or NaN (use is-null / is-nan)", v)
-        literals.append(normalize(t, v))
+        try:
+            literals.append(normalize(t, v))
+        except SpecError as e:
+            raise InvalidInput("expression.bind", f"a literal must be a value of {t} ({e})", v) from None
     return Pred(e.op, e.term, tuple(literals))
 
 
