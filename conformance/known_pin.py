@@ -29,6 +29,8 @@ _VOLATILE = re.compile(
         re.escape(tempfile.gettempdir()) + r"/[^\s'\"`,;)\]}]*",  # temporary files and directories
         r"(?:/root|/home/[^/\s]+)/[^\s'\"`,;)\]}]*",  # caches under a home directory
         r"@[0-9a-f]{5,}\b",  # Java object addresses
+        r"\bo\d+(?=\.)",  # py4j's object ids (`calling o536.getResult`), new in every session
+        r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",  # Spark's stage, task and TID numbers, which count a session's jobs
         r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
     ])
 )  # fmt: skip
@@ -37,8 +39,9 @@ PATTERN_CHARS = 240
 
 def error_pattern(message: str) -> str:
     """A regular expression that matches this error message and the same message from another run
-    (other temporary paths): the message's first `PATTERN_CHARS` characters, volatile parts as `.*?`."""
-    text = message[:PATTERN_CHARS]
+    (other temporary paths): the message's first `PATTERN_CHARS` characters, volatile parts as `.*?`
+    (a native stack trace, whose addresses change, is left out)."""
+    text = message.split("\n\nStack Trace:", 1)[0][:PATTERN_CHARS]
     parts, last = [], 0
     for m in _VOLATILE.finditer(text):
         parts.append(_escape(text[last : m.start()]))
