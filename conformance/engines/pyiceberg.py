@@ -20,6 +20,8 @@ Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
   `FromInputFile.table_metadata`, the snapshot's list with `read_manifest_list` and each manifest
   with `ManifestFile.fetch_manifest_entry(io, discard_deleted=False)`, which applies PyIceberg's
   own inheritance. PyIceberg 0.12 has no first_row_id, so that key is left out (`partial_view`);
+- the planning ops (evaluate-predicate, project-predicate, evaluate-metrics, evaluate-manifest,
+  partition-summaries, column-metrics): `conformance/engines/pyiceberg_planning.py`;
 - read-table: a golden table written to local disk (`golden_tables`), read with
   `StaticTable.from_metadata(<metadata file>).scan(snapshot_id=...).to_arrow()`. PyIceberg 0.12
   has no row lineage columns, so `_row_id` and `_last_updated_sequence_number` are left out of
@@ -47,6 +49,7 @@ from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
 
 from conformance.engines import golden_tables, tree_files
+from conformance.engines import pyiceberg_planning as planning_ops
 from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
 
 
@@ -56,7 +59,8 @@ class PyIcebergEngine(Engine):
     name = "pyiceberg"
     capabilities = frozenset({"parse-type", "min-format-version", "parse-transform", "result-type", "transform", "hash",
                               "to-binary", "from-binary", "to-json", "from-json",
-                              "read-table-metadata", "read-view-metadata", "read-manifest-tree", "read-table"})  # fmt: skip
+                              "read-table-metadata", "read-view-metadata", "read-manifest-tree", "read-table",
+                              *planning_ops.OPS})  # fmt: skip
 
     def start(self) -> None:
         try:
@@ -74,6 +78,7 @@ class PyIcebergEngine(Engine):
         self._conversions, self._schema, self._transforms, self._types = conversions, schema, transforms, types
         self._table_metadata, self._view_metadata = TableMetadataUtil, ViewMetadata
         self._type_adapter = TypeAdapter(types.IcebergType)
+        self._planning = planning_ops.Planning()
 
     @property
     def version(self) -> str:
@@ -106,6 +111,26 @@ class PyIcebergEngine(Engine):
             except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
                 answers.append(EngineAnswer(False, error=_message(e)))
         return answers
+
+    # --- planning ops (conformance/engines/pyiceberg_planning.py) -------------------------------
+
+    def _evaluate_predicate(self, inp: dict) -> list[bool]:
+        return self._planning.evaluate_predicate(inp)
+
+    def _project_predicate(self, inp: dict) -> list[bool]:
+        return self._planning.project_predicate(inp)
+
+    def _evaluate_metrics(self, inp: dict) -> bool:
+        return self._planning.evaluate_metrics(inp)
+
+    def _evaluate_manifest(self, inp: dict) -> bool:
+        return self._planning.evaluate_manifest(inp)
+
+    def _partition_summaries(self, inp: dict) -> list[dict]:
+        return self._planning.partition_summaries(inp)
+
+    def _column_metrics(self, inp: dict) -> dict:
+        return self._planning.column_metrics(inp)
 
     # --- helpers -----------------------------------------------------------------------------
 

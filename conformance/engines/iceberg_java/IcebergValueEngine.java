@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.apache.iceberg.DeletePlanner;
+import org.apache.iceberg.PlanningOps;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestTreeReader;
@@ -77,7 +78,9 @@ public final class IcebergValueEngine {
   static final String[] CAPABILITIES = {
     "parse-type", "parse-transform", "result-type", "hash", "transform",
     "to-binary", "from-binary", "to-json", "from-json",
-    "read-table-metadata", "read-view-metadata", "read-manifest-tree", "plan-deletes"
+    "read-table-metadata", "read-view-metadata", "read-manifest-tree", "plan-deletes",
+    // the planning ops: org/apache/iceberg/PlanningOps.java
+    "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries"
   };
   // The parsers take the location the document was read from; it only ends up
   // in metadataFileLocation(), which the normalized reading does not include.
@@ -217,6 +220,14 @@ public final class IcebergValueEngine {
         case "plan-deletes":
           // DeleteFileIndex (package-private) through org/apache/iceberg/DeletePlanner.java.
           output = DeletePlanner.plan(c, this::value);
+          break;
+        case "evaluate-predicate":
+        case "project-predicate":
+        case "evaluate-metrics":
+        case "evaluate-manifest":
+        case "partition-summaries":
+          // Evaluator, Projections, the metrics and manifest evaluators, PartitionSummary.
+          output = new PlanningOps(this::value).run(op, c);
           break;
         default:
           output = runTypedCase(op, c);

@@ -101,6 +101,13 @@ def specs():
                    predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=0, metrics={})  # fmt: skip
         yield case(rule, "no-metrics", f"{mode}: a file without any metrics", "evaluate-metrics", schema=SCHEMA,
                    predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=3, metrics={})  # fmt: skip
+    # a column without counts beside a column with them: the file's null_value_counts map exists but
+    # has no entry for x, which proves nothing about x's nulls (the file holds one)
+    partial = {"x": _metrics("x", [10, None, 20], "no-counts"), "s": _metrics("s", ["a", "b", "c"])}
+    for mode, rule in (("inclusive", "file-pruning.inclusive-metrics"), ("strict", "file-pruning.strict-metrics")):
+        for slug, predicate in (("gt", {"type": "gt", "term": "x", "value": 9}), ("not-null", {"type": "not-null", "term": "x"})):
+            yield case(rule, f"counts-of-another-column-{slug}", f"{mode}: x has bounds but no counts, s has counts",
+                       "evaluate-metrics", schema=SCHEMA, predicate=predicate, mode=mode, record_count=3, metrics=partial)  # fmt: skip
     yield from _manifest_cases()
 
 
