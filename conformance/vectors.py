@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.vectors.provenance import provenance_for
+from spec_impl.vectors.tables import snapshot_case_id
 
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors"
 
@@ -37,7 +38,7 @@ def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
         doc = json.loads(path.read_text(encoding="utf-8"))
         for s in doc["snapshots"]:
             cases.append({
-                "id": f"table.{doc['id']}/snapshot-{s['snapshot-id']}", "rule": doc["rules"][0], "rules": doc["rules"],
+                "id": snapshot_case_id(doc["id"], s["snapshot-id"]), "rule": doc["rules"][0], "rules": doc["rules"],
                 "section": "Scan Planning; Delete Files; Column Projection", "description": f"{doc['description']} (snapshot {s['snapshot-id']}, {s['operation']})",
                 "op": "read-table", "input": {"table": doc["id"], "snapshot-id": s["snapshot-id"]},
                 "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},

@@ -324,7 +324,21 @@ def case_document(case: TableCase, t: TableBuilder) -> dict:
         expected = expected_rows(t, s["snapshot-id"], case.format_version)
         snapshots.append({"snapshot-id": s["snapshot-id"], "operation": s["summary"]["operation"], **expected})
     return {"id": case.id, "description": case.description, "rules": list(case.rules), "format-version": case.format_version,
-            "location": t.location, "metadata-location": t.tree.metadata_location, "snapshots": snapshots}  # fmt: skip
+            "location": t.location, "metadata-location": t.tree.metadata_location, "snapshots": _with_provenance(case.id, snapshots)}  # fmt: skip
+
+
+def snapshot_case_id(table_id: str, snapshot_id: int) -> str:
+    """The case id of one snapshot of a golden table (op read-table)."""
+    return f"table.{table_id}/snapshot-{snapshot_id}"
+
+
+def _with_provenance(table_id: str, snapshots: list[dict], declared: dict | None = None) -> list[dict]:
+    """Each snapshot with the provenance of its expected rows: what the table declares, with the
+    engines recorded as agreeing (spec_impl.vectors.provenance), else engine-confirmed or reference-only."""
+    from spec_impl.vectors.provenance import provenance_for
+
+    return [{**s, "provenance": provenance_for(snapshot_case_id(table_id, s["snapshot-id"]), declared,
+                                               {"output": {"columns": s["columns"], "rows": s["rows"]}})} for s in snapshots]  # fmt: skip
 
 
 def render() -> dict[str, bytes]:
@@ -367,9 +381,12 @@ def _captured_files(case_id: str) -> dict[str, bytes]:
 
 def captured_document(case_id: str) -> dict:
     """The case.json of a captured table: its capture, whose rows come from the writer harness's model."""
+    from spec_impl.vectors.provenance import engine_written
+
     c = _capture(case_id)
-    keys = ("id", "description", "rules", "format-version", "location", "metadata-location", "snapshots", "history", "known-findings")
-    return {**{k: c[k] for k in keys}, "provenance": {"kind": "engine-written", "writer": c["writer"], "expected-rows": c["expected-rows"]}}
+    keys = ("id", "description", "rules", "format-version", "location", "metadata-location", "writer", "expected-rows", "history", "known-findings")
+    declared = engine_written(f"files written by {c['writer']}; expected rows: {c['expected-rows']}", [{"engine": "iceberg-java", "version": c["writer"]}])
+    return {**{k: c[k] for k in keys}, "snapshots": _with_provenance(case_id, c["snapshots"], declared)}
 
 
 def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
