@@ -77,6 +77,15 @@ RUNNER = pytest.StashKey[Runner]()
 RECORDER = pytest.StashKey[report.Recorder]()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """An engine that broke (failed its handshake, hung, or was taken out of service) fails the run
+    whatever `-m` or `-k` selected: its skipped cases must never read as a clean run."""
+    runner = session.config.stash.get(RUNNER, None)
+    if runner is not None and exitstatus == pytest.ExitCode.OK and any(slot.broken for slot in runner.slots.values()):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if RUNNER in config.stash:
         config.stash[RUNNER].stop()

@@ -188,6 +188,7 @@ def test_suite_hanging_engine_times_out_and_the_run_goes_on(tmp_path):
                           select=("-m", "hash or bucket"))  # fmt: skip
     assert time.monotonic() - started < 120
     assert "timeout" in proc.stdout and report["engines"]["hang"]["broken"]
+    assert proc.returncode == 1  # a broken engine fails the run, although -m selected none of its failing tests
     assert report["totals"]["reference"]["pass"] > 0 and report["totals"]["reference"]["fail"] == 0
 
 
