@@ -66,6 +66,23 @@ def parse_predicate(obj: Any, types: Mapping[str, IcebergType]) -> P.Expr:
     return P.bind(P.Pred(op, term, literals), types)
 
 
+def predicate_json(e: P.Expr, types: Mapping[str, IcebergType]) -> Any:
+    """The JSON form of an expression (the inverse of `parse_predicate`), values in vector form."""
+    if isinstance(e, P.Const):
+        return e.value
+    if isinstance(e, (P.And, P.Or)):
+        return {"type": "and" if isinstance(e, P.And) else "or", "left": predicate_json(e.left, types), "right": predicate_json(e.right, types)}
+    if isinstance(e, P.Not):
+        return {"type": "not", "child": predicate_json(e.child, types)}
+    assert isinstance(e, P.Pred)
+    out: dict[str, Any] = {"type": e.op, "term": e.term}
+    if e.op in P.SETS:
+        out["values"] = [encode(types[e.term], v) for v in e.literals]
+    elif e.literals:
+        out["value"] = encode(types[e.term], e.literal)
+    return out
+
+
 def _schema(inp: dict) -> dict[str, IcebergType]:
     s = parse_type(inp["schema"])
     if not isinstance(s, StructType):

@@ -142,5 +142,9 @@ def _manifest_cases():
         for slug, predicate in preds:
             yield case(rule, f"{label}-{slug}", f"manifest evaluation of {predicate['type']} on partitions {values}",
                        "evaluate-manifest", fields=fields, predicate=predicate, summaries=summaries)  # fmt: skip
+    neg_inf = {"ieee754": "ff800000"}
+    for slug, predicate in (("lt-eq", {"type": "lt-eq", "term": "p", "value": neg_inf}), ("eq", {"type": "eq", "term": "p", "value": neg_inf})):
+        yield case(rule, f"p-float-negative-infinity-{slug}", f"manifest evaluation of {slug} -Infinity on float partitions [-Infinity]",
+                   "evaluate-manifest", fields=[{"name": "p", "type": "float"}], predicate=predicate, summaries=[_summary("float", [neg_inf])])  # fmt: skip
     yield case(rule, "no-summaries", "a manifest-list row without partition summaries proves nothing", "evaluate-manifest",
                fields=[{"name": "p", "type": "int"}], predicate={"type": "eq", "term": "p", "value": 1}, summaries=None)  # fmt: skip

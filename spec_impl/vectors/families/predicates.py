@@ -17,8 +17,8 @@ ROWS = [{"x": 4, "f": 1.0, "s": "abc"}, {"x": 5, "f": NEG_ZERO, "s": "ab"}, {"x"
         {"x": None, "f": NAN, "s": None}, {"x": -5, "f": None, "s": "日本"}]  # fmt: skip
 
 
-def _e(slug, description, predicate, rule="expression.evaluate", rows=ROWS):
-    return case(rule, slug, description, "evaluate-predicate", schema=SCHEMA, predicate=predicate, rows=rows)
+def _e(slug, description, predicate, rule="expression.evaluate", rows=ROWS, schema=SCHEMA):
+    return case(rule, slug, description, "evaluate-predicate", schema=schema, predicate=predicate, rows=rows)
 
 
 def specs():
@@ -44,6 +44,13 @@ def specs():
     yield _e("not-and", "not (x > 4 and x < 6): De Morgan, null matches neither leaf", {"type": "not", "child": {"type": "and", "left": {"type": "gt", "term": "x", "value": 4}, "right": {"type": "lt", "term": "x", "value": 6}}})
     yield _e("not-is-null", "not (x is-null) is x not-null", {"type": "not", "child": {"type": "is-null", "term": "x"}})
     yield _e("true-false", "true or false", {"type": "or", "left": True, "right": False})
+    floats = {"type": "struct", "fields": [{"id": 1, "name": "g", "required": False, "type": "float"}]}
+    inf, neg_inf = {"ieee754": "7f800000"}, {"ieee754": "ff800000"}
+    for op in ("lt-eq", "eq", "gt"):
+        yield _e(f"float-negative-infinity-{op}", f"g {op} -Infinity on a float column: -Infinity is a float value",
+                 {"type": op, "term": "g", "value": neg_inf}, rows=[{"g": neg_inf}, {"g": 1.0}, {"g": inf}], schema=floats)
+    yield _e("float-infinity-gt-eq", "g >= Infinity on a float column", {"type": "gt-eq", "term": "g", "value": inf},
+             rows=[{"g": neg_inf}, {"g": 1.0}, {"g": inf}], schema=floats)
     bind = "expression.bind"
     yield _e("is-nan-on-long", "is-nan needs a float or double column", {"type": "is-nan", "term": "x"}, bind)
     yield _e("nan-literal", "a NaN literal: use is-nan", {"type": "eq", "term": "f", "value": NAN}, bind)
