@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from spec_impl import strategies as ist
-from spec_impl.expressions.predicates import And, Expr, Not, Or, Pred, bind
+from spec_impl.expressions.predicates import And, Expr, Not, Or, Pred, bind, leaves
 from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, NANOS_PER_MICRO
 from spec_impl.types import DecimalType, IcebergType
 from spec_impl.values import decimal_from_unscaled, normalize, unscaled_value
@@ -119,8 +119,8 @@ def expressions(t: IcebergType, family: str) -> st.SearchStrategy[Expr]:
     supported = [f for f in FAMILIES if f != "compound" and supports(t, f)]
     if family != "compound":
         return st.one_of([leaf(t, op) for op in FAMILIES[family]])
-    leaves = st.one_of([leaf(t, op) for f in supported for op in FAMILIES[f]])
-    return st.recursive(leaves, lambda sub: st.one_of(st.builds(And, sub, sub), st.builds(Or, sub, sub), st.builds(Not, sub)), max_leaves=4)
+    any_leaf = st.one_of([leaf(t, op) for f in supported for op in FAMILIES[f]])
+    return st.recursive(any_leaf, lambda sub: st.one_of(st.builds(And, sub, sub), st.builds(Or, sub, sub), st.builds(Not, sub)), max_leaves=4)
 
 
 def supports(t: IcebergType, family: str) -> bool:
@@ -144,7 +144,7 @@ def cases(t: IcebergType, family: str, size: int = 6) -> st.SearchStrategy[tuple
     def build(args: tuple) -> tuple[Expr, list]:
         e, draws = args
         e = bind(e, {"x": t})
-        lits = [v for p in _leaves(e) for v in p.literals]
+        lits = [v for p in leaves(e) for v in p.literals]
         values = []
         for kind, which, offset, tail, special in draws:
             if kind == 0:
@@ -157,10 +157,3 @@ def cases(t: IcebergType, family: str, size: int = 6) -> st.SearchStrategy[tuple
 
     return st.tuples(expressions(t, family), st.lists(raw, min_size=1, max_size=size)).map(build)
 
-
-def _leaves(e: Expr) -> list[Pred]:
-    if isinstance(e, Pred):
-        return [e]
-    if isinstance(e, (And, Or)):
-        return _leaves(e.left) + _leaves(e.right)
-    return _leaves(e.child) if isinstance(e, Not) else []
