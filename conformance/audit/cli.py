@@ -1,0 +1,98 @@
+"""`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL]`
+
+Exit status: 0 when the snapshot breaks no rule, 1 when it does (or a file could not be checked),
+2 on bad input (a metadata file, manifest list or argument that cannot be read; the message names
+it). Progress goes to stderr, the summary to stdout.
+
+Under `spark-submit` (when PySpark's gateway is already running) the submitted session and its
+master are used; otherwise a session is started with `conformance.engines.iceberg_java.spark`
+(`--master`, default `local[*]`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from spec_impl.errors import SpecError
+from spec_impl.manifests.tree import LocalFiles
+
+from . import job, plan, report
+
+EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="iceberg-audit", description="Check what a table's metadata claims about its data (metrics, "
+                                "partition tuples, record counts, sizes, summaries, position deletes, DVs) as a Spark job.")  # fmt: skip
+    p.add_argument("metadata", help="the table metadata file (a path or a file: URI)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--snapshot", type=int, metavar="ID", help="the snapshot to audit (default: the current one)")
+    which.add_argument("--ref", metavar="NAME", help="the branch or tag whose snapshot to audit")
+    p.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
+    p.add_argument("--html", type=Path, metavar="FILE", help="write the report as a standalone HTML page")
+    p.add_argument("--master", default=None, help="Spark master URL (default local[*]; under spark-submit, its master)")
+    return p
+
+
+def progress(message: str) -> None:
+    print(f"[iceberg-audit {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def spark_session(master: str | None) -> Any:
+    """The submitted session under spark-submit, else a session of the project's own."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors import this package
+    if "PYSPARK_GATEWAY_PORT" in os.environ and master is None:
+        from pyspark.sql import SparkSession
+
+        return SparkSession.builder.appName("iceberg-audit").getOrCreate()
+    from conformance.engines.iceberg_java.spark import local_spark_session
+
+    warehouse = Path(tempfile.gettempdir()) / "iceberg-audit-warehouse"
+    return local_spark_session(warehouse, app_name="iceberg-audit", master=master or "local[*]")
+
+
+def audit(metadata: str, snapshot: int | None = None, ref: str | None = None, *, spark: Any = None, master: str | None = None,
+          report_progress=progress) -> job.AuditResult:  # fmt: skip
+    """Plan and run the audit; SpecError on bad input (raised before Spark starts)."""
+    location = metadata if metadata.startswith("file:") else os.path.abspath(metadata)
+    report_progress(f"reading {location}")
+    planned = plan.plan(LocalFiles(), location, snapshot, ref)
+    if planned is None:
+        report_progress("the table has no snapshot: nothing to audit")
+        return job.AuditResult(None)
+    report_progress(f"snapshot {planned.context.snapshot_id}: {len(planned.manifest_rows)} manifests")
+    spark = spark or spark_session(master)
+    result = job.run(spark, planned, report_progress)
+    report_progress(f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        result = audit(args.metadata, args.snapshot, args.ref, master=args.master)
+    except SpecError as e:
+        print(f"iceberg-audit: cannot audit {args.metadata}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    location = args.metadata
+    print("\n".join(report.text_lines(result, location)))
+    doc = report.to_json(result, location)
+    try:
+        if args.json:
+            args.json.write_text(report.dump_json(doc))
+        if args.html:
+            args.html.write_text(report.to_html(doc))
+    except OSError as e:
+        print(f"iceberg-audit: cannot write the report: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_VIOLATIONS if result.violations or result.errors else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

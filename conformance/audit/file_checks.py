@@ -1,0 +1,156 @@
+"""The checks of one live file, run where the file is read (an executor).
+
+- every file: `record_count` is its row count (rule file.record-count; a deletion vector's is its
+  cardinality, dv.cardinality) and `file_size_in_bytes` its length (file.size-in-bytes);
+- a data file: the partition tuple recomputed from the rows with the bulk transforms
+  (`spec_impl.metrics.partition_values.partition_tuple_arrow`; rules data-file.partition-tuple and
+  data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
+  metrics.*);
+- a position delete file: rows sorted by file_path then pos (position-deletes.sorted), positions
+  inside the target file (position-deletes.in-range, against the target's Parquet row count);
+- a deletion vector: the blob checked by `spec_impl.deletes.deletion_vectors.read_dv` (its
+  cardinality against the blob property and the entry's record_count: dv.cardinality, and the blob
+  rules dv.*), its positions inside the referenced data file (position-deletes.in-range).
+
+Spec: "Manifests" (data_file fields), "Partitioning", "Position Delete Files", adopted 1.5.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from spec_impl.deletes.deletion_vectors import read_dv
+from spec_impl.deletes.puffin import read_puffin
+from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.expressions.projection import PartitionField as NamedField
+from spec_impl.manifests.avro_files import physical_value
+from spec_impl.manifests.tree import FileSource
+from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
+from spec_impl.metrics.partition_values import partition_tuple_arrow
+from spec_impl.scan.arrow_values import FIELD_ID_KEY, primitive_type
+
+from . import rules  # noqa: F401  (registers the audit's rule ids)
+from .columns import claimed_metrics, column_findings, leaf_columns
+from .model import DATA, POSITION_DELETES, AuditContext, FileTask, Violation, schema_with_sources
+
+FILE_PATH_ID, POS_ID = 2147483546, 2147483545
+
+
+def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[list[Violation], int]:
+    """The violations of one live file, and the number of rows read."""
+    data = files.read(task.path)
+    found: list[Finding] = []
+    if str(task.data_file.get("file_size_in_bytes")) != str(len(data)):
+        found.append(Finding("file.size-in-bytes", f"the file has {len(data)} bytes", task.data_file.get("file_size_in_bytes")))
+    if task.is_dv:
+        found += _dv_findings(files, task, data)
+        rows = 0
+    else:
+        table = pq.read_table(pa.BufferReader(data))
+        rows = table.num_rows
+        if task.data_file["record_count"] != rows:
+            found.append(Finding("file.record-count", f"the file has {rows} rows", task.data_file["record_count"]))
+        if task.content == DATA:
+            found += _partition_findings(ctx, task, table) + _metrics_findings(ctx, task, table)
+        elif task.content == POSITION_DELETES:
+            found += _position_findings(files, table)
+    return [Violation(f.rule, task.path, f"{f.message} (claimed {f.value!r})") for f in found], rows
+
+
+def _metrics_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> list[Finding]:
+    found = []
+    for fid, t, arr in leaf_columns(table, ctx.field_types):
+        for f in column_findings(t, arr, claimed_metrics(task.data_file, fid)):
+            found.append(Finding(f.rule, f"column {fid}: {f.message}", f.value))
+    return found
+
+
+def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> list[Finding]:
+    """Rules data-file.partition-tuple(.single): the claimed tuple against the rows' tuple."""
+    md = ctx.metadata
+    spec = next(s for s in md.specs if s.spec_id == task.spec_id)
+    if not spec.fields or table.num_rows == 0:
+        return []
+    by_id = {int(f.metadata[FIELD_ID_KEY]): i for i, f in enumerate(table.schema) if f.metadata and FIELD_ID_KEY in f.metadata}
+    types, columns, fields = {}, {}, []
+    for pf in spec.fields:
+        sid = pf.source_ids[0]
+        if sid in by_id:
+            column = table.column(by_id[sid])
+            types[str(sid)] = primitive_type(column.type)
+        else:  # a column the file does not have reads as null
+            types[str(sid)] = ctx.field_types[sid]
+            column = pa.nulls(table.num_rows, _arrow_type_for(types[str(sid)]))
+        columns[str(sid)] = column
+        fields.append(NamedField(pf.name, str(sid), pf.transform))
+    struct = partition_type(spec, schema_with_sources(md, [pf.source_ids[0] for pf in spec.fields]).struct)
+    partition = task.data_file.get("partition") or {}
+    claimed = [physical_value(f.type, partition.get(f.name)) for f in struct.fields]
+    try:
+        actual = partition_tuple_arrow(fields, types, pa.table(columns))
+    except InvalidInput as e:
+        return [Finding(e.rule, str(e), claimed)]
+    if partition_values_equal(actual, claimed, struct):
+        return []
+    return [Finding("data-file.partition-tuple", f"the rows' partition tuple is {actual!r}", claimed)]
+
+
+def _arrow_type_for(t: Any) -> pa.DataType:
+    from spec_impl.scan.arrow_values import arrow_type
+
+    return arrow_type(t)
+
+
+def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
+    """Rules position-deletes.sorted and position-deletes.in-range."""
+    names = {int(f.metadata[FIELD_ID_KEY]): f.name for f in table.schema if f.metadata and FIELD_ID_KEY in f.metadata}
+    if FILE_PATH_ID not in names or POS_ID not in names:
+        return [Finding("deletes.position-rows", "a position delete file has the columns file_path (2147483546) and pos (2147483545)", list(names))]
+    paths, pos = table.column(names[FILE_PATH_ID]).combine_chunks(), table.column(names[POS_ID]).combine_chunks()
+    found = []
+    n = len(paths)
+    if n > 1:
+        before, after = paths.slice(0, n - 1), paths.slice(1)
+        out_of_order = pc.or_(pc.less(after, before), pc.and_(pc.equal(after, before), pc.less(pos.slice(1), pos.slice(0, n - 1))))
+        if pc.any(out_of_order).as_py():
+            i = pc.index(out_of_order, True).as_py()
+            found.append(Finding("position-deletes.sorted", f"row {i + 1} ({after[i].as_py()!r}, {pos[i + 1].as_py()}) sorts before row {i}",
+                                 (before[i].as_py(), pos[i].as_py())))  # fmt: skip
+    ranges = pa.table({"p": paths, "q": pos}).group_by("p").aggregate([("q", "min"), ("q", "max")])
+    for target, low, high in zip(ranges["p"].to_pylist(), ranges["q_min"].to_pylist(), ranges["q_max"].to_pylist()):
+        found += _range_findings(files, target, low, high)
+    return found
+
+
+def _range_findings(files: FileSource, target: str, low: int, high: int) -> list[Finding]:
+    """Positions low..high deleted from `target` lie inside it (a target that is gone is not judged)."""
+    rows = _row_count(files, target)
+    if rows is None or (0 <= low and high < rows):
+        return []
+    return [Finding("position-deletes.in-range", f"positions {low}..{high} of {target} (which has {rows} rows)", high if high >= rows else low)]
+
+
+def _row_count(files: FileSource, path: str) -> int | None:
+    try:
+        return pq.ParquetFile(pa.BufferReader(files.read(path))).metadata.num_rows
+    except (InvalidInput, OSError):
+        return None
+
+
+def _dv_findings(files: FileSource, task: FileTask, data: bytes) -> list[Finding]:
+    """Rule dv.cardinality (and the blob's rules) through read_dv; position-deletes.in-range."""
+    try:
+        dv = read_dv(read_puffin(data), task.data_file)
+    except SpecError as e:
+        return [Finding(e.rule, str(e), task.data_file.get("record_count"))]
+    non_empty = [(k, b) for k, b in dv.bitmaps if len(b)]
+    if not non_empty:
+        return []
+    low = (non_empty[0][0] << 32) | non_empty[0][1].min()
+    high = (non_empty[-1][0] << 32) | non_empty[-1][1].max()
+    return _range_findings(files, task.data_file["referenced_data_file"], low, high)
+

@@ -1,0 +1,93 @@
+"""What travels between the driver and the executors: the audit's context, a file task, a violation.
+
+All are small picklable values; rows never travel (they are read where the task runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from spec_impl.metadata.schema import Schema, walk
+from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
+
+DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    """The table's metadata document (its bytes, parsed once per executor process) and the snapshot."""
+
+    metadata_location: str
+    metadata_bytes: bytes
+    snapshot_id: int
+
+    @property
+    def metadata(self) -> TableMetadata:
+        return _parse(self.metadata_bytes)
+
+    @property
+    def field_types(self) -> dict[int, Any]:
+        """The type of every field id of any schema (the newest schema's type when several have it)."""
+        return _field_types(self.metadata_bytes)
+
+
+@lru_cache(maxsize=4)
+def _parse(data: bytes) -> TableMetadata:
+    return read_metadata_file(data)
+
+
+@lru_cache(maxsize=4)
+def _field_types(data: bytes) -> dict[int, Any]:
+    types = {}
+    for s in sorted(_parse(data).schemas, key=lambda s: s.schema_id):
+        types.update({info.id: info.field.type for info in walk(s.struct) if info.field is not None})
+    return types
+
+
+def schema_with_sources(md: TableMetadata, source_ids: list[int]) -> Schema:
+    """The newest schema that has every source field of a spec ("Partitioning": a dropped source
+    column stays in the older schemas)."""
+
+    def has(s: Schema, fid: int) -> bool:
+        try:
+            s.field_by_id(fid)
+            return True
+        except KeyError:
+            return False
+
+    return next(s for s in sorted(md.schemas, key=lambda s: -s.schema_id) if all(has(s, i) for i in source_ids))
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """One live file of the snapshot: its manifest entry's data_file (after inheritance) and spec id."""
+
+    manifest_path: str
+    spec_id: int
+    data_file: dict[str, Any]
+
+    @property
+    def path(self) -> str:
+        return self.data_file["file_path"]
+
+    @property
+    def content(self) -> int:
+        return self.data_file.get("content", DATA)
+
+    @property
+    def is_dv(self) -> bool:
+        return str(self.data_file.get("file_format", "")).lower() == "puffin"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule the table breaks, where (a data, delete or manifest file path) and how."""
+
+    rule: str
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "path": self.path, "message": self.message}
