@@ -45,11 +45,14 @@ def progress(message: str) -> None:
 
 
 def spark_session(master: str | None) -> Any:
-    """The submitted session under spark-submit, else a session of the project's own."""
+    """The process's running session or the submitted one under spark-submit (when no master is
+    asked for), else a session of the project's own."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors import this package
-    if "PYSPARK_GATEWAY_PORT" in os.environ and master is None:
-        from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession
 
+    if master is None and (active := SparkSession.getActiveSession()) is not None:
+        return active
+    if "PYSPARK_GATEWAY_PORT" in os.environ and master is None:
         return SparkSession.builder.appName("iceberg-audit").getOrCreate()
     from conformance.engines.iceberg_java.spark import local_spark_session
 

@@ -23,6 +23,7 @@ from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import LocalFiles
 
 from .file_checks import check_file
+from .known import known_findings, split
 from .model import Violation
 from .plan import Plan, manifest_items
 
@@ -39,6 +40,7 @@ class AuditResult:
     seconds: float = 0.0
     violations: list[Violation] = field(default_factory=list)
     errors: list[Violation] = field(default_factory=list)  # files the audit could not check (not spec rules)
+    known: list[tuple[Violation, str]] = field(default_factory=list)  # recorded writer findings, with their entry id
 
 
 def manifest_stage(ctx: Any, row: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -87,5 +89,7 @@ def run(spark: Any, plan: Plan, progress: Callable[[str], None] = lambda _: None
         else:
             (result.errors if kind == ERROR else result.violations).append(item)
     result.violations.sort(key=lambda v: (v.rule, v.path, v.message))
+    result.violations, known = split(result.violations, known_findings())
+    result.known = [(v, entry.id) for v, entry in known]
     result.seconds = time.monotonic() - started
     return result

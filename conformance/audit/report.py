@@ -28,6 +28,7 @@ def to_json(result: AuditResult, metadata_location: str) -> dict[str, Any]:
         "rules": {rule: {"violations": n, "section": _section(rule)} for rule, n in sorted(counts.items())},
         "violations": [v.to_json() for v in result.violations],
         "errors": [v.to_json() for v in result.errors],
+        "known": [{**v.to_json(), "known-finding": entry} for v, entry in result.known],
     }  # fmt: skip
 
 
@@ -41,6 +42,9 @@ def text_lines(result: AuditResult, metadata_location: str) -> list[str]:
     per_second = result.rows / result.seconds if result.seconds else 0.0
     lines = [f"iceberg-audit {metadata_location} snapshot {result.snapshot_id}",
              f"checked {result.manifests} manifests, {result.files} files, {result.rows} rows in {result.seconds:.1f} s ({per_second:,.0f} rows/s)"]  # fmt: skip
+    if result.known:
+        lines.append(f"{len(result.known)} known writer findings (known_findings.json): "
+                     + ", ".join(sorted({entry for _, entry in result.known})))
     if not result.violations and not result.errors:
         return lines + ["no violations"]
     counts = Counter(v.rule for v in result.violations)
@@ -67,6 +71,8 @@ def to_html(doc: dict[str, Any]) -> str:
            "<section id='iceberg-audit'><h2>Table audit</h2>",
            f"<p><code>{e(doc['metadata-location'])}</code>, snapshot {e(str(doc['snapshot-id']))}: {c['manifests']} manifests, "
            f"{c['files']} files, {c['rows']} rows checked in {c['seconds']} s.</p>"]  # fmt: skip
+    if doc["known"]:
+        out.append(f"<p>{len(doc['known'])} known writer findings: " + ", ".join(sorted({e(k['known-finding']) for k in doc['known']})) + "</p>")
     if not doc["violations"] and not doc["errors"]:
         out.append("<p class='ok'>No violations.</p>")
     else:
