@@ -32,6 +32,7 @@ bench: $(VENV)/.engine-deps
 	$(BIN)/python benchmarks/v4_bitvector_sizes.py
 	$(BIN)/python benchmarks/v4_write_amplification.py  # about 6 minutes
 	$(BIN)/python benchmarks/bench_writer_harness.py    # about 5 minutes (Spark)
+	$(BIN)/python benchmarks/bench_audit.py             # about 3 minutes (Spark; 2 more the first time, to write the table)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

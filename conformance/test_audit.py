@@ -137,8 +137,8 @@ def test_tables_spark_writes_have_no_violation_beyond_known_findings(spark, writ
 class Table:
     """A materialized copy of a golden table whose files can be edited in place."""
 
-    def __init__(self, directory: Path):
-        self.location, _ = materialize(CORRUPTED, directory)
+    def __init__(self, directory: Path, case_id: str = CORRUPTED):
+        self.location, _ = materialize(case_id, directory)
         self.tree = read_snapshot(LocalFiles(), self.location)
         self.manifest_list = self.tree.snapshot.manifest_list
         self.files: dict[str, bytes] = {}
@@ -227,6 +227,12 @@ def test_finds_a_summary_that_misses_a_partition(spark, tmp_path):
     edit_avro(t.files, t.manifest_list, edit)
     t.save()
     assert t.audit(spark) == {"partition-summary.lower-bound"}
+
+
+def test_finds_a_deletion_vector_whose_record_count_is_not_its_cardinality(spark, tmp_path):
+    t = Table(tmp_path, "spark-v3-position-both-specs-equality-one-dv-both")
+    t.edit_entry(1, lambda f: f.update(record_count=f["record_count"] + 1), lambda f: f["file_format"].lower() == "puffin")
+    assert t.audit(spark) == {"dv.cardinality"}
 
 
 # --- the command line --------------------------------------------------------------------------

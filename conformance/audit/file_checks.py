@@ -17,7 +17,6 @@ Spec: "Manifests" (data_file fields), "Partitioning", "Position Delete Files", a
 
 from __future__ import annotations
 
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -31,7 +30,7 @@ from spec_impl.manifests.avro_files import physical_value
 from spec_impl.manifests.tree import FileSource
 from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
 from spec_impl.metrics.partition_values import partition_tuple_arrow
-from spec_impl.scan.arrow_values import FIELD_ID_KEY, primitive_type
+from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, primitive_type
 
 from . import rules  # noqa: F401  (registers the audit's rule ids)
 from .columns import claimed_metrics, column_findings, leaf_columns
@@ -44,7 +43,7 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
     """The violations of one live file, and the number of rows read."""
     data = files.read(task.path)
     found: list[Finding] = []
-    if str(task.data_file.get("file_size_in_bytes")) != str(len(data)):
+    if task.data_file.get("file_size_in_bytes") != len(data):
         found.append(Finding("file.size-in-bytes", f"the file has {len(data)} bytes", task.data_file.get("file_size_in_bytes")))
     if task.is_dv:
         found += _dv_findings(files, task, data)
@@ -84,7 +83,7 @@ def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> l
             types[str(sid)] = primitive_type(column.type)
         else:  # a column the file does not have reads as null
             types[str(sid)] = ctx.field_types[sid]
-            column = pa.nulls(table.num_rows, _arrow_type_for(types[str(sid)]))
+            column = pa.nulls(table.num_rows, arrow_type(types[str(sid)]))
         columns[str(sid)] = column
         fields.append(NamedField(pf.name, str(sid), pf.transform))
     struct = partition_type(spec, schema_with_sources(md, [pf.source_ids[0] for pf in spec.fields]).struct)
@@ -97,12 +96,6 @@ def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> l
     if partition_values_equal(actual, claimed, struct):
         return []
     return [Finding("data-file.partition-tuple", f"the rows' partition tuple is {actual!r}", claimed)]
-
-
-def _arrow_type_for(t: Any) -> pa.DataType:
-    from spec_impl.scan.arrow_values import arrow_type
-
-    return arrow_type(t)
 
 
 def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
