@@ -10,9 +10,10 @@ file and delete file of the snapshot with the reference's rules (`spec_impl.metr
 - `file_checks`: in executors, one file at a time: record_count and file_size_in_bytes, the
   partition tuple recomputed from the rows, the column metrics recomputed from the rows
   (`columns`), position delete order and range, deletion vector cardinality and range;
-- `job`: the Spark job (manifests in parallel, files with `mapInArrow`; only violations and
-  per-partition counters come back to the driver);
-- `report`: the terminal summary, JSON and HTML; `cli`: the command line.
+- `job`: the Spark job (manifests in parallel, then the file tasks spread over the executors with
+  `mapPartitions`; only violations and per-partition counters come back to the driver);
+- `report`: the terminal summary, JSON and HTML; `cli`: the command line (`submit` for
+  spark-submit); `known`: the recorded writer findings (`known_findings.json`).
 
 The rules the audit applies that `spec_impl` had no id for are registered in `rules`.
 """

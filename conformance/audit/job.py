@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-
 from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import LocalFiles
 
