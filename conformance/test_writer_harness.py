@@ -110,7 +110,7 @@ def test_a_reference_reader_that_drops_deletes_fails_check_2(harness):
 
 def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     """After Spark wrote the table, one data file's partition value is changed in its manifest: the
-    validator (check 3, bucket out of range) and the recomputed tuples (check 4) both see it."""
+    validator (check 3, bucket out of range) and the audit's recomputed tuples (check 4) both see it."""
     from spec_impl.manifests.avro_files import read_avro
     from spec_impl.manifests.writer import edit_avro, fix_manifest_lengths
     from conformance.writer_harness.runner import HistoryRun
@@ -130,12 +130,13 @@ def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     fix_manifest_lengths(files, [list_uri], manifests[0])
     for uri, data in files.items():
         local(uri).write_bytes(data)
-    run.partition_seen.clear()
+    run.audited.clear()
     run.violations_seen.clear()
     run.outcome.findings.clear()
     run.check_table(0)
     checks = {f.check for f in _new(harness, run.outcome)}
-    assert {"validator", "partition-tuple"} <= checks, run.outcome.findings
+    assert {"validator", "audit"} <= checks, run.outcome.findings
+    assert any(f.message.startswith("[data-file.partition-tuple]") for f in run.outcome.findings if f.check == "audit")
 
 
 def test_the_same_harness_runs_with_executors_in_their_own_jvms(tmp_path):

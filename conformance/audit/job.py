@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import LocalFiles
@@ -82,7 +82,25 @@ def run(spark: Any, plan: Plan, progress: Callable[[str], None] = lambda _: None
     items = sc.parallelize(rows, min(len(rows), slots * 2)).flatMap(lambda row: manifest_stage(ctx, row))
     checked = items.repartition(slots * 4).mapPartitions(lambda part: file_stage(ctx, part))
     progress(f"checking the live files in {slots * 4} partitions")
-    for kind, item in checked.collect():
+    return _gather(result, checked.collect(), started)
+
+
+def run_local(plan: Plan, skip: set[str] | None = None) -> AuditResult:
+    """Both stages in this process, file after file (the writer harness's check 4, where a Spark job
+    per snapshot would cost more than the checks). Files whose path is in `skip` are not checked
+    again; the paths checked are added to it."""
+    started = time.monotonic()
+    result = AuditResult(plan.context.snapshot_id, manifests=len(plan.manifest_rows))
+    items = [item for row in plan.manifest_rows for item in manifest_stage(plan.context, row)]
+    if skip is not None:
+        items = [(kind, x) for kind, x in items if kind != TASK or x.path not in skip]
+        skip.update(x.path for kind, x in items if kind == TASK)
+    return _gather(result, file_stage(plan.context, iter(items)), started)
+
+
+def _gather(result: AuditResult, outputs: Iterable[tuple], started: float) -> AuditResult:
+    """The stages' outputs into `result`: counts added, violations sorted, recorded findings apart."""
+    for kind, item in outputs:
         if kind == "count":
             result.files, result.rows, result.bytes = result.files + item[0], result.rows + item[1], result.bytes + item[2]
         else:
