@@ -11,6 +11,7 @@ from typing import Any
 
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
+from spec_impl.manifests.validate import Violation  # noqa: F401  (a rule the table breaks, where and how: one definition)
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
 
@@ -79,15 +80,3 @@ class FileTask:
     @property
     def is_dv(self) -> bool:
         return str(self.data_file.get("file_format", "")).lower() == "puffin"
-
-
-@dataclass(frozen=True)
-class Violation:
-    """A rule the table breaks, where (a data, delete or manifest file path) and how."""
-
-    rule: str
-    path: str
-    message: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "path": self.path, "message": self.message}
