@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -98,14 +99,19 @@ def _projection_inputs(draw) -> tuple[dict, list[bool], Expr]:
     return inp, truth, expr
 
 
-@st.composite
-def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
+def _column_case(draw) -> tuple[str, Any, Expr, list]:
+    """A column type, a predicate on it and values near its literals, with no -0.0 (shared by the
+    metrics and manifest inputs)."""
     name = draw(st.sampled_from(COLUMN_TYPES))
     t = parse_type(name)
     family = draw(st.sampled_from([f for f in pst.FAMILIES if pst.supports(t, f)]))
     expr, values = draw(pst.cases(t, family, size=8))
-    values = [_no_negative_zero(v) for v in values]
-    expr = _without_negative_zero(expr)
+    return name, t, _without_negative_zero(expr), [_no_negative_zero(v) for v in values]
+
+
+@st.composite
+def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
+    name, t, expr, values = _column_case(draw)
     policy = draw(st.sampled_from(POLICIES))
     m = column_metrics(t, values, draw(st.integers(1, 4)) if policy == "truncated" else None)
     drop = {"no-bounds": ("lower_bound", "upper_bound"), "no-counts": ("value_count", "null_value_count", "nan_value_count"),
@@ -120,12 +126,7 @@ def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
 
 @st.composite
 def _manifest_inputs(draw) -> tuple[dict, list[bool], Expr]:
-    name = draw(st.sampled_from(COLUMN_TYPES))
-    t = parse_type(name)
-    family = draw(st.sampled_from([f for f in pst.FAMILIES if pst.supports(t, f)]))
-    expr, values = draw(pst.cases(t, family, size=8))
-    values = [_no_negative_zero(v) for v in values]
-    expr = _without_negative_zero(expr)
+    name, t, expr, values = _column_case(draw)
     s = partition_summaries([t], [[v] for v in values])[0]
     summary = {"contains_null": s.contains_null, "contains_nan": s.contains_nan if draw(st.booleans()) else None,
                "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
