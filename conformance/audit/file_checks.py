@@ -1,13 +1,14 @@
-"""The checks of one live file, run where the file is read (an executor).
+"""The checks of one live file, run where the file is read (an executor). Every rule is the
+reference's; this module reads the file and hands its parts to them.
 
-- every file: `record_count` is its row count (rule file.record-count; a deletion vector's is its
-  cardinality, dv.cardinality) and `file_size_in_bytes` its length (file.size-in-bytes);
+- every file: `spec_impl.metrics.file_counts` (rules file.record-count, file.size-in-bytes; a
+  deletion vector's record_count is its cardinality, dv.cardinality);
 - a data file: the partition tuple recomputed from the rows with the bulk transforms
   (`spec_impl.metrics.partition_values.partition_tuple_arrow`; rules data-file.partition-tuple and
   data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
   metrics.*);
-- a position delete file: rows sorted by file_path then pos (position-deletes.sorted), positions
-  inside the target file (position-deletes.in-range, against the target's Parquet row count);
+- a position delete file: `spec_impl.deletes.position_files.check_position_arrays` (rules
+  position-deletes.sorted and position-deletes.in-range, against the targets' Parquet row counts);
 - a deletion vector: the blob checked by `spec_impl.deletes.deletion_vectors.read_dv` (its
   cardinality against the blob property and the entry's record_count: dv.cardinality, and the blob
   rules dv.*), its positions inside the referenced data file (position-deletes.in-range).
@@ -19,20 +20,20 @@ from __future__ import annotations
 
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from spec_impl.deletes.deletion_vectors import read_dv
+from spec_impl.deletes.position_files import check_position_arrays, check_positions_in_range
 from spec_impl.deletes.puffin import read_puffin
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions.projection import PartitionField as NamedField
 from spec_impl.manifests.avro_files import physical_value
 from spec_impl.manifests.tree import FileSource
 from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
+from spec_impl.metrics.file_counts import check_file_size, check_record_count
 from spec_impl.metrics.partition_values import partition_tuple_arrow
 from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, primitive_type
 
-from . import rules  # noqa: F401  (registers the audit's rule ids)
 from .columns import claimed_metrics, column_findings, leaf_columns
 from .model import DATA, POSITION_DELETES, AuditContext, FileTask, Violation, schema_with_sources
 
@@ -42,17 +43,14 @@ FILE_PATH_ID, POS_ID = 2147483546, 2147483545
 def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[list[Violation], int]:
     """The violations of one live file, and the number of rows read."""
     data = files.read(task.path)
-    found: list[Finding] = []
-    if task.data_file.get("file_size_in_bytes") != len(data):
-        found.append(Finding("file.size-in-bytes", f"the file has {len(data)} bytes", task.data_file.get("file_size_in_bytes")))
+    found = check_file_size(task.data_file.get("file_size_in_bytes"), len(data))
     if task.is_dv:
         found += _dv_findings(files, task, data)
         rows = 0
     else:
         table = pq.read_table(pa.BufferReader(data))
         rows = table.num_rows
-        if task.data_file["record_count"] != rows:
-            found.append(Finding("file.record-count", f"the file has {rows} rows", task.data_file["record_count"]))
+        found += check_record_count(task.data_file.get("record_count"), rows)
         if task.content == DATA:
             found += _partition_findings(ctx, task, table) + _metrics_findings(ctx, task, table)
         elif task.content == POSITION_DELETES:
@@ -99,32 +97,14 @@ def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> l
 
 
 def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
-    """Rules position-deletes.sorted and position-deletes.in-range."""
+    """Rules position-deletes.sorted and position-deletes.in-range, by the reference."""
     names = {int(f.metadata[FIELD_ID_KEY]): f.name for f in table.schema if f.metadata and FIELD_ID_KEY in f.metadata}
     if FILE_PATH_ID not in names or POS_ID not in names:
         return [Finding("deletes.position-rows", "a position delete file has the columns file_path (2147483546) and pos (2147483545)", list(names))]
-    paths, pos = table.column(names[FILE_PATH_ID]).combine_chunks(), table.column(names[POS_ID]).combine_chunks()
-    found = []
-    n = len(paths)
-    if n > 1:
-        before, after = paths.slice(0, n - 1), paths.slice(1)
-        out_of_order = pc.or_(pc.less(after, before), pc.and_(pc.equal(after, before), pc.less(pos.slice(1), pos.slice(0, n - 1))))
-        if pc.any(out_of_order).as_py():
-            i = pc.index(out_of_order, True).as_py()
-            found.append(Finding("position-deletes.sorted", f"row {i + 1} ({after[i].as_py()!r}, {pos[i + 1].as_py()}) sorts before row {i}",
-                                 (before[i].as_py(), pos[i].as_py())))  # fmt: skip
-    ranges = pa.table({"p": paths, "q": pos}).group_by("p").aggregate([("q", "min"), ("q", "max")])
-    for target, low, high in zip(ranges["p"].to_pylist(), ranges["q_min"].to_pylist(), ranges["q_max"].to_pylist()):
-        found += _range_findings(files, target, low, high)
-    return found
-
-
-def _range_findings(files: FileSource, target: str, low: int, high: int) -> list[Finding]:
-    """Positions low..high deleted from `target` lie inside it (a target that is gone is not judged)."""
-    rows = _row_count(files, target)
-    if rows is None or (0 <= low and high < rows):
-        return []
-    return [Finding("position-deletes.in-range", f"positions {low}..{high} of {target} (which has {rows} rows)", high if high >= rows else low)]
+    try:
+        return check_position_arrays(table.column(names[FILE_PATH_ID]), table.column(names[POS_ID]), lambda path: _row_count(files, path))
+    except InvalidInput as e:
+        return [Finding(e.rule, str(e), e.value)]
 
 
 def _row_count(files: FileSource, path: str) -> int | None:
@@ -145,5 +125,6 @@ def _dv_findings(files: FileSource, task: FileTask, data: bytes) -> list[Finding
         return []
     low = (non_empty[0][0] << 32) | non_empty[0][1].min()
     high = (non_empty[-1][0] << 32) | non_empty[-1][1].max()
-    return _range_findings(files, task.data_file["referenced_data_file"], low, high)
+    target = task.data_file["referenced_data_file"]
+    return check_positions_in_range(target, low, high, _row_count(files, target))
 

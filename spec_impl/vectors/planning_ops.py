@@ -9,6 +9,8 @@ projection, pruning), computed by the reference (see ops.py for values).
 | check-partition-summaries | types, partitions, summaries                            | sorted rule ids of the violations |
 | partition-tuple           | schema, spec, rows                                      | the file's partition tuple (values of the result types) |
 | check-partition-tuple     | schema, spec, rows, partition                           | sorted rule ids of the violations |
+| check-file-counts         | record-count, file-size-in-bytes, rows, length          | sorted rule ids of the violations |
+| check-position-deletes    | rows ([file_path, pos] pairs), row-counts ({path: n})   | sorted rule ids of the violations |
 | evaluate-predicate        | schema, predicate, rows                                 | the predicate's truth on each row |
 | project-predicate         | schema, spec, predicate, mode, rows                     | for each row, the truth of the projected predicate on the row's partition tuple |
 | evaluate-metrics          | schema, predicate, mode, record-count, metrics          | inclusive: whether a row may match; strict: whether every row matches |
@@ -29,7 +31,8 @@ from typing import Any, Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, predicates as P, projection
-from spec_impl.metrics import column_metrics as cm, partition_values, summaries
+from spec_impl.deletes import position_files
+from spec_impl.metrics import column_metrics as cm, file_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
 from spec_impl.vectors.encoding import decode, encode
@@ -178,6 +181,18 @@ def _check_partition_tuple(inp: dict, revision: str) -> list[str]:
     return sorted({f.rule for f in found})
 
 
+def _check_file_counts(inp: dict, revision: str) -> list[str]:
+    found = file_counts.check_record_count(inp["record-count"], inp["rows"]) + file_counts.check_file_size(inp["file-size-in-bytes"], inp["length"])
+    return sorted({f.rule for f in found})
+
+
+def _check_position_deletes(inp: dict, revision: str) -> list[str]:
+    rows = [tuple(r) for r in inp["rows"]]
+    if any(len(r) != 2 for r in rows):
+        raise InvalidInput("deletes.position-rows", "a position delete row is a [file_path, pos] pair", inp["rows"])
+    return sorted({f.rule for f in position_files.check_position_rows(rows, inp["row-counts"])})
+
+
 def _evaluate_predicate(inp: dict, revision: str) -> list[bool]:
     types = _schema(inp)
     expr = parse_predicate(inp["predicate"], types)
@@ -225,6 +240,8 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "check-partition-summaries": _check_partition_summaries,
     "partition-tuple": _partition_tuple,
     "check-partition-tuple": _check_partition_tuple,
+    "check-file-counts": _check_file_counts,
+    "check-position-deletes": _check_position_deletes,
     "evaluate-predicate": _evaluate_predicate,
     "project-predicate": _project_predicate,
     "evaluate-metrics": _evaluate_metrics,
@@ -235,6 +252,8 @@ INPUT_KEYS = {
     "column-metrics": ["type", "values"], "check-column-metrics": ["type", "values", "metrics"],
     "partition-summaries": ["types", "partitions"], "check-partition-summaries": ["types", "partitions", "summaries"],
     "partition-tuple": ["schema", "spec", "rows"], "check-partition-tuple": ["schema", "spec", "rows", "partition"],
+    "check-file-counts": ["record-count", "file-size-in-bytes", "rows", "length"],
+    "check-position-deletes": ["rows", "row-counts"],
     "evaluate-predicate": ["schema", "predicate", "rows"], "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],

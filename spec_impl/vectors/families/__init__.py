@@ -7,15 +7,15 @@ from types import ModuleType
 
 from spec_impl.vectors.families import (binary, bucket, data_files, delete_scoping, hashing, puffin_dv, v4_root_manifests, json, manifest_trees, manifests, partitioning, schemas, snapshots,
                                         table_metadata, temporal, transform_rules, truncate, types)  # fmt: skip
-from spec_impl.vectors.families import (column_metrics, metrics_evaluation, partition_summaries, partition_tuples,
-                                        predicate_projection, predicates)  # fmt: skip
+from spec_impl.vectors.families import (column_metrics, file_counts, metrics_evaluation, partition_summaries, partition_tuples,
+                                        position_delete_rows, predicate_projection, predicates)  # fmt: skip
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees),
-    "deletes": (delete_scoping, puffin_dv),
+    "deletes": (delete_scoping, puffin_dv, position_delete_rows),
     "data": (data_files,),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
-    "planning": (column_metrics, partition_summaries, partition_tuples, predicates, predicate_projection, metrics_evaluation),
+    "planning": (column_metrics, partition_summaries, partition_tuples, file_counts, predicates, predicate_projection, metrics_evaluation),
 }
