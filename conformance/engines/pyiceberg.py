@@ -21,7 +21,7 @@ Covers what PyIceberg implements itself, without pyiceberg-core or a catalog:
   with `ManifestFile.fetch_manifest_entry(io, discard_deleted=False)`, which applies PyIceberg's
   own inheritance. PyIceberg 0.12 has no first_row_id, so that key is left out (`partial_view`);
 - the planning ops (evaluate-predicate, project-predicate, evaluate-metrics, evaluate-manifest,
-  partition-summaries, column-metrics): `conformance/engines/pyiceberg_planning.py`;
+  partition-summaries, column-metrics, partition-tuple): `conformance/engines/pyiceberg_planning.py`;
 - read-table: a golden table written to local disk (`golden_tables`), read with
   `StaticTable.from_metadata(<metadata file>).scan(snapshot_id=...).to_arrow()`. PyIceberg 0.12
   has no row lineage columns, so `_row_id` and `_last_updated_sequence_number` are left out of
@@ -109,7 +109,8 @@ class PyIcebergEngine(Engine):
             try:
                 answers.append(EngineAnswer(True, handler(c["input"])))
             except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
-                answers.append(EngineAnswer(False, error=_message(e)))
+                rule = e.rule if isinstance(e, planning_ops.PartitionTupleRejected) else None  # the adapter's one refusal with a rule
+                answers.append(EngineAnswer.rejection(_message(e), rule))
         return answers
 
     # --- planning ops (conformance/engines/pyiceberg_planning.py) -------------------------------
@@ -131,6 +132,9 @@ class PyIcebergEngine(Engine):
 
     def _column_metrics(self, inp: dict) -> dict:
         return self._planning.column_metrics(inp)
+
+    def _partition_tuple(self, inp: dict) -> list:
+        return self._planning.partition_tuple(inp)
 
     # --- helpers -----------------------------------------------------------------------------
 

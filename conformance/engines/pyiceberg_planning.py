@@ -9,6 +9,11 @@
 - evaluate-manifest: `manifest_evaluator` (identity fields named as the partition fields, so its
   inclusive projection keeps the predicate) on a `ManifestFile` with the case's summaries;
 - partition-summaries: `manifest.construct_partition_summaries` over identity fields;
+- partition-tuple: the rows as an Arrow table (PyIceberg's `schema_to_pyarrow`) split by
+  `pyiceberg.io.pyarrow._determine_partitions`, the step of PyIceberg's write path
+  (`_dataframe_to_data_files`) that gives each data file its rows and its `PartitionKey`; the answer
+  is that key's `partition` when PyIceberg puts all the rows into one file, else the case's rule
+  (`PartitionTupleRejected`: rows of several partitions, no rows, or a file that lost rows);
 - column-metrics: the column written to Parquet with pyarrow and PyIceberg's own
   `data_file_statistics_from_parquet_metadata` (the statistics its writers record), with the
   metrics mode `truncate(L)` for a case's truncate-length and `full` otherwise.
@@ -23,13 +28,20 @@ import io
 from typing import Any
 
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode
+from spec_impl.vectors.encoding import decode, encode
 
 _LEAVES = {"lt": "LessThan", "lt-eq": "LessThanOrEqual", "gt": "GreaterThan", "gt-eq": "GreaterThanOrEqual",
            "eq": "EqualTo", "not-eq": "NotEqualTo", "in": "In", "not-in": "NotIn", "starts-with": "StartsWith",
            "not-starts-with": "NotStartsWith", "is-null": "IsNull", "not-null": "NotNull", "is-nan": "IsNaN",
            "not-nan": "NotNaN"}  # fmt: skip
-OPS = ("evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries", "column-metrics")
+OPS = ("evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries", "column-metrics",
+       "partition-tuple")  # fmt: skip
+
+
+class PartitionTupleRejected(ValueError):
+    """PyIceberg's write path does not give the rows one data file (and so no single tuple)."""
+
+    rule = "data-file.partition-tuple.single"
 
 
 class Planning:
@@ -142,6 +154,27 @@ class Planning:
         records = [self.Record(*[decode(t, v) for t, v in zip(types, tup)]) for tup in inp["partitions"]]
         return [{"contains_null": s.contains_null, "contains_nan": s.contains_nan, "lower_bound": _hex(s.lower_bound),
                  "upper_bound": _hex(s.upper_bound)} for s in self.manifest.construct_partition_summaries(spec, schema, records)]  # fmt: skip
+
+    def partition_tuple(self, inp: dict) -> list:
+        import pyarrow as pa
+        from pyiceberg.io import pyarrow as pio
+
+        schema, types = self.schema(inp["schema"]), _types(inp["schema"])
+        spec = self.spec(schema, inp["spec"])
+        arrow_schema = pio.schema_to_pyarrow(schema, include_field_ids=False)
+        table = pa.table({f.name: pa.array([decode(types[f.name], row.get(f.name)) for row in inp["rows"]],
+                                           type=arrow_schema.field(f.name).type) for f in schema.fields}, schema=arrow_schema)  # fmt: skip
+        files = list(pio._determine_partitions(spec, schema, table))  # one data file per partition
+        if len(files) != 1:
+            raise PartitionTupleRejected(f"PyIceberg splits the {table.num_rows} rows into {len(files)} partitions: "
+                                         f"{[(f.partition_key.partition, f.arrow_table_partition.num_rows) for f in files]}")  # fmt: skip
+        (written,) = files
+        if written.arrow_table_partition.num_rows != table.num_rows:
+            raise PartitionTupleRejected(f"PyIceberg's one partition {written.partition_key.partition} holds "
+                                         f"{written.arrow_table_partition.num_rows} of the {table.num_rows} rows")  # fmt: skip
+        partition = written.partition_key.partition
+        result_types = [str(f.field_type) for f in spec.partition_type(schema).fields]
+        return [encode(t, partition[i]) for i, t in enumerate(result_types)]
 
     def column_metrics(self, inp: dict) -> dict:
         import pyarrow.parquet as pq

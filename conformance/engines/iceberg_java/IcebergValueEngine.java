@@ -80,7 +80,8 @@ public final class IcebergValueEngine {
     "to-binary", "from-binary", "to-json", "from-json",
     "read-table-metadata", "read-view-metadata", "read-manifest-tree", "plan-deletes",
     // the planning ops: org/apache/iceberg/PlanningOps.java
-    "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries"
+    "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries",
+    "partition-tuple", "column-metrics"
   };
   // The parsers take the location the document was read from; it only ends up
   // in metadataFileLocation(), which the normalized reading does not include.
@@ -226,8 +227,11 @@ public final class IcebergValueEngine {
         case "evaluate-metrics":
         case "evaluate-manifest":
         case "partition-summaries":
-          // Evaluator, Projections, the metrics and manifest evaluators, PartitionSummary.
-          output = new PlanningOps(this::value).run(op, c);
+        case "partition-tuple":
+        case "column-metrics":
+          // Evaluator, Projections, the metrics and manifest evaluators, PartitionSummary,
+          // PartitionKey, the Parquet appender's metrics.
+          output = new PlanningOps(this::value, this::encode).run(op, c);
           break;
         default:
           output = runTypedCase(op, c);
@@ -238,6 +242,9 @@ public final class IcebergValueEngine {
       result.remove("output");
       result.put("ok", false);
       result.put("error", describe(t));
+      if (t instanceof PlanningOps.Rejection) {
+        result.put("rule", ((PlanningOps.Rejection) t).rule);
+      }
     }
     return result;
   }

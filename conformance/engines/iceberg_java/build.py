@@ -7,7 +7,8 @@ Inputs all come from the current Python environment:
 * ``iceberg-spark-runtime-3.5_2.12-<v>.jar`` from the snowpark-connect-deps-iceberg
   distribution (Iceberg's Java classes);
 * the Jackson jars (core, databind, annotations, datatype-jsr310) and
-  slf4j-api from pyspark's ``jars/`` directory.
+  slf4j-api from pyspark's ``jars/`` directory, and its ``hadoop-client-api`` and
+  ``hadoop-client-runtime`` (at run time, for Iceberg's Parquet writer).
 
 The Iceberg jar refers to Jackson under ``org.apache.iceberg.shaded.`` but does
 not contain it, so the Jackson jars are relocated into that prefix (see
@@ -65,6 +66,9 @@ ICEBERG_JAR_PATTERNS = [
 PYSPARK_DIST = "pyspark"
 JACKSON_JARS = ["jackson-core", "jackson-databind", "jackson-annotations", "jackson-datatype-jsr310"]
 SLF4J_JAR = "slf4j-api"
+# Iceberg's Parquet writer (column-metrics) builds a Hadoop Configuration; the runtime jar shades
+# Parquet but not Hadoop, which pyspark ships as these two jars (run time only).
+HADOOP_JARS = ["hadoop-client-api", "hadoop-client-runtime"]
 SHADED_JACKSON = "org/apache/iceberg/shaded/com/fasterxml/jackson/"
 
 Log = Callable[[str], None]
@@ -91,6 +95,7 @@ class Inputs:
     iceberg_version: str
     jackson_jars: tuple[Path, ...]
     slf4j_jar: Path
+    hadoop_jars: tuple[Path, ...] = ()
 
 
 def _dist_files(dist_name: str) -> list[Path]:
@@ -161,6 +166,7 @@ def locate_inputs() -> Inputs:
         iceberg_version=version,
         jackson_jars=tuple(pick(a) for a in JACKSON_JARS),
         slf4j_jar=pick(SLF4J_JAR),
+        hadoop_jars=tuple(pick(a) for a in HADOOP_JARS),
     )
 
 
@@ -246,6 +252,7 @@ def build_key(inputs: Inputs, root: Path | None = None) -> tuple[str, dict[str, 
         "iceberg-jar": jar(inputs.iceberg_jar),
         "jackson-jars": [jar(p) for p in inputs.jackson_jars],
         "slf4j-jar": jar(inputs.slf4j_jar),
+        "hadoop-jars": [jar(p) for p in inputs.hadoop_jars],
         # Each source by its path, so adding, renaming or editing one changes the key.
         "java-sources-sha256": {
             str(p.relative_to(HERE)): hashlib.sha256(p.read_bytes()).hexdigest() for p in java_sources()
@@ -274,6 +281,7 @@ class Build:
             self.inputs.iceberg_jar,
             self.directory / RELOCATED_JAR,
             self.inputs.slf4j_jar,
+            *self.inputs.hadoop_jars,
         ]
         return os.pathsep.join(str(p) for p in parts)
 

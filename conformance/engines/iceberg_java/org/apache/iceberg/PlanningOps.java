@@ -12,20 +12,34 @@
  *                        the case's GenericPartitionFieldSummary list
  *   partition-summaries  PartitionSummary (package-private: what ManifestWriter records) over the
  *                        partition tuples, identity fields
+ *   partition-tuple      PartitionKey.partition(row) per row (the key Iceberg's partitioned writers
+ *                        route rows by); the rows are one partition when StructLikeWrapper (the
+ *                        partition type's Comparators.forType) finds every key equal to the first
+ *   column-metrics       the column written with Iceberg's Parquet appender (Parquet.write,
+ *                        GenericParquetWriter, GenericRecord values from GenericDataUtil), metrics
+ *                        mode from the table property write.metadata.metrics.default, then the
+ *                        appender's own metrics()
  *
  * PartitionSummary, GenericManifestFile's full constructor and the summary without contains_nan
  * are package-private, hence this class lives in package org.apache.iceberg. Nothing here decides
- * a rule itself: it only turns the case's JSON into Iceberg's objects. Predicates are Iceberg's
+ * a rule itself: it only turns the case's JSON into Iceberg's objects (and, for partition-tuple, says
+ * that keys Iceberg finds unequal are not one file's tuple: a Rejection carrying the case's rule). Predicates are Iceberg's
  * expression JSON with values in the vectors' value form (decoded by the engine's `decode`).
  */
 package org.apache.iceberg;
 
+import java.io.File;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import org.apache.iceberg.data.GenericDataUtil;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -33,6 +47,8 @@ import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.ManifestEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
+import org.apache.iceberg.io.FileAppender;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.BooleanNode;
@@ -41,20 +57,42 @@ import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.NullNode;
 import org.apache.iceberg.shaded.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.StructLikeWrapper;
 
 public final class PlanningOps {
   public static final String[] OPS = {
-    "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries"
+    "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries",
+    "partition-tuple", "column-metrics"
   };
 
-  private final BiFunction<Type, JsonNode, Object> decode;
-  private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+  /** The rule id of the data-file partition tuple: every row of a file is in one partition. */
+  static final String SINGLE_PARTITION_RULE = "data-file.partition-tuple.single";
 
-  public PlanningOps(BiFunction<Type, JsonNode, Object> decode) {
-    this.decode = decode;
+  /** Writes a value in the vectors' form (the engine's `encode`). */
+  public interface Encoder {
+    JsonNode encode(Type type, Object value) throws Exception;
   }
 
-  public JsonNode run(String op, JsonNode c) {
+  /** A case's input refused under a rule of the suite (answered as an error with that `rule`). */
+  public static final class Rejection extends RuntimeException {
+    public final String rule;
+
+    Rejection(String rule, String message) {
+      super(message);
+      this.rule = rule;
+    }
+  }
+
+  private final BiFunction<Type, JsonNode, Object> decode;
+  private final Encoder encode;
+  private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+
+  public PlanningOps(BiFunction<Type, JsonNode, Object> decode, Encoder encode) {
+    this.decode = decode;
+    this.encode = encode;
+  }
+
+  public JsonNode run(String op, JsonNode c) throws Exception {
     switch (op) {
       case "evaluate-predicate":
         return evaluatePredicate(c);
@@ -66,6 +104,10 @@ public final class PlanningOps {
         return BooleanNode.valueOf(evaluateManifest(c));
       case "partition-summaries":
         return partitionSummaries(c);
+      case "partition-tuple":
+        return partitionTuple(c);
+      case "column-metrics":
+        return columnMetrics(c);
       default:
         throw new IllegalArgumentException("Unknown op: " + op);
     }
@@ -196,6 +238,108 @@ public final class PlanningOps {
       o.set("upper_bound", hex(s.upperBound()));
     }
     return out;
+  }
+
+  /**
+   * The partition tuple of a file holding the case's rows: each row's PartitionKey (the transforms
+   * of the spec bound to the schema, as Iceberg's partitioned writers compute it), compared with the
+   * first row's through StructLikeWrapper (Comparators.forType of the partition type). Rows of two
+   * partitions, or no rows at all, give no single tuple.
+   */
+  JsonNode partitionTuple(JsonNode c) throws Exception {
+    Schema schema = SchemaParser.fromJson(required(c, "schema").toString());
+    PartitionSpec spec = spec(schema, required(c, "spec"));
+    Types.StructType partitionType = spec.partitionType();
+    PartitionKey key = new PartitionKey(spec, schema);
+    StructLikeWrapper first = null;
+    StructLikeWrapper current = StructLikeWrapper.forType(partitionType);
+    int index = 0;
+    for (JsonNode rowJson : required(c, "rows")) {
+      key.partition(row(schema.asStruct(), rowJson));
+      if (first == null) {
+        first = StructLikeWrapper.forType(partitionType).set(key.copy());
+      } else if (!first.equals(current.set(key))) {
+        throw new Rejection(SINGLE_PARTITION_RULE, "row " + index + " is in partition " + key + ", row 0 in " + first.get());
+      }
+      index++;
+    }
+    if (first == null) {
+      throw new Rejection(SINGLE_PARTITION_RULE, "a file without rows has no partition tuple of its rows");
+    }
+    StructLike tuple = first.get();
+    ArrayNode out = nodes.arrayNode();
+    for (int i = 0; i < partitionType.fields().size(); i++) {
+      out.add(encode.encode(partitionType.fields().get(i).type(), tuple.get(i, Object.class)));
+    }
+    return out;
+  }
+
+  /**
+   * The metrics Iceberg's Parquet appender records for one optional column `x` holding the case's
+   * values: Parquet.write(...).createWriterFunc(GenericParquetWriter::create), with the metrics mode
+   * of the table property write.metadata.metrics.default: truncate(L) for the case's truncate-length,
+   * full when it has none (the reference then keeps bounds whole). The answer is appender.metrics().
+   */
+  JsonNode columnMetrics(JsonNode c) throws IOException {
+    ObjectNode struct = nodes.objectNode();
+    struct.put("type", "struct");
+    ObjectNode field = struct.putArray("fields").addObject();
+    field.put("id", 1);
+    field.put("name", "x");
+    field.put("required", false);
+    field.set("type", required(c, "type"));
+    Schema schema = SchemaParser.fromJson(struct.toString());
+    Type type = schema.findType(1);
+
+    JsonNode length = c.get("truncate-length");
+    Map<String, String> properties = new HashMap<>();
+    properties.put(TableProperties.DEFAULT_WRITE_METRICS_MODE,
+        length == null || length.isNull() ? "full" : "truncate(" + length.asText() + ")");
+    MetricsConfig metricsConfig = MetricsConfig.fromProperties(properties);
+
+    List<Record> records = new ArrayList<>();
+    for (JsonNode v : required(c, "values")) {
+      GenericRecord record = GenericRecord.create(schema);
+      Object internal = v == null || v.isNull() ? null : decode.apply(type, v);
+      record.set(0, internal == null ? null : GenericDataUtil.internalToGeneric(type, internal));
+      records.add(record);
+    }
+
+    File file = File.createTempFile("column-metrics-", ".parquet");
+    Metrics metrics;
+    try {
+      FileAppender<Record> appender = Parquet.write(Files.localOutput(file))
+          .schema(schema)
+          .createWriterFunc(GenericParquetWriter::create)
+          .metricsConfig(metricsConfig)
+          .overwrite()
+          .build();
+      try {
+        appender.addAll(records);
+      } finally {
+        appender.close();
+      }
+      metrics = appender.metrics();
+    } finally {
+      file.delete();
+    }
+
+    ObjectNode out = nodes.objectNode();
+    putMetric(out, "value_count", metrics.valueCounts());
+    putMetric(out, "null_value_count", metrics.nullValueCounts());
+    putMetric(out, "nan_value_count", metrics.nanValueCounts());
+    out.set("lower_bound", hex(metrics.lowerBounds() == null ? null : metrics.lowerBounds().get(1)));
+    out.set("upper_bound", hex(metrics.upperBounds() == null ? null : metrics.upperBounds().get(1)));
+    return out;
+  }
+
+  static void putMetric(ObjectNode out, String name, Map<Integer, Long> counts) {
+    Long value = counts == null ? null : counts.get(1);
+    if (value == null) {
+      out.putNull(name);
+    } else {
+      out.put(name, (long) value);
+    }
   }
 
   // ------------------------------------------------------------ building
