@@ -1,10 +1,15 @@
-"""Benchmark of delete scoping in scan planning: our index against PyIceberg's planner, same input.
+"""Benchmark of delete scoping in scan planning: our index against Iceberg Java's and PyIceberg's, same input.
 
-For each scenario and size, both planners get the same live files of one snapshot and answer,
+For each scenario and size, the planners get the same live files of one snapshot and answer,
 for every data file, which delete files apply:
 
 * ``spec_impl``  -- ``spec_impl.deletes.scoping.DeleteIndex`` (built once, then ``for_data_file``
   per data file; each answer holds views of sorted runs shared by a partition's files);
+* ``java``       -- Iceberg Java's ``DeleteFileIndex`` (``builderFor(deletes).build()``, then
+  ``forDataFile`` per data file), run by ``benchmarks/java/DeletePlanningBench.java`` in its own JVM
+  (default JIT, not the conformance engine's quick-start options) on the files built by the Java
+  engine's ``plan-deletes`` code; converting the input is not timed. Its first repetition includes
+  JIT warm-up; the figure is the best of ``--repeat``;
 * ``pyiceberg``  -- PyIceberg 0.12's ``DeleteFileIndex`` (``add_delete_file`` per delete file, then
   ``for_data_file`` per data file, which returns a set). PyIceberg plans position deletes only, so
   it gets the position-delete part of the input.
@@ -21,11 +26,12 @@ about half of the deletes apply to a given data file):
 * ``mixed`` (ours only: PyIceberg has no equality deletes or DVs) -- 1,000 partitions; a third
   each of position deletes, equality deletes (some global) and DVs.
 
-Before timing, the two planners' answers are compared on every data file; a mismatch exits 1.
+The planners' answers (the number of delete files per data file) are compared on every data file;
+a mismatch exits 1. ``spec_impl`` is timed as the best of ``--repeat`` too.
 PyIceberg is skipped at a size where its previous size's time, scaled by the growth of n * k
 (the pairs it inspects), would exceed ``--budget`` seconds; the skip is printed and recorded.
 
-Run:  python benchmarks/bench_planning.py [--sizes 1000:100,10000:1000,100000:10000] [--budget 60] [--scenarios one-partition]
+Run:  python benchmarks/bench_planning.py [--sizes 1000:100,10000:1000,100000:10000] [--budget 60] [--scenarios one-partition] [--no-java]
 Figures go to benchmarks/results/bench_planning.json.
 """
 
@@ -36,8 +42,12 @@ import datetime
 import gc
 import importlib.metadata
 import json
+import os
 import platform
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -77,11 +87,60 @@ def scenario(name: str, n: int, k: int) -> tuple[list[ScanFile], list[ScanFile]]
     return data, deletes
 
 
-def plan_ours(data: list[ScanFile], deletes: list[ScanFile]) -> tuple[float, dict[str, int]]:
-    started = time.perf_counter()
-    index = DeleteIndex(deletes, unpartitioned_specs={0})
-    counts = {f.path: len(index.for_data_file(f)) for f in data}
-    return time.perf_counter() - started, counts
+def plan_ours(data: list[ScanFile], deletes: list[ScanFile], repeat: int = 1) -> tuple[float, dict[str, int]]:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        started = time.perf_counter()
+        index = DeleteIndex(deletes, unpartitioned_specs={0})
+        counts = {f.path: len(index.for_data_file(f)) for f in data}
+        times.append(time.perf_counter() - started)
+    return min(times), counts
+
+
+SPECS = [{"spec-id": 0, "fields": []},  # global equality deletes
+         {"spec-id": 1, "fields": [{"name": "p", "transform": "identity", "source-id": 4, "field-id": 1000}]}]  # fmt: skip
+
+
+def java_input(f: ScanFile) -> dict[str, Any]:
+    """A file in the plan-deletes op's form (see DeletePlanner.java)."""
+    out = {"file_path": f.path, "content": f.content, "spec_id": f.spec_id, "partition": list(f.partition),
+           "sequence_number": f.sequence_number, "file_format": f.file_format}  # fmt: skip
+    for key in ("referenced_data_file", "file_path_lower", "file_path_upper"):
+        if getattr(f, key) is not None:
+            out[key] = getattr(f, key)
+    return out
+
+
+class JavaPlanner:
+    """Iceberg Java's DeleteFileIndex through benchmarks/java/DeletePlanningBench.java."""
+
+    def __init__(self) -> None:
+        from conformance.engines.iceberg_java.build import _java_tool, ensure_built
+
+        build = ensure_built(log=lambda message: None)
+        self.work = Path(tempfile.mkdtemp(prefix="bench-planning-java-"))
+        source = ROOT / "benchmarks" / "java" / "DeletePlanningBench.java"
+        subprocess.run([_java_tool("javac"), "--release", "11", "-nowarn", "-cp", build.classpath, "-d", str(self.work), str(source)],
+                       check=True)  # fmt: skip
+        self.command = [build.java, "-Xmx8g", "-cp", os.pathsep.join([build.classpath, str(self.work)]), "org.apache.iceberg.DeletePlanningBench"]
+        self.version = build.inputs.iceberg_jar.name
+
+    def plan(self, data: list[ScanFile], deletes: list[ScanFile], repeat: int) -> tuple[float, dict[str, int]]:
+        path = self.work / "input.json"
+        path.write_text(json.dumps({"specs": SPECS, "data-files": [java_input(f) for f in data], "delete-files": [java_input(f) for f in deletes]}))
+        done = subprocess.run([*self.command, str(path), str(repeat)], check=True, capture_output=True, text=True)
+        answer = json.loads(done.stdout)
+        return min(answer["seconds"]), dict(zip((f.path for f in data), answer["counts"]))
+
+    def close(self) -> None:
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def mismatch(ours: dict[str, int], theirs: dict[str, int]) -> str | None:
+    """The first data file whose count differs, as a message (None: the answers agree)."""
+    bad = next((p for p in ours if ours[p] != theirs.get(p)), None)
+    return None if bad is None else f"{bad}: ours {ours[bad]}, theirs {theirs.get(bad)}"
 
 
 def pyiceberg_inputs(data: list[ScanFile], deletes: list[ScanFile]):
@@ -124,8 +183,11 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000:100,10000:1000,100000:10000", help="data:delete file counts, comma separated")
     parser.add_argument("--budget", type=float, default=60.0, help="skip PyIceberg where its predicted time exceeds this (s)")
     parser.add_argument("--scenarios", default="partitioned,targeted,one-partition,mixed", help="comma separated (default: all)")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions of spec_impl and Java at each size (best is kept)")
+    parser.add_argument("--no-java", action="store_true", help="leave Iceberg Java out")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     args = parser.parse_args()
+    java = None if args.no_java else JavaPlanner()
     sizes = [tuple(int(x) for x in s.split(":")) for s in args.sizes.split(",")]
     rows: list[dict[str, Any]] = []
     failed = False
@@ -133,10 +195,14 @@ def main() -> int:
         previous: tuple[float, int] | None = None  # PyIceberg's seconds and n*k at the last size it ran
         for n, k in sizes:
             data, deletes = scenario(name, n, k)
-            gc.collect()
-            ours, our_counts = plan_ours(data, deletes)
+            ours, our_counts = plan_ours(data, deletes, args.repeat)
             row: dict[str, Any] = {"scenario": name, "data_files": n, "delete_files": len(deletes), "ours_s": round(ours, 4),
                                    "ours_us_per_data_file": round(ours / n * 1e6, 2), "pairs": sum(our_counts.values())}  # fmt: skip
+            if java is not None:
+                theirs, their_counts = java.plan(data, deletes, args.repeat)
+                row.update({"java_s": round(theirs, 4), "ratio_java_over_ours": round(theirs / ours, 2)})
+                if (bad := mismatch(our_counts, their_counts)) is not None:
+                    failed, row["java_mismatch"] = True, bad
             if name != "mixed":
                 predicted = previous[0] * (n * k) / previous[1] if previous and name != "targeted" else 0.0
                 if predicted > args.budget:
@@ -147,15 +213,16 @@ def main() -> int:
                     theirs, their_counts = plan_pyiceberg(data_entries, delete_entries)
                     previous = (theirs, n * k)
                     row.update({"pyiceberg_s": round(theirs, 4), "ratio_pyiceberg_over_ours": round(theirs / ours, 1)})
-                    if their_counts != our_counts:
-                        failed = True
-                        bad = next(p for p in our_counts if our_counts[p] != their_counts.get(p))
-                        row["mismatch"] = f"{bad}: ours {our_counts[bad]}, pyiceberg {their_counts.get(bad)}"
+                    if (bad := mismatch(our_counts, their_counts)) is not None:
+                        failed, row["pyiceberg_mismatch"] = True, bad
             rows.append(row)
             print(json.dumps(row), flush=True)
     result = {"benchmark": "delete scoping: plan every data file of a snapshot", "date": datetime.date.today().isoformat(),
               "python": platform.python_version(), "machine": platform.machine(),
-              "pyiceberg": importlib.metadata.version("pyiceberg"), "rows": rows}  # fmt: skip
+              "pyiceberg": importlib.metadata.version("pyiceberg"), "iceberg_java": java and java.version, "repeat": args.repeat,
+              "rows": rows}  # fmt: skip
+    if java is not None:
+        java.close()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.json}")

@@ -95,7 +95,7 @@ public final class DeletePlanner {
     return out;
   }
 
-  private static DataFile dataFile(
+  static DataFile dataFile(
       JsonNode f, Map<Integer, PartitionSpec> specsById, BiFunction<Type, JsonNode, Object> decode) {
     String path = required(f, "file_path").asText();
     int content = f.path("content").asInt(0);
@@ -117,7 +117,7 @@ public final class DeletePlanner {
     return file;
   }
 
-  private static DeleteFile deleteFile(
+  static DeleteFile deleteFile(
       JsonNode f, Map<Integer, PartitionSpec> specsById, BiFunction<Type, JsonNode, Object> decode) {
     String path = required(f, "file_path").asText();
     int content = required(f, "content").asInt(-1);
