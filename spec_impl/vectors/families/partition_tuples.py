@@ -53,6 +53,7 @@ def specs():
     yield _t("identity-null", "null source values: a null partition value", [_f("id", "id", "identity")], [{"id": None}, {}])
     yield _t("null-and-value", "a null and a value are two partitions", [_f("id", "id", "identity")], [{"id": None}, {"id": 1}], single)
     yield _t("identity-nan-payloads", "NaNs with different payloads are one partition (note 3)", [_f("f", "f", "identity")], [{"f": NAN}, {"f": NAN_PAYLOAD}])
+    yield _t("identity-nan", "rows of one NaN are one partition whose value is NaN", [_f("f", "f", "identity")], [{"f": NAN}, {"f": NAN}])
     yield _t("identity-signed-zeros", "-0.0 and 0.0 are two partitions (bits differ)", [_f("f", "f", "identity")], [{"f": NEG_ZERO}, {"f": 0.0}], single)
     yield _t("void", "void: always null", [_f("v", "id", "void"), _f("b", "id", "bucket[2]")], [{"id": 2}, {"id": 2}])
     yield _t("no-rows", "a file without rows", day, [], single)
