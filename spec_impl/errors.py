@@ -25,8 +25,29 @@ class SpecError(Exception):
             raise KeyError(f"SpecError raised with unregistered rule id {rule!r}")
         self.rule = rule
         self.value = None if value is _NO_VALUE else value
-        detail = "" if value is _NO_VALUE else f" (got {value!r})"
+        detail = "" if value is _NO_VALUE else f" (got {describe(value)})"
         super().__init__(f"[{rule}] {message}{detail}")
+
+
+MAX_SHOWN = 2_000  # characters of an offending value shown in a message
+
+
+def describe(value: Any) -> str:
+    """repr(value) for an error message, never an exception of its own.
+
+    Hostile inputs must still get their SpecError: an int beyond Python's int-to-str limit
+    (4,300 digits) or a value nested so deep that repr() exhausts the stack is described by its
+    size instead, and a long repr is shortened to MAX_SHOWN characters.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+        return f"<an int of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError, MemoryError) as e:
+        return f"<a {type(value).__name__} that cannot be shown: {type(e).__name__}>"
+    if len(text) > MAX_SHOWN:
+        return f"{text[:MAX_SHOWN]}... ({len(text)} characters)"
+    return text
 
 
 class InvalidInput(SpecError, ValueError):

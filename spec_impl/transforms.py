@@ -25,7 +25,7 @@ PARAMETERLESS = ("identity", "year", "month", "day", "hour", "void")
 PARAMETERIZED = ("bucket", "truncate")
 _PARAM_RULE = {"bucket": "transform.bucket.n", "truncate": "transform.truncate.width"}
 MAX_PARAM = 2**31 - 1  # N and W are Java ints in the reference implementation and in the spec's formulas
-_PARAM_FORM = re.compile(r"(bucket|truncate)\[(.*)\]")
+_PARAM_FORM = re.compile(r"(bucket|truncate)\[([0-9]+)\]", re.ASCII)
 
 TEMPORAL_SOURCES = {"date", "timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"}
 SOURCE_TYPES: dict[str, set[str]] = {  # the "Source types" column; identity and void are special
@@ -59,9 +59,17 @@ class Transform:
 def parse_transform(text: str) -> Transform:
     """Parse a transform string (rule transform.parse).
 
-    Unknown strings are never an error: they parse to an unknown Transform that keeps the text
-    (rule transform.unknown). A known parameterized name with a bad parameter (`bucket[0]`,
-    `truncate[x]`) is an error, since it names a known transform.
+    The spec's transform strings (Partition Transforms; Appendix C, "Transform or Field | JSON
+    representation") are exactly `identity`, `year`, `month`, `day`, `hour`, `void`,
+    `bucket[<N>]` and `truncate[<W>]`, lower case, N and W written as decimal digits. A string of
+    another form names no transform of the spec: it is an unknown transform, never an error, kept
+    verbatim (rule transform.unknown; "All v3 readers are required to read tables with unknown
+    transforms, ignoring them"). That covers other spellings of the names (`BUCKET[16]`,
+    `Identity`) and parameters that are not decimal digits (`bucket[]`, `bucket[-1]`,
+    `bucket[+5]`, `bucket[abc]`, `bucket[ 16 ]`). A string of the spec's form whose number is
+    not a positive 32-bit int (`bucket[0]`, `truncate[2147483648]`) names the bucket or truncate
+    transform with an impossible parameter, and is rejected (rules transform.bucket.n,
+    transform.truncate.width).
     """
     if not isinstance(text, str):
         raise InvalidInput("transform.parse", "a transform must be a string", text)
@@ -70,10 +78,10 @@ def parse_transform(text: str) -> Transform:
     m = _PARAM_FORM.fullmatch(text)
     if m is None:
         return Transform(text, None)
-    name, raw = m[1], m[2]
-    if not re.fullmatch(r"[+-]?\d+", raw) or not 0 < int(raw) <= MAX_PARAM:
+    name, digits = m[1], m[2].lstrip("0") or "0"
+    if len(digits) > len(str(MAX_PARAM)) or not 0 < int(digits) <= MAX_PARAM:
         raise InvalidInput(_PARAM_RULE[name], f"the parameter of {name} must be a positive 32-bit integer", text)
-    return Transform(f"{name}[{int(raw)}]", name, int(raw))
+    return Transform(f"{name}[{int(digits)}]", name, int(digits))
 
 
 def _as_transform(transform: str | Transform) -> Transform:

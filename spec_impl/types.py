@@ -249,37 +249,59 @@ def parse_primitive(text: str) -> PrimitiveType:
     raise InvalidInput("type.primitive", "unknown type string", text)
 
 
+MAX_NESTING_DEPTH = 100
+"""Nested types (struct, list, map) may enclose one another at most this many levels deep.
+
+The spec sets no limit (Nested Types); this is a limit of the reference (rule type.nesting-limit),
+so that every recursive function over types and values (printing, serializing, hashing, error
+messages) stays far from Python's stack limit. Real schemas nest a few levels.
+"""
+
+
 def parse_type(obj: Any) -> IcebergType:
     """Parse a type from its Appendix C JSON form: a type string or a struct/list/map object."""
+    return _parse_type(obj, 1)
+
+
+def _parse_type(obj: Any, depth: int) -> IcebergType:
     if isinstance(obj, IcebergType):
         return obj
     if isinstance(obj, str):
         return parse_primitive(obj)
     if not isinstance(obj, dict):
-        raise InvalidInput("type.nested", "a type must be a JSON string or object", obj)
+        raise InvalidInput("type.nested", "a type must be a JSON string or object", _kind_of(obj))
     kind = obj.get("type")
+    if kind in ("struct", "list", "map") and depth > MAX_NESTING_DEPTH:
+        raise InvalidInput("type.nesting-limit", f"nested types deeper than {MAX_NESTING_DEPTH} levels are beyond the "
+                           "reference's limit (the spec sets none)", depth)  # fmt: skip
     if kind == "struct":
-        return StructType(tuple(_parse_field(f) for f in _require(obj, "fields", list)))
+        return StructType(tuple(_parse_field(f, depth + 1) for f in _require(obj, "fields", list)))
     if kind == "list":
-        return ListType(_require(obj, "element-id", int), parse_type(_require(obj, "element", (str, dict))),
+        return ListType(_require(obj, "element-id", int), _parse_type(_require(obj, "element", (str, dict)), depth + 1),
                         _require(obj, "element-required", bool))  # fmt: skip
     if kind == "map":
-        return MapType(_require(obj, "key-id", int), parse_type(_require(obj, "key", (str, dict))),
-                       _require(obj, "value-id", int), parse_type(_require(obj, "value", (str, dict))),
+        return MapType(_require(obj, "key-id", int), _parse_type(_require(obj, "key", (str, dict)), depth + 1),
+                       _require(obj, "value-id", int), _parse_type(_require(obj, "value", (str, dict)), depth + 1),
                        _require(obj, "value-required", bool))  # fmt: skip
-    raise InvalidInput("type.nested", "a nested type object needs type 'struct', 'list' or 'map'", kind)
+    raise InvalidInput("type.nested", "a nested type object needs type 'struct', 'list' or 'map'", _kind_of(kind))
 
 
-def _parse_field(obj: Any) -> NestedField:
+def _kind_of(obj: Any) -> Any:
+    """The offending JSON value for a message: scalars as they are, containers by their type name
+    (a nested container's repr could be as deep as the input)."""
+    return obj if not isinstance(obj, (dict, list)) else f"a JSON {'object' if isinstance(obj, dict) else 'array'}"
+
+
+def _parse_field(obj: Any, depth: int) -> NestedField:
     if not isinstance(obj, dict):
-        raise InvalidInput("type.nested", "a struct field must be a JSON object", obj)
+        raise InvalidInput("type.nested", "a struct field must be a JSON object", _kind_of(obj))
     doc = obj.get("doc")
     if doc is not None and not isinstance(doc, str):
         raise InvalidInput("type.nested", "field 'doc' must be a string", doc)
     return NestedField(
         id=_require(obj, "id", int),
         name=_require(obj, "name", str),
-        type=parse_type(_require(obj, "type", (str, dict))),
+        type=_parse_type(_require(obj, "type", (str, dict)), depth),
         required=_require(obj, "required", bool),
         doc=doc,
         initial_default=obj.get("initial-default", ABSENT),
@@ -289,10 +311,10 @@ def _parse_field(obj: Any) -> NestedField:
 
 def _require(obj: dict, key: str, kind: type | tuple[type, ...]) -> Any:
     if key not in obj:
-        raise InvalidInput("type.nested", f"missing required key {key!r}", obj)
+        raise InvalidInput("type.nested", f"missing required key {key!r}", sorted(map(str, obj)))
     value = obj[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InvalidInput("type.nested", f"key {key!r} has the wrong JSON type", value)
+        raise InvalidInput("type.nested", f"key {key!r} has the wrong JSON type", _kind_of(value))
     return value
 
 

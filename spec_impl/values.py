@@ -90,21 +90,52 @@ def normalize(t: IcebergType, value: Any) -> Any:
 
 
 def to_float32(value: float) -> float:
-    """Round to the nearest 32-bit float (NaN payloads and signed zeros kept where IEEE keeps them)."""
+    """Round to the nearest 32-bit float; a NaN keeps its sign and payload bits (see float32_bits)."""
+    return float32_from_bits(float32_bits(value))
+
+
+_F32_EXPONENT, _F32_QUIET, _F64_EXPONENT = 0x7F800000, 0x00400000, 0x7FF0000000000000
+
+
+def float32_bits(value: float) -> int:
+    """The bits of the 32-bit float nearest to `value` (Appendix D: float is a 4-byte IEEE 754 value).
+
+    Finite values and infinities round as IEEE 754 narrowing does. A NaN is narrowed bit for bit
+    (sign, then the top 23 of the double's 52 payload bits), so a signalling float NaN read from
+    4 bytes is written back as the same 4 bytes; C's cast, and so `struct.pack("<f")`, would set
+    the quiet bit. A double NaN whose payload lies in the low 29 bits only keeps the quiet bit.
+    """
+    if math.isnan(value):
+        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+        payload = (bits >> 29) & 0x7FFFFF
+        return ((bits >> 32) & 0x80000000) | _F32_EXPONENT | (payload or _F32_QUIET)
     try:
-        return struct.unpack("<f", struct.pack("<f", value))[0]
+        return struct.unpack("<I", struct.pack("<f", value))[0]
     except OverflowError:
         raise InvalidInput("value.range", "value is outside the range of a 32-bit float", value) from None
 
 
+def float32_from_bits(bits: int) -> float:
+    """The float value of 32 IEEE 754 bits, as a Python float; the inverse of float32_bits.
+
+    A NaN is widened bit for bit (payload shifted into the top of the double's), never quieted,
+    so float32_bits(float32_from_bits(b)) == b for every 32-bit pattern b.
+    """
+    if bits & _F32_EXPONENT == _F32_EXPONENT and bits & 0x7FFFFF:
+        wide = ((bits & 0x80000000) << 32) | _F64_EXPONENT | ((bits & 0x7FFFFF) << 29)
+        return struct.unpack("<d", struct.pack("<Q", wide))[0]
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
 def normalize_decimal(t: DecimalType, value: Any) -> decimal.Decimal:
-    """A finite Decimal with exponent exactly -S (no rounding) and at most P digits."""
+    """A finite Decimal with exponent exactly -S (no rounding) and at most P digits.
+
+    Any exponent is accepted on input (Decimal("1E+2"), Decimal("100") and Decimal("100.00") are
+    the same decimal(10,2) value); the result always has the type's scale.
+    """
     if not isinstance(value, decimal.Decimal) or not value.is_finite():
         raise InvalidInput("value.decimal", f"a {t} value must be a finite decimal.Decimal", value)
-    unscaled = unscaled_value(t, value)
-    if len(str(abs(unscaled))) > t.precision and unscaled != 0:
-        raise InvalidInput("value.decimal", f"{value} has more than {t.precision} digits for {t}", value)
-    return decimal_from_unscaled(unscaled, t.scale)
+    return decimal_from_unscaled(unscaled_value(t, value), t.scale)
 
 
 def decimal_from_unscaled(unscaled: int, scale: int) -> decimal.Decimal:
@@ -113,17 +144,37 @@ def decimal_from_unscaled(unscaled: int, scale: int) -> decimal.Decimal:
 
 
 def unscaled_value(t: DecimalType, value: decimal.Decimal) -> int:
-    """The integer u with value == u * 10**-S; rejects values that need rounding."""
+    """The integer u with value == u * 10**-S and at most P digits; rejects values that need
+    rounding or have too many digits (rule value.decimal).
+
+    Works on the digit tuple, so a value of any size or exponent (Decimal("1E+999999999"), 5,000
+    digits) is rejected without building a huge integer.
+    """
     sign, digits, exponent = value.as_tuple()
-    u = int("".join(map(str, digits)) or "0")
-    shift = exponent + t.scale  # value = u * 10**exponent = (u * 10**shift) * 10**-S
-    if shift >= 0:
-        u *= 10**shift
-    else:
-        u, rest = divmod(u, 10**-shift)
-        if rest:
+    if not isinstance(exponent, int):
+        raise InvalidInput("value.decimal", f"a {t} value must be a finite decimal.Decimal", value)
+    digits = digits[next((i for i, d in enumerate(digits) if d), len(digits)):]  # without leading zeros
+    shift = exponent + t.scale  # value = digits * 10**exponent = (digits * 10**shift) * 10**-S
+    if not digits:
+        return 0
+    if shift < 0:
+        kept, dropped = digits[:shift], digits[shift:]
+        if any(dropped):
             raise InvalidInput("value.decimal", f"{value} does not fit the scale {t.scale} of {t} without rounding", value)
+        digits, shift = kept, 0
+    if len(digits) + shift > t.precision:
+        raise InvalidInput("value.decimal", f"{_short(value)} has more than {t.precision} digits for {t}", _short(value))
+    u = int("".join(map(str, digits))) * 10**shift
     return -u if sign else u
+
+
+def _short(value: decimal.Decimal) -> str:
+    """A decimal for a message: in full up to 60 characters, else its first digits and exponent."""
+    text = str(value)
+    if len(text) <= 60:
+        return text
+    sign, digits, exponent = value.as_tuple()
+    return f"{'-' if sign else ''}{''.join(map(str, digits[:20]))}... ({len(digits)} digits, exponent {exponent})"
 
 
 def _normalize_struct(t: StructType, value: Any) -> dict:

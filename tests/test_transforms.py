@@ -50,13 +50,13 @@ def test_truncate_overflow_is_rejected():
 
 
 @pytest.mark.parametrize(("text", "rule"), [("bucket[0]", "transform.bucket.n"), ("truncate[0]", "transform.truncate.width"),
-                                             ("bucket[2147483648]", "transform.bucket.n"), ("truncate[-1]", "transform.truncate.width")])  # fmt: skip
+                                             ("bucket[2147483648]", "transform.bucket.n"), ("truncate[2147483648]", "transform.truncate.width")])  # fmt: skip
 def test_invalid_parameters_are_rejected(text, rule):
     with pytest.raises(InvalidInput, match=rule.replace(".", r"\.")):
         parse_transform(text)
 
 
-@pytest.mark.parametrize("text", ["zorder", "bucket_v2[3]", "identity[1]", "hours", ""])
+@pytest.mark.parametrize("text", ["zorder", "bucket_v2[3]", "identity[1]", "hours", "", "truncate[-1]", "bucket[+5]", "BUCKET[16]"])
 def test_unknown_transforms_parse_verbatim(text):
     """transform.unknown: v3 readers must tolerate them; applying one is NotDefined."""
     t = parse_transform(text)

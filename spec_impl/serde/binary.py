@@ -17,7 +17,8 @@ from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.hashing import min_big_endian
 from spec_impl.temporal import MICROS_PER_DAY, NANOS_PER_MICRO
 from spec_impl.types import DecimalType, FixedType, IcebergType, PrimitiveType
-from spec_impl.values import decimal_from_unscaled, normalize, unscaled_value
+from spec_impl.values import (LONG_RANGE, decimal_from_unscaled, float32_bits, float32_from_bits, normalize,
+                              unscaled_value)  # fmt: skip
 
 # type name -> (struct format, rule id) for the fixed-width little-endian rows of the table
 FIXED_WIDTH = {
@@ -45,6 +46,8 @@ def to_binary(t: IcebergType, value: Any) -> bytes:
     if value is None:
         raise InvalidInput(rule_id, "null has no binary single-value form (bounds are never null)")
     name = t.name  # type: ignore[attr-defined]
+    if name == "float":  # the 32 bits themselves: a NaN keeps its payload (float32_bits)
+        return struct.pack("<I", float32_bits(value))
     if name in FIXED_WIDTH:
         return struct.pack(FIXED_WIDTH[name], value)
     if name == "boolean":
@@ -70,6 +73,8 @@ def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) 
         if promoted is not None:
             return promoted
         _check_length(rule_id, t, data, struct.calcsize(FIXED_WIDTH[name]))
+        if name == "float":
+            return float32_from_bits(struct.unpack("<I", data)[0])
         return normalize(t, struct.unpack(FIXED_WIDTH[name], data)[0])
     if name == "boolean":
         _check_length(rule_id, t, data, 1)
@@ -78,6 +83,9 @@ def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) 
         if not data:
             raise InvalidInput(rule_id, "a decimal needs at least one byte", data.hex())
         unscaled = int.from_bytes(data, "big", signed=True)
+        if abs(unscaled) >= 10**t.precision:  # checked before the digits are spelled out
+            raise InvalidInput("value.decimal", f"{len(data)} bytes hold an unscaled value of more than {t.precision} digits for {t}",
+                               data.hex() if len(data) <= 64 else f"{data[:32].hex()}... ({len(data)} bytes)")  # fmt: skip
         return normalize(t, decimal_from_unscaled(unscaled, t.scale))
     if name == "string":
         try:
@@ -93,17 +101,27 @@ def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) 
 
 
 def _from_promoted_bound(name: str, data: bytes, revision: str) -> Any:
-    """A 4-byte bound of a promoted type, read with the type it was written with; else None."""
+    """A 4-byte bound of a promoted type, read with the type it was written with; else None.
+
+    int -> long and float -> double always fit. date -> timestamp / timestamp_ns (adopted v3)
+    multiplies the days by the micro- or nanoseconds of a day, which leaves the long range for
+    dates beyond about ±292,000 years (µs) or outside 1677-09-22 .. 2262-04-11 (ns): such a bound
+    is rejected (rule value.range), never wrapped or returned as an out-of-range value.
+    """
     if len(data) != 4 or name not in ("long", "double", "timestamp", "timestamp_ns"):
         return None
     if name == "long":  # int -> long, a promotion of every format version
         return struct.unpack("<i", data)[0]
-    if name == "double":  # float -> double, likewise
-        return struct.unpack("<f", data)[0]
+    if name == "double":  # float -> double, likewise; a NaN keeps its payload
+        return float32_from_bits(struct.unpack("<I", data)[0])
     if revision != revisions.V3_ADOPTED:  # date -> timestamp(_ns) exists only in the adopted v3
         return None
     days = struct.unpack("<i", data)[0]
-    return days * MICROS_PER_DAY * (NANOS_PER_MICRO if name == "timestamp_ns" else 1)
+    value = days * MICROS_PER_DAY * (NANOS_PER_MICRO if name == "timestamp_ns" else 1)
+    if not LONG_RANGE[0] <= value <= LONG_RANGE[1]:
+        raise InvalidInput("value.range", f"the 4-byte {name} bound {data.hex()} is the date {days} days from the epoch, "
+                           f"whose {name} value {value} lies outside the long range", days)  # fmt: skip
+    return value
 
 
 def _check_length(rule_id: str, t: IcebergType, data: bytes, expected: int) -> None:

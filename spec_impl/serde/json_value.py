@@ -150,9 +150,13 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
         return _in_range(rule_id, t, non_finite(name, obj))
     if name in ("float", "double"):
         number = _expect(rule_id, obj, (int, float), "a JSON number")
-        if not math.isfinite(number):
+        try:
+            as_double = float(number)  # an int of 309 or more digits has no double
+        except OverflowError:
+            raise InvalidInput(rule_id, f"the JSON number is outside the range of a {t}", obj) from None
+        if not math.isfinite(as_double):
             raise InvalidInput(rule_id, "NaN and infinities are not JSON numbers", obj)
-        return _in_range(rule_id, t, float(number))
+        return _in_range(rule_id, t, as_double)
     text = _expect(rule_id, obj, str, "a JSON string")
     if isinstance(t, DecimalType):
         return _decimal_from_json(t, text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "binary"
 DESCRIPTION = "Appendix D: binary single-value serialization (lower and upper bounds)"
@@ -80,3 +81,83 @@ def specs():
         yield case("binary.undefined", f"from-{name}", f"{name} has no binary single value", "from-binary", type=t, hex="00", revisions=revs)
     yield case("binary.undefined", "to-map", "map has no binary single value", "to-binary",
                type={"type": "map", "key-id": 1, "key": "int", "value-id": 2, "value-required": True, "value": "int"}, value={"keys": [1], "values": [2]})  # fmt: skip
+    yield from _nan_payloads()
+    yield from _promoted_bound_ranges()
+    yield from _decimal_forms()
+    yield from _decimal_extremes()
+
+
+def _nan_payloads():
+    """Appendix D: float and double are "Stored as 4-byte (8-byte) little-endian" IEEE 754 values, so
+    the bytes are the value's bits: every bit pattern, NaN payloads and the signalling bit included,
+    is written back as it was read (as Iceberg Java's Conversions do with ByteBuffer.putFloat /
+    getFloat, which keep the raw bits, unlike Float.floatToIntBits, which canonicalizes NaN)."""
+    for t, bits, what in (("float", "7f800001", "a signalling float NaN (quiet bit clear, payload 1)"),
+                          ("float", "ffc00001", "a negative quiet float NaN with payload 1"),
+                          ("float", "7fbfffff", "a signalling float NaN with the largest payload"),
+                          ("double", "7ff0000000000001", "a signalling double NaN"),
+                          ("double", "fff8000000000001", "a negative quiet double NaN with payload 1")):  # fmt: skip
+        le = bytes.fromhex(bits)[::-1].hex()
+        yield case(_FW, f"to-{t}-nan-{bits}", f"{t} to bytes: {what} keeps all its bits ({le})", "to-binary",
+                   type=t, value={"ieee754": bits})  # fmt: skip
+        yield case(_FW, f"from-{t}-nan-{le}", f"{t} from bytes {le}: {what}, read with all its bits", "from-binary", type=t, hex=le)
+
+
+def _promoted_bound_ranges():
+    """A 4-byte timestamp / timestamp_ns bound is a date (adopted 1.1 date promotion); its value
+    is days * 86,400,000,000 µs (or * 86,400,000,000,000 ns), which must fit the long range
+    (Primitive Types: timestamps are 64-bit). Expectations: the largest/smallest day whose
+    promoted value fits, and the first day beyond (rule value.range), computed from the long range.
+    int -> long needs no check (every int is a long): its extremes are read as they are."""
+    micros, nanos = 86_400_000_000, 86_400_000_000_000
+    for t, per_day in (("timestamp", micros), ("timestamp_ns", nanos)):
+        high, low = (2**63 - 1) // per_day, -((2**63) // per_day)  # the last days that fit
+        for days, fits in ((high, True), (low, True), (high + 1, False), (low - 1, False)):
+            h = days.to_bytes(4, "little", signed=True).hex()
+            what = f"date {days} days from the epoch: {days * per_day} {'fits' if fits else 'is outside'} the long range"
+            yield case("binary.promoted-bound" if fits else "value.range", f"from-{t}-{h}-date-{days}", f"a 4-byte {t} bound, {what}",
+                       "from-binary", type=t, hex=h, revisions=None if fits else (V3_ADOPTED,))  # fmt: skip
+    for h, what in (("c606f5ff", "0001-01-01 (day -719162)"), ("ffffff7f", "the largest int day 2147483647"),
+                    ("00000080", "the smallest int day -2147483648")):  # fmt: skip
+        days = int.from_bytes(bytes.fromhex(h), "little", signed=True)
+        for t, per_day in (("timestamp", micros), ("timestamp_ns", nanos)):
+            fits = -(2**63) <= days * per_day < 2**63
+            yield case("binary.promoted-bound" if fits else "value.range", f"from-{t}-{h}-date-{days}",
+                       f"a 4-byte {t} bound holding {what}: {'inside' if fits else 'outside'} the long range once promoted",
+                       "from-binary", type=t, hex=h, revisions=None if fits else (V3_ADOPTED,))  # fmt: skip
+    for h, what in (("00000080", "int min -2147483648"), ("ffffff7f", "int max 2147483647")):
+        yield case("binary.promoted-bound", f"from-long-{h}", f"a 4-byte long bound written as an int before promotion: {what}",
+                   "from-binary", type="long", hex=h)  # fmt: skip
+
+
+def _decimal_forms():
+    """to-binary of a decimal written with another exponent: the bytes of the unscaled value at the
+    type's scale (Appendix D "Stores the unscaled value"), the same for every spelling."""
+    for text, what in forms.EQUIVALENT + forms.REJECTED:
+        yield case("binary.decimal", f"to-decimal-form-{text}", f"{forms.TYPE} given as {text} ({what}): the unscaled value at scale 2",
+                   "to-binary", type=forms.TYPE, value=forms.form(text))  # fmt: skip
+
+
+def _decimal_extremes():
+    """Precision 1 and 38 with scale 0 and scale = precision (Primitive Types: precision at most 38)."""
+    for t, values in (("decimal(1,0)", ("9", "-9", "0")), ("decimal(1,1)", ("0.9", "-0.9", "0.1")),
+                      ("decimal(38,0)", ("9" * 38, "-" + "9" * 38, "1")),
+                      ("decimal(38,38)", ("0." + "9" * 38, "-0." + "9" * 38, "0." + "0" * 37 + "1", "-0." + "0" * 37 + "1"))):  # fmt: skip
+        for v in values:
+            yield case("binary.decimal", f"to-{t}-{v}", f"{t} {v}: minimum two's-complement bytes of the unscaled value", "to-binary", type=t, value=v)
+            yield case("binary.decimal", f"round-trip-{t}-{v}", f"{t} {v} read back from its bytes", "from-binary", type=t,
+                       hex=_unscaled_hex(v))  # fmt: skip
+    yield case("binary.decimal", "from-decimal(38,38)-39-digits", "decimal(38,38): 10**38 has 39 digits, more than precision 38", "from-binary",
+               type="decimal(38,38)", hex=_min_bytes(10**38))  # fmt: skip
+
+
+def _unscaled_hex(text: str) -> str:
+    return _min_bytes(int(text.replace(".", "")))
+
+
+def _min_bytes(n: int) -> str:
+    """Minimum two's-complement big-endian bytes, computed here from the definition (not the reference)."""
+    length = 1
+    while not -(2 ** (8 * length - 1)) <= n < 2 ** (8 * length - 1):
+        length += 1
+    return n.to_bytes(length, "big", signed=True).hex()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "bucket"
 DESCRIPTION = "Bucket Transform Details: bucket[N] over the Appendix B hash"
@@ -39,3 +40,17 @@ def specs():
     yield _b("null", "bucket of null is null", "bucket[16]", "long", None, rule_id="transform.null")
     for t, v in (("boolean", True), ("float", 1.0), ("double", 1.0)):
         yield _b(f"bucket-rejects-{t}", f"{t} is not a bucket source type", "bucket[16]", t, v, rule_id="transform.source-type")
+    yield from _boundaries()
+
+
+def _boundaries():
+    """N at its extremes: 1 (every value in bucket 0) and Integer.MAX_VALUE (the largest int N,
+    rule transform.bucket.n), on int, long and decimal, with hashes of both signs (Appendix B
+    int 34 hashes to 2017239379, long -1 to a negative hash); and decimal inputs written with
+    an exponent other than the scale, which bucket like the value at the type's scale."""
+    for n in (1, 2**31 - 1):
+        for t, v in (("int", 34), ("int", -(2**31)), ("int", 2**31 - 1), ("long", -1), ("long", 2**63 - 1), ("decimal(38,0)", "9" * 38)):
+            yield _b(f"n-{n}-{t}-{v}", f"bucket[{n}] of {t} {v}: N at its {'smallest' if n == 1 else 'largest'} value", f"bucket[{n}]", t, v)
+    for text, what in forms.EQUIVALENT + forms.REJECTED:
+        yield _b(f"decimal-form-{text}", f"bucket[16] of {forms.TYPE} given as {text} ({what}): the bucket of the value at scale 2",
+                 "bucket[16]", forms.TYPE, forms.form(text))  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "hash"
 DESCRIPTION = "Appendix B: 32-bit Murmur3 hash of single values, per type"
@@ -94,3 +95,15 @@ def specs():
     for t in ("geometry", "geography"):
         yield _h("hash.undefined", f"no-hash-{t}", f"{t}: no hash is defined", t, "POINT (1 2)", revisions=(V3_ADOPTED,))
     yield _h("hash.undefined", "no-hash-struct", "struct: no hash is defined", {"type": "struct", "fields": []}, {})
+    yield from _decimal_forms()
+
+
+def _decimal_forms():
+    """Appendix B hashes a decimal's unscaled value at the type's scale: 1E+2, 100 and 100.000 are
+    the decimal(10,2) value 100.00, unscaled 10000, whatever exponent the input was written with."""
+    for text, what in forms.EQUIVALENT + forms.REJECTED:
+        yield _h("hash.decimal", f"decimal-form-{text}", f"{forms.TYPE} given as {text} ({what}): hash of the unscaled value at scale 2",
+                 forms.TYPE, forms.form(text))  # fmt: skip
+    for t, v in (("decimal(1,0)", "9"), ("decimal(1,1)", "-0.9"), ("decimal(38,38)", "0." + "0" * 37 + "1"),
+                 ("decimal(38,38)", "-0." + "9" * 38)):  # fmt: skip
+        yield _h("hash.decimal", f"extreme-{t}-{v}", f"{t} {v}: precision 1 or 38, scale 0 or equal to the precision", t, v)

@@ -6,6 +6,7 @@ import json
 
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "json"
 DESCRIPTION = "Appendix D: JSON single-value serialization (defaults and partition values)"
@@ -115,3 +116,28 @@ def specs():
         yield case(rule_id, f"from-{_name(t)}-{json.dumps(obj, ensure_ascii=False)}", f"{_name(t)} from JSON {obj!r}: {what}", "from-json", type=t, json=obj)
     for t in ("unknown", "variant"):
         yield case("json.undefined", f"from-{t}", f"{t} has no JSON single value", "from-json", type=t, json="x", revisions=(V3_ADOPTED,))
+    yield from _extremes()
+
+
+def _extremes():
+    """Decimals at precision 1 and 38 with scale 0 and scale = precision: Appendix D writes a
+    decimal as a string whose digits after the point give the scale, so the smallest nonzero
+    decimal(38,38) is 0.00000000000000000000000000000000000001 in plain notation, never 1E-38
+    (whose digits give no point). Decimal inputs with another exponent are written at the type's
+    scale. JSON numbers beyond the double range have no double value."""
+    smallest = "0." + "0" * 37 + "1"
+    for t, v in (("decimal(1,0)", "9"), ("decimal(1,0)", "-9"), ("decimal(1,1)", "0.9"), ("decimal(1,1)", "-0.9"),
+                 ("decimal(38,0)", "9" * 38), ("decimal(38,0)", "-" + "9" * 38), ("decimal(38,38)", "0." + "9" * 38),
+                 ("decimal(38,38)", smallest), ("decimal(38,38)", "-" + smallest)):  # fmt: skip
+        yield case("json.decimal", f"to-{t}-{v}", f"{t} {v} to JSON: plain digits, scale {t[-3:-1].strip(',')}", "to-json", type=t, value=v)
+        yield case("json.decimal", f"from-{t}-{v}", f"{t} from JSON {v!r}", "from-json", type=t, json=v)
+    for t, text, why in (("decimal(1,1)", "1.0", "two digits for precision 1"), ("decimal(38,38)", "1." + "0" * 38, "39 digits"),
+                         ("decimal(38,0)", "1" + "0" * 38, "39 digits"), ("decimal(38,38)", "1E-38", "scientific notation whose exponent gives scale 38")):  # fmt: skip
+        yield case("json.decimal", f"from-{t}-{text}", f"{t} from JSON {text!r}: {why}", "from-json", type=t, json=text)
+    for text, what in forms.EQUIVALENT + forms.REJECTED:
+        yield case("json.decimal", f"to-decimal-form-{text}", f"{forms.TYPE} given as {text} ({what}) to JSON: two fraction digits",
+                   "to-json", type=forms.TYPE, value=forms.form(text))  # fmt: skip
+    for t, number, what in (("double", 10**400, "a 401-digit integer"), ("double", -(10**309), "-10**309"),
+                            ("float", 10**39, "10**39, beyond the float range"), ("long", 10**400, "a 401-digit integer")):  # fmt: skip
+        rule_id = "json.integer" if t == "long" else "json.floating"
+        yield case(rule_id, f"from-{t}-{what}", f"{t} from the JSON number {what}: no value of the type", "from-json", type=t, json=number)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "transform-rules"
 DESCRIPTION = "Partition Transforms: parsing transform strings, accepted source types, result types, identity and void"
@@ -43,13 +44,43 @@ def specs():
 
 
 def _parsing():
-    for text in ("identity", "year", "month", "day", "hour", "void", "bucket[16]", "bucket[1]", "truncate[3]", "bucket[2147483647]"):
-        yield case("transform.parse", text, f"'{text}' is a known transform", "parse-transform", transform=text)
-    for text, why in (("bucket[0]", "zero buckets"), ("bucket[-1]", "a negative number of buckets"), ("bucket[x]", "a non-numeric N"),
-                      ("bucket[2147483648]", "N beyond Integer.MAX_VALUE"), ("bucket[]", "an empty N")):  # fmt: skip
+    """Appendix C lists the transform strings: "identity", "bucket[<N>]", "truncate[<W>]", "year",
+    "month", "day", "hour" (and Partition Transforms "void"). A string of another form is an
+    unknown transform, which "All v3 readers are required to read ..., ignoring them": parsed,
+    kept verbatim, never an error. The names are lower case in the spec and N, W numbers of buckets
+    and widths, written in decimal digits; a string of the bucket/truncate form with N or W outside
+    1 .. 2**31 - 1 names the transform with an impossible parameter and is rejected."""
+    for text in ("identity", "year", "month", "day", "hour", "void", "bucket[16]", "bucket[1]", "truncate[3]", "bucket[2147483647]",
+                 "truncate[1]", "truncate[2147483647]", "bucket[016]"):  # fmt: skip
+        yield case("transform.parse", text, f"'{text}' is a known transform" + (" (leading zero: N is 16)" if "016" in text else ""),
+                   "parse-transform", transform=text)  # fmt: skip
+    for text, why in (("bucket[0]", "zero buckets"), ("bucket[2147483648]", "N beyond Integer.MAX_VALUE"),
+                      ("bucket[99999999999999999999]", "N of 20 digits")):  # fmt: skip
         yield case("transform.bucket.n", text, f"'{text}' is an invalid bucket transform: {why}", "parse-transform", transform=text)
-    for text, why in (("truncate[0]", "width 0"), ("truncate[-3]", "a negative width")):
+    for text, why in (("truncate[0]", "width 0"), ("truncate[2147483648]", "W beyond Integer.MAX_VALUE")):
         yield case("transform.truncate.width", text, f"'{text}' is an invalid truncate transform: {why}", "parse-transform", transform=text)
     for text in ("zorder", "geohash[5]", "bucket_v2[16]", "identity[3]", "hours", "custom:transform(a, b)"):
         yield case("transform.unknown", text, f"'{text}' is an unknown transform: parsed, kept verbatim, never an error", "parse-transform",
                    transform=text)  # fmt: skip
+    yield from _malformed()
+
+
+def _malformed():
+    """Strings that are not of the forms of Appendix C: unknown transforms (kept verbatim), not
+    errors and not rewritten (`bucket[+5]` stays `bucket[+5]`). The spec writes every transform
+    name in lower case and defines no other spelling, so `BUCKET[16]` is not `bucket[16]`."""
+    for text, why in (("bucket[]", "an empty N"), ("bucket[-1]", "a sign is not a digit: -1 is no number of buckets"),
+                      ("bucket[+5]", "a sign is not a digit"), ("bucket[abc]", "a non-numeric N"), ("bucket[x]", "a non-numeric N"),
+                      ("truncate[-3]", "a negative width"), ("truncate[ 4 ]", "spaces inside the brackets"),
+                      ("bucket[1.5]", "a fractional N"), ("bucket[16", "no closing bracket"),
+                      ("BUCKET[16]", "upper case: the spec's name is bucket"), ("Bucket[16]", "capitalized"),
+                      ("TRUNCATE[4]", "upper case truncate"), ("Identity", "capitalized identity"), ("YEAR", "upper case year"),
+                      ("Void", "capitalized void")):  # fmt: skip
+        yield case("transform.unknown", f"malformed-{text}", f"'{text}' is not a transform string of Appendix C ({why}): an unknown transform, "
+                   "kept verbatim", "parse-transform", transform=text)  # fmt: skip
+    for text in ("BUCKET[16]", "bucket[+5]", "Identity"):
+        yield case("transform.unknown", f"apply-{text}", f"'{text}' is an unknown transform: it has no value to compute", "transform",
+                   transform=text, type="int", value=34)  # fmt: skip
+    for text, what in forms.EQUIVALENT:
+        yield case("transform.identity", f"identity-decimal-form-{text}", f"identity of {forms.TYPE} given as {text} ({what}): the value at scale 2",
+                   "transform", transform="identity", type=forms.TYPE, value=forms.form(text))  # fmt: skip

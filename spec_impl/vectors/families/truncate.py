@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spec_impl.vectors.cases import case
+from spec_impl.vectors.families import _decimal_forms as forms
 
 NAME = "truncate"
 DESCRIPTION = "Truncate Transform Details: truncate[W] of int, long, decimal, string and binary"
@@ -55,3 +56,31 @@ def specs():
     yield _t("transform.null", "truncate-null", "truncate of null is null", 3, "string", None)
     for t, v in (("fixed[4]", "00010203"), ("double", 1.5), ("date", "2017-11-16"), ("uuid", "f79c3e09-677c-4bbd-a479-3f349cb785e7")):
         yield _t("transform.source-type", f"truncate-rejects-{t}", f"{t} is not a truncate source type", 4, t, v)
+    yield from _boundaries()
+
+
+def _boundaries():
+    """W at its extremes, 1 and Integer.MAX_VALUE (rule transform.truncate.width: W is a positive int).
+    With W = 2**31 - 1 on an int, ((v % W) + W) of the spec's formula reaches 2W - 2, beyond 32 bits:
+    the expectation is the formula computed exactly (v - (((v % W) + W) % W)), which stays inside
+    the int range except below -W (rule transform.overflow there)."""
+    ints, w = "transform.truncate.integer", 2**31 - 1
+    for t in ("int", "long"):
+        for v in (2**31 - 1, 2**31 - 2, 1, 0, -1, -(2**31) + 1):
+            yield _t(ints, f"{t}-w-max-{v}", f"{t} {v} with width 2147483647 (((v % W) + W) does not fit 32 bits)", w, t, v)
+        for v in ((2**31 - 1, 2**63 - 1, -(2**63)) if t == "long" else (2**31 - 1, -(2**31))):
+            yield _t(ints, f"{t}-w1-{v}", f"{t} {v} with width 1 is itself", 1, t, v)
+    yield _t("transform.overflow", "int-min-w-max", "int -2147483648 with width 2147483647 would be -4294967294", w, "int", -(2**31),
+             note="Spec gap: the result lies outside the int range; the reference rejects it.")
+    yield _t(ints, "long-min-w-max", "long -9223372036854775808 with width 2147483647", w, "long", -(2**63))
+    yield _t(ints, "long-w-max-multiple", "long 4294967294 (2W) with width 2147483647 is itself", w, "long", 2 * w)
+    dec = "transform.truncate.decimal"
+    for t, v in (("decimal(1,0)", "9"), ("decimal(1,1)", "0.9"), ("decimal(1,1)", "-0.1"), ("decimal(38,0)", "9" * 38),
+                 ("decimal(38,38)", "0." + "9" * 38), ("decimal(38,38)", "0." + "0" * 37 + "1")):  # fmt: skip
+        for width in (1, 2, w):
+            yield _t(dec if not (width > 1 and v.startswith("-")) else dec, f"{t}-w{width}-{v}", f"{t} {v} with width {width}", width, t, v)
+    for text, what in forms.EQUIVALENT + forms.REJECTED:
+        yield _t(dec, f"decimal-form-{text}", f"truncate[50] of {forms.TYPE} given as {text} ({what}): truncated at scale 2", 50,
+                 forms.TYPE, forms.form(text))  # fmt: skip
+    for t, v in (("string", "😀é"), ("binary", "00ff")):
+        yield _t(f"transform.truncate.{t}", f"{t}-w-max", f"{t} with width 2147483647 is unchanged", w, t, v)

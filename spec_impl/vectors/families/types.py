@@ -83,3 +83,22 @@ def _promotions():
             yield case("type.promotion.v3" if v == 3 else "type.promotion", f"v{v}-{src}-to-{dst}",
                        f"format v{v}: promote {src} to {dst}? (only the adopted v3 allows it)", "promote",
                        **{"from": src, "to": dst}, format_version=v, revisions=BOTH)  # fmt: skip
+    yield from _boundaries()
+
+
+def _nest(depth: int) -> dict:
+    """A list type nested `depth` levels deep (ids 1..depth) around an int."""
+    t: object = "int"
+    for i in range(depth, 0, -1):
+        t = {"type": "list", "element-id": i, "element-required": True, "element": t}
+    return t  # type: ignore[return-value]
+
+
+def _boundaries():
+    """Decimal precision 1 and 38 with scale 0 and scale = precision (Primitive Types: "precision
+    must be 38 or less"), and the reference's nesting limit: 100 levels are read (rule
+    type.nesting-limit: a limit of the reference, not of the spec, so only the accepted side is a
+    vector)."""
+    for text in ("decimal(1,0)", "decimal(1,1)", "decimal(38,0)"):
+        yield case("type.decimal", f"extreme-{text}", f"'{text}': precision 1 or 38, scale 0 or equal to the precision", "parse-type", type=text)
+    yield case("type.nesting-limit", "list-100-deep", "a list nested 100 levels deep: within the reference's limit", "parse-type", type=_nest(100))
