@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: test conformance vectors check-vectors capture-tables bench clean
+.PHONY: test conformance vectors check-vectors capture-tables bench clean fuzz
 
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
@@ -45,6 +45,11 @@ $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 $(VENV)/.engine-deps: pyproject.toml $(VENV)/.test-deps
 	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
 	touch $@
+
+# A deep fuzzing campaign of every parser family (tests/fuzz/README.md); FUZZ_ARGS e.g. --inputs 1000 --families scan
+FUZZ_ARGS ?= --inputs 100000 --families all
+fuzz: $(VENV)/.test-deps
+	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis reports

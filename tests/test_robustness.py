@@ -74,3 +74,64 @@ def test_view_metadata_reader_raises_only_spec_errors(doc):
 def test_json_values_and_types_raise_only_spec_errors(obj, type_json):
     _only_spec_errors(from_json, type_json, obj)
     _only_spec_errors(parse_type, obj)
+
+
+# --- decisions of the fuzzing campaign (tests/fuzz), each with its spec basis ------------------------
+
+import gzip  # noqa: E402
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from spec_impl.metadata.table_metadata import read_metadata_file  # noqa: E402
+from spec_impl.scan.arrow_values import read_parquet  # noqa: E402
+
+
+def _bytes(doc: dict) -> bytes:
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize("text, what", [
+    (b'{"format-version": 2, "format-version": 2}', "twice"),             # RFC 8259 §4: duplicate names are ambiguous
+    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1), "NaN"),   # RFC 8259 §6
+    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": -Infinity, "x": ', 1), "Infinity"),
+    (b'{"a":' + b"[" * 100_000, "nests deeper"),                          # a bound, not a RecursionError
+])  # fmt: skip
+def test_metadata_files_are_strict_bounded_json(text, what):
+    """json.document: duplicate keys, NaN/Infinity tokens and runaway nesting are rejected with the rule."""
+    with pytest.raises(SpecError, match=what) as e:
+        read_metadata_file(text)
+    assert e.value.rule == "json.document"
+
+
+def test_corrupt_gzip_and_gzip_bombs_are_rejected():
+    """table.gzip: a damaged stream is rejected (not zlib.error); json.document bounds what it expands to."""
+    whole = gzip.compress(_bytes(v2()), mtime=0)
+    for damaged in (whole[:30], whole[:20] + b"\xff" * 20 + whole[40:], whole + b"junk"):
+        with pytest.raises(SpecError) as e:
+            read_metadata_file(damaged)
+        assert e.value.rule == "table.gzip"
+
+
+def test_v2_table_uuid_null_is_rejected_not_invented():
+    """table.table-uuid: required from v2 ("Table Metadata Fields"); a null one is not replaced by a new UUID."""
+    with pytest.raises(SpecError) as e:
+        parse_table_metadata(dict(v2(), **{"table-uuid": None}))
+    assert e.value.rule == "table.table-uuid"
+
+
+def test_unreadable_parquet_is_a_spec_error():
+    """scan.data-file: bytes Parquet cannot read are rejected with the rule, not an Arrow exception."""
+    with pytest.raises(SpecError) as e:
+        read_parquet(b"PAR1 not really")
+    assert e.value.rule == "scan.data-file"
+
+
+@pytest.mark.parametrize("fv", [0, 4, "2", 2.0, None, True])
+def test_unknown_format_version_arguments_are_spec_errors(fv):
+    """table.format-version: a caller's version is checked like a document's."""
+    from spec_impl.metadata.schema import parse_schema
+
+    with pytest.raises(SpecError) as e:
+        parse_schema({"type": "struct", "schema-id": 0, "fields": []}, fv)
+    assert e.value.rule == "table.format-version"

@@ -30,6 +30,7 @@ from pyroaring import BitMap
 from spec_impl import revisions
 from spec_impl.deletes.puffin import Blob, BlobMetadata, PuffinFile, read_puffin
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
 
 _BLOB = "Puffin spec: deletion-vector-v1 blob type; adopted 1.6"
@@ -207,12 +208,18 @@ def _need(data: bytes, end: int, start: int) -> None:
 def dv_blob_metadata(puffin: PuffinFile, data_file: dict[str, Any]) -> BlobMetadata:
     """The blob a DV's data_file points at, with the checks of rules dv.entry, dv.blob-reference
     and dv.blob-metadata."""
+    if not isinstance(data_file, dict):
+        raise InvalidInput("dv.entry", "a deletion vector's data_file is an object", brief(data_file))
     for key in ("referenced_data_file", "content_offset", "content_size_in_bytes", "record_count"):
         if data_file.get(key) is None:
-            raise InvalidInput("dv.entry", f"a deletion vector's data_file needs {key}", data_file.get("file_path"))
-    if data_file.get("content", 1) != 1 or str(data_file.get("file_format", "puffin")).lower() != "puffin":
+            raise InvalidInput("dv.entry", f"a deletion vector's data_file needs {key}", brief(data_file.get("file_path")))
+    for key, kind in (("referenced_data_file", str), ("content_offset", int), ("content_size_in_bytes", int), ("record_count", int)):
+        if not isinstance(data_file[key], kind) or isinstance(data_file[key], bool):
+            raise InvalidInput("dv.entry", f"a deletion vector's {key} is a {'string' if kind is str else 'long'}", brief(data_file[key]))
+    file_format = data_file.get("file_format", "puffin")
+    if data_file.get("content", 1) != 1 or not isinstance(file_format, str) or file_format.lower() != "puffin":
         raise InvalidInput("dv.entry", "a deletion vector's data_file has content 1 and file_format puffin",
-                           (data_file.get("content"), data_file.get("file_format")))  # fmt: skip
+                           brief((data_file.get("content"), data_file.get("file_format"))))  # fmt: skip
     span = (data_file["content_offset"], data_file["content_size_in_bytes"])
     blob = next((b for b in puffin.blobs if (b.offset, b.length) == span), None)
     if blob is None or blob.type != BLOB_TYPE:
@@ -253,6 +260,6 @@ def read_dv(puffin: PuffinFile, data_file: dict[str, Any]) -> DeletionVector:
 def deleted_positions(puffin_bytes: bytes, data_file: dict[str, Any]) -> list[int]:
     """The sorted row positions deleted by the DV whose data_file (or manifest entry with a
     `data_file`) is given, read from the Puffin file's bytes."""
-    if "data_file" in data_file:
+    if isinstance(data_file, dict) and "data_file" in data_file:
         data_file = data_file["data_file"]
     return list(read_dv(read_puffin(puffin_bytes), data_file).positions())

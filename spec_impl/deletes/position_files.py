@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.rules import Rule, register
 
@@ -38,9 +39,14 @@ def check_position_rows(rows: Sequence[tuple[str, int]], row_count: RowCount | M
     """The violations of a position delete file's rows: the first row out of order
     (position-deletes.sorted) and, per target, the positions outside it (position-deletes.in-range)."""
     count = _row_count_function(row_count)
-    for n, (path, pos) in enumerate(rows):
+    if not isinstance(rows, Sequence) or isinstance(rows, (str, bytes)):
+        raise InvalidInput("deletes.position-rows", "the rows of a position delete file are a list of (file_path, pos) pairs", brief(rows))
+    for n, row in enumerate(rows):
+        if not isinstance(row, Sequence) or isinstance(row, (str, bytes)) or len(row) != 2:
+            raise InvalidInput("deletes.position-rows", f"row {n}: a position delete row is a (file_path, pos) pair", brief(row))
+        path, pos = row
         if not isinstance(path, str) or isinstance(pos, bool) or not isinstance(pos, int):
-            raise InvalidInput("deletes.position-rows", f"row {n}: a position delete row is a string file_path and a long pos", [path, pos])
+            raise InvalidInput("deletes.position-rows", f"row {n}: a position delete row is a string file_path and a long pos", brief([path, pos]))
     found = []
     unsorted = next((n for n in range(1, len(rows)) if tuple(rows[n]) < tuple(rows[n - 1])), None)
     if unsorted is not None:
@@ -86,7 +92,18 @@ def _unsorted(n: int, row: Sequence, previous: Sequence) -> Finding:
 
 
 def _row_count_function(row_count: RowCount | Mapping[str, int]) -> RowCount:
-    return row_count.get if isinstance(row_count, Mapping) else row_count
+    """Row counts by target path, from a mapping or a function; each count an int or None (unknown)."""
+    if not isinstance(row_count, Mapping) and not callable(row_count):
+        raise InvalidInput("deletes.position-rows", "row counts are a mapping (or function) from file path to row count", brief(row_count))
+    get = row_count.get if isinstance(row_count, Mapping) else row_count
+
+    def count(path: str) -> int | None:
+        n = get(path)
+        if n is not None and (type(n) is not int or n < 0):
+            raise InvalidInput("deletes.position-rows", f"the row count of {path} is a non-negative integer", brief(n))
+        return n
+
+    return count
 
 
 def _combined(column: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -23,7 +23,9 @@ from typing import Any
 import lz4.frame
 import zstandard
 
-from spec_impl.errors import InvalidInput
+from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.metadata import json_document
+from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
 
 _PUFFIN = "Puffin spec"
@@ -45,6 +47,7 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 _LZ4_MAGIC = b"\x04\x22\x4d\x18"
 _LZ4_CONTENT_SIZE_FLAG = 0x08  # FLG bit 3 (LZ4 frame format)
+MAX_DECOMPRESSED = 256 * 1024 * 1024  # a resource limit of the reference: the declared content size is checked before decoding
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class PuffinFile:
 
 def read_puffin(data: bytes) -> PuffinFile:
     """Parse a Puffin file, checking magics, footer, flags, metadata, blob ranges and codecs."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InvalidInput("puffin.magic", "a Puffin file is bytes", type(data).__name__)
     data = bytes(data)
     if len(data) < len(MAGIC) or data[:4] != MAGIC:
         raise InvalidInput("puffin.magic", "the file does not start with the Puffin magic 50 46 41 31", data[:4])
@@ -124,15 +129,13 @@ def _flags(flags: bytes) -> bool:
 def _footer_json(payload: bytes) -> dict[str, Any]:
     """The FileMetadata object: `blobs` a list, `properties` a string map ({} when absent)."""
     try:
-        obj = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise InvalidInput("puffin.footer", f"the footer payload is not UTF-8: {e.reason} at byte {e.start}", payload[:40]) from None
-    except ValueError as e:
-        raise InvalidInput("puffin.footer", f"the footer payload is not JSON: {e}", payload[:40]) from None
+        obj = json_document.loads(payload, "the footer payload")
+    except SpecError as e:  # not UTF-8, not JSON, NaN tokens, duplicate keys, too deep (rule json.document)
+        raise InvalidInput("puffin.footer", f"the footer payload is not strict JSON: {e}", payload[:40]) from None
     if not isinstance(obj, dict):
         raise InvalidInput("puffin.footer", "the footer payload is not a JSON object (FileMetadata)", type(obj).__name__)
     if not isinstance(obj.get("blobs"), list):
-        raise InvalidInput("puffin.footer", "FileMetadata needs a 'blobs' list", obj.get("blobs"))
+        raise InvalidInput("puffin.footer", "FileMetadata needs a 'blobs' list", brief(obj.get("blobs")))
     properties = _string_map(obj.get("properties"), "puffin.footer", "FileMetadata properties")
     return {"blobs": obj["blobs"], "properties": properties}
 
@@ -141,7 +144,7 @@ def _string_map(value: Any, rule: str, what: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise InvalidInput(rule, f"{what} must be a JSON object with string values", value)
+        raise InvalidInput(rule, f"{what} must be a JSON object with string values", brief(value))
     return dict(value)
 
 
@@ -149,7 +152,7 @@ def _long(obj: dict[str, Any], key: str, where: str, lo: int = LONG_MIN) -> int:
     value = obj.get(key)
     if type(value) is not int or not lo <= value <= LONG_MAX:
         limit = "a non-negative long" if lo == 0 else "a long"
-        raise InvalidInput("puffin.blob-metadata", f"{where}: {key!r} must be {limit}", value)
+        raise InvalidInput("puffin.blob-metadata", f"{where}: {key!r} must be {limit}", brief(value))
     return value
 
 
@@ -157,15 +160,15 @@ def _blob_metadata(obj: Any, index: int) -> BlobMetadata:
     """One BlobMetadata, field by field (rules puffin.blob-metadata, puffin.codec)."""
     where = f"blob {index}"
     if not isinstance(obj, dict):
-        raise InvalidInput("puffin.blob-metadata", f"{where} is not a JSON object", obj)
+        raise InvalidInput("puffin.blob-metadata", f"{where} is not a JSON object", brief(obj))
     if not isinstance(obj.get("type"), str):
-        raise InvalidInput("puffin.blob-metadata", f"{where}: 'type' must be a string", obj.get("type"))
+        raise InvalidInput("puffin.blob-metadata", f"{where}: 'type' must be a string", brief(obj.get("type")))
     fields = obj.get("fields")
     if not isinstance(fields, list) or not all(type(f) is int and INT_MIN <= f <= INT_MAX for f in fields):
-        raise InvalidInput("puffin.blob-metadata", f"{where}: 'fields' must be a list of int field ids", fields)
+        raise InvalidInput("puffin.blob-metadata", f"{where}: 'fields' must be a list of int field ids", brief(fields))
     codec = obj.get("compression-codec")
     if codec is not None and not isinstance(codec, str):
-        raise InvalidInput("puffin.blob-metadata", f"{where}: 'compression-codec' must be a string", codec)
+        raise InvalidInput("puffin.blob-metadata", f"{where}: 'compression-codec' must be a string", brief(codec))
     if codec is not None and codec not in CODECS:
         raise InvalidInput("puffin.codec", f"{where}: compression-codec must be lz4 or zstd (or absent)", codec)
     return BlobMetadata(obj["type"], tuple(fields), _long(obj, "snapshot-id", where), _long(obj, "sequence-number", where),
@@ -192,6 +195,11 @@ def _lz4_decompress(data: bytes, what: str) -> bytes:
         raise InvalidInput("puffin.frame", f"{what} is not an LZ4 frame (magic 04 22 4D 18)", data[:4].hex(" "))
     if not data[4] & _LZ4_CONTENT_SIZE_FLAG:
         raise InvalidInput("puffin.frame", f"{what}: the LZ4 frame has no content size", data[4])
+    if len(data) < 14:
+        raise InvalidInput("puffin.frame", f"{what}: the LZ4 frame header is truncated", len(data))
+    size = int.from_bytes(data[6:14], "little")  # FLG, BD, then the 8-byte content size
+    if size > MAX_DECOMPRESSED:
+        raise InvalidInput("puffin.frame", f"{what}: the LZ4 frame does not decode within the reference's limit of {MAX_DECOMPRESSED} bytes: it declares {size}", size)
     try:
         out, used = lz4.frame.decompress(data, return_bytes_read=True)
     except RuntimeError as e:
@@ -206,6 +214,8 @@ def _zstd_decompress(data: bytes, what: str) -> bytes:
         size = zstandard.get_frame_parameters(data).content_size
         if size == zstandard.CONTENTSIZE_UNKNOWN:
             raise InvalidInput("puffin.frame", f"{what}: the Zstandard frame has no content size", len(data))
+        if size > MAX_DECOMPRESSED:
+            raise InvalidInput("puffin.frame", f"{what}: the Zstandard frame declares {size} bytes, above the reference's limit of {MAX_DECOMPRESSED}", size)
         return zstandard.ZstdDecompressor().decompress(data, allow_extra_data=False)
     except zstandard.ZstdError as e:
         raise InvalidInput("puffin.frame", f"{what} is not a single Zstandard frame: {e}", len(data)) from None

@@ -32,6 +32,7 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
 
 _PLANNING = "Scan Planning"
@@ -81,10 +82,17 @@ class ScanFile:
         return self.bounds_target
 
 
+def scan_files(items: Any) -> list[ScanFile]:
+    """ScanFiles from a JSON list of their forms (rule deletes.file)."""
+    if not isinstance(items, list):
+        raise InvalidInput("deletes.file", "the files are a JSON list", brief(items))
+    return [scan_file(obj) for obj in items]
+
+
 def scan_file(obj: dict[str, Any]) -> ScanFile:
     """A ScanFile from its JSON form (the vectors' `data-files` / `delete-files` items), checked (rule deletes.file)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("file_path"), str):
-        raise InvalidInput("deletes.file", "a file is an object with a string file_path", obj)
+        raise InvalidInput("deletes.file", "a file is an object with a string file_path", brief(obj))
     content, seq, spec_id = obj.get("content", DATA), obj.get("sequence_number"), obj.get("spec_id", 0)
     if content not in (DATA, POSITION, EQUALITY):
         raise InvalidInput("deletes.file", f"{obj['file_path']}: content must be 0, 1 or 2", content)
@@ -93,7 +101,13 @@ def scan_file(obj: dict[str, Any]) -> ScanFile:
             raise InvalidInput("deletes.file", f"{obj['file_path']}: {name} must be a non-negative integer", value)
     partition = obj.get("partition", [])
     if not isinstance(partition, list):
-        raise InvalidInput("deletes.file", f"{obj['file_path']}: partition must be a list of values", partition)
+        raise InvalidInput("deletes.file", f"{obj['file_path']}: partition must be a list of values", brief(partition))
+    if not isinstance(obj.get("file_format", "parquet"), str):
+        raise InvalidInput("deletes.file", f"{obj['file_path']}: file_format must be a string", brief(obj.get("file_format")))
+    for key in ("referenced_data_file", "file_path_lower", "file_path_upper"):
+        if obj.get(key) is not None and not isinstance(obj[key], str):
+            raise InvalidInput("deletes.file", f"{obj['file_path']}: {key} must be a string or null", brief(obj[key]))
+    partition_key(spec_id, partition)  # values a partition can hold
     return ScanFile(obj["file_path"], content, spec_id, tuple(partition), seq, obj.get("file_format", "parquet"),
                     obj.get("referenced_data_file"), obj.get("file_path_lower"), obj.get("file_path_upper"))  # fmt: skip
 
@@ -101,7 +115,13 @@ def scan_file(obj: dict[str, Any]) -> ScanFile:
 def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
     """The key under which partitions are equal (rule deletes.partition-equality): floats by their
     canonical bits (every NaN alike; -0.0 and 0.0 differ), other values by value."""
-    return (spec_id, *(_canonical(v) for v in values))
+    key = (spec_id, *(_canonical(v) for v in values))
+    try:
+        hash(key)
+    except TypeError:
+        raise InvalidInput("deletes.file", "partition values are single values (null, booleans, numbers, strings, bytes), not lists or objects",
+                           brief(values)) from None  # fmt: skip
+    return key
 
 
 def _canonical(v: Any) -> Any:
@@ -177,6 +197,7 @@ class DeleteIndex:
     """
 
     def __init__(self, deletes: Iterable[ScanFile], unpartitioned_specs: Iterable[int] = (), revision: str = revisions.DEFAULT):
+        revisions.check(revision)
         self.revision = revision
         unpartitioned = set(unpartitioned_specs)
         self.dvs: dict[str, ScanFile] = {}
@@ -242,5 +263,15 @@ def plan(data_files: Iterable[ScanFile], delete_files: Iterable[ScanFile], unpar
 
 
 def unpartitioned_spec_ids(specs: Iterable[dict]) -> set[int]:
-    """Ids of the partition specs (JSON) whose fields are all `void`, or that have none."""
-    return {s["spec-id"] for s in specs if all(f["transform"] == "void" for f in s.get("fields", []))}
+    """Ids of the partition specs (JSON) whose fields are all `void`, or that have none (rule deletes.file:
+    each spec an object with an int spec-id and a list of fields that have a transform)."""
+    if not isinstance(specs, list):
+        raise InvalidInput("deletes.file", "the partition specs are a JSON list", brief(specs))
+    out = set()
+    for s in specs:
+        fields = s.get("fields", []) if isinstance(s, dict) else None
+        if type(s.get("spec-id") if isinstance(s, dict) else None) is not int or not isinstance(fields, list) or not all(isinstance(f, dict) for f in fields):
+            raise InvalidInput("deletes.file", "a partition spec is an object with an int spec-id and a list of field objects", brief(s))
+        if all(f.get("transform") == "void" for f in fields):
+            out.add(s["spec-id"])
+    return out

@@ -18,6 +18,7 @@ from typing import Any
 import fastavro
 
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
 from spec_impl.serde.binary import from_binary
 from spec_impl.types import DecimalType, IcebergType
@@ -43,7 +44,7 @@ def read_avro(data: bytes, path: str = "") -> AvroFile:
     try:
         blocks = fastavro.block_reader(io.BytesIO(data))
         raw = blocks.metadata
-        schema = json.loads(raw["avro.schema"])
+        schema = json.loads(raw["avro.schema"])  # fastavro has parsed it already: valid JSON of bounded depth
         physical = fastavro.parse_schema(_without_logical_types(schema))  # fastavro converts logical types otherwise
         records = []
         for block in blocks:
@@ -79,16 +80,31 @@ def write_avro(schema: dict, records: list[dict[str, Any]], metadata: dict[str, 
 
 def avro_map(pairs: list[dict[str, Any]] | None) -> dict[Any, Any] | None:
     """An Iceberg map read from its Avro array-of-records form (Appendix A), as a dict."""
-    return None if pairs is None else {p["key"]: p["value"] for p in pairs}
+    if pairs is None or isinstance(pairs, dict):  # a dict: already read
+        return pairs
+    return {p["key"]: p["value"] for p in pairs}
 
 
 def physical_value(t: IcebergType, value: Any) -> Any:
     """An Avro-encoded value of Iceberg type `t` as the reference's physical value (Appendix A):
     Avro carries a decimal as its two's-complement big-endian unscaled bytes and a uuid as 16 bytes,
-    the forms of Appendix D's binary serialization; every other primitive is already physical."""
-    if value is None or not (isinstance(t, DecimalType) or getattr(t, "name", None) == "uuid"):
+    the forms of Appendix D's binary serialization; every other primitive is already physical.
+    A value of another Avro type than `t`'s is rejected (rule manifest.avro-schema)."""
+    if value is None:
+        return value
+    name = "decimal" if isinstance(t, DecimalType) else getattr(t, "name", None)
+    expected = _PYTHON_TYPES.get(name)
+    if expected is not None and not (isinstance(value, expected) and (expected is bool or not isinstance(value, bool))):
+        raise InvalidInput("manifest.avro-schema", f"a {t} value is an Avro {_AVRO_NAMES[expected]}", brief(value))
+    if name not in ("decimal", "uuid"):
         return value
     return from_binary(t, value)
+
+
+_PYTHON_TYPES = {"boolean": bool, "int": int, "long": int, "date": int, "time": int, "timestamp": int, "timestamptz": int,
+                 "timestamp_ns": int, "timestamptz_ns": int, "float": float, "double": float, "string": str, "uuid": bytes,
+                 "fixed": bytes, "binary": bytes, "decimal": bytes}  # fmt: skip
+_AVRO_NAMES = {bool: "boolean", int: "int or long", float: "float or double", str: "string", bytes: "bytes or fixed"}
 
 
 def to_avro_map(mapping: dict[Any, Any] | None) -> list[dict[str, Any]] | None:

@@ -15,6 +15,9 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
+from spec_impl.manifests.records import check_entries, check_row
+from spec_impl.metadata.json_document import brief
+from spec_impl.metadata.versions import check_format_version
 from spec_impl.rules import Rule, register
 
 _ENTRY = "Manifests (manifest_entry)"
@@ -38,8 +41,8 @@ register(
 def read_manifest_file(row: dict[str, Any]) -> dict[str, Any]:
     """A manifest-list row with the v1 defaults applied (rule manifest.v1-defaults): content 0,
     sequence_number and min_sequence_number 0 when absent (a v1 manifest list, also one kept by
-    an upgraded table)."""
-    out = dict(row)
+    an upgraded table). The row's shape is checked first (rule manifest.avro-schema)."""
+    out = dict(check_row(row))
     for key in ("content", "sequence_number", "min_sequence_number"):
         if out.get(key) is None:
             out[key] = 0
@@ -54,8 +57,9 @@ def inherit_entries(manifest: dict[str, Any], entries: list[dict[str, Any]], for
     manifests have none): v1 entries read sequence numbers 0 (Appendix E), whatever their status.
     """
     manifest = read_manifest_file(manifest)
+    check_format_version(format_version)
     out = []
-    for e in entries:
+    for e in check_entries(entries, str(manifest["manifest_path"])):
         status = e.get("status")
         if status not in (EXISTING, ADDED, DELETED):
             raise InvalidInput("manifest.status", "status must be 0 (EXISTING), 1 (ADDED) or 2 (DELETED)", status)
@@ -69,9 +73,12 @@ def inherit_entries(manifest: dict[str, Any], entries: list[dict[str, Any]], for
                 if e.get(key) is None:
                     if status != ADDED:
                         raise InvalidInput("manifest.inherit.sequence-number", f"an {'EXISTING' if status == EXISTING else 'DELETED'} entry "
-                                           f"must carry {key}; only ADDED entries inherit it", e.get("data_file", {}).get("file_path"))  # fmt: skip
+                                           f"must carry {key}; only ADDED entries inherit it", e["data_file"]["file_path"])  # fmt: skip
                     resolved[key] = manifest["sequence_number"]
         if e.get("snapshot_id") is None:
+            if manifest.get("added_snapshot_id") is None:
+                raise InvalidInput("manifest.inherit.snapshot-id", "an entry without snapshot_id inherits the manifest's added_snapshot_id, "
+                                   "which is null", e["data_file"]["file_path"])  # fmt: skip
             resolved["snapshot_id"] = manifest["added_snapshot_id"]
         out.append(resolved)
     return out
@@ -91,10 +98,14 @@ def assign_manifest_first_row_ids(manifests: list[dict[str, Any]], snapshot_firs
     added_rows_count + existing_rows_count (the recommended increment); delete manifests get null.
     Returns the rows and the next unassigned row id (the snapshot's first-row-id + added-rows).
     """
+    if type(snapshot_first_row_id) is not int:
+        raise InvalidInput("lineage.manifest-first-row-id", "the snapshot's first-row-id is an integer", brief(snapshot_first_row_id))
+    if not isinstance(manifests, (list, tuple)):
+        raise InvalidInput("manifest.avro-schema", "a manifest list is a list of manifest_file rows", type(manifests).__name__)
     next_id = snapshot_first_row_id
     out = []
     for m in manifests:
-        m = dict(m)
+        m = dict(check_row(m, reader_required=False))
         if m.get("content", DATA) != DATA:
             m["first_row_id"] = None
         elif m.get("first_row_id") is None:
@@ -108,6 +119,9 @@ def file_first_row_ids(manifest_first_row_id: int | None, entries: list[dict[str
     """Each entry's data file first_row_id (rule lineage.file-first-row-id): explicit values kept;
     null ones follow from the manifest's first_row_id and the record counts of earlier null-id
     files, DELETED entries skipped (they keep null). A manifest without first_row_id gives nulls."""
+    if manifest_first_row_id is not None and type(manifest_first_row_id) is not int:
+        raise InvalidInput("lineage.file-first-row-id", "a manifest's first_row_id is a long", brief(manifest_first_row_id))
+    check_entries(entries, "the manifest")
     out: list[int | None] = []
     offset = 0
     for e in entries:

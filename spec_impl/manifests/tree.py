@@ -19,6 +19,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests import inheritance
 from spec_impl.manifests.avro_files import AvroFile, read_avro
+from spec_impl.manifests.records import check_row
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register
@@ -121,13 +122,15 @@ def manifest_rows(files: FileSource, md: TableMetadata, snapshot: Snapshot) -> t
     from each manifest's key-value metadata (its spec id), with the snapshot as added_snapshot_id."""
     if snapshot.manifest_list is not None:
         f = read_avro(files.read(snapshot.manifest_list), snapshot.manifest_list)
-        return f, f.records
+        return f, [check_row(r, f"{snapshot.manifest_list} row {i}") for i, r in enumerate(f.records)]
     if snapshot.manifests is None:
         raise InvalidInput("tree.snapshot", "the snapshot has neither manifest-list nor manifests", snapshot.snapshot_id)
     rows = []
     for path in snapshot.manifests:
         data = files.read(path)
         spec_id = read_avro(data, path).metadata.get("partition-spec-id", str(md.default_spec_id))
+        if not (spec_id.isascii() and spec_id.isdigit() and len(spec_id) < 10):
+            raise InvalidInput("tree.manifest-metadata", f"manifest {path} has a partition-spec-id that is not an int", spec_id)
         rows.append({"manifest_path": path, "manifest_length": len(data), "partition_spec_id": int(spec_id), "added_snapshot_id": snapshot.snapshot_id})
     return None, rows
 

@@ -10,7 +10,6 @@ adopted v3 digest §1.4 (first_row_id) and §1.5 (deletion vector fields).
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,8 @@ from spec_impl.manifests import inheritance
 from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
+from spec_impl.manifests.records import check_entries, check_row
+from spec_impl.metadata import json_document
 from spec_impl.manifests.tree import FileSource, manifest_format_version
 from spec_impl.metadata.partitioning import partition_type
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
@@ -105,17 +106,32 @@ class _Checker:
             return
         _, listing = read
         list_path = snapshot.manifest_list
+        if not self.record_schema(listing, list_path):
+            return
         list_version = self.list_format_version(listing)
         self.fields(listing.schema, MANIFEST_FILE, list_version, list_path, "manifest list")
         live: dict[str, list[str]] = defaultdict(list)
         ranges: list[tuple[int, int, str]] = []
-        for row in listing.records:
-            self.required(row, MANIFEST_FILE, list_version, list_path, f"manifest list row {row.get('manifest_path')!r}")
+        for i, row in enumerate(listing.records):
+            if isinstance(row, dict):
+                self.required(row, MANIFEST_FILE, list_version, list_path, f"manifest list row {json_document.brief(row.get('manifest_path'))}")
+            try:
+                check_row(row, f"row {i}")
+            except SpecError as e:
+                self.report(e.rule, list_path, str(e))
+                continue
             self.manifest(snapshot, row, live, ranges)
         for path, manifests in live.items():
             if len(manifests) > 1:
                 self.report("tree.unique-live-files", list_path, f"snapshot {snapshot.snapshot_id}: {path} is live {len(manifests)} times ({', '.join(manifests)})")
         self.row_id_ranges(snapshot, ranges, list_path)
+
+    def record_schema(self, f: AvroFile, path: str) -> bool:
+        """Whether the file's writer schema is a record (rule manifest.avro-schema); reported if not."""
+        if isinstance(f.schema, dict) and isinstance(f.schema.get("fields"), list):
+            return True
+        self.report("manifest.avro-schema", path, f"the writer schema is not a record schema: {json_document.brief(f.schema)}")
+        return False
 
     def list_format_version(self, listing: AvroFile) -> int:
         """The spec defines no key-value metadata for manifest lists; writers commonly add a
@@ -144,10 +160,20 @@ class _Checker:
         except SpecError as e:
             self.report(e.rule, path, str(e))
             return
+        if not self.record_schema(f, path):
+            return
         first_visit = path not in self._checked_manifests
         self._checked_manifests.add(path)
+        try:
+            check_entries(f.records, path)
+            shape_error = None
+        except SpecError as e:
+            shape_error = e
         if first_visit:
-            self.manifest_file(f, fv, path, row)
+            self.manifest_file(f, fv, path, row, shaped=shape_error is None)
+        if shape_error is not None:
+            self.report(shape_error.rule, path, str(shape_error))
+            return
         try:
             entries = inheritance.inherit_entries(row, f.records, fv)
         except SpecError as e:
@@ -172,7 +198,9 @@ class _Checker:
                 self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
 
     # --- checks of one manifest file (once per file) -------------------------------------------
-    def manifest_file(self, f: AvroFile, fv: int, path: str, row: dict) -> None:
+    def manifest_file(self, f: AvroFile, fv: int, path: str, row: dict, shaped: bool = True) -> None:
+        """The checks of one manifest file; with `shaped` False (an entry of the wrong shape) only
+        the schema, the key-value metadata and the null required fields."""
         entry_schema = f.schema
         self.fields(entry_schema, MANIFEST_ENTRY, fv, path, "manifest_entry")
         data_file_schema = _record_of(entry_schema, "data_file")
@@ -184,10 +212,14 @@ class _Checker:
         if ptype is not None and data_file_schema is not None:
             self.partition_schema(_record_of(data_file_schema, "partition"), ptype, fv, path)
         for i, record in enumerate(f.records):
-            where = f"entry {i} ({(record.get('data_file') or {}).get('file_path')})"
+            if not isinstance(record, dict):
+                continue
+            df = record.get("data_file") if isinstance(record.get("data_file"), dict) else {}
+            where = f"entry {i} ({json_document.brief(df.get('file_path'))})"
             self.required(record, MANIFEST_ENTRY, fv, path, where)
-            df = record.get("data_file") or {}
             self.required(df, DATA_FILE, fv, path, where + " data_file")
+            if not shaped:
+                continue
             self.content(df, row, fv, path, where)
             if spec is not None and ptype is not None:
                 self.partition_values(df.get("partition") or {}, spec, ptype, path, where)
@@ -215,9 +247,9 @@ class _Checker:
         for key in ("schema", "partition-spec"):
             if key in f.metadata:
                 try:
-                    json.loads(f.metadata[key])
-                except ValueError:
-                    self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON")
+                    json_document.loads(f.metadata[key], f"key-value metadata {key!r}")
+                except SpecError as e:
+                    self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON: {e}")
         if f.metadata.get("partition-spec-id", str(row["partition_spec_id"])) != str(row["partition_spec_id"]):
             self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row['partition_spec_id']}")
         content = f.metadata.get("content")
@@ -252,13 +284,13 @@ class _Checker:
         return None
 
     def partition_schema(self, avro: dict | None, ptype: StructType, fv: int, path: str) -> None:
-        fields = {f["name"]: f for f in (avro or {}).get("fields", [])}
+        fields = {f["name"]: f for f in (avro or {}).get("fields", []) if isinstance(f, dict)}
         if [f.name for f in ptype.fields] != list(fields):
             self.report("tree.partition-tuple", path, f"the partition struct has fields {list(fields)}; the spec has {[f.name for f in ptype.fields]}")
             return
         for pf in ptype.fields:
             got = fields[pf.name].get("field-id")
-            if fv >= 2 and got is not None and int(got) != pf.id:
+            if fv >= 2 and got is not None and str(got) != str(pf.id):
                 self.report("tree.partition-tuple", path, f"partition field {pf.name!r} has field id {got}; the spec's id is {pf.id}")
 
     def partition_values(self, values: dict, spec, ptype: StructType, path: str, where: str) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
+from spec_impl.metadata.versions import check_format_version
 from spec_impl.rules import Rule, register
 from spec_impl.transforms import Transform, accepts, parse_transform, result_type
 from spec_impl.types import IcebergType, ListType, MapType, NestedField, StructType
@@ -127,9 +128,9 @@ class PartitionSpec:
 # --- source-id / source-ids (shared with sort orders) ------------------------------------------
 
 
-def _check_version(format_version: int) -> None:
-    if format_version not in (1, 2, 3):
-        raise ValueError(f"unknown format version {format_version!r}; expected 1, 2 or 3")
+def _check_version(format_version: int) -> int:
+    """A caller's format version, checked (rule table.format-version)."""
+    return check_format_version(format_version)
 
 
 def json_int(obj: dict, key: str, rule_id: str) -> int:

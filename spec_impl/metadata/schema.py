@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.metadata import versions
 from spec_impl.rules import Rule, register
 from spec_impl.serde.json_value import from_json
 from spec_impl.types import (ABSENT, IcebergType, ListType, MapType, NestedField, StructType, check_format_version,
@@ -335,6 +336,6 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_format_version(format_version: int) -> None:
-    if format_version not in (1, 2, 3):
-        raise ValueError(f"format version must be 1, 2 or 3, got {format_version!r}")
+def _check_format_version(format_version: int) -> int:
+    """A caller's format version, checked (rule table.format-version)."""
+    return versions.check_format_version(format_version)

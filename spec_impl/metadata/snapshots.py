@@ -41,6 +41,7 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.versions import check_format_version
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.rules import Rule, register
 
@@ -119,9 +120,8 @@ def _string_map(value: Any, rule: str, what: str) -> tuple[tuple[str, str], ...]
 
 
 def _check_version(format_version: int) -> int:
-    if format_version not in (1, 2, 3):
-        raise ValueError(f"unknown table format version {format_version!r}; expected 1, 2 or 3")
-    return format_version
+    """A caller's format version, checked (rule table.format-version)."""
+    return check_format_version(format_version)
 
 
 # --- snapshots ---------------------------------------------------------------------------------

@@ -8,27 +8,24 @@ Schemas, partition specs, sort orders, snapshots and refs are parsed by their ow
 
 from __future__ import annotations
 
-import gzip
-import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
-from spec_impl.metadata import partitioning, schema as schemas_mod, snapshots as snaps, sorting
+from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
+from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
 from spec_impl.rules import Rule, register
 
 SECTION = "Table Metadata Fields; Appendix C; Appendix E"
-MAX_FORMAT_VERSION = 3
 
 register(
-    Rule("table.format-version", SECTION, "format-version is 1, 2 or 3; a reader must throw for a version above the one it supports"),
     Rule("table.required-field", SECTION, "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id"),
     Rule("table.field-type", SECTION, "Each field has the JSON type of Appendix C (ints, longs, strings, lists, objects)"),
     Rule("table.v1-defaults", "Appendix E: Reading v1 metadata for v2", "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids from 1000), sort-orders the unsorted order", (1,)),
     Rule("table.deprecated-ignored", "Table Metadata Fields", "schema and partition-spec are ignored when schemas and partition-specs are present"),
-    Rule("table.table-uuid", "Table Metadata Fields", "table-uuid is a UUID string"),
+    Rule("table.table-uuid", "Table Metadata Fields", "table-uuid is a UUID string; required (not null) from v2, optional in v1"),
     Rule("table.current-schema", "Table Metadata Fields", "current-schema-id names a schema of schemas"),
     Rule("table.default-spec", "Table Metadata Fields", "default-spec-id names a spec of partition-specs"),
     Rule("table.default-sort-order", "Table Metadata Fields", "default-sort-order-id names an order of sort-orders"),
@@ -79,19 +76,18 @@ class TableMetadata:
 
 
 def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableMetadata:
-    """Read a metadata file's bytes: plain JSON, or (adopted v3, rule table.gzip) gzip-compressed JSON."""
+    """Read a metadata file's bytes: plain JSON, or (adopted v3, rule table.gzip) gzip-compressed JSON.
+
+    The JSON is read strictly (rule json.document): no NaN/Infinity tokens, no duplicate keys,
+    bounded size and nesting; see `spec_impl.metadata.json_document` for the reasons."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise InvalidInput("table.field-type", "a metadata file is bytes", type(data).__name__)
+    revisions.check(revision)
     if data[:2] == b"\x1f\x8b":
         if revision != revisions.V3_ADOPTED:
             raise InvalidInput("table.gzip", "gzip-compressed metadata is a rule of the adopted spec only", revision)
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise InvalidInput("table.gzip", f"not a valid gzip stream: {e}") from None
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InvalidInput("table.field-type", f"a metadata file is a JSON object: {e}") from None
-    return parse_table_metadata(doc, revision)
+        data = json_document.gunzip(data, "the gzip-compressed metadata file", "table.gzip")
+    return parse_table_metadata(json_document.loads(data, "the metadata file", syntax_rule="table.field-type"), revision)
 
 
 def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMetadata:
@@ -99,10 +95,12 @@ def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMe
     revisions.check(revision)
     if not isinstance(doc, dict):
         raise InvalidInput("table.field-type", "table metadata is a JSON object", type(doc).__name__)
+    json_document.check_depth(doc, "the table metadata")
     fv = _format_version(doc)
     for key in _REQUIRED[fv]:
-        if key not in doc or (doc[key] is None and key != "table-uuid"):
-            raise InvalidInput("table.required-field", f"format v{fv} requires {key!r}", key)
+        if key not in doc or doc[key] is None:
+            rule = "table.table-uuid" if key == "table-uuid" and key in doc else "table.required-field"  # a null uuid: not invented
+            raise InvalidInput(rule, f"format v{fv} requires {key!r} (not null)", key)
     table_uuid = _uuid(doc.get("table-uuid"))
     schemas, current_schema_id = _schemas(doc, fv, revision)
     specs, default_spec_id = _specs(doc, fv, revision)
@@ -131,12 +129,7 @@ def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMe
 
 
 def _format_version(doc: dict) -> int:
-    fv = doc.get("format-version")
-    if not isinstance(fv, int) or isinstance(fv, bool):
-        raise InvalidInput("table.format-version", "format-version must be an integer", fv)
-    if not 1 <= fv <= MAX_FORMAT_VERSION:
-        raise InvalidInput("table.format-version", f"format-version must be 1 to {MAX_FORMAT_VERSION}; a reader must throw above what it supports", fv)
-    return fv
+    return check_format_version(doc.get("format-version"))
 
 
 def _int(doc: dict, key: str, default: Any = ...) -> Any:

@@ -51,6 +51,7 @@ register(
     Rule("scan.field-ids", "Appendix A; Column Projection", "Field ids are stored as Parquet field_id on every field (list elements, map keys and values included) or on none; records by id need them"),
     Rule("scan.required", "Nested Types; Appendix A", "A required field, required list element or required map value holds no null where its parent is present; map keys are never null"),
     Rule("scan.map-keys", "Nested Types", "The keys of one map value are distinct"),
+    Rule("scan.data-file", "Appendix A (Parquet); Scan Planning", "A data or delete file a table references is a readable Parquet file"),
 )  # fmt: skip
 
 FIELD_ID_KEY = b"PARQUET:field_id"
@@ -385,7 +386,11 @@ def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
 
 def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
     """A Parquet file's Iceberg schema (None without field ids) and its records: by field id, or by
-    column name when the file has no field ids (Column Projection)."""
-    table = pq.read_table(io.BytesIO(data))
+    column name when the file has no field ids (Column Projection). A file Parquet cannot read
+    is rule scan.data-file."""
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except (pa.ArrowException, OSError, ValueError) as e:
+        raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
     schema = iceberg_schema(table.schema)
     return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)

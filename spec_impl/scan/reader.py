@@ -96,7 +96,11 @@ def _snapshot_id(md: TableMetadata, snapshot_id: int | None, ref: str | None) ->
 
 
 def _schema(md: TableMetadata, schema_id: int) -> Schema:
-    return next(s for s in md.schemas if s.schema_id == schema_id)
+    """The schema `schema_id` of the table (a snapshot's schema-id must name one: rule scan.read-schema)."""
+    for s in md.schemas:
+        if s.schema_id == schema_id:
+            return s
+    raise InvalidInput("scan.read-schema", "the snapshot's schema-id names no schema of the table", schema_id)
 
 
 def read_schema(md: TableMetadata, tree: SnapshotTree, by_snapshot: bool) -> Schema:
@@ -112,7 +116,9 @@ def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
     specs = {s.spec_id: s for s in tree.metadata.specs}
     data, deletes = [], []
     for m in tree.manifests:
-        spec = specs[m.row["partition_spec_id"]]
+        spec = specs.get(m.row["partition_spec_id"])
+        if spec is None:
+            raise InvalidInput("tree.partition-spec-id", f"{m.path}: partition_spec_id is not in the table's partition-specs", m.row["partition_spec_id"])
         for e in m.entries:
             if e["status"] == DELETED:
                 continue

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spec_impl.errors import InvalidInput
+from spec_impl.manifests.records import conforms
+from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_STRUCTURE, V4
 
 register(
     Rule("v4.entry.content-type", SECTION_STRUCTURE, "content_type (134) is 0 DATA, 1 POSITION_DELETE, 2 EQUALITY_DELETE, 3 DATA_MANIFEST, 4 DELETE_MANIFEST or 5 MANIFEST_DV", *V4),
     Rule("v4.entry.status", f"{SECTION_STRUCTURE} (version_info)", "version_info.status is 0 EXISTING, 1 ADDED or 2 DELETED", *V4),
-    Rule("v4.entry.required", SECTION_STRUCTURE, "content_type, location, file_format, partition_spec_id and record_count are present and not null; version_info.status when version_info is present", *V4),
+    Rule("v4.entry.required", SECTION_STRUCTURE, "content_type, location, file_format, partition_spec_id and record_count are present and not null; version_info.status when version_info is present; every present field has the type of the field table (int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)", *V4),
 )  # fmt: skip
 
 DATA, POSITION_DELETE, EQUALITY_DELETE, DATA_MANIFEST, DELETE_MANIFEST, MANIFEST_DV = range(6)
@@ -91,6 +93,20 @@ def record(name: str, rows: list) -> dict:
         else:
             fields.append({"name": field_name, "type": avro, "field-id": field_id})
     return {"type": "record", "name": name, "fields": fields}
+
+
+def check_shape(value: dict, rows: list, where: str) -> None:
+    """Rule v4.entry.required: each field of `value` null or of its type in `rows` (structs recursively)."""
+    for _, name, t, requirement in rows:
+        v = value.get(name)
+        if v is None:  # required fields: rule v4.entry.required, checked by the reader
+            continue
+        if isinstance(t, tuple) and t[0] == "struct":
+            if not isinstance(v, dict):
+                raise InvalidInput("v4.entry.required", f"{where}: {name} is a struct", brief(v))
+            check_shape(v, t[1], f"{where} {name}")
+        elif not conforms(v, t):
+            raise InvalidInput("v4.entry.required", f"{where}: {name} must be {t if isinstance(t, str) else 'a list of ' + t[2]}", brief(v))
 
 
 def content_entry_schema() -> dict:
@@ -183,9 +199,12 @@ class ContentEntry:
     def from_record(cls, r: dict[str, Any], where: str = "") -> ContentEntry:
         """An entry read from its Avro record (rules v4.entry.required, .content-type, .status).
         A null version_info reads as status ADDED with every value inherited (provisional)."""
+        if not isinstance(r, dict):
+            raise InvalidInput("v4.entry.required", f"{where}: a content entry is a record", brief(r))
         for name in ("content_type", "location", "file_format", "partition_spec_id", "record_count"):
             if r.get(name) is None:
                 raise InvalidInput("v4.entry.required", f"{where}: content entry field {name} is required", r.get("location"))
+        check_shape(r, CONTENT_ENTRY, where)
         if r["content_type"] not in CONTENT_TYPES:
             raise InvalidInput("v4.entry.content-type", f"{where}: content_type must be 0..5", r["content_type"])
         vi = r.get("version_info")

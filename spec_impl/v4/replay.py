@@ -19,6 +19,7 @@ from typing import Any
 
 from spec_impl.deletes import scoping
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.json_document import brief
 from spec_impl.manifests import inheritance
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
@@ -43,6 +44,18 @@ class SnapshotRoot:
     location: str
     snapshot_id: int
     sequence_number: int
+
+    def __post_init__(self):
+        if not isinstance(self.location, str) or any(type(v) is not int for v in (self.snapshot_id, self.sequence_number)):
+            raise InvalidInput("v4.inherit", "a snapshot root is a location string, a snapshot id and a sequence number (longs)",
+                               brief((self.location, self.snapshot_id, self.sequence_number)))  # fmt: skip
+
+    @classmethod
+    def from_json(cls, obj: Any) -> SnapshotRoot:
+        """{"location", "snapshot-id", "sequence-number"} (the vectors' form), checked (rule v4.inherit: the values root entries inherit)."""
+        if not isinstance(obj, dict):
+            raise InvalidInput("v4.inherit", "a snapshot root is a JSON object", brief(obj))
+        return cls(obj.get("location"), obj.get("snapshot-id"), obj.get("sequence-number"))
 
 
 def inherit(e: ContentEntry, snapshot_id: int, sequence_number: int, where: str = "") -> ContentEntry:

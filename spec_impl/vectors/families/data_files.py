@@ -48,6 +48,8 @@ def specs() -> Iterator[CaseSpec]:
     map_type = pa.map_(pa.field("key", pa.string(), False, metadata=_ids(2)), pa.field("value", pa.int32(), metadata=_ids(3)))
     dup = pa.table({"m": pa.array([[("a", 1), ("a", 2)]], map_type)}, schema=pa.schema([pa.field("m", map_type, metadata=_ids(1))]))
     yield case("scan.map-keys", "duplicate-keys", "a map value with the key 'a' twice", "read-parquet", file_base64=_file(dup))
+    yield case("scan.data-file", "not-parquet", "bytes that are not a Parquet file (no PAR1 footer)", "read-parquet",
+               file_base64=base64.b64encode(b"PAR1 truncated").decode())  # fmt: skip
     good = [{"1": 1, "2": "a", "3": ["x", "y"], "5": {"keys": ["k"], "values": [None]}}, {"1": 2}]
     yield case("scan.required", "round-trip", "records with nested values and nulls where allowed survive a write and a read",
                "parquet-round-trip", schema=SCHEMA, rows=good)  # fmt: skip

@@ -106,6 +106,30 @@ def _file(doc: dict, compress: bool) -> str:
     return base64.b64encode(gzip.compress(data, mtime=0) if compress else data).decode()
 
 
+def _raw(text: bytes) -> str:
+    return base64.b64encode(text).decode()
+
+
+def _strict_json():
+    """Rule json.document: metadata files are RFC 8259 JSON (no NaN tokens, no duplicate keys), bounded in depth."""
+    plain = json.dumps(v2(), sort_keys=True).encode()
+    notes = {
+        "duplicate-key": "RFC 8259 §4: with duplicate names the behavior is unpredictable; Iceberg Java (Jackson without "
+                         "STRICT_DUPLICATE_DETECTION) reads the last value, the reference rejects the ambiguous document",
+        "nan-token": "RFC 8259 §6: NaN and Infinity are not JSON numbers; Jackson rejects them by default",
+    }  # fmt: skip
+    yield case("json.document", "duplicate-key", "a metadata file with the key format-version twice", "read-metadata-file",
+               note=notes["duplicate-key"], **{"file-base64": _raw(b'{"format-version": 1, ' + plain[1:])})  # fmt: skip
+    yield case("json.document", "nan-token", "a metadata file with the token NaN for last-updated-ms", "read-metadata-file", note=notes["nan-token"],
+               **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1))})  # fmt: skip
+    yield case("json.document", "infinity-token", "a metadata file with the token Infinity", "read-metadata-file", note=notes["nan-token"],
+               **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": Infinity, "x": ', 1))})  # fmt: skip
+    yield case("json.document", "deep-nesting", "a metadata file opening 1,000 arrays: rejected by the nesting bound, not a crash",
+               "read-metadata-file", **{"file-base64": _raw(b'{"a":' + b"[" * 1000)})  # fmt: skip
+    yield case("table.gzip", "corrupt-gzip", "a gzip stream whose data is damaged", "read-metadata-file",
+               **{"file-base64": _raw(gzip.compress(plain, mtime=0)[:40] + b"\xff" * 8)})  # fmt: skip
+
+
 def _writes():
     for name, doc in (("v1", v1_with_snapshot()), ("v2", v2()), ("v3", v3())):
         yield case("table.writer", f"write-{name}", f"a {name} document as a {name} writer writes it back (Appendix E writer requirements)",
@@ -136,6 +160,7 @@ def specs():
     yield case("table.gzip", "gzip-file", "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
                "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
     yield case("table.field-type", "plain-file", "an uncompressed metadata file", "read-metadata-file", **{"file-base64": _file(v2(), False)})
+    yield from _strict_json()
     yield _read("table.required-field", "v2-complete", "a complete v2 document (Appendix C's example fields)", v2())
     yield _read("table.v1-defaults", "v1-legacy", "v1 with only schema and partition-spec: schemas, specs with ids from 1000, unsorted order, sequence number 0", v1_legacy())
     yield _read("table.v1-defaults", "v1-with-snapshot", "v1 with a snapshot and no refs: main is synthesized, sequence numbers 0", v1_with_snapshot())
@@ -150,6 +175,7 @@ def specs():
     yield _read("table.required-field", "v3-without-next-row-id", "v3 requires next-row-id", _without(v3(), "next-row-id"))
     yield _read("table.required-field", "v1-without-schema", "v1 needs schema or schemas", _without(v1_legacy(), "schema"))
     yield _read("table.table-uuid", "bad-uuid", "table-uuid must be a UUID", _with(v2(), table_uuid="not-a-uuid"))
+    yield _read("table.table-uuid", "null-in-v2", "table-uuid is required from v2: null is rejected (a writer must not invent one)", _with(v2(), table_uuid=None))
     yield _read("table.current-schema", "unknown-current-schema", "current-schema-id must name a schema", _with(v2(), current_schema_id=7))
     yield _read("table.default-spec", "unknown-default-spec", "default-spec-id must name a spec", _with(v2(), default_spec_id=3))
     yield _read("table.default-sort-order", "unknown-default-sort-order", "default-sort-order-id must name an order", _with(v2(), default_sort_order_id=9))
