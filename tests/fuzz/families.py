@@ -157,7 +157,12 @@ def _metadata_file(data: bytes) -> Any:
 def _table_documents() -> list[Any]:
     import json
 
-    docs = [json.loads(d) for d in seeds.metadata_files() if d[:1] == b"{"]
+    docs = []
+    for d in seeds.metadata_files():
+        try:
+            docs.append(json.loads(d))
+        except ValueError:  # the vectors' deliberately broken files
+            continue
     return docs + seeds.json_documents("read-table-metadata", "document")
 
 

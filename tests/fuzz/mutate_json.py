@@ -12,6 +12,7 @@ import copy
 import gzip
 import json
 import random
+import zlib
 from typing import Any
 
 HUGE = [2**31 - 1, 2**31, -(2**31) - 1, 2**63 - 1, 2**63, -(2**63) - 1, 2**64, 10**30, -1, -2, 0, 10**400]
@@ -134,7 +135,10 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
     """Raw-text mutations of a JSON file's bytes (gzip-compressed files are unwrapped first and
     compressed again, sometimes corrupted)."""
     gz = data[:2] == b"\x1f\x8b"
-    text = gzip.decompress(data) if gz else data
+    try:
+        text = gzip.decompress(data) if gz else data
+    except (OSError, EOFError, zlib.error):  # a seed that is a damaged gzip stream on purpose
+        gz, text = False, data
     op = rng.randrange(10)
     if op == 0:
         text = text[: rng.randrange(len(text) + 1)]

@@ -13,9 +13,9 @@ from .known import tolerated
 pytestmark = pytest.mark.fuzz
 
 SEED = 20240601
-DEFAULT_BUDGET = 120
-BUDGET = {"scan": 40, "tree-walk": 60, "validate": 60, "manifest": 60, "manifest-list": 60, "v4-replay": 60, "v4-validate": 60,
-          "parquet": 80, "metadata-file": 150, "table-metadata": 150}  # fmt: skip
+DEFAULT_BUDGET = 400
+BUDGET = {"scan": 150, "tree-walk": 250, "validate": 250, "manifest": 250, "manifest-list": 250, "v4-replay": 250, "v4-validate": 250,
+          "parquet": 300}  # fmt: skip
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
