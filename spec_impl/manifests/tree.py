@@ -48,19 +48,37 @@ class InMemoryFiles:
             raise InvalidInput("tree.file-exists", "the tree references a file that is not there", path) from None
 
 
+class FileUnreadable(OSError):
+    """A file that exists but cannot be read here (a directory, no permission, an I/O error, a
+    `file:` URI of another host): not a property of the table, so no spec rule; the command-line
+    tools exit 2 on it. Its message names the path."""
+
+
 class LocalFiles:
-    """Files on this machine: plain paths and `file:` URIs (`file:/p`, `file:///p`)."""
+    """Files on this machine: plain paths and `file:` URIs (`file:/p`, `file:///p`,
+    `file://localhost/p`). A file that is not there is rule tree.file-exists; one that cannot be
+    read for another reason is `FileUnreadable`. No containment here: that is
+    `spec_impl.manifests.locations.ContainedFiles`."""
 
     def read(self, path: str) -> bytes:
         local = path
         if local.startswith("file://"):
-            local = local[len("file://"):]
+            host, slash, rest = local[len("file://"):].partition("/")
+            if host not in ("", "localhost"):
+                raise FileUnreadable(f"cannot read {path!r}: a file: URI of host {host!r} is not a file of this machine")
+            local = slash + rest
         elif local.startswith("file:"):
             local = local[len("file:"):]
+        if "\x00" in local:
+            raise InvalidInput("tree.file-exists", "the tree references a file that is not there (its path has a NUL character)", path)
         try:
             return Path(local).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            raise InvalidInput("tree.file-exists", "the tree references a file that is not there", path) from None
+        except IsADirectoryError:
+            raise FileUnreadable(f"cannot read {path!r}: it is a directory, not a file") from None
         except OSError as e:
-            raise InvalidInput("tree.file-exists", f"the tree references a file that cannot be read: {e.strerror}", path) from None
+            raise FileUnreadable(f"cannot read {path!r}: {e.strerror or e}") from None
 
 
 @dataclass(frozen=True)
