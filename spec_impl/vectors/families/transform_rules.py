@@ -76,11 +76,20 @@ def _malformed():
                       ("BUCKET[16]", "upper case: the spec's name is bucket"), ("Bucket[16]", "capitalized"),
                       ("TRUNCATE[4]", "upper case truncate"), ("Identity", "capitalized identity"), ("YEAR", "upper case year"),
                       ("Void", "capitalized void")):  # fmt: skip
-        yield case("transform.unknown", f"malformed-{text}", f"'{text}' is not a transform string of Appendix C ({why}): an unknown transform, "
+        slug = _case_slug(text)
+        yield case("transform.unknown", f"malformed-{slug}", f"'{text}' is not a transform string of Appendix C ({why}): an unknown transform, "
                    "kept verbatim", "parse-transform", transform=text)  # fmt: skip
     for text in ("BUCKET[16]", "bucket[+5]", "Identity"):
-        yield case("transform.unknown", f"apply-{text}", f"'{text}' is an unknown transform: it has no value to compute", "transform",
+        slug = _case_slug(text)
+        yield case("transform.unknown", f"apply-{slug}", f"'{text}' is an unknown transform: it has no value to compute", "transform",
                    transform=text, type="int", value=34)  # fmt: skip
     for text, what in forms.EQUIVALENT:
         yield case("transform.identity", f"identity-decimal-form-{text}", f"identity of {forms.TYPE} given as {text} ({what}): the value at scale 2",
                    "transform", transform="identity", type=forms.TYPE, value=forms.form(text))  # fmt: skip
+
+
+def _case_slug(text: str) -> str:
+    """`BUCKET[16]` -> `upper-bucket[16]`, `Identity` -> `capitalized-identity` (slugs are lower case)."""
+    if text == text.lower():
+        return text
+    return ("upper-" if text == text.upper() else "capitalized-") + text.lower()

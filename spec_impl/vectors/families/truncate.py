@@ -72,13 +72,17 @@ def _boundaries():
             yield _t(ints, f"{t}-w1-{v}", f"{t} {v} with width 1 is itself", 1, t, v)
     yield _t("transform.overflow", "int-min-w-max", "int -2147483648 with width 2147483647 would be -4294967294", w, "int", -(2**31),
              note="Spec gap: the result lies outside the int range; the reference rejects it.")
-    yield _t(ints, "long-min-w-max", "long -9223372036854775808 with width 2147483647", w, "long", -(2**63))
+    yield _t("transform.overflow", "long-min-w-max", "long -9223372036854775808 with width 2147483647 would be below the long range", w, "long", -(2**63),
+             note="Spec gap: the result lies outside the long range; the reference rejects it.")  # fmt: skip
     yield _t(ints, "long-w-max-multiple", "long 4294967294 (2W) with width 2147483647 is itself", w, "long", 2 * w)
     dec = "transform.truncate.decimal"
     for t, v in (("decimal(1,0)", "9"), ("decimal(1,1)", "0.9"), ("decimal(1,1)", "-0.1"), ("decimal(38,0)", "9" * 38),
                  ("decimal(38,38)", "0." + "9" * 38), ("decimal(38,38)", "0." + "0" * 37 + "1")):  # fmt: skip
+        precision, unscaled = int(t[8:t.index(",")]), int(v.replace(".", ""))
         for width in (1, 2, w):
-            yield _t(dec if not (width > 1 and v.startswith("-")) else dec, f"{t}-w{width}-{v}", f"{t} {v} with width {width}", width, t, v)
+            fits = abs(unscaled - unscaled % width) < 10**precision  # the formula's result, computed exactly
+            yield _t(dec if fits else "transform.overflow", f"{t}-w{width}-{v}", f"{t} {v} with width {width}"
+                     + ("" if fits else f": {unscaled - unscaled % width} has more than {precision} digits"), width, t, v)  # fmt: skip
     for text, what in forms.EQUIVALENT + forms.REJECTED:
         yield _t(dec, f"decimal-form-{text}", f"truncate[50] of {forms.TYPE} given as {text} ({what}): truncated at scale 2", 50,
                  forms.TYPE, forms.form(text))  # fmt: skip
