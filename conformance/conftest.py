@@ -166,9 +166,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         adapter = runner.slots[engine].engine
         want = case["expected"].get("output")
         partial = adapter is not None and "output" in case["expected"] and adapter.partial_view(case["op"], want) != want
+        message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else props.get("message", "")
         recorder.record_case(engine, family, case, result, None if answer is None else answer.observed(),
-                             props.get("message", ""), entry.pinned if entry is not None else None,
-                             has_entry=entry is not None, partial=partial, answered=answer is not None)  # fmt: skip
+                             message, entry.pinned if entry is not None else None,
+                             has_entry=entry is not None, partial=partial, answered=answer is not None,
+                             decided_by=entry.decided_by if entry is not None else None,
+                             upstream=entry.upstream if entry is not None else None)  # fmt: skip
     elif "random_engine" in params and "op" in params:
         message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
         recorder.record_random(params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message)

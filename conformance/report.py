@@ -6,13 +6,13 @@ Outcomes (see `conformance.judge`): pass, rejected, rejected-other-rule, fail, e
 recorded discrepancy reproducing its pinned observation), fixed (a recorded discrepancy that now
 passes: remove it), unsupported (the engine declined the case), skipped (an op the engine lacks,
 or the engine is unavailable). The report also counts the provenance of every case's expectation
-per family. The JSON follows `report.schema.json` (format 2); the HTML file has no external
-resources.
+per family, every case's outcome (so that each cell of the matrix lists its cases) and the reasons
+for skipped cases. The JSON follows `report.schema.json` (format 3); the HTML page
+(`report_html.py`) has no external resources.
 """
 
 from __future__ import annotations
 
-import html
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -26,7 +26,7 @@ from conformance.judge import CREDITED, expects_rejection
 OUTCOMES = ("pass", "rejected", "rejected-other-rule", "fail", "errored", "known", "fixed", "unsupported", "skipped")
 KINDS_OF_CASE = ("computed", "rejection")
 NOT_JUDGED = ("unsupported", "skipped")
-REPORT_FORMAT = 2
+REPORT_FORMAT = 3
 OBSERVATIONS_FORMAT = 1
 SCHEMA_FILE = Path(__file__).resolve().parent / "report.schema.json"
 
@@ -65,21 +65,28 @@ class Recorder:
     cases: list[dict] = field(default_factory=list)
     random_values: list[dict] = field(default_factory=list)
     unsupported: dict = field(default_factory=lambda: defaultdict(Counter))
+    skipped: dict = field(default_factory=lambda: defaultdict(Counter))
+    outcomes: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(list))))
     observations: list[dict] = field(default_factory=list)
     confirmed: dict = field(default_factory=lambda: defaultdict(lambda: {"confirmed": {}, "partially-confirmed": {}}))
 
     def record_case(self, engine: str, family: str, case: dict, outcome: str, observed: Any = None, message: str = "",
-                    pinned: Any = None, has_entry: bool = False, partial: bool = False, answered: bool = False) -> None:  # fmt: skip
+                    pinned: Any = None, has_entry: bool = False, partial: bool = False, answered: bool = False,
+                    decided_by: str | None = None, upstream: str | None = None) -> None:  # fmt: skip
         """One judged case. `answered`: `observed` is an answer of the engine (which may be null);
-        `partial`: the engine reports only part of the expectation (`Engine.partial_view`)."""
+        `partial`: the engine reports only part of the expectation (`Engine.partial_view`);
+        `decided_by` and `upstream`: the known discrepancy's spec text and upstream issue."""
         kind = "rejection" if expects_rejection(case) else "computed"
         if outcome in ("pass", "rejected"):
             self.confirmed[engine]["partially-confirmed" if partial else "confirmed"][case["id"]] = expectation_digest(case["expected"])
         cell = self.cells[engine][family]
         cell[outcome] += 1
         cell[kind][outcome] += 1
+        self.outcomes[engine][family][outcome].append(case["id"])
         if outcome == "unsupported":
             self.unsupported[engine][message] += 1
+        if outcome == "skipped":
+            self.skipped[engine][message.removeprefix("Skipped: ") or "skipped"] += 1
         if answered and (has_entry or outcome not in CREDITED + NOT_JUDGED):
             self.observations.append({"engine": engine, "case": case["id"], "outcome": outcome, "answer": observed})
         if outcome in ("pass", "rejected") + NOT_JUDGED:
@@ -88,6 +95,7 @@ class Recorder:
             "engine": engine, "family": family, "id": case["id"], "rule": case["rule"], "section": case["section"],
             "description": case["description"], "kind": kind, "outcome": outcome, "op": case["op"], "input": case["input"],
             "expected": case["expected"], "observed": observed, "pinned": pinned, "message": message,
+            "rule-summary": _rule_summary(case["rule"]), "decided-by": decided_by, "upstream": upstream_url(upstream),
         })  # fmt: skip
 
     def record_random(self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "") -> None:
@@ -109,6 +117,8 @@ class Recorder:
                 "seconds": round(slot.seconds, 2),
                 "restarts": slot.restarts,
                 "unsupported": dict(sorted(self.unsupported.get(slot.name, {}).items())),
+                "skipped": dict(sorted(self.skipped.get(slot.name, {}).items())),
+                "self-check": slot.name.startswith("reference"),
             }
         families = sorted({f for fams in self.cells.values() for f in fams})
         cells = {e: {f: json.loads(json.dumps(c)) for f, c in self.cells.get(e, {}).items()} for e in engines}
@@ -120,7 +130,26 @@ class Recorder:
         return {"format": REPORT_FORMAT, "engines": engines, "families": families, "cells": cells, "totals": totals,
                 "provenance": provenance if provenance is not None else provenance_counts(),
                 "cases": sorted(self.cases, key=lambda c: (c["engine"], c["family"], c["id"])),
+                "outcomes": {e: {f: {o: sorted(ids) for o, ids in sorted(by_outcome.items())} for f, by_outcome in sorted(fams.items())}
+                             for e, fams in self.outcomes.items() if e in engines},
                 "random-values": self.random_values}  # fmt: skip
+
+
+def _rule_summary(rule_id: str) -> str | None:
+    from spec_impl.rules import RULES
+
+    found = RULES.get(rule_id)
+    return found.summary if found is not None else None
+
+
+def upstream_url(reference: str | None) -> str | None:
+    """An upstream issue as a link: `owner/repo#N` becomes its GitHub address; URLs stay."""
+    if not reference:
+        return None
+    if "://" in reference:
+        return reference
+    repo, _, number = reference.partition("#")
+    return f"https://github.com/{repo}/issues/{number}" if number.isdigit() and repo.count("/") == 1 else reference
 
 
 def provenance_counts() -> dict[str, dict[str, int]]:
@@ -189,21 +218,20 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def text_lines(doc: dict) -> list[str]:
+    """The matrix for a terminal: families as rows, engines as columns (the self-check apart)."""
     lines, notes = [], []
+    live = [n for n, info in doc["engines"].items() if info["available"]]
+    for name, info in doc["engines"].items():
+        if not info["available"]:
+            notes.append(f"{name}: {'BROKEN' if info['broken'] else 'UNAVAILABLE'}, {info['unavailable-reason']}")
     for kind, title in (("computed", "computed cases: correct answers / judged"),
                         ("rejection", "rejection cases: correct rejections / judged")):  # fmt: skip
-        families = [f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in doc["cells"])]
-        header = ["engine"] + families + ["total"] + (["seconds"] if kind == "computed" else [])
-        rows = []
-        for name, info in doc["engines"].items():
-            if not info["available"]:
-                if kind == "computed":
-                    notes.append(f"{name}: {'BROKEN' if info['broken'] else 'UNAVAILABLE'}, {info['unavailable-reason']}")
-                continue
-            fams = doc["cells"][name]
-            row = [name] + [cell_text(fams.get(f), kind) for f in families] + [cell_text(doc["totals"][name], kind)]
-            rows.append(row + ([f"{info['seconds']:.1f}"] if kind == "computed" else []))
-        lines += [title] + _table(header, rows) + [""]
+        families = [f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in live)]
+        rows = [[f] + [cell_text(doc["cells"][n].get(f), kind) for n in live] for f in families]
+        rows.append(["total"] + [cell_text(doc["totals"][n], kind) for n in live])
+        if kind == "computed":
+            rows.append(["seconds"] + [f"{doc['engines'][n]['seconds']:.1f}" for n in live])
+        lines += [title] + _table(["family"] + live, rows) + [""]
     kinds = [k for k in KINDS if any(p.get(k) for p in doc["provenance"].values())] or list(KINDS)
     prov_rows = [[f] + [str(p.get(k, 0)) for k in kinds] + [str(sum(p.values()))] for f, p in doc["provenance"].items()]
     prov_rows.append(["total"] + [str(sum(p.get(k, 0) for p in doc["provenance"].values())) for k in kinds]
@@ -217,101 +245,9 @@ def write(doc: dict, directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     json_path, html_path = directory / "compliance.json", directory / "compliance.html"
     json_path.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    from conformance.report_html import to_html
+
     html_path.write_text(to_html(doc), encoding="utf-8")
     return [json_path, html_path]
 
 
-_CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222}
-table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}
-th{background:#f3f3f3}td.ok{background:#d9f2d9}td.known{background:#fff1c2}td.bad{background:#f8d0d0}td.skip{color:#888}
-td.num{text-align:right}td.refonly{background:#fde7d0}
-details{margin:.3em 0}summary{cursor:pointer}pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
-.fail,.errored,.fixed{color:#a00}.known,.rejected-other-rule{color:#8a6d00}small{color:#666}
-"""
-
-
-def _css_class(counts: dict[str, Any] | None, kind: str) -> str:
-    if not counts:
-        return "skip"
-    c = counts[kind]
-    if sum(c[o] for o in OUTCOMES if o not in NOT_JUDGED) == 0:
-        return "skip"
-    if c["fail"] or c["errored"] or c["fixed"]:
-        return "bad"
-    return "known" if c["known"] or c["rejected-other-rule"] else "ok"
-
-
-def _json(value: Any) -> str:
-    return html.escape(json.dumps(value, ensure_ascii=False, indent=1))
-
-
-def _matrix_html(doc: dict, kind: str, title: str) -> list[str]:
-    e = html.escape
-    families = doc["families"]
-    out = [f"<h2>{e(title)}</h2><table><tr><th>engine</th>" + "".join(f"<th>{e(f)}</th>" for f in families) + "<th>total</th></tr>"]
-    with_cases = {c["engine"] for c in doc["cases"]}
-    for name, info in doc["engines"].items():
-        if not info["available"]:
-            what = "broken" if info["broken"] else "unavailable"
-            out.append(f"<tr><td>{e(name)}</td><td colspan='{len(families) + 1}' class='skip'>{what}: {e(info['unavailable-reason'] or '')}</td></tr>")
-            continue
-        cells = doc["cells"][name]
-        row = "".join(f"<td class='{_css_class(cells.get(f), kind)}'>{e(cell_text(cells.get(f), kind))}</td>" for f in families)
-        total = doc["totals"][name]
-        label = f"<a href='#{e(name)}'>{e(name)}</a>" if name in with_cases else e(name)
-        out.append(f"<tr><td>{label}</td>{row}<td class='{_css_class(total, kind)}'>{e(cell_text(total, kind))}</td></tr>")
-    out.append("</table>")
-    return out
-
-
-def _provenance_html(doc: dict) -> list[str]:
-    e = html.escape
-    out = ["<h2>Provenance of the expectations</h2><p>How each family's expected results were obtained: the spec's own "
-           "examples, values hand-typed from a cited source, tables a real engine wrote, results that real engines "
-           "confirm (see <code>spec_impl/vectors/provenance.py</code>), or the reference implementation alone.</p>",
-           "<table><tr><th>family</th>" + "".join(f"<th>{e(k)}</th>" for k in KINDS) + "<th>total</th></tr>"]  # fmt: skip
-    for family, p in doc["provenance"].items():
-        cells = "".join(f"<td class='num{' refonly' if k == 'reference-only' and p.get(k) else ''}'>{p.get(k, 0)}</td>" for k in KINDS)
-        out.append(f"<tr><td>{e(family)}</td>{cells}<td class='num'>{sum(p.values())}</td></tr>")
-    totals = "".join(f"<td class='num'>{sum(p.get(k, 0) for p in doc['provenance'].values())}</td>" for k in KINDS)
-    out.append(f"<tr><th>total</th>{totals}<td class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>")
-    return out
-
-
-def to_html(doc: dict) -> str:
-    e = html.escape
-    out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Iceberg compliance report</title>",
-           f"<style>{_CSS}</style></head><body><h1>Iceberg compliance report</h1><p>{e(LEGEND)}</p>"]  # fmt: skip
-    out += _matrix_html(doc, "computed", "Computed cases: correct answers / judged")
-    out += _matrix_html(doc, "rejection", "Rejection cases: correct rejections / judged")
-    out += _provenance_html(doc)
-    out.append("<h2>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>protocol</th><th>wall time (s)</th>"
-               "<th>restarts</th><th>ops</th><th>unsupported (engine's reasons)</th></tr>")  # fmt: skip
-    for name, info in doc["engines"].items():
-        reasons = "<br>".join(f"{n}× {e(r)}" for r, n in info["unsupported"].items()) or "-"
-        out.append(f"<tr><td>{e(name)}</td><td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td>"
-                   f"<td>{info['protocol'] or '-'}</td><td>{info['seconds']}</td><td>{info['restarts']}</td>"
-                   f"<td><small>{e(', '.join(info['capabilities']) or '-')}</small></td><td><small>{reasons}</small></td></tr>")  # fmt: skip
-    out.append("</table>")
-    if doc["random-values"]:
-        out.append("<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known disagreements</th></tr>")
-        for r in doc["random-values"]:
-            out.append(f"<tr><td>{e(r['engine'])}</td><td>{e(r['op'])}</td><td class='{e(r['outcome'])}'>{e(r['outcome'])}</td>"
-                       f"<td>{r['known-disagreements']}</td></tr>")  # fmt: skip
-        out.append("</table>")
-    by_engine: dict[str, list[dict]] = defaultdict(list)
-    for c in doc["cases"]:
-        by_engine[c["engine"]].append(c)
-    for name, cases in by_engine.items():
-        out.append(f"<h2 id='{e(name)}'>{e(name)}: {len(cases)} cases neither answered nor rejected correctly</h2>")
-        for c in cases:
-            pinned = f"<b>pinned by the known discrepancy</b><pre>{_json(c['pinned'])}</pre>" if c["pinned"] is not None else ""
-            out.append(f"<details><summary><span class='{e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
-                       f"<code>{e(c['id'])}</code> <small>({e(c['kind'])})</small> {e(c['description'])}</summary>"
-                       f"<p><small>rule <code>{e(c['rule'])}</code>, spec: {e(c['section'])}</small></p>"
-                       f"<b>input</b> <small>({e(c['op'])})</small><pre>{_json(c['input'])}</pre>"
-                       f"<b>expected</b><pre>{_json(c['expected'])}</pre><b>observed</b><pre>{_json(c['observed'])}</pre>{pinned}"
-                       + (f"<p>{e(c['message'])}</p>" if c["message"] else "") + "</details>")  # fmt: skip
-    out.append("</body></html>\n")
-    return "\n".join(out)

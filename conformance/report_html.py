@@ -1,0 +1,295 @@
+"""The compliance report as one static HTML page (no external resources) that people navigate.
+
+- **Matrix**: rule families as rows, engines as columns (sticky headers), each cell `correct/judged`
+  for computed cases over the same for rejection cases; every cell links to the list of its cases.
+- **Findings, one page per engine**: each case the engine did not answer or reject correctly, with
+  the rule's spec section and summary, the known discrepancy's spec text and upstream issue (a
+  link), expected against observed (a diff when they are long).
+- **Self-check**: the reference rows apart (the reference judged against its own vectors).
+- **Engines**: versions, ops, and why cases were skipped or declined.
+
+Filters (engine, family, outcome) and the pages are a small script over the page's own data;
+without the script every section shows, one after another.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import html
+import json
+from typing import Any
+
+from spec_impl.vectors.provenance import KINDS
+
+from conformance.report import NOT_JUDGED, OUTCOMES, cell_text, empty_counts
+
+e = html.escape
+DIFF_LINES = 12  # expected and observed longer than this (pretty JSON lines) show as a diff
+
+CSS = """
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}
+header{padding:.8em 1.5em;background:#1f3a5f;color:#fff}header h1{margin:0;font-size:20px}header p{margin:.2em 0 0;color:#d6e2f0}
+nav{position:sticky;top:0;z-index:3;background:#f3f5f8;border-bottom:1px solid #ccd;padding:.45em 1.5em;display:flex;flex-wrap:wrap;gap:.3em 1em}
+nav a{color:#1f3a5f;text-decoration:none;white-space:nowrap}nav a.bad::after{content:" \\25cf";color:#c00}
+#filters{padding:.5em 1.5em;border-bottom:1px solid #eee;display:flex;flex-wrap:wrap;gap:.4em 1.5em;font-size:13px}
+#filters fieldset{border:0;margin:0;padding:0}#filters legend{font-weight:600;float:left;margin-right:.5em}
+#filters label{margin-right:.6em;white-space:nowrap}
+main{padding:0 1.5em 2em}[id]{scroll-margin-top:5em}h3.family{font-size:15px;margin:1em 0 .3em;border-bottom:1px solid #eee}section{margin-top:1em}h2{font-size:17px;margin:.8em 0 .4em}
+.matrix{max-height:78vh;overflow:auto;border:1px solid #ccc;display:inline-block;max-width:100%}
+table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+.matrix th{background:#eef1f5;position:sticky;top:0;z-index:2}.matrix th:first-child,.matrix td:first-child{position:sticky;left:0;z-index:1;background:#fafbfc}
+.matrix th:first-child{z-index:3}.matrix td{min-width:6.5em}.matrix td a{display:block;color:inherit;text-decoration:none}
+.matrix td a:hover{outline:2px solid #1f3a5f}.matrix tfoot td{font-weight:600;background:#f3f5f8}
+.cr{display:block;font-size:12px;color:#555}.none{color:#bbb}
+.key{font-size:13px;color:#444;margin:.3em 0 .6em}.key b{display:inline-block;min-width:1.2em;text-align:center}
+td.ok{background:#d9f2d9}td.known{background:#fff1c2}td.bad{background:#f8d0d0}td.skip{color:#999}
+td.num{text-align:right}td.refonly{background:#fde7d0}
+details.finding{color:#222;border:1px solid #ddd;border-left:4px solid #c00;border-radius:3px;margin:.5em 0;padding:.4em .7em}
+.finding.known,.finding.rejected-other-rule{border-left-color:#d9a400}.finding.fixed{border-left-color:#06c}
+.finding h3{font-size:14px;margin:0;font-weight:500}.finding blockquote{margin:.4em 0;padding:.2em .7em;border-left:3px solid #bbb;color:#333;background:#fafafa}
+.pair{display:flex;gap:.8em;flex-wrap:wrap}.pair>div{flex:1 1 20em;min-width:0}
+pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:24em;overflow:auto}
+pre .add{background:#e6ffec}pre .del{background:#ffebe9}pre .hunk{color:#888}
+.outcome{font-weight:700;font-size:12px}.fail,.errored,.fixed{color:#a00}.known,.rejected-other-rule{color:#8a6d00}
+.pass,.rejected{color:#070}.skipped,.unsupported{color:#888}small{color:#666}
+ul.cases{columns:2 28em;padding-left:1.2em}ul.cases li{break-inside:avoid}
+.hidden{display:none!important}
+"""
+
+SCRIPT = """
+const data = JSON.parse(document.getElementById('report-data').textContent);
+const pages = [...document.querySelectorAll('[data-page]')];
+function checked(name){return new Set([...document.querySelectorAll('input[name='+name+']:checked')].map(i=>i.value));}
+function applyFilters(){
+  const engines = checked('engine'), outcomes = checked('outcome');
+  const family = document.getElementById('family-filter').value.trim().toLowerCase();
+  document.querySelectorAll('[data-engine],[data-family],[data-outcome]').forEach(el=>{
+    const d = el.dataset;
+    el.classList.toggle('hidden', (d.engine !== undefined && !engines.has(d.engine))
+      || (family !== '' && d.family !== undefined && !d.family.toLowerCase().includes(family))
+      || (d.outcome !== undefined && !outcomes.has(d.outcome)));});
+}
+function esc(t){const d=document.createElement('div');d.textContent=t;return d.innerHTML;}
+function showCell(engine, family){
+  const view = document.getElementById('cell');
+  const byOutcome = (data.outcomes[engine]||{})[family]||{};
+  let out = '<h2>'+esc(engine)+' \\u00d7 '+esc(family)+'</h2><p><a href="#matrix">back to the matrix</a> \\u00b7 <a href="#findings-'+esc(data.pages[engine])+'">all findings of '+esc(engine)+'</a></p>';
+  for (const outcome of data.order){
+    const ids = byOutcome[outcome]; if(!ids) continue;
+    out += '<div data-outcome="'+outcome+'"><h3 class="'+outcome+'">'+outcome+' ('+ids.length+')</h3><ul class="cases">';
+    for (const id of ids){
+      const anchor = (data.anchors[engine]||{})[id];
+      out += '<li><code>'+(anchor?'<a href="#'+anchor+'">'+esc(id)+'</a>':esc(id))+'</code></li>';}
+    out += '</ul></div>';}
+  view.innerHTML = out + (Object.keys(byOutcome).length ? '' : '<p>no cases</p>');
+}
+function route(){
+  const hash = decodeURIComponent(location.hash.slice(1));
+  let page = 'main';
+  if (hash.startsWith('cell/')){const [,engine,family]=hash.split('/');showCell(engine,family);page='cell';}
+  else if (hash.startsWith('findings-')) page = hash;
+  else if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el) page=el.closest('[data-page]').dataset.page;}
+  pages.forEach(p=>p.classList.toggle('hidden', p.dataset.page !== page));
+  applyFilters();
+  if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el){el.open=true;el.scrollIntoView();}}
+  else setTimeout(()=>window.scrollTo(0,0));
+}
+document.querySelectorAll('#filters input').forEach(i=>i.addEventListener('input', applyFilters));
+window.addEventListener('hashchange', route);
+route();
+if (location.search.includes('selftest')){  // layout facts for the page's own test (tests/test_report_page.py)
+  const matrix = document.querySelector('.matrix'), th = document.querySelector('.matrix th');
+  const shown = pages.filter(p=>!p.classList.contains('hidden')).map(p=>p.dataset.page);
+  document.body.dataset.selftest = JSON.stringify({viewport: innerWidth, page: document.documentElement.scrollWidth,
+    matrix: matrix ? matrix.scrollWidth : 0, matrixBox: matrix ? matrix.clientWidth : 0, sticky: th ? getComputedStyle(th).position : '',
+    shown: shown, cellItems: document.querySelectorAll('#cell li').length, open: [...document.querySelectorAll('details[open]')].map(d=>d.id)});
+}
+"""
+
+
+KEY = ("Each cell: <b>correct/judged</b> computed cases (an output expected), below it in small the rejection cases "
+       "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. "
+       "<b class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored (raised where "
+       "the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> known discrepancy, reproducing "
+       "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='fixed'>X</b> a known discrepancy "
+       "that now passes · <b class='unsupported'>U</b> declined by the engine. "
+       "<span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span style='background:#fff1c2'>&nbsp;known "
+       "discrepancies only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>")
+
+
+def anchor(engine: str, case_id: str) -> str:
+    """The id of a case's finding on its engine's page (letters, digits and dashes only)."""
+    return "k-" + hashlib.sha1(f"{engine}\0{case_id}".encode()).hexdigest()[:12]
+
+
+def page_id(engine: str) -> str:
+    return "".join(c if c.isalnum() or c == "-" else "_" for c in engine)
+
+
+def _css_class(counts: dict[str, Any] | None, kind: str | None = None) -> str:
+    if not counts:
+        return "skip"
+    c = counts if kind is None else counts[kind]
+    if sum(c[o] for o in OUTCOMES if o not in NOT_JUDGED) == 0:
+        return "skip"
+    if c["fail"] or c["errored"] or c["fixed"]:
+        return "bad"
+    return "known" if c["known"] or c["rejected-other-rule"] else "ok"
+
+
+def _cell_text(counts: dict[str, Any] | None) -> str:
+    """Computed cases, and below them rejection cases; a dash where nothing was judged."""
+    computed, rejection = (cell_text(counts, kind) for kind in ("computed", "rejection"))
+    if _css_class(counts) == "skip":
+        return "<span class='none'>–</span>"
+    parts = [e(computed) if computed not in ("-", "skip") else "<span class='none'>–</span>"]
+    if rejection not in ("-", "skip"):
+        parts.append(f"<span class='cr'>{e(rejection)}</span>")
+    return "".join(parts)
+
+
+def _cell(engine: str, family: str | None, counts: dict[str, Any] | None) -> str:
+    text = _cell_text(counts)
+    if family is None:
+        return f"<td class='{_css_class(counts)}' data-engine='{e(engine)}'>{text}</td>"
+    return (f"<td class='{_css_class(counts)}' data-engine='{e(engine)}'><a href='#cell/{e(engine)}/{e(family)}' "
+            f"title='{e(engine)} on {e(family)}: the list of its cases'>{text}</a></td>")  # fmt: skip
+
+
+def _matrix(doc: dict, engines: list[str], title: str, note: str) -> list[str]:
+    live = [n for n in engines if doc["engines"][n]["available"]]
+    out = [f"<h2>{e(title)}</h2><p class='key'>{note}</p><div class='matrix'><table><thead><tr><th>family</th>"
+           + "".join(f"<th data-engine='{e(n)}'><a href='#findings-{page_id(n)}'>{e(n)}</a></th>" for n in live) + "</tr></thead><tbody>"]  # fmt: skip
+    for family in doc["families"]:
+        cells = "".join(_cell(n, family, doc["cells"][n].get(family)) for n in live)
+        out.append(f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}</tr>")
+    totals = "".join(_cell(n, None, doc["totals"][n]) for n in live)
+    out.append(f"</tbody><tfoot><tr><td>total</td>{totals}</tr></tfoot></table></div>")
+    for name in engines:
+        info = doc["engines"][name]
+        if not info["available"]:
+            what = "broken" if info["broken"] else "unavailable"
+            out.append(f"<p class='bad' data-engine='{e(name)}'><b>{e(name)}</b>: {what}: {e(info['unavailable-reason'] or '')}</p>")
+    return out
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+def _expected_observed(c: dict) -> str:
+    expected = c["expected"].get("output", c["expected"])
+    want, got = _pretty(expected), _pretty(c["observed"])
+    if max(want.count("\n"), got.count("\n")) < DIFF_LINES:
+        return (f"<div class='pair'><div><b>expected</b><pre>{e(_pretty(c['expected']))}</pre></div>"
+                f"<div><b>observed</b><pre>{e(got)}</pre></div></div>")  # fmt: skip
+    lines = []
+    for line in difflib.unified_diff(want.splitlines(), got.splitlines(), "expected", "observed", lineterm="", n=2):
+        css = "hunk" if line.startswith("@@") else "add" if line.startswith("+") else "del" if line.startswith("-") else ""
+        lines.append(f"<span class='{css}'>{e(line)}</span>" if css else e(line))
+    return f"<b>expected → observed</b> <small>(unified diff of the JSON)</small><pre>{chr(10).join(lines)}</pre>"
+
+
+def _finding(c: dict) -> str:
+    quote = c.get("decided-by") or c.get("rule-summary") or ""
+    upstream = f" · upstream: <a href='{e(c['upstream'])}'>{e(c['upstream'])}</a>" if c.get("upstream") else ""
+    pinned = f"<b>pinned observation</b><pre>{e(_pretty(c['pinned']))}</pre>" if c.get("pinned") is not None else ""
+    return (f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' data-family='{e(c['family'])}' "
+            f"data-outcome='{e(c['outcome'])}'><summary><span class='outcome {e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
+            f"<code>{e(c['id'])}</code> <small>{e(c['family'])}, {e(c['kind'])}</small> {e(c['description'])}</summary>"
+            f"<p><small>rule <code>{e(c['rule'])}</code> · spec: {e(c['section'])}{upstream}</small></p>"
+            + (f"<blockquote>{e(quote)}</blockquote>" if quote else "")
+            + f"<b>input</b> <small>(op {e(c['op'])})</small><pre>{e(_pretty(c['input']))}</pre>{_expected_observed(c)}{pinned}"
+            + (f"<p><small>{e(c['message'])}</small></p>" if c["message"] else "") + "</details>")  # fmt: skip
+
+
+def _findings_page(name: str, cases: list[dict]) -> list[str]:
+    counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in OUTCOMES}
+    summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n) or "none"
+    out = [f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of {e(name)}: {summary}</h2>",
+           "<p><small>Cases the engine neither answered nor rejected correctly. <a href='#matrix'>back to the matrix</a></small></p>"]  # fmt: skip
+    families: dict[str, list[dict]] = {}
+    for c in cases:
+        families.setdefault(c["family"], []).append(c)
+    for family, found in families.items():
+        out.append(f"<div data-family='{e(family)}'><h3 class='family'>{e(family)} ({len(found)})</h3>")
+        out += [_finding(c) for c in found] + ["</div>"]
+    return out + ([] if cases else ["<p>none</p>"]) + ["</section>"]
+
+
+def _provenance(doc: dict) -> list[str]:
+    out = ["<h2 id='provenance'>Provenance of the expectations</h2><p><small>How each family's expected results were obtained: "
+           "the spec's own examples, values hand-typed from a cited source, tables a real engine wrote, results real engines "
+           "confirm (<code>spec_impl/vectors/provenance.py</code>), or the reference alone.</small></p>",
+           "<table><tr><th>family</th>" + "".join(f"<th>{e(k)}</th>" for k in KINDS) + "<th>total</th></tr>"]  # fmt: skip
+    for family, p in doc["provenance"].items():
+        cells = "".join(f"<td class='num{' refonly' if k == 'reference-only' and p.get(k) else ''}'>{p.get(k, 0)}</td>" for k in KINDS)
+        out.append(f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}<td class='num'>{sum(p.values())}</td></tr>")
+    totals = "".join(f"<td class='num'>{sum(p.get(k, 0) for p in doc['provenance'].values())}</td>" for k in KINDS)
+    out.append(f"<tr><th>total</th>{totals}<td class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>")
+    return out
+
+
+def _reasons(reasons: dict[str, int]) -> str:
+    return "<br>".join(f"{n}× {e(r)}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])) or "-"
+
+
+def _engines(doc: dict) -> list[str]:
+    out = ["<h2 id='engines'>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>protocol</th>"
+           "<th>wall time (s)</th><th>restarts</th><th>skipped (why)</th><th>declined by the engine (its reasons)</th></tr>"]  # fmt: skip
+    for name, info in doc["engines"].items():
+        out.append(f"<tr data-engine='{e(name)}'><td>{e(name)}<br><small>{e(', '.join(info['capabilities']) or '-')}</small></td>"
+                   f"<td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td><td>{info['protocol'] or '-'}</td>"
+                   f"<td class='num'>{info['seconds']}</td><td class='num'>{info['restarts']}</td>"
+                   f"<td><small>{_reasons(info.get('skipped', {}))}</small></td><td><small>{_reasons(info['unsupported'])}</small></td></tr>")  # fmt: skip
+    out.append("</table>")
+    if doc["random-values"]:
+        out.append("<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known disagreements</th><th>note</th></tr>")
+        for r in doc["random-values"]:
+            out.append(f"<tr data-engine='{e(r['engine'])}'><td>{e(r['engine'])}</td><td>{e(r['op'])}</td>"
+                       f"<td class='{e(r['outcome'])}'>{e(r['outcome'])}</td><td class='num'>{r['known-disagreements']}</td>"
+                       f"<td><small>{e(r.get('message') or '')}</small></td></tr>")  # fmt: skip
+        out.append("</table>")
+    return out
+
+
+def _filters(engines: list[str]) -> str:
+    boxes = "".join(f"<label><input type='checkbox' name='engine' value='{e(n)}' checked> {e(n)}</label>" for n in engines)
+    outcomes = "".join(f"<label><input type='checkbox' name='outcome' value='{o}' checked> <span class='{o}'>{o}</span></label>" for o in OUTCOMES)
+    return (f"<div id='filters'><fieldset><legend>engines</legend>{boxes}</fieldset>"
+            f"<fieldset><legend>family</legend><input id='family-filter' type='search' placeholder='e.g. bucket' size='14'></fieldset>"
+            f"<fieldset><legend>outcomes</legend>{outcomes}</fieldset></div>")  # fmt: skip
+
+
+def to_html(doc: dict) -> str:
+    """The whole page for a report document (`report.Recorder.build`)."""
+    engines = [n for n, info in doc["engines"].items() if not info.get("self-check")]
+    self_check = [n for n, info in doc["engines"].items() if info.get("self-check")]
+    cases_by_engine: dict[str, list[dict]] = {n: [] for n in doc["engines"]}
+    for c in doc["cases"]:
+        cases_by_engine.setdefault(c["engine"], []).append(c)
+    judged = sum(sum(t[o] for o in OUTCOMES if o not in NOT_JUDGED) for n, t in doc["totals"].items() if n in engines)
+    data = {"order": list(OUTCOMES), "pages": {n: page_id(n) for n in doc["engines"]}, "outcomes": doc.get("outcomes", {}),
+            "anchors": {n: {c["id"]: anchor(n, c["id"]) for c in cs} for n, cs in cases_by_engine.items()}}  # fmt: skip
+    nav = ["<a href='#matrix'>Matrix</a>"] + [
+        f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(cases_by_engine[n])})</a>"
+        for n in engines + self_check
+    ] + ["<a href='#self-check'>Self-check</a>", "<a href='#provenance'>Provenance</a>", "<a href='#engines'>Engines</a>"]  # fmt: skip
+    out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>",
+           f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
+           f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged, "
+           f"{sum(len(cases_by_engine[n]) for n in engines):,} findings</p></header>",
+           f"<nav>{' '.join(nav)}</nav>", _filters(list(doc["engines"])), "<main>",
+           "<section data-page='main' id='matrix'>"]  # fmt: skip
+    out += _matrix(doc, engines, "Engines × rule families", KEY)
+    out.append("<div id='self-check'></div>")
+    out += _matrix(doc, self_check, "Self-check: the reference against its own vectors",
+                   "<code>reference</code> follows the adopted v3 text, <code>reference-seed</code> the 2024 seed text; "
+                   "anything but full marks here is a bug of the suite.")  # fmt: skip
+    out += _provenance(doc) + _engines(doc) + ["</section>", "<section data-page='cell' id='cell' class='hidden'></section>"]
+    for name in engines + self_check:
+        out += _findings_page(name, cases_by_engine[name])
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    out += ["</main>", f"<script type='application/json' id='report-data'>{payload}</script>", f"<script>{SCRIPT}</script></body></html>\n"]
+    return "\n".join(out)
