@@ -130,6 +130,28 @@ def _strict_json():
                **{"file-base64": _raw(gzip.compress(plain, mtime=0)[:40] + b"\xff" * 8)})  # fmt: skip
 
 
+def _optional_for_readers():
+    """Fields a v1 writer must write that a reader can do without. Table Metadata Fields: v1 `schema`
+    and `partition-spec` are required but "(Deprecated: use schemas and current-schema-id instead)"
+    / "(Deprecated: use partition-specs and default-spec-id instead)", and Appendix C says "schema
+    ... read schemas instead", "partition-spec ... read partition-specs instead": a reader reads the
+    lists, so a v1 document carrying only the lists (as some catalogs write it) is read, with the
+    same reading as the document carrying both."""
+    lists_only = v1_with_snapshot()
+    for key in ("schema", "partition-spec"):
+        del lists_only[key]
+    lists_only.update({"schemas": [copy.deepcopy(SCHEMA)], "current-schema-id": 0, "partition-specs": [copy.deepcopy(SPEC)],
+                       "default-spec-id": 0, "last-partition-id": 1001})  # fmt: skip
+    yield _read("table.v1-defaults", "v1-lists-only", "v1 with schemas/current-schema-id and partition-specs/default-spec-id but no "
+                "deprecated schema or partition-spec: a reader reads the lists (Appendix C: 'read schemas instead')", lists_only)  # fmt: skip
+    no_spec = copy.deepcopy(lists_only)
+    for key in ("partition-specs", "default-spec-id"):
+        del no_spec[key]
+    no_spec["partition-spec"] = copy.deepcopy(SPEC["fields"])
+    yield _read("table.v1-defaults", "v1-schemas-with-partition-spec", "v1 with schemas (no schema) and only the deprecated "
+                "partition-spec field list: each field read from the form present", no_spec)  # fmt: skip
+
+
 def _writes():
     for name, doc in (("v1", v1_with_snapshot()), ("v2", v2()), ("v3", v3())):
         yield case("table.writer", f"write-{name}", f"a {name} document as a {name} writer writes it back (Appendix E writer requirements)",
@@ -161,6 +183,7 @@ def specs():
                "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
     yield case("table.field-type", "plain-file", "an uncompressed metadata file", "read-metadata-file", **{"file-base64": _file(v2(), False)})
     yield from _strict_json()
+    yield from _optional_for_readers()
     yield _read("table.required-field", "v2-complete", "a complete v2 document (Appendix C's example fields)", v2())
     yield _read("table.v1-defaults", "v1-legacy", "v1 with only schema and partition-spec: schemas, specs with ids from 1000, unsorted order, sequence number 0", v1_legacy())
     yield _read("table.v1-defaults", "v1-with-snapshot", "v1 with a snapshot and no refs: main is synthesized, sequence numbers 0", v1_with_snapshot())
