@@ -1,4 +1,5 @@
-"""pytest plugin of the conformance suite: engine selection, case parametrization, the report.
+"""The conformance suite's hooks: engine selection, case parametrization, the report. Its options
+are those of the `iceberg_conformance` plugin (`conformance/plugin.py`).
 
     pytest conformance/                                # every engine that can run here
     pytest conformance/ --engine iceberg-java          # one engine (repeatable)
@@ -20,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import known, report
+from conformance import known, plugin, report
 from conformance.engines import registry
-from conformance.engines.protocol import DEFAULT_TIMEOUT
 from conformance.runner import Runner
 from conformance.vectors import load_families
 
@@ -34,21 +34,11 @@ def _marker(family: str) -> str:
     return family.replace("-", "_")
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("iceberg conformance")
-    group.addoption("--engine", action="append", default=[], metavar="NAME",
-                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, package.module:Class, "
-                         "or 'cmd:NAME=COMMAND ARGS' for any program that speaks the line protocol "
-                         "(default: every built-in engine that can run here)")  # fmt: skip
-    group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
-                    help="write compliance.json and compliance.html to DIR")  # fmt: skip
-    group.addoption("--engine-timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
-                    help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})")  # fmt: skip
-    group.addoption("--validate-protocol", action="store_true", default=False,
-                    help="check every message to and from protocol engines against conformance/engines/protocol.schema.json")  # fmt: skip
-    group.addoption("--record-observations", metavar="FILE", type=Path, default=None,
-                    help="save what the engines answered to every case that did not pass or has a known discrepancy "
-                         "(input of `python -m conformance.known_pin`)")  # fmt: skip
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """The options come from the `iceberg_conformance` plugin; a checkout used without installing
+    the package (or with plugin autoloading off) gets them from here."""
+    if not pluginmanager.has_plugin(plugin.NAME):
+        plugin.add_options(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:

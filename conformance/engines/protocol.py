@@ -29,11 +29,11 @@ import tempfile
 import threading
 from typing import Any, Callable
 
+from conformance.engines import DEFAULT_TIMEOUT
 from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable
 
 PROTOCOL_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-DEFAULT_TIMEOUT = 60.0  # seconds for one reply: the hello, or the answers to one batch
 
 
 class ProtocolError(EngineFailure):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import importlib
 
-from conformance.engines.base import Engine
-
 BUILTIN: dict[str, str] = {
     "reference": "conformance.engines.reference:ReferenceEngine",
     "reference-seed": "conformance.engines.reference:SeedReferenceEngine",
@@ -21,8 +19,10 @@ BUILTIN: dict[str, str] = {
 DEFAULT = tuple(BUILTIN)
 
 
-def load(spec: str) -> type[Engine]:
+def load(spec: str) -> type:
     """An engine class from a built-in name, a `package.module:Class` path or `cmd:NAME=COMMAND ARGS`."""
+    from conformance.engines.base import Engine  # here, so that the pytest plugin's options load nothing heavy
+
     if spec.startswith("cmd:"):
         from conformance.engines.protocol import command_engine
 

@@ -1,0 +1,41 @@
+"""The `iceberg_conformance` pytest plugin (entry point `pytest11`): the suite's options.
+
+Installed from a wheel, another project runs the suite against its engine with
+
+    pytest -p iceberg_conformance --pyargs conformance --engine mypkg.adapter:MyEngine
+    pytest -p iceberg_conformance --pyargs conformance --engine 'cmd:my-engine=./my-engine' -m bucket
+
+The plugin only adds options: nothing starts until the suite's own tests are collected (their
+hooks are in `conformance/conftest.py`), so it costs other test runs nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.engines import DEFAULT_TIMEOUT, registry
+
+NAME = "iceberg_conformance"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("iceberg conformance")
+    group.addoption("--engine", action="append", default=[], metavar="NAME",
+                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, package.module:Class, "
+                         "or 'cmd:NAME=COMMAND ARGS' for any program that speaks the line protocol "
+                         "(default: every built-in engine that can run here)")  # fmt: skip
+    group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
+                    help="write compliance.json and compliance.html to DIR")  # fmt: skip
+    group.addoption("--engine-timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
+                    help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})")  # fmt: skip
+    group.addoption("--validate-protocol", action="store_true", default=False,
+                    help="check every message to and from protocol engines against conformance/engines/protocol.schema.json")  # fmt: skip
+    group.addoption("--record-observations", metavar="FILE", type=Path, default=None,
+                    help="save what the engines answered to every case that did not pass or has a known discrepancy "
+                         "(input of `python -m conformance.known_pin`)")  # fmt: skip
