@@ -393,4 +393,7 @@ def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
     except (pa.ArrowException, OSError, ValueError) as e:
         raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
     schema = iceberg_schema(table.schema)
-    return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)
+    try:
+        return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)
+    except UnicodeDecodeError as e:  # a string column whose bytes are not UTF-8
+        raise InvalidInput("scan.data-file", f"a string column holds bytes that are not UTF-8: {e.reason}", e.object[e.start : e.start + 8]) from None
