@@ -147,8 +147,8 @@ class _Checker:
     def manifest(self, snapshot, raw_row: dict, live: dict, ranges: list) -> None:
         row = inheritance.read_manifest_file(raw_row)
         path = row["manifest_path"]
-        if row["partition_spec_id"] not in self.specs:
-            self.report("tree.partition-spec-id", path, f"partition_spec_id {row['partition_spec_id']} is not in the table's partition-specs")
+        if row.get("partition_spec_id") not in self.specs:
+            self.report("tree.partition-spec-id", path, f"partition_spec_id {row.get('partition_spec_id')} is not in the table's partition-specs")
         read = self.read(path)
         if read is None:
             return
@@ -207,7 +207,7 @@ class _Checker:
         if data_file_schema is not None:
             self.fields(data_file_schema, DATA_FILE, fv, path, "data_file")
         self.manifest_metadata(f, fv, path, row)
-        spec = self.specs.get(row["partition_spec_id"])
+        spec = self.specs.get(row.get("partition_spec_id"))
         ptype = self.partition_struct_type(spec, path) if spec is not None else None
         if ptype is not None and data_file_schema is not None:
             self.partition_schema(_record_of(data_file_schema, "partition"), ptype, fv, path)
@@ -250,7 +250,7 @@ class _Checker:
                     json_document.loads(f.metadata[key], f"key-value metadata {key!r}")
                 except SpecError as e:
                     self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON: {e}")
-        if f.metadata.get("partition-spec-id", str(row["partition_spec_id"])) != str(row["partition_spec_id"]):
+        if f.metadata.get("partition-spec-id", str(row.get("partition_spec_id"))) != str(row.get("partition_spec_id")):
             self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row['partition_spec_id']}")
         content = f.metadata.get("content")
         if content is not None and content != ("data" if row["content"] == DATA else "deletes"):

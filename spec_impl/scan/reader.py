@@ -16,6 +16,7 @@ The steps, each in its own module: read the snapshot's tree with inheritance
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from spec_impl import revisions
 from spec_impl.deletes import apply, scoping
 from spec_impl.deletes.deletion_vectors import deleted_positions
 from spec_impl.errors import InvalidInput
+from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import avro_map
 from spec_impl.manifests.inheritance import DELETED, row_lineage
 from spec_impl.manifests.tree import FileSource, SnapshotTree, read_snapshot
@@ -53,9 +55,12 @@ class LiveFile:
 
 
 def read_table(files: FileSource, metadata_location: str, snapshot_id: int | None = None, ref: str | None = None, *,
-               with_lineage: bool = False, revision: str = revisions.DEFAULT) -> pa.Table:  # fmt: skip
+               with_lineage: bool = False, revision: str = revisions.DEFAULT, allow_outside: Sequence[str] = ()) -> pa.Table:  # fmt: skip
     """The rows of a snapshot: `snapshot_id`, the snapshot of `ref`, or the current one.
-    `with_lineage` adds `_row_id` and `_last_updated_sequence_number` (v3 tables)."""
+    `with_lineage` adds `_row_id` and `_last_updated_sequence_number` (v3 tables). Files are read
+    only under the table's location and write paths, and the `allow_outside` prefixes (rule
+    tree.file-location, `spec_impl.manifests.locations`)."""
+    files = locations.contain(files, metadata_location, allow_outside)
     md = read_metadata_file(files.read(metadata_location), revision)
     wanted = _snapshot_id(md, snapshot_id, ref)
     if wanted is None:
@@ -64,6 +69,8 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
     tree = read_snapshot(files, metadata_location, wanted, revision)
     schema = read_schema(md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag"))
     data, deletes = live_files(tree)
+    for d in deletes:  # never read, still named by the tree
+        locations.check_reference(files, d.scan.referenced_data_file, "referenced_data_file of delete file " + d.scan.path)
     index = scoping.DeleteIndex([d.scan for d in deletes], _unpartitioned(md), revision)
     by_scan = {d.scan: d for d in deletes}  # by entry, not path: one Puffin file may hold the DVs of several data files
     name_mapping = _name_mapping(md)
@@ -116,9 +123,9 @@ def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
     specs = {s.spec_id: s for s in tree.metadata.specs}
     data, deletes = [], []
     for m in tree.manifests:
-        spec = specs.get(m.row["partition_spec_id"])
+        spec = specs.get(m.row.get("partition_spec_id"))
         if spec is None:
-            raise InvalidInput("tree.partition-spec-id", f"{m.path}: partition_spec_id is not in the table's partition-specs", m.row["partition_spec_id"])
+            raise InvalidInput("tree.partition-spec-id", f"{m.path}: partition_spec_id is not in the table's partition-specs", m.row.get("partition_spec_id"))
         for e in m.entries:
             if e["status"] == DELETED:
                 continue
@@ -149,6 +156,8 @@ def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDel
     gone: set[int] = set()
     for d in applied.position:
         _, rows = read_parquet(files.read(d.path))
+        if isinstance(files, locations.ContainedFiles):
+            files.check_all((r.get(apply.FILE_PATH_ID) for r in rows), "file_path of a row of position delete file " + d.path)
         gone |= apply.position_deletes(rows, path, d.path)
     return gone
 
