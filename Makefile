@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
+SHELL  := /bin/bash
 
 .PHONY: test conformance vectors check-vectors capture-tables bench clean fuzz
 
@@ -25,25 +26,37 @@ capture-tables: $(VENV)/.engine-deps
 	$(BIN)/iceberg-writer-harness capture $$(grep -l '"golden"' conformance/writer_harness/coverage/*.json conformance/writer_harness/scenarios/*.json)
 	$(BIN)/iceberg-vectors --set tables generate
 
+# Every benchmark, its figures written to $(BENCH_OUT) (the published figures under
+# benchmarks/results/ change only when a script is run by hand without an output option).
+BENCH_OUT ?= reports/bench
 bench: $(VENV)/.engine-deps
-	$(BIN)/python -m pip install --quiet -e '.[test,engines,bench]'
-	$(BIN)/python benchmarks/bench_bucket.py
-	$(BIN)/python benchmarks/bench_planning.py
-	$(BIN)/python benchmarks/v4_bitvector_sizes.py
-	$(BIN)/python benchmarks/v4_write_amplification.py  # about 6 minutes
-	$(BIN)/python benchmarks/bench_writer_harness.py    # about 5 minutes (Spark)
-	$(BIN)/python benchmarks/bench_audit.py             # about 3 minutes (Spark; 2 more the first time, to write the table)
+	@echo "installing the bench extra (matplotlib)"
+	set -o pipefail; $(PIP_INSTALL) -e '.[test,engines,bench]' | { $(SHOW_NEW); }
+	mkdir -p $(BENCH_OUT)
+	$(BIN)/python benchmarks/bench_bucket.py --json $(BENCH_OUT)/bench_bucket.json
+	$(BIN)/python benchmarks/bench_planning.py --json $(BENCH_OUT)/bench_planning.json
+	$(BIN)/python benchmarks/v4_bitvector_sizes.py --json $(BENCH_OUT)/v4_bitvector_sizes.json --png $(BENCH_OUT)/v4_bitvector_sizes.png
+	$(BIN)/python benchmarks/v4_write_amplification.py --json $(BENCH_OUT)/v4_write_amplification.json --png $(BENCH_OUT)/v4_write_amplification.png --growth-png $(BENCH_OUT)/v4_write_amplification_root_growth.png  # about 6 minutes
+	$(BIN)/python benchmarks/bench_writer_harness.py --out $(BENCH_OUT)/bench_writer_harness.json  # about 5 minutes (Spark)
+	$(BIN)/python benchmarks/bench_audit.py --out $(BENCH_OUT)/bench_audit.json  # about 3 minutes (Spark; 2 more the first time, to write the table)
+
+# Setting up prints what it installs (one line per package; the engines take a few minutes).
+PIP_INSTALL = $(BIN)/python -m pip install --progress-bar off --disable-pip-version-check
+SHOW_NEW = grep -v '^Requirement already satisfied' || true
 
 $(BIN)/python:
+	@echo "creating $(VENV) with $(PYTHON)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP_INSTALL) --quiet --upgrade pip
 
 $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@echo "installing the project and its test dependencies into $(VENV)"
+	set -o pipefail; $(PIP_INSTALL) -e '.[test]' | { $(SHOW_NEW); }
 	touch $@
 
 $(VENV)/.engine-deps: pyproject.toml $(VENV)/.test-deps
-	$(BIN)/python -m pip install --quiet -e '.[test,engines]'
+	@echo "installing the engines (PyIceberg, pyiceberg-core, DuckDB, Polars, PySpark with Iceberg Java): a few minutes the first time"
+	set -o pipefail; $(PIP_INSTALL) -e '.[test,engines]' | { $(SHOW_NEW); }
 	touch $@
 
 # A deep fuzzing campaign of every parser family (tests/fuzz/README.md); FUZZ_ARGS e.g. --inputs 1000 --families scan
