@@ -251,7 +251,7 @@ class _Checker:
                 except SpecError as e:
                     self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON: {e}")
         if f.metadata.get("partition-spec-id", str(row.get("partition_spec_id"))) != str(row.get("partition_spec_id")):
-            self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row['partition_spec_id']}")
+            self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row.get('partition_spec_id')}")
         content = f.metadata.get("content")
         if content is not None and content != ("data" if row["content"] == DATA else "deletes"):
             self.report("tree.manifest-metadata", path, f"content {content!r} but the manifest list says content {row['content']}")
