@@ -1,8 +1,16 @@
-"""`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL]`
+"""`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL] [--allow-outside PREFIX]...`
 
 Exit status: 0 when the snapshot breaks no rule, 1 when it does (or a file could not be checked),
-2 on bad input (a metadata file, manifest list or argument that cannot be read; the message names
-it). Progress goes to stderr, the summary to stdout.
+2 on bad input (a metadata file, manifest list or argument that cannot be read: missing, a
+directory, unreadable; the message names it). Progress goes to stderr, the summary to stdout.
+
+Files are read only under the table's location and the paths its properties write.data.path,
+write.metadata.path and write.object-storage.path name, plus the metadata file given and the
+prefixes given with --allow-outside (repeatable; tables with imported files need it). Any other
+path the metadata, manifest list, a manifest, a position delete row or a DV's referenced_data_file
+names ('../../etc/passwd', '/etc/hostname', 'file:///etc/hostname', a '..' or a symbolic link
+leading out) is never read: it is a violation of rule tree.file-location (a safety rule of this
+suite, `spec_impl.manifests.locations`), exit 1.
 
 Under `spark-submit` (when PySpark's gateway is already running) the submitted session and its
 master are used; otherwise a session is started with `conformance.engines.iceberg_java.spark`
@@ -20,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.errors import SpecError
-from spec_impl.manifests.tree import LocalFiles
+from spec_impl.manifests.locations import FILE_LOCATION, ContainedFiles
+from spec_impl.manifests.tree import FileUnreadable, LocalFiles
 
 from . import job, plan, report
 
@@ -37,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     p.add_argument("--html", type=Path, metavar="FILE", help="write the report as a standalone HTML page")
     p.add_argument("--master", default=None, help="Spark master URL (default local[*]; under spark-submit, its master)")
+    p.add_argument("--allow-outside", action="append", default=[], metavar="PREFIX",
+                   help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files")  # fmt: skip
     return p
 
 
@@ -61,11 +72,12 @@ def spark_session(master: str | None) -> Any:
 
 
 def audit(metadata: str, snapshot: int | None = None, ref: str | None = None, *, spark: Any = None, master: str | None = None,
-          report_progress=progress) -> job.AuditResult:  # fmt: skip
-    """Plan and run the audit; SpecError on bad input (raised before Spark starts)."""
+          report_progress=progress, allow_outside: tuple[str, ...] | list[str] = ()) -> job.AuditResult:  # fmt: skip
+    """Plan and run the audit; SpecError on bad input or on a manifest list outside the table's
+    location (tree.file-location), FileUnreadable on a file that cannot be read (raised before Spark starts)."""
     location = metadata if metadata.startswith("file:") else os.path.abspath(metadata)
     report_progress(f"reading {location}")
-    planned = plan.plan(LocalFiles(), location, snapshot, ref)
+    planned = plan.plan(ContainedFiles.for_table(LocalFiles(), location, tuple(allow_outside)), location, snapshot, ref)
     if planned is None:
         report_progress("the table has no snapshot: nothing to audit")
         return job.AuditResult(None)
@@ -79,8 +91,11 @@ def audit(metadata: str, snapshot: int | None = None, ref: str | None = None, *,
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        result = audit(args.metadata, args.snapshot, args.ref, master=args.master)
+        result = audit(args.metadata, args.snapshot, args.ref, master=args.master, allow_outside=args.allow_outside)
     except SpecError as e:
+        print(f"iceberg-audit: cannot audit {args.metadata}: {e}", file=sys.stderr)
+        return EXIT_VIOLATIONS if e.rule == FILE_LOCATION else EXIT_BAD_INPUT
+    except FileUnreadable as e:
         print(f"iceberg-audit: cannot audit {args.metadata}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     location = args.metadata

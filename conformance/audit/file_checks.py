@@ -20,6 +20,7 @@ from __future__ import annotations
 
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from spec_impl.deletes.deletion_vectors import read_dv
@@ -27,6 +28,7 @@ from spec_impl.deletes.position_files import check_position_arrays, check_positi
 from spec_impl.deletes.puffin import read_puffin
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions.projection import PartitionField as NamedField
+from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import physical_value
 from spec_impl.manifests.tree import FileSource
 from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
@@ -41,7 +43,9 @@ FILE_PATH_ID, POS_ID = 2147483546, 2147483545
 
 
 def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[list[Violation], int]:
-    """The violations of one live file, and the number of rows read."""
+    """The violations of one live file, and the number of rows read. A path outside the table's
+    location (the file's own, or its referenced_data_file) raises tree.file-location unread."""
+    locations.check_reference(files, task.data_file.get("referenced_data_file"), f"referenced_data_file of {task.path}")
     data = files.read(task.path)
     found = check_file_size(task.data_file.get("file_size_in_bytes"), len(data))
     if task.is_dv:
@@ -102,15 +106,23 @@ def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
     if FILE_PATH_ID not in names or POS_ID not in names:
         return [Finding("deletes.position-rows", "a position delete file has the columns file_path (2147483546) and pos (2147483545)", list(names))]
     try:
+        if isinstance(files, locations.ContainedFiles):  # every target the rows name, before any is read
+            files.check_all(pc.unique(table.column(names[FILE_PATH_ID])).to_pylist(), "file_path of a position delete row")
         return check_position_arrays(table.column(names[FILE_PATH_ID]), table.column(names[POS_ID]), lambda path: _row_count(files, path))
     except InvalidInput as e:
         return [Finding(e.rule, str(e), e.value)]
 
 
 def _row_count(files: FileSource, path: str) -> int | None:
+    """The Parquet row count of a target data file; None when it cannot be read. A target outside
+    the table's location raises (tree.file-location): it is reported, not read."""
     try:
         return pq.ParquetFile(pa.BufferReader(files.read(path))).metadata.num_rows
-    except (InvalidInput, OSError):
+    except InvalidInput as e:
+        if e.rule == locations.FILE_LOCATION:
+            raise
+        return None
+    except OSError:
         return None
 
 

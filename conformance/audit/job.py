@@ -9,7 +9,8 @@ Only violations and one counter row per partition (files, rows, bytes checked) c
 driver: rows never leave the executors. The stages are RDD operations rather than
 `DataFrame.mapInArrow`, which PySpark 3.5 only offers with pandas installed; the work per file is
 the same (pyarrow reads and checks whole columns in the executor). Files are read through `LocalFiles` (local paths and
-`file:` URIs), so on a cluster the table must be on storage every executor mounts at the same path.
+`file:` URIs), so on a cluster the table must be on storage every executor mounts at the same path, and only under the
+table's location (the context's `ContainedFiles`, rule tree.file-location: a path elsewhere is a violation, never read).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
-from spec_impl.manifests.tree import LocalFiles
+from spec_impl.manifests.tree import FileUnreadable
 
 from .file_checks import check_file
 from .known import known_findings, split
@@ -44,14 +45,17 @@ class AuditResult:
 
 def manifest_stage(ctx: Any, row: dict[str, Any]) -> list[tuple[str, Any]]:
     """Stage 1, in an executor: one manifest's file tasks and summary violations."""
-    tasks, violations = manifest_items(ctx, LocalFiles(), row)
+    try:
+        tasks, violations = manifest_items(ctx, ctx.files, row)
+    except FileUnreadable as e:  # a manifest that exists but cannot be read here (a directory, no permission)
+        return [(ERROR, Violation("audit.error", row.get("manifest_path", "?"), str(e)))]
     return [(TASK, t) for t in tasks] + [(VIOLATION, v) for v in violations]
 
 
 def file_stage(ctx: Any, items: Iterator[tuple[str, Any]]) -> Iterator[tuple]:
     """Stage 2, in an executor: the violations of each task's file, then one counter tuple
     ("count", files, rows, bytes) for the partition."""
-    files = LocalFiles()
+    files = ctx.files
     checked = rows = size = 0
     for kind, item in items:
         if kind == VIOLATION:

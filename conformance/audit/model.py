@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from spec_impl.manifests.locations import ContainedFiles, table_prefixes
+from spec_impl.manifests.tree import LocalFiles
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.manifests.validate import Violation  # noqa: F401  (a rule the table breaks, where and how: one definition)
@@ -18,11 +20,21 @@ DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
 
 @dataclass(frozen=True)
 class AuditContext:
-    """The table's metadata document (its bytes, parsed once per executor process) and the snapshot."""
+    """The table's metadata document (its bytes, parsed once per executor process), the snapshot,
+    and the prefixes outside the table's location that may be read (rule tree.file-location)."""
 
     metadata_location: str
     metadata_bytes: bytes
     snapshot_id: int
+    allow_outside: tuple[str, ...] = ()
+
+    @property
+    def files(self) -> ContainedFiles:
+        """The local files the audit may read: under the table's location and write paths
+        (`spec_impl.manifests.locations`), in the driver and in every executor."""
+        contained = ContainedFiles(LocalFiles(), table_prefixes(self.metadata_bytes), self.allow_outside, [self.metadata_location])
+        contained._cache[self.metadata_location] = self.metadata_bytes
+        return contained
 
     @property
     def metadata(self) -> TableMetadata:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spec_impl.errors import SpecError
+from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import physical_value
 from spec_impl.manifests.inheritance import DELETED
 from spec_impl.manifests.tree import FileSource, find_snapshot, manifest_rows, read_manifest
@@ -34,7 +35,10 @@ class Plan:
 
 def plan(files: FileSource, metadata_location: str, snapshot_id: int | None = None, ref: str | None = None) -> Plan | None:
     """The snapshot to audit and its manifest-list rows; None when the table has no snapshot.
-    Raises SpecError (with the file named) on a metadata file or manifest list that cannot be read."""
+    Raises SpecError (with the file named) on a metadata file or manifest list that cannot be read,
+    or that lies outside the table's location (tree.file-location; `files` is bounded by the table
+    unless it already is a `ContainedFiles`, whose --allow-outside prefixes the executors keep)."""
+    files = locations.contain(files, metadata_location)
     data = files.read(metadata_location)
     md = read_metadata_file(data)
     wanted = snapshot_of(md, snapshot_id, ref)
@@ -42,7 +46,7 @@ def plan(files: FileSource, metadata_location: str, snapshot_id: int | None = No
         return None
     snapshot = find_snapshot(md, wanted)
     _, rows = manifest_rows(files, md, snapshot)
-    return Plan(AuditContext(metadata_location, data, wanted), rows)
+    return Plan(AuditContext(metadata_location, data, wanted, files.allow_outside), rows)
 
 
 def manifest_items(ctx: AuditContext, files: FileSource, row: dict[str, Any]) -> tuple[list[FileTask], list[Violation]]:

@@ -73,7 +73,7 @@ def _snapshot(run: HistoryRun, snapshot: dict, format_version: int) -> dict[str,
     version = run.model.versions[sid]
     lineage = {}
     if format_version >= 3 and snapshot.get("first-row-id") is not None:  # where Spark read the snapshot, check 2 compared these with its own
-        read = run.readers.read_table(run.readers.files, run.table.metadata_location, sid, with_lineage=True).to_pylist()
+        read = run.readers.read_table(run.readers.table_files(run.table.metadata_location), run.table.metadata_location, sid, with_lineage=True).to_pylist()
         lineage = {r["id"]: (r[LINEAGE[0]], r[LINEAGE[1]]) for r in read}
     rows = []
     for row in version.rows.values():

@@ -86,12 +86,14 @@ def audit_messages(metadata_location: str, snapshot_id: int, seen: set[str]) -> 
     """Check 4 on a snapshot: the table audit (`conformance.audit`, the data-level rules of
     `spec_impl.metrics`) run in this process on the live files not audited before (`seen` collects
     their paths). Every violation is reported, recorded ones included: the harness's own known
-    findings decide which are known."""
+    findings decide which are known. Files are read only under the table's location (rule
+    tree.file-location: the audit's plan bounds them)."""
     from conformance.audit.job import run_local
     from conformance.audit.plan import plan
+    from spec_impl.manifests.locations import ContainedFiles
     from spec_impl.manifests.tree import LocalFiles
 
-    planned = plan(LocalFiles(), metadata_location, snapshot_id)
+    planned = plan(ContainedFiles.for_table(LocalFiles(), metadata_location), metadata_location, snapshot_id)
     if planned is None:
         return []
     result = run_local(planned, seen)

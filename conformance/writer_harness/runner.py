@@ -74,6 +74,14 @@ class Readers:
         self.read_table = reference or read_table
         self.validate = validator or validate_table
 
+    def table_files(self, metadata_location: str) -> Any:
+        """The files of the table at `metadata_location` as the reference reader and the validator
+        may read them: only under the table's location (rule tree.file-location,
+        `spec_impl.manifests.locations`)."""
+        from spec_impl.manifests.locations import ContainedFiles
+
+        return ContainedFiles.for_table(self.files, metadata_location)
+
 
 class HistoryRun:
     def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, checking: bool = True):
@@ -298,7 +306,7 @@ class HistoryRun:
             kind = "branch" if name == "main" or name in m.branches else "tag"
             self._check_ref(i, kind, name, head)
         location = self.table.metadata_location
-        for v in self.readers.validate(self.readers.files, location):
+        for v in self.readers.validate(self.readers.table_files(location), location):
             message = f"[{v.rule}] {v.path.rsplit('/', 1)[-1]}: {v.message}"
             if message not in self.violations_seen:  # a file's violation is reported once, when it appears
                 self.violations_seen.add(message)
@@ -337,7 +345,7 @@ class HistoryRun:
         # 2. the reference reader
         columns, expected = self._expected(sid)
         try:
-            table = self.readers.read_table(self.readers.files, self.table.metadata_location, sid, with_lineage=lineage)
+            table = self.readers.read_table(self.readers.table_files(self.table.metadata_location), self.table.metadata_location, sid, with_lineage=lineage)
         except SpecError as e:
             self._find("reference-rows", i, f"snapshot {sid}", f"the reference rejects the snapshot: {e}")
             return
@@ -374,7 +382,7 @@ class HistoryRun:
         if message := checks.compare_rows(columns, expected, names, rows):
             self._find("spark-rows", i, f"{kind} {name}", message)
         try:
-            ours = self.readers.read_table(self.readers.files, self.table.metadata_location, ref=name)
+            ours = self.readers.read_table(self.readers.table_files(self.table.metadata_location), self.table.metadata_location, ref=name)
         except SpecError as e:
             self._find("reference-rows", i, f"{kind} {name}", f"the reference rejects the ref: {e}")
             return

@@ -2,10 +2,24 @@
 
     iceberg-validate-table /path/to/table/metadata/v3.metadata.json
     iceberg-validate-table file:/warehouse/db/t/metadata/00004-....metadata.json --json
+    iceberg-validate-table t/metadata/v2.metadata.json --allow-outside /imports   # a table with imported files
 
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`);
-each violation is printed with its rule id and the file it was found in. Exit status: 0 when the
-tree has no violation, 1 when it has some, 2 when the arguments are wrong.
+each violation is printed with its rule id and the file it was found in.
+
+Files are read only under the table's location and the paths its properties write.data.path,
+write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
+prefixes given with --allow-outside (repeatable). A manifest list or manifest the tree names
+elsewhere ('../../etc/passwd', '/etc/hostname', 'file:///etc/hostname', a '..' or a symbolic link
+leading out) is not read: it is reported under rule tree.file-location, a safety rule of this suite
+(the spec lets a table track files anywhere; see spec_impl/manifests/locations.py).
+
+Exit status:
+  0  the tree has no violation
+  1  it has violations (a file outside the table's location included; a file the tree names that
+     is not there is rule tree.file-exists)
+  2  bad arguments, or a file that cannot be read: the metadata file given is missing, a
+     directory or unreadable, or a file of the tree is a directory or unreadable
 """
 
 from __future__ import annotations
@@ -16,20 +30,39 @@ import sys
 from collections import Counter
 
 from spec_impl import revisions
-from spec_impl.manifests.tree import LocalFiles
+from spec_impl.errors import InvalidInput
+from spec_impl.manifests.locations import ContainedFiles
+from spec_impl.manifests.tree import FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.rules import RULES
+
+EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="iceberg-validate-table", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="Rule ids are listed with their spec sections in spec_impl/rules.py and the modules that register them.")  # fmt: skip
+                                     epilog=__doc__.split("\n\n", 2)[2] + "\nRule ids are listed with their spec sections in spec_impl/rules.py "
+                                     "and the modules that register them.")  # fmt: skip
     parser.add_argument("metadata", help="the table's metadata file: a local path or a file: URI")
     parser.add_argument("--json", action="store_true", help="print the violations as a JSON list")
     parser.add_argument("--revision", choices=revisions.ALL, default=revisions.DEFAULT, help="spec revision (default: %(default)s)")
+    parser.add_argument("--allow-outside", action="append", default=[], metavar="PREFIX",
+                        help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files")  # fmt: skip
     args = parser.parse_args(argv)
-    violations = validate_table(LocalFiles(), args.metadata, args.revision)
+    try:
+        files = ContainedFiles.for_table(LocalFiles(), args.metadata, args.allow_outside)
+    except InvalidInput as e:  # tree.file-exists from LocalFiles: the file given is not there
+        print(f"iceberg-validate-table: cannot read the metadata file {args.metadata!r}: no such file ({e})", file=sys.stderr)
+        return EXIT_CANNOT_READ
+    except FileUnreadable as e:
+        print(f"iceberg-validate-table: cannot read the metadata file: {e}", file=sys.stderr)
+        return EXIT_CANNOT_READ
+    try:
+        violations = validate_table(files, args.metadata, args.revision)
+    except FileUnreadable as e:
+        print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)
+        return EXIT_CANNOT_READ
     if args.json:
         print(json.dumps([v.to_json() for v in violations], indent=2))
     elif not violations:
@@ -42,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         for rule_id, n in counts.most_common():
             section = RULES[rule_id].section if rule_id in RULES else "?"
             print(f"  {n:4d}  {rule_id}  ({section})")
-    return 1 if violations else 0
+    return EXIT_VIOLATIONS if violations else EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -54,6 +54,18 @@ def v1_appends() -> TreeWriter:
     return w
 
 
+def imported_files() -> TreeWriter:
+    """A data file imported from outside the table's location (file:/imports/2024/a.parquet beside
+    the table's own file:/warehouse/imported/data/b.parquet). The spec tracks files by full path,
+    not by directory ("Overview"; `location` is where writers put new files), so the tree reads like
+    any other; the suite's own command-line readers read such a table's files only when the prefix
+    is allowed (--allow-outside /imports): rule tree.file-location is a safety rule of the suite."""
+    w = _table("imported", 2)
+    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, data_file("file:/imports/2024/a.parquet", 10))])])
+    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))])], rows)
+    return w
+
+
 def v2_delete_rewrites_manifest() -> TreeWriter:
     """Append a, b; append c; delete b: m1 is rewritten as m3 with a EXISTING and b DELETED."""
     w = _table("v2-delete", 2)
@@ -179,6 +191,7 @@ def decimal_truncate() -> TreeWriter:
 TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
     "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
+    "imported-files": (imported_files, "tree.file-location", ()),
     "upgrade-v1-v2-v3": (upgrade_v1_v2_v3, "lineage.manifest-first-row-id", (V3_ADOPTED,)),
     "rewrite-manifests": (rewrite_manifests, "manifest.inherit.sequence-number", ()),
     "retried-commit": (retried_commit, "manifest.inherit.sequence-number", ()),
