@@ -22,6 +22,7 @@ import json
 import os
 import queue
 import re
+import reprlib
 import shlex
 import signal
 import subprocess
@@ -139,6 +140,8 @@ class EngineProcess:
             reply = json.loads(line)
         except json.JSONDecodeError as e:
             raise ProtocolError(f"the engine wrote a line that is not JSON ({e}): {line[:200]!r}", restart=False) from None
+        except RecursionError:
+            raise ProtocolError(f"the engine wrote a line nested too deeply to read: {line[:200]!r}", restart=False) from None
         if not (message["cmd"] == "start" and isinstance(reply, dict) and "engine" not in reply):
             self._check(reply_definition if message["cmd"] != "run" else f"run-reply-v{self.protocol}", reply)
         return reply
@@ -196,9 +199,12 @@ class EngineProcess:
         self.close()
 
 
-def to_answer(result: dict[str, Any], protocol: int) -> EngineAnswer:
+def to_answer(result: Any, protocol: int) -> EngineAnswer:
     """One protocol result as an EngineAnswer. Version 1 could not tell a rejection from an
-    internal error: its `ok: false` counts as a rejection (and as an error on a computed case)."""
+    internal error: its `ok: false` counts as a rejection (and as an error on a computed case).
+    Anything else, whatever its shape, is a failure quoting it."""
+    if not isinstance(result, dict):
+        return EngineAnswer.failure(f"not a protocol {protocol} answer (not an object): {_short(result)}")
     status = result.get("status")
     if status is None and "ok" in result:  # the version 1 form
         status = "ok" if result["ok"] is True else "rejected"
@@ -206,11 +212,11 @@ def to_answer(result: dict[str, Any], protocol: int) -> EngineAnswer:
         return EngineAnswer(True, result["output"])
     if status == "rejected":
         rule = result.get("rule") if isinstance(result.get("rule"), str) else None
-        return EngineAnswer.rejection(str(result.get("error") or "rejected"), rule)
+        return EngineAnswer.rejection(_text(result.get("error")) or "rejected", rule)
     if status == "error":
-        return EngineAnswer.failure(f"the engine reported an error: {result.get('error') or '(no message)'}")
+        return EngineAnswer.failure(f"the engine reported an error: {_text(result.get('error')) or '(no message)'}")
     if status == "unsupported":
-        return EngineAnswer.declined(str(result.get("reason") or "unsupported (no reason given)"))
+        return EngineAnswer.declined(_text(result.get("reason")) or "unsupported (no reason given)")
     return EngineAnswer.failure(f"not a protocol {protocol} answer: {_short(result)}")
 
 
@@ -316,5 +322,14 @@ def command_engine(spec: str) -> type[CommandEngine]:
 
 
 def _short(value: Any, limit: int = 200) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    """A value quoted in a message: its JSON, cut at `limit` (a value too deep for JSON: its outline)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (RecursionError, ValueError):
+        text = reprlib.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _text(value: Any) -> str:
+    """A message the engine sent: a string as it is, anything else quoted."""
+    return value if isinstance(value, str) else "" if not value else _short(value)
