@@ -392,8 +392,8 @@ def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
         table = pq.read_table(io.BytesIO(data))
     except (pa.ArrowException, OSError, ValueError) as e:
         raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
-    schema = iceberg_schema(table.schema)
     try:
+        schema = iceberg_schema(table.schema)
         return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)
-    except UnicodeDecodeError as e:  # a string column whose bytes are not UTF-8
-        raise InvalidInput("scan.data-file", f"a string column holds bytes that are not UTF-8: {e.reason}", e.object[e.start : e.start + 8]) from None
+    except UnicodeDecodeError as e:  # a column name, or a string column's bytes, that are not UTF-8
+        raise InvalidInput("scan.data-file", f"a column name or string value is not UTF-8: {e.reason}", e.object[e.start : e.start + 8]) from None
