@@ -1,0 +1,78 @@
+"""JSON Schemas of the files a vector release carries beyond the case files (whose schema is
+`schema.py`'s value-vectors schema): a golden table's `case.json` and the known-discrepancies file.
+
+Both documents are written by this project (`tables.py`, `conformance/known_discrepancies.json`);
+the schemas state their form for consumers in other languages, and `tests/test_export.py` checks
+every shipped file against them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ENGINE = {"type": "object", "required": ["engine", "version"], "additionalProperties": False,
+           "properties": {"engine": {"type": "string"}, "version": {"type": ["string", "null"]}}}  # fmt: skip
+_PROVENANCE = {
+    "type": "object", "required": ["kind"],
+    "description": "where the expectation comes from (spec_impl/vectors/provenance.py): engine-written, engine-confirmed, "
+                   "partially-confirmed, spec-example, hand-typed or reference-only",
+    "properties": {"kind": {"type": "string"}, "source": {"type": "string"}, "engines": {"type": "array", "items": _ENGINE},
+                   "confirmed-by": {"type": "array", "items": _ENGINE}, "partially-confirmed-by": {"type": "array", "items": _ENGINE}},
+}  # fmt: skip
+
+TABLE_CASE: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "table-case.schema.json",
+    "title": "A golden table: tables/<id>/case.json",
+    "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under `location` "
+                   "(rewrite them to where the table lands: vectors/README.md lists every path to rewrite). Each snapshot lists the "
+                   "rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
+                   "any order (compare as multisets).",
+    "type": "object",
+    "required": ["id", "description", "format-version", "location", "metadata-location", "rules", "snapshots"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+        "description": {"type": "string"},
+        "format-version": {"enum": [1, 2, 3]},
+        "location": {"type": "string"},
+        "metadata-location": {"type": "string"},
+        "rules": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "writer": {"type": "string", "description": "the engine that wrote the table, when not the reference"},
+        "history": {"type": "object", "description": "the writer harness history that made the table (iceberg-writer-harness/1)"},
+        "expected-rows": {"type": "string", "description": "where the snapshots' expected rows come from"},
+        "known-findings": {"type": "array", "items": {"type": "string"}, "description": "writer findings the table shows (ids)"},
+        "snapshots": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["snapshot-id", "operation", "columns", "rows", "provenance"], "additionalProperties": False,
+            "properties": {"snapshot-id": {"type": "integer"}, "operation": {"type": "string"},
+                           "columns": {"type": "array", "items": {"type": "string"}},
+                           "rows": {"type": "array", "items": {"type": "object"}}, "provenance": _PROVENANCE}}},
+    },
+}  # fmt: skip
+
+KNOWN_DISCREPANCIES: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "known-discrepancies.schema.json",
+    "title": "Known discrepancies: where real engines differ from the vectors, with the spec text that decides it",
+    "type": "object",
+    "required": ["discrepancies"],
+    "properties": {
+        "discrepancies": {"type": "array", "items": {
+            "type": "object",
+            "required": ["engine", "case", "expected", "observed", "decided-by", "version"],
+            "additionalProperties": False,
+            "properties": {
+                "engine": {"type": "string"}, "case": {"type": "string", "description": "the vector case id"},
+                "expected": {"type": "string", "description": "the vectors' expectation, as text"},
+                "observed": {"type": "string", "description": "what the engine does, in words"},
+                "decided-by": {"type": "string", "description": "the spec text that decides the case, quoted, and the reasoning"},
+                "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
+                "version": {"type": "string", "description": "the engine version it was recorded against"},
+                "returned": {"description": "the pinned answer the engine returns"},
+                "raised": {"type": "string", "description": "a regular expression of the pinned error the engine raises"},
+            }}},
+        "random-value-scopes": {"type": "array", "description": "scopes of the random-value property tests where an engine is known to differ"},
+    },
+}  # fmt: skip
+
+SCHEMAS = {"table-case.schema.json": TABLE_CASE, "known-discrepancies.schema.json": KNOWN_DISCREPANCIES}
