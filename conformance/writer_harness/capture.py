@@ -19,11 +19,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from spec_impl.resources import vectors_dir
+
 from .harness import Harness, classify
 from .runner import HistoryRun
 from .values import to_row_json
 
-SOURCES = Path(__file__).resolve().parents[2] / "vectors" / "sources" / "tables"
+SOURCES = vectors_dir() / "sources" / "tables"
 PLACEHOLDER = "file:/iceberg-conformance/tables"
 LINEAGE = ("_row_id", "_last_updated_sequence_number")
 

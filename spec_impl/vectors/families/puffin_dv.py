@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from spec_impl.resources import vectors_dir
 from spec_impl.deletes.deletion_vectors import dv_blob, manifest_fields, roaring_size
 from spec_impl.deletes.puffin import Blob, read_puffin, write_puffin
 from spec_impl.revisions import V3_ADOPTED
@@ -21,7 +22,7 @@ from spec_impl.vectors.cases import CaseSpec, case
 NAME = "puffin-and-dv"
 DESCRIPTION = "Puffin spec and adopted v3 §1.5-1.6: Puffin files, deletion-vector-v1 blobs and the manifest entries that point at them"
 
-SOURCES = Path(__file__).resolve().parents[3] / "vectors" / "sources" / "puffin"
+SOURCES = vectors_dir() / "sources" / "puffin"
 DATA_FILE = "s3://b/t/data/a.parquet"
 V3 = (V3_ADOPTED,)
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spec_impl.resources import vectors_dir
 from spec_impl.vectors.cases import case
 
 NAME = "table-metadata"
@@ -163,7 +164,7 @@ def _writes():
     yield case("table.writer", "no-downgrade", "a v2 table cannot be written as v1", "write-table-metadata", document=v2(), format_version=1)
 
 
-SOURCES = Path(__file__).resolve().parents[3] / "vectors" / "sources" / "metadata"
+SOURCES = vectors_dir() / "sources" / "metadata"
 
 
 def _engine_written():
