@@ -11,7 +11,6 @@ import json
 import struct
 import zlib
 from collections.abc import Iterator
-from pathlib import Path
 
 from spec_impl.resources import vectors_dir
 from spec_impl.deletes.deletion_vectors import dv_blob, manifest_fields, roaring_size

@@ -7,7 +7,6 @@ import base64
 import copy
 import gzip
 import json
-from pathlib import Path
 from typing import Any
 
 from spec_impl.resources import vectors_dir
