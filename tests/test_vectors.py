@@ -121,3 +121,18 @@ def test_cli_help(capsys):
         main(["--help"])
     assert e.value.code == 0
     assert "generate" in capsys.readouterr().out
+
+
+def test_a_colliding_new_case_is_refused_and_released_ids_stay():
+    """Ids are stable: the committed suffixed ids of colliding slugs are kept; a new collision is an
+    error instead of a rename of the case that exists."""
+    from spec_impl.vectors.cases import build_all, case, released_ids
+
+    collided = sorted(i for i in released_ids() if i.startswith("type.decimal/") and len(i.rsplit("-", 1)[-1]) == 8)
+    spec = case("transform.identity", "one slug", "a case", "transform", transform="identity", type="int", value=1)
+    twin = case("transform.identity", "one slug", "its twin", "transform", transform="identity", type="int", value=2)
+    assert [c["id"] for c in build_all([spec])] == ["transform.identity/one-slug"]
+    with pytest.raises(ValueError, match="give the new one a slug of its own"):
+        build_all([spec, twin])
+    families = {f.NAME: f for group in SETS.values() for f in group}
+    assert set(collided) <= {c["id"] for c in build_all(families["types"].specs())}

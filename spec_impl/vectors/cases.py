@@ -11,6 +11,7 @@ reference-only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -98,8 +99,10 @@ def build(spec: CaseSpec) -> list[dict[str, Any]]:
 
 
 def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
-    """All cases of the specs; a slug that collides (`decimal(9,2)` vs `decimal(9, 2)`) gets a
-    suffix derived from the case's input, so ids stay stable when cases are added or reordered."""
+    """All cases of the specs. Ids are stable: a slug that collides (`decimal(9,2)` vs
+    `decimal(9, 2)`) gets a suffix derived from the case's input only where the released vectors
+    already carry those suffixed ids; a new collision is an error asking for a slug of its own, so
+    that adding a case never renames one that exists."""
     cases = [c for s in specs for c in build(s)]
     counts: dict[str, int] = {}
     for c in cases:
@@ -109,7 +112,11 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
         if counts[c["id"]] > 1:
             digest = hashlib.sha256(json.dumps(c["input"], sort_keys=True).encode()).hexdigest()[:8]
             base, _, revision = c["id"].partition("@")
-            c["id"] = f"{base}-{digest}" + (f"@{revision}" if revision else "")
+            suffixed = f"{base}-{digest}" + (f"@{revision}" if revision else "")
+            if suffixed not in released_ids():
+                raise ValueError(f"{counts[c['id']]} cases have the id {c['id']}: give the new one a slug of its own "
+                                 "(ids are stable, so an existing case is never renamed)")  # fmt: skip
+            c["id"] = suffixed
         if c["id"] in seen:
             raise ValueError(f"duplicate vector case id {c['id']}")
         seen.add(c["id"])
@@ -117,6 +124,19 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
             c["expected"], c["provenance"] = dict(TYPED[c["id"]][0]), TYPED[c["id"]][1]
         c["provenance"] = provenance_for(c["id"], c["provenance"], c["expected"])
     return cases
+
+
+@functools.cache
+def released_ids() -> frozenset[str]:
+    """The case ids of the vectors as committed (family files of every set)."""
+    from spec_impl.resources import vectors_dir
+
+    ids = set()
+    for path in vectors_dir().glob("*/*.json"):
+        if not path.name.endswith(".schema.json"):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            ids.update(c["id"] for c in document.get("cases", []) if isinstance(document, dict))
+    return frozenset(ids)
 
 
 def _first_version(inp: dict[str, Any]) -> int:
