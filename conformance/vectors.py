@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from spec_impl.vectors.golden import recover
 from spec_impl.vectors.provenance import provenance_for
 from spec_impl.vectors.tables import snapshot_case_id
 
@@ -15,7 +16,9 @@ VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors"
 
 @lru_cache(maxsize=None)
 def load_families(root: Path = VECTORS_DIR) -> dict[str, list[dict[str, Any]]]:
-    """family name -> its cases, in file order, from every set directory under `root`."""
+    """family name -> its cases, in file order, from every set directory under `root` (after
+    `recover`: an interrupted regeneration is completed or discarded first)."""
+    recover(root)
     families = {}
     for path in sorted(root.glob("*/*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -33,6 +36,7 @@ def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
     """The golden tables (vectors/tables/<table>/case.json) as cases of the op `read-table`: one
     per snapshot, the input naming the table and the snapshot, the expectation its rows, and the
     provenance the table file declares (per snapshot or for the table), else `provenance_for`."""
+    recover(root)
     cases = []
     for path in sorted(root.glob("tables/*/case.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))

@@ -1,9 +1,15 @@
 """iceberg-vectors: generate the golden vectors from the reference, or check them.
 
-    iceberg-vectors generate            # rewrite every set under vectors/ (each atomically)
+    iceberg-vectors generate            # rewrite every set under vectors/ (all sets at once, atomically)
     iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
     iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
+    iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some sets (--set)
+
+generate replaces the chosen sets together: a run killed at any moment leaves every set old or
+every set new once the next command (any of these) has recovered the directory
+(spec_impl/vectors/golden.py). Exit status: 0 done (check: no difference), 1 check found
+differences, 2 bad arguments (an unknown --family included).
 """
 
 from __future__ import annotations
@@ -15,6 +21,11 @@ from pathlib import Path
 
 from spec_impl.vectors import golden
 from spec_impl.vectors.families import SETS
+
+
+def family_names() -> list[str]:
+    """Every family of every set, by the name its file carries."""
+    return sorted(f.NAME for families in SETS.values() for f in families)
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "vectors"
 
@@ -38,6 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("id", help="the table's id (a directory name under vectors/tables/)")
     table.add_argument("directory", type=Path, help="where to write it; its location becomes file:<directory>")
     args = parser.parse_args(argv)
+    if args.command == "list" and args.family is not None and args.family not in family_names():
+        print(f"iceberg-vectors: no family {args.family!r} (the families are: {', '.join(family_names())})", file=sys.stderr)
+        return 2
+    recovered = golden.recover(args.root) if args.root.is_dir() else None
+    if recovered:
+        print(f"iceberg-vectors: {args.root}: {recovered}", file=sys.stderr)
 
     if args.command == "table":
         from spec_impl.vectors import tables
@@ -58,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         if name in names:
             rendered[name] = files
     if args.command == "generate":
+        golden.write_sets(args.root, rendered)
         for name, files in rendered.items():
-            golden.write(args.root / name, files)
             print(f"wrote {len(files)} files to {args.root / name}", file=sys.stderr)
         return 0
     diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)]
