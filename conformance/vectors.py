@@ -7,11 +7,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from spec_impl.resources import vectors_dir
 from spec_impl.vectors.golden import recover
 from spec_impl.vectors.provenance import provenance_for
 from spec_impl.vectors.tables import snapshot_case_id
 
-VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors"
+VECTORS_DIR = vectors_dir()
 
 
 @lru_cache(maxsize=None)

@@ -4,12 +4,14 @@
     iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
     iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
+    iceberg-vectors export DIR          # a versioned release tarball for other languages (vectors/CONSUMING.md)
     iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some sets (--set)
 
 generate replaces the chosen sets together: a run killed at any moment leaves every set old or
 every set new once the next command (any of these) has recovered the directory
 (spec_impl/vectors/golden.py). Exit status: 0 done (check: no difference), 1 check found
-differences, 2 bad arguments (an unknown --family included).
+differences, 2 bad arguments (an unknown --family included, or generate into the vectors of an
+installed package: give --root).
 """
 
 from __future__ import annotations
@@ -19,15 +21,17 @@ import json
 import sys
 from pathlib import Path
 
+from spec_impl.resources import is_checkout, vectors_dir
 from spec_impl.vectors import golden
 from spec_impl.vectors.families import SETS
+
+
+DEFAULT_ROOT = vectors_dir()
 
 
 def family_names() -> list[str]:
     """Every family of every set, by the name its file carries."""
     return sorted(f.NAME for families in SETS.values() for f in families)
-
-DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "vectors"
 
 
 def _progress(quiet: bool):
@@ -48,7 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     table = sub.add_parser("table", help="write one golden table of vectors/tables/ at a real location, for an engine to read")
     table.add_argument("id", help="the table's id (a directory name under vectors/tables/)")
     table.add_argument("directory", type=Path, help="where to write it; its location becomes file:<directory>")
+    export = sub.add_parser("export", help="write a versioned release tarball of the vectors, schemas and docs into a directory")
+    export.add_argument("directory", type=Path, help="where to write iceberg-conformance-vectors-<version>.tar.gz")
     args = parser.parse_args(argv)
+    if args.command == "generate" and args.root == DEFAULT_ROOT and not is_checkout():
+        print(f"iceberg-vectors: {DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root", file=sys.stderr)
+        return 2
     if args.command == "list" and args.family is not None and args.family not in family_names():
         print(f"iceberg-vectors: no family {args.family!r} (the families are: {', '.join(family_names())})", file=sys.stderr)
         return 2
@@ -56,6 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     if recovered:
         print(f"iceberg-vectors: {args.root}: {recovered}", file=sys.stderr)
 
+    if args.command == "export":
+        from spec_impl.vectors.export import export
+
+        print(export(args.directory, args.root))
+        return 0
     if args.command == "table":
         from spec_impl.vectors import tables
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from spec_impl.resources import vectors_dir
 from spec_impl import revisions
 from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.metadata.schema import parse_schema
@@ -38,7 +39,7 @@ from spec_impl.scan.table_writer import TableBuilder
 from spec_impl.vectors.encoding import float_bits
 
 PLACEHOLDER = "file:/iceberg-conformance/tables"
-CAPTURED = Path(__file__).resolve().parents[2] / "vectors" / "sources" / "tables"
+CAPTURED = vectors_dir() / "sources" / "tables"
 
 ID, DATA, CATEGORY = 1, 2, 3
 FIELDS = [{"id": ID, "name": "id", "required": True, "type": "long"}, {"id": DATA, "name": "data", "required": False, "type": "string"},
@@ -365,10 +366,10 @@ def _dumps(document: dict) -> bytes:
 
 
 def captured_ids() -> list[str]:
-    return sorted(p.parent.name for p in CAPTURED.glob("*/capture.json"))
     from spec_impl.vectors.golden import recover  # late: golden renders this module's tables
 
     recover(CAPTURED.parents[1])  # the vectors directory, whole after an interrupted regeneration
+    return sorted(p.parent.name for p in CAPTURED.glob("*/capture.json"))
 
 
 def _capture(case_id: str) -> dict:
