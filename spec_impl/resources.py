@@ -7,7 +7,7 @@ editable install and a wheel.
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 from pathlib import Path
 
 VECTORS_PACKAGE = "iceberg_conformance_vectors"
@@ -18,11 +18,12 @@ def vectors_dir() -> Path:
     """The vectors directory: the checkout's when this source is a checkout's, else the installed copy."""
     if (CHECKOUT_VECTORS / "README.md").is_file():
         return CHECKOUT_VECTORS
-    try:
-        return Path(str(importlib.resources.files(VECTORS_PACKAGE)))
-    except ModuleNotFoundError:
-        raise FileNotFoundError(f"no vectors: neither {CHECKOUT_VECTORS} nor the package {VECTORS_PACKAGE} is here "
-                                "(install the project, or run from a checkout)") from None  # fmt: skip
+    spec = importlib.util.find_spec(VECTORS_PACKAGE)  # a namespace package: a data directory, no __init__.py
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / "README.md").is_file():
+            return Path(location)
+    raise FileNotFoundError(f"no vectors: neither {CHECKOUT_VECTORS} nor the package {VECTORS_PACKAGE} is here "
+                            "(install the project, or run from a checkout)")  # fmt: skip
 
 
 def is_checkout() -> bool:

@@ -1,0 +1,108 @@
+"""The project as another project gets it: a wheel (built from the sdist, as pip does) installed into
+a fresh virtual environment, used from outside the checkout.
+
+The fresh environment sees the dependencies of this one through a `.pth` line (their own `.pth`
+files, among them this checkout's editable install, are not read), so it imports `spec_impl` and
+`conformance` only from the wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_package_list_names_every_package_of_the_tree():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {str(p.parent.relative_to(ROOT)).replace(os.sep, ".") for top in ("spec_impl", "conformance") for p in (ROOT / top).rglob("__init__.py")}
+    assert listed == found | {"iceberg_conformance_vectors"}
+
+
+def _run(command: list[str], cwd: Path, env: dict, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, dict]:
+    """A fresh virtual environment with the wheel built from this checkout's sdist."""
+    work = tmp_path_factory.mktemp("packaging")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    sdist = _run([sys.executable, "-c", "import setuptools.build_meta as b, sys; print(b.build_sdist(sys.argv[1]))", str(work)], ROOT, env)
+    assert sdist.returncode == 0, sdist.stderr[-3000:]
+    unpacked = work / "unpacked"
+    shutil.unpack_archive(work / sdist.stdout.strip().splitlines()[-1], unpacked)
+    (source,) = unpacked.iterdir()
+    wheel = _run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(work / "dist"), str(source)], work, env)
+    assert wheel.returncode == 0, wheel.stderr[-3000:]
+    venv = work / "venv"
+    assert _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], work, env).returncode == 0
+    python = venv / "bin" / "python"
+    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], work, env).stdout.strip())
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (whl,) = (work / "dist").glob("*.whl")
+    done = _run([*pip, "--python", str(python), "install", "--no-deps", str(whl)], work, env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    outside = work / "elsewhere"
+    outside.mkdir()
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return outside, env
+
+
+def test_wheel_carries_the_data(installed):
+    cwd, env = installed
+    probe = ("import spec_impl, conformance, spec_impl.resources as r, conformance.engines.iceberg_java.build as b, json;"
+             "print(json.dumps([spec_impl.__file__, conformance.__file__, str(r.vectors_dir()), [str(p) for p in b.java_sources()]]))")  # fmt: skip
+    done = _run(["python", "-c", probe], cwd, env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    spec_file, conformance_file, vectors, java = json.loads(done.stdout)
+    assert str(ROOT) not in spec_file + conformance_file + vectors, "imported from the checkout, not the wheel"
+    for name in ("values/SHA256SUMS", "tables", "sources/tables", "metadata/table-metadata-v3.schema.json", "README.md"):
+        assert (Path(vectors) / name).exists(), name
+    assert any(p.endswith("DeletePlanner.java") for p in java) and any(p.endswith("IcebergValueEngine.java") for p in java)
+
+
+def test_vector_commands_work_installed(installed):
+    cwd, env = installed
+    listed = _run(["iceberg-vectors", "list"], cwd, env)
+    assert listed.returncode == 0 and "transform.bucket/" in listed.stdout and "data-file.partition-tuple/" in listed.stdout, listed.stderr[-2000:]
+    unknown = _run(["iceberg-vectors", "list", "--family", "nope"], cwd, env)
+    assert unknown.returncode == 2 and "nope" in unknown.stderr
+    checked = _run(["iceberg-vectors", "check"], cwd, env)
+    assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-2000:]
+    refused = _run(["iceberg-vectors", "generate"], cwd, env)
+    assert refused.returncode == 2 and "--root" in refused.stderr
+    exported = _run(["iceberg-vectors", "export", str(cwd / "release")], cwd, env)
+    assert exported.returncode == 0 and Path(exported.stdout.strip()).is_file(), exported.stderr[-2000:]
+    table = _run(["iceberg-vectors", "table", "position-deletes", str(cwd / "t")], cwd, env)
+    assert table.returncode == 0, table.stderr[-2000:]
+    valid = _run(["iceberg-validate-table", table.stdout.strip()], cwd, env)
+    assert valid.returncode == 0, valid.stdout[-2000:] + valid.stderr[-2000:]
+
+
+def test_suite_runs_from_the_installed_plugin(installed):
+    cwd, env = installed
+    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "reference",
+                 "-m", "bucket or truncate", "-q", "-p", "no:cacheprovider", "--compliance-report", str(cwd / "report")], cwd, env)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and (cwd / "report" / "compliance.html").is_file()
+
+
+@pytest.mark.skipif(shutil.which("java") is None and not os.environ.get("CI"), reason="no JDK here (CI has one)")
+def test_java_engine_builds_from_the_installed_sources(installed, tmp_path):
+    cwd, env = installed
+    env = {**env, "ICEBERG_CONFORMANCE_CACHE": str(tmp_path / "cache")}
+    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "iceberg-java",
+                 "-m", "bucket", "-q", "-p", "no:cacheprovider"], cwd, env)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout
