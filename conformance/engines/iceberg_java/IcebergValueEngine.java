@@ -650,8 +650,16 @@ public final class IcebergValueEngine {
     return mapper.readTree(buffer.asParser());
   }
 
-  /** Decodes a vector value: Appendix D JSON plus {"ieee754": hex} floats. */
+  /**
+   * Decodes a vector value: Appendix D JSON plus {"ieee754": hex} floats, and the input form
+   * {"decimal": text} of a decimal whose exponent differs from its type's scale, handed on as the
+   * BigDecimal the text spells (unrescaled: how Iceberg brings it to the scale is what is judged).
+   */
   Object value(Type type, JsonNode node) {
+    if (type.typeId() == Type.TypeID.DECIMAL && node != null && node.isObject() && node.size() == 1
+        && node.path("decimal").isTextual()) {
+      return new java.math.BigDecimal(node.get("decimal").asText());
+    }
     return SingleValueParser.fromJson(type, withExactFloats(type, node));
   }
 
@@ -659,6 +667,13 @@ public final class IcebergValueEngine {
   JsonNode encode(Type type, Object value) throws Exception {
     if (value == null) {
       return NullNode.getInstance();
+    }
+    if (value instanceof java.math.BigDecimal
+        && type.typeId() == Type.TypeID.DECIMAL
+        && ((java.math.BigDecimal) value).scale() != ((Types.DecimalType) type).scale()) {
+      // A result Iceberg left at another scale (from an input given with its own exponent):
+      // reported as the number it is, which SingleValueParser would refuse to write.
+      return nodes.textNode(((java.math.BigDecimal) value).toPlainString());
     }
     // Write into a token buffer, not text: floats keep their exact Java value.
     TokenBuffer buffer = new TokenBuffer(mapper, false);
