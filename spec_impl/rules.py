@@ -50,7 +50,7 @@ RULES: dict[str, Rule] = _rules(
     # --- types ---------------------------------------------------------------------------
     Rule("type.primitive", _TYPES, "Primitive type names and their JSON type strings"),
     Rule("type.decimal", _TYPES, "decimal(P,S): precision at most 38; optional spaces around parameters"),
-    Rule("type.fixed", _TYPES, "fixed[L]: a fixed-length byte array, L a positive length"),
+    Rule("type.fixed", _TYPES, "fixed[L]: a fixed-length byte array of L bytes, L a non-negative integer (the spec sets no lower bound; fixed[0] has no Parquet form, rule scan.arrow-type)"),
     Rule("type.geo", _ADOPTED_TYPES, "geometry(C) and geography(C, A): CRS default OGC:CRS84, algorithm default spherical, A one of the listed edge algorithms", (3,), (V3_ADOPTED,)),
     Rule("type.nested", "Nested Types; Appendix C", "struct, list and map types in their Appendix C JSON form"),
     Rule("type.nesting-limit", "Nested Types (no limit in the spec)", "A limit of the reference, not a rule of the spec: nested types (struct, list, map) enclosing one another more than 100 levels deep are rejected; 100 levels are read"),

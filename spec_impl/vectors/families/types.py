@@ -30,6 +30,7 @@ def specs():
                       ("decimal(39,0)", "precision above 38"), ("decimal(9)", "a missing scale"), ("decimal", "no parameters")):  # fmt: skip
         yield case("type.decimal", text, f"'{text}': {why}", "parse-type", type=text)
     for text, why in (("fixed[16]", "the canonical form"), ("fixed[ 16 ]", "spaces inside the brackets"), ("fixed[1]", "one byte"),
+                      ("fixed[0]", "length 0: the spec sets no lower bound (no Parquet form, rule scan.arrow-type)"),
                       ("fixed(16)", "parentheses instead of brackets"), ("fixed[-1]", "a negative length"), ("fixed", "no length")):  # fmt: skip
         yield case("type.fixed", text, f"'{text}': {why}", "parse-type", type=text)
     for text, why in (("geometry", "the default CRS"), ("geometry(OGC:CRS84)", "the default CRS written out: printed bare"),
