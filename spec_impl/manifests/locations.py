@@ -45,6 +45,7 @@ import json
 import os
 import posixpath
 import re
+import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -96,7 +97,7 @@ def table_prefixes(metadata: bytes) -> list[str]:
             if len(metadata) > _MAX_METADATA:
                 return []
         doc = json.loads(metadata)
-    except (ValueError, OSError, EOFError, RecursionError):
+    except (ValueError, OSError, EOFError, RecursionError, zlib.error):
         return []
     if not isinstance(doc, dict):
         return []
