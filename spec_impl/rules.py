@@ -1,9 +1,16 @@
 """The registry of spec rules: one stable id per rule, with the section of the spec it comes from.
 
-This module holds the value rules; each metadata module registers its own rules with `register`
-next to the code that enforces them. Every function of the reference names the rule it implements; every vector case and every
-`SpecError` carries one of these ids. `tests/test_rules.py` and the vector sanity check fail when a
-rule has no vector case.
+This module defines `Rule`, `register` and the value rules (types, hashing, transforms, single
+values); every other module of `spec_impl` registers its own rules with `register`, next to the
+code that enforces them, so `RULES` is complete only once every module is imported (importing
+`spec_impl` does). Every function of the reference names the rule it implements; every vector case
+and every `SpecError` carries one of these ids. `tests/test_vectors.py` fails when a rule has no
+vector case.
+
+The full list is the rule index: `RULES.md` at the repository root (rules grouped by spec section,
+with links to the published spec, a quote, the implementing functions, the vectors and the engines
+that pass or fail them) and `vectors/rules.json`, written by `python -m
+spec_impl.vectors.rule_index --write`.
 
 Sections refer to the table spec (`000_60deb644de29d3e6.txt`, "seed") and the adopted v3 digest
 (`v3-adopted-digest.md`, "adopted"). `revisions` lists the spec revisions in which the rule exists;

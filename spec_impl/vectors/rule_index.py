@@ -1,0 +1,452 @@
+"""The rule index: for every rule id of the registry, where the spec states it, what implements
+it, which vector cases test it, and which engines pass or fail them.
+
+    python -m spec_impl.vectors.rule_index --write   # vectors/rules.json, vectors/rules.schema.json, RULES.md
+    python -m spec_impl.vectors.rule_index --check   # exit 1 when those files are stale
+
+For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl` is imported):
+
+- `sections`: the citations of `Rule.section`, each with its document, heading, the anchor of the
+  published spec page, and a one-sentence quote of the cited section (`spec_sections`). The spec
+  texts live outside the repository: without them the quotes of the committed `rules.json` are
+  kept (a quote is only ever chosen from the texts, see `spec_sections.quote`);
+- `implemented-by`: the functions of `spec_impl` (`module:qualname`) whose code names the rule id:
+  a raise site (`InvalidInput("rule.id", ...)`, `Finding(...)`), a docstring "(rule rule.id)", an
+  f-string rule id (`f"{kind}.source-ids.agree"`), or a module constant that holds the id (a table
+  of rule ids by transform name) which the function reads. Found with `ast`, never by hand, except
+  the few rules of `IMPLEMENTED_BY` that no function names yet;
+- `vectors`: the case ids of `vectors/<set>/*.json` whose `rule` is the id or whose expected error
+  is (the coverage `tests/test_vectors.py::test_every_rule_has_a_vector` requires), and the
+  snapshots of the golden tables (`vectors/tables/*/case.json`) that list the rule;
+- `engines`: `pass`, the engines that confirmed at least one of its cases (`confirmations.json`,
+  see `provenance.py`; a confirmation counts while the expectation is unchanged), and `fail`, the
+  engines with entries in `conformance/known_discrepancies.json` for its cases, with their count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import inspect
+import json
+import pkgutil
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from spec_impl.resources import vectors_dir
+from spec_impl.vectors import spec_sections
+from spec_impl.vectors.provenance import confirmations, expectation_digest
+from spec_impl.vectors.tables import snapshot_case_id
+
+FORMAT = 1
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_DIR = REPO_ROOT / "spec_impl"
+KNOWN_FILE = REPO_ROOT / "conformance" / "known_discrepancies.json"
+INDEX_FILE, SCHEMA_FILE, MARKDOWN_FILE = "rules.json", "rules.schema.json", "RULES.md"
+
+# Rules whose implementing function names no rule id: rule -> functions. Each entry is checked
+# (tests/test_rule_index.py): the scan must not find the rule, and the function's module must.
+IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
+    "binary.promoted-bound": ("spec_impl.serde.binary:_from_promoted_bound",),
+    "partition-spec.partition-type": ("spec_impl.metadata.partitioning:partition_type",),
+    "projection.missing.default": ("spec_impl.metadata.projection:_missing",),
+    "projection.missing.null": ("spec_impl.metadata.projection:_missing",),
+    "projection.missing.partition": ("spec_impl.metadata.projection:_missing",),
+    "retention.branch-ancestors": ("spec_impl.metadata.retention:_branch_retained", "spec_impl.metadata.retention:expire_snapshots"),
+    "retention.expire": ("spec_impl.metadata.retention:expire_snapshots",),
+    "retention.main-never-expires": ("spec_impl.metadata.retention:expire_snapshots",),
+    "retention.ref-age": ("spec_impl.metadata.retention:expire_snapshots",),
+    "retention.ref-snapshots": ("spec_impl.metadata.retention:expire_snapshots",),
+    "retention.snapshot-log": ("spec_impl.metadata.retention:prune_snapshot_log",),
+    "table.deprecated-ignored": ("spec_impl.metadata.table_metadata:_schemas", "spec_impl.metadata.table_metadata:_specs"),
+}  # fmt: skip
+
+
+def registry() -> dict[str, Any]:
+    """The complete rule registry: every module of `spec_impl` imported (the vector generator's
+    modules name rules, they register none)."""
+    from spec_impl.rules import RULES
+
+    import spec_impl
+
+    for m in pkgutil.walk_packages(spec_impl.__path__, "spec_impl."):
+        if not m.name.startswith("spec_impl.vectors") and not m.name.endswith("__main__"):
+            importlib.import_module(m.name)
+    return RULES
+
+
+# --- implemented-by: the functions that name a rule -------------------------------------------------
+
+_ID_IN_TEXT = re.compile(r"(?<![\w.*-])[a-z0-9*][a-z0-9_*-]*(?:\.[a-z0-9*][a-z0-9_*-]*)+(?![\w*-])")
+
+
+def _ids_in_text(text: str, rules: dict) -> set[str]:
+    """The rule ids a text names, a `*` standing for any run of characters ("deletes.*-scope")."""
+    found = set()
+    for m in _ID_IN_TEXT.findall(text):
+        if "*" in m:
+            pattern = re.compile(".+".join(re.escape(p) for p in m.split("*")))
+            found.update(r for r in rules if pattern.fullmatch(r))
+        elif m in rules:
+            found.add(m)
+    return found
+_FIELD = r"[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_rule_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Rule"
+
+
+def _named_in(node: ast.AST, rules: dict) -> set[str]:
+    """Rule ids a node's code names: string constants that are ids, ids in text, f-string ids."""
+    found: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            found.update({n.value} if n.value in rules else _ids_in_text(n.value, rules))
+        elif isinstance(n, ast.JoinedStr):
+            parts = [re.escape(v.value) if isinstance(v, ast.Constant) else _FIELD for v in n.values]
+            literal = "".join(v.value for v in n.values if isinstance(v, ast.Constant))
+            if "." in literal and len(literal) >= 4:
+                pattern = re.compile("".join(parts))
+                found.update(r for r in rules if pattern.fullmatch(r))
+    return found
+
+
+def _without_rule_calls(node: ast.AST) -> ast.AST:
+    """A copy of a module-level statement without its `Rule(...)` definitions."""
+
+    class Strip(ast.NodeTransformer):
+        def visit_Call(self, call: ast.Call) -> ast.AST:
+            return ast.Constant(None) if _is_rule_call(call) else self.generic_visit(call)
+
+    return Strip().visit(ast.parse(ast.unparse(node)))
+
+
+def scan_implementations(rules: dict) -> dict[str, set[str]]:
+    """rule id -> the functions (`module:qualname`, a method as `Class.method`, a nested function
+    as the function that holds it) of `spec_impl` whose code or docstring names it, directly or
+    through a module constant it reads. The vector generator (`spec_impl/vectors`) and the
+    registry's own definitions do not count."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        if "vectors" in path.relative_to(PACKAGE_DIR).parts[:-1] or path.name == "rules.py":
+            continue
+        module = _module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants: dict[str, set[str]] = {}
+        for stmt in tree.body:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value else []
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    constants[t.id] = _named_in(_without_rule_calls(stmt.value), rules)
+
+        def visit(node: ast.AST, owner: str | None, in_function: bool) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    name = child.name if owner is None else owner if in_function else f"{owner}.{child.name}"
+                    visit(child, name, in_function or not isinstance(child, ast.ClassDef))
+                    continue
+                if _is_rule_call(child):
+                    continue
+                if owner is not None:
+                    ids: set[str] = set()
+                    if isinstance(child, (ast.Constant, ast.JoinedStr)):
+                        ids = _named_in(child, rules)
+                    elif isinstance(child, ast.Name) and child.id in constants:
+                        ids = constants[child.id]
+                    for r in ids:
+                        found[r].add(f"{module}:{owner}")
+                if not isinstance(child, ast.JoinedStr):
+                    visit(child, owner, in_function)
+
+        visit(tree, None, False)
+    return found
+
+
+def implementations(rules: dict) -> dict[str, list[str]]:
+    scanned = scan_implementations(rules)
+    out = {r: sorted(scanned.get(r, ())) for r in rules}
+    for r, functions in IMPLEMENTED_BY.items():
+        if r in out and not out[r]:
+            out[r] = sorted(functions)
+    return out
+
+
+def resolve(function: str) -> Any:
+    """The object a `module:qualname` names."""
+    module, _, qualname = function.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def names_rule(function: str, rule_id: str) -> bool:
+    """Whether the function's source names the rule: the id itself, an f-string whose literal
+    tail it ends with, or a module-level constant holding the id that the source reads."""
+    obj = resolve(function)
+    source = inspect.getsource(obj)
+    if rule_id in source or any(re.fullmatch(".+".join(map(re.escape, w.split("*"))), rule_id)
+                                for w in re.findall(r"[\w.-]*\*[\w.*-]*", source) if "." in w):  # "deletes.*-scope"
+        return True
+    for literal in re.findall(r"""\bf(["'])(.*?)\1""", source):  # f"{kind}.source-ids.agree"
+        pattern = "".join(_FIELD if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal[1]))
+        if "{" in literal[1] and re.fullmatch(pattern, rule_id):
+            return True
+    module = inspect.getmodule(obj)
+    for name, value in vars(module).items():
+        if re.search(rf"\b{re.escape(name)}\b", source) and isinstance(value, (str, dict, tuple, list, frozenset, set)):
+            flat = json.dumps(value, default=str) if not isinstance(value, str) else value
+            if re.search(rf'(?<![\w.-]){re.escape(rule_id)}(?![\w-])', flat):
+                return True
+    return False
+
+
+# --- vectors and engines -------------------------------------------------------------------------
+
+
+def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """rule id -> its cases ({"id", "expected"}): family cases whose `rule` or expected error is
+    the rule, and golden-table snapshots whose table lists it."""
+    from spec_impl.vectors.golden import recover
+
+    root = root or vectors_dir()
+    recover(root)
+    out: dict[str, list[dict[str, Any]]] = {r: [] for r in rules}
+    for path in sorted(root.glob("*/*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if not (isinstance(doc, dict) and "cases" in doc):
+            continue
+        for case in doc["cases"]:
+            named = {case["rule"], case["expected"].get("error")} if isinstance(case["expected"], dict) else {case["rule"]}
+            for r in sorted(n for n in named if n in out):
+                out[r].append({"id": case["id"], "expected": case["expected"]})
+    for path in sorted(root.glob("tables/*/case.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for s in doc["snapshots"]:
+            case = {"id": snapshot_case_id(doc["id"], s["snapshot-id"]),
+                    "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}}}  # as conformance.vectors.table_cases
+            for r in doc["rules"]:
+                if r in out:
+                    out[r].append(case)
+    return {r: sorted(cases, key=lambda c: c["id"]) for r, cases in out.items()}
+
+
+def engines(cases: dict[str, list[dict[str, Any]]], known_file: Path = KNOWN_FILE) -> dict[str, dict[str, Any]]:
+    """rule id -> {"pass": [engine, ...], "fail": {engine: number of known discrepancies}}."""
+    recorded = confirmations()
+    owner: dict[str, list[str]] = defaultdict(list)
+    out: dict[str, dict[str, Any]] = {}
+    for r, rule_cases in cases.items():
+        passing = set()
+        for c in rule_cases:
+            owner[c["id"]].append(r)
+            digest = expectation_digest(c["expected"])
+            passing.update(who["engine"] for who, d in recorded.get(c["id"], {}).get("full", []) if d == digest)
+        out[r] = {"pass": sorted(passing), "fail": {}}
+    known = json.loads(known_file.read_text(encoding="utf-8"))["discrepancies"] if known_file.is_file() else []
+    for entry in known:
+        case = entry["case"]
+        prefix = case.split("/", 1)[0]
+        for r in owner.get(case) or ([prefix] if prefix in out else []):
+            fail = out[r]["fail"]
+            fail[entry["engine"]] = fail.get(entry["engine"], 0) + 1
+    for r in out:
+        out[r]["fail"] = dict(sorted(out[r]["fail"].items()))
+    return out
+
+
+# --- the index ----------------------------------------------------------------------------------------
+
+
+def _previous_quotes(root: Path) -> dict[tuple[str, str, str], str]:
+    path = root / INDEX_FILE
+    if not path.is_file():
+        return {}
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {(r["id"], s["cited"], s["source"]["section"]): s["quote"] for r in doc["rules"] for s in r["sections"]}
+
+
+def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, Any]:
+    """The index document (`rules.json`). Quotes come from the spec texts in `spec_dir`, or, when
+    they are not there, from the committed index."""
+    root = root or vectors_dir()
+    spec_dir = spec_dir or spec_sections.spec_dir()
+    have_texts = spec_dir.is_dir()
+    previous = {} if have_texts else _previous_quotes(root)
+    rules = registry()
+    impl = implementations(rules)
+    cases = vector_cases(rules, root)
+    verdicts = engines(cases)
+    entries = []
+    for rule_id in sorted(rules):
+        rule = rules[rule_id]
+        sections = []
+        for c in spec_sections.parse_section(rule.section):
+            key = (rule_id, c.cited, c.source_heading)
+            if have_texts:
+                quote = spec_sections.quote(rule_id, rule.summary, c, spec_dir)
+            elif key in previous:
+                quote = previous[key]
+            else:
+                raise FileNotFoundError(f"{rule_id}: no spec texts in {spec_dir} to quote {c.cited!r} from ({spec_sections.SPEC_DIR_ENV})")
+            sections.append({"cited": c.cited, "document": c.document, "heading": c.heading,
+                             **({"url": c.url} if c.url else {}), **({"detail": c.detail} if c.detail else {}),
+                             "quote": quote, "source": {"file": c.source_file, "section": c.source_heading}})  # fmt: skip
+        entries.append({
+            "id": rule_id, "summary": rule.summary, "versions": list(rule.versions), "revisions": list(rule.revisions),
+            "section": rule.section, "sections": sections, "implemented-by": impl[rule_id],
+            "vectors": [c["id"] for c in cases[rule_id]], "engines": verdicts[rule_id],
+        })  # fmt: skip
+    documents = {k: {"title": v["title"], **({"url": v["url"]} if v["url"] else {})} for k, v in spec_sections.DOCUMENTS.items()}
+    return {"$schema": f"./{SCHEMA_FILE}", "format": FORMAT,
+            "description": "Every spec rule id: its spec sections (published anchors, a quote), the reference functions, its vector cases and the engines that pass or fail them. Generated by python -m spec_impl.vectors.rule_index.",
+            "documents": documents, "rules": entries}  # fmt: skip
+
+
+_ENGINE_VERDICTS = {
+    "type": "object", "required": ["pass", "fail"], "additionalProperties": False,
+    "properties": {"pass": {"type": "array", "items": {"type": "string"}, "description": "engines that confirmed at least one case"},
+                   "fail": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
+                            "description": "engine -> number of known discrepancies among the cases"}},
+}  # fmt: skip
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Iceberg conformance rule index (vectors/rules.json)",
+    "type": "object", "required": ["format", "documents", "rules"], "additionalProperties": False,
+    "properties": {
+        "$schema": {"type": "string"}, "format": {"const": FORMAT}, "description": {"type": "string"},
+        "documents": {"type": "object", "additionalProperties": {"type": "object", "required": ["title"], "additionalProperties": False,
+                                                                 "properties": {"title": {"type": "string"}, "url": {"type": "string"}}}},
+        "rules": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "summary", "versions", "revisions", "section", "sections", "implemented-by", "vectors", "engines"],
+            "properties": {
+                "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$"},
+                "summary": {"type": "string"}, "section": {"type": "string", "description": "the rule's section as registered"},
+                "versions": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                "revisions": {"type": "array", "items": {"type": "string"}},
+                "sections": {"type": "array", "minItems": 1, "items": {
+                    "type": "object", "additionalProperties": False, "required": ["cited", "document", "heading", "quote", "source"],
+                    "properties": {
+                        "cited": {"type": "string"}, "document": {"enum": sorted(spec_sections.DOCUMENTS)},
+                        "heading": {"type": "string"}, "url": {"type": "string", "format": "uri"}, "detail": {"type": "string"},
+                        "quote": {"type": "string", "minLength": 1, "maxLength": spec_sections.MAX_QUOTE},
+                        "source": {"type": "object", "required": ["file", "section"], "additionalProperties": False,
+                                   "properties": {"file": {"type": "string"}, "section": {"type": "string"}},
+                                   "description": "the spec text the quote is from and its heading (or digest section)"}}}},
+                "implemented-by": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": r"^[\w.]+:[\w.]+$"}},
+                "vectors": {"type": "array", "items": {"type": "string"}},
+                "engines": _ENGINE_VERDICTS,
+            }}},
+    },
+}  # fmt: skip
+
+
+def _dumps(doc: Any) -> str:
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- RULES.md ---------------------------------------------------------------------------------------
+
+
+def _order(doc: dict[str, Any]) -> list[tuple[tuple, str, str, str | None]]:
+    """The first cited section of each rule as (spec-order key, document, heading, url)."""
+    documents = list(spec_sections.DOCUMENTS)
+    out = []
+    for r in doc["rules"]:
+        s = r["sections"][0]
+        headings = list(spec_sections.anchors(s["document"]))
+        out.append(((documents.index(s["document"]), headings.index(s["heading"])), s["document"], s["heading"], s.get("url")))
+    return out
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    lines = ["# Spec rules", "",
+             "Generated by `python -m spec_impl.vectors.rule_index --write` from the rule registry, the vectors and the",
+             "engine records; never edit by hand (`--check` fails when it is stale). The same data, machine-readable:",
+             "`vectors/rules.json`.", "",
+             "Rules are grouped by the first section they cite, in the order of the spec. Quotes are single sentences of",
+             "the spec texts the project implements (the 2024 table spec text, the view spec draft, the v4",
+             "proposal, and a digest of v3 as adopted, which cites the published table and Puffin specs).", ""]  # fmt: skip
+    keyed = sorted(zip(_order(doc), doc["rules"]), key=lambda x: (x[0][0], x[1]["id"]))
+    total = len(doc["rules"])
+    lines.append(f"{total} rules; {sum(1 for r in doc['rules'] if r['vectors'])} with vector cases; "
+                 f"{sum(1 for r in doc['rules'] if r['engines']['fail'])} with known engine discrepancies.")  # fmt: skip
+    current = None
+    for (key, document, heading, url), r in keyed:
+        if (document, heading) != current:
+            current = (document, heading)
+            title = spec_sections.DOCUMENTS[document]["title"]
+            lines += ["", f"## {title}: {heading}", ""] + ([f"<{url}>", ""] if url else [])
+        versions = ", ".join(f"v{v}" for v in r["versions"])
+        lines += [f"### `{r['id']}`", "", r["summary"], "", f"- format versions {versions}; revisions {', '.join(r['revisions'])}"]
+        for s in r["sections"]:
+            where = f"[{s['heading']}]({s['url']})" if s.get("url") else f"{spec_sections.DOCUMENTS[s['document']]['title']}, \"{s['heading']}\""
+            detail = f" ({s['detail']})" if s.get("detail") else ""
+            source = f"{s['source']['file']}" + (f" {s['source']['section']}" if s["source"]["section"].startswith("§") else "")
+            lines.append(f"- {where}{detail}: “{s['quote']}” ({source})")
+        lines.append("- implemented by " + ", ".join(f"`{f}`" for f in r["implemented-by"]))
+        fail = ", ".join(f"{e} ({n})" for e, n in r["engines"]["fail"].items()) or "none known"
+        lines.append(f"- {len(r['vectors'])} vector case{'s' if len(r['vectors']) != 1 else ''}; "
+                     f"pass: {', '.join(r['engines']['pass']) or 'no engine recorded'}; fail: {fail}")  # fmt: skip
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- writing and checking ---------------------------------------------------------------------------
+
+
+def render(root: Path | None = None, spec_dir: Path | None = None) -> dict[Path, str]:
+    """The files of the index, by path: rules.json and rules.schema.json in the vectors directory
+    `root`, and RULES.md at the repository root when `root` is the checkout's vectors directory."""
+    root = root or vectors_dir()
+    doc = build(root, spec_dir)
+    files = {root / INDEX_FILE: _dumps(doc), root / SCHEMA_FILE: _dumps(SCHEMA)}
+    if root.resolve() == (REPO_ROOT / "vectors").resolve():
+        files[REPO_ROOT / MARKDOWN_FILE] = markdown(doc)
+    return files
+
+
+def stale(files: dict[Path, str]) -> list[Path]:
+    return [p for p, text in files.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
+
+
+def write(root: Path | None = None, spec_dir: Path | None = None) -> list[Path]:
+    """Write the index files that changed; the paths written."""
+    files = render(root, spec_dir)
+    changed = stale(files)
+    for path in changed:
+        path.write_text(files[path], encoding="utf-8")
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m spec_impl.vectors.rule_index", description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="write vectors/rules.json, vectors/rules.schema.json and RULES.md")
+    mode.add_argument("--check", action="store_true", help="exit 1 when those files differ from what would be written")
+    parser.add_argument("--root", type=Path, default=None, help="the vectors directory (default: the checkout's)")
+    parser.add_argument("--spec-dir", type=Path, default=None, help=f"the spec texts (default: ${spec_sections.SPEC_DIR_ENV} or ../shared/spec)")
+    args = parser.parse_args(argv)
+    if args.write:
+        for path in write(args.root, args.spec_dir):
+            print(f"wrote {path}")
+        return 0
+    differing = stale(render(args.root, args.spec_dir))
+    for path in differing:
+        print(f"stale: {path} (run python -m spec_impl.vectors.rule_index --write)")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
