@@ -1,6 +1,6 @@
 """iceberg-vectors: generate the golden vectors from the reference, or check them.
 
-    iceberg-vectors generate            # rewrite every set under vectors/ (all sets at once, atomically)
+    iceberg-vectors generate            # rewrite every set under vectors/ (all sets at once, atomically) and the rule index
     iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
     iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from spec_impl.resources import is_checkout, vectors_dir
-from spec_impl.vectors import golden
+from spec_impl.vectors import golden, rule_index
 from spec_impl.vectors.families import SETS
 
 
@@ -92,8 +92,13 @@ def main(argv: list[str] | None = None) -> int:
         golden.write_sets(args.root, rendered)
         for name, files in rendered.items():
             print(f"wrote {len(files)} files to {args.root / name}", file=sys.stderr)
+        if set(names) == set(SETS):  # the rule index lists every set's cases
+            for path in rule_index.write(args.root):
+                print(f"wrote {path}", file=sys.stderr)
         return 0
     diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)]
+    if set(names) == set(SETS):
+        diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(args.root))]
     for line in diffs:
         print(line)
     if diffs:
