@@ -27,6 +27,11 @@ from conformance.runner import Runner
 from conformance.vectors import load_families
 
 VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3", 4: "v4"}
+SUITE_MARKERS = {
+    "random_values": "differential property tests of engines against the reference on random values",
+    "spark": "tests that start a local Spark session with Iceberg Java (iceberg_java.spark)",
+    "writer": "the writer harness: generated table histories written by Iceberg Java through Spark and checked after every step",
+}
 REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
 
 
@@ -42,6 +47,8 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    for name, what in SUITE_MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {what}")
     for family in load_families():
         config.addinivalue_line("markers", f"{_marker(family)}: value vectors of the {family} family")
     for m in VERSION_MARKERS.values():

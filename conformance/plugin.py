@@ -2,11 +2,14 @@
 
 Installed from a wheel, another project runs the suite against its engine with
 
-    pytest -p iceberg_conformance --pyargs conformance --engine mypkg.adapter:MyEngine
-    pytest -p iceberg_conformance --pyargs conformance --engine 'cmd:my-engine=./my-engine' -m bucket
+    pytest -p iceberg_conformance --engine mypkg.adapter:MyEngine
+    pytest -p iceberg_conformance --engine 'cmd:my-engine=./my-engine' -m bucket
+    pytest -p iceberg_conformance --pyargs conformance --engine reference     # the same, spelled out
 
-The plugin only adds options: nothing starts until the suite's own tests are collected (their
-hooks are in `conformance/conftest.py`), so it costs other test runs nothing.
+With `--engine` and no test paths, the plugin runs the installed suite (the `conformance`
+package) rather than the current directory's tests. Otherwise it only adds options: nothing starts
+until the suite's own tests are collected (their hooks are in `conformance/conftest.py`), so it
+costs other test runs nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +25,13 @@ NAME = "iceberg_conformance"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """`--engine` without test paths: collect the installed suite."""
+    if config.getoption("--engine") and config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR:
+        config.args = [str(Path(__file__).resolve().parent)]
 
 
 def add_options(parser: pytest.Parser) -> None:

@@ -92,8 +92,9 @@ def test_vector_commands_work_installed(installed):
 
 def test_suite_runs_from_the_installed_plugin(installed):
     cwd, env = installed
-    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "reference",
-                 "-m", "bucket or truncate", "-q", "-p", "no:cacheprovider", "--compliance-report", str(cwd / "report")], cwd, env)  # fmt: skip
+    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--engine", "reference", "-m", "bucket or truncate",
+                 "-q", "-p", "no:cacheprovider", "-W", "error::pytest.PytestUnknownMarkWarning",
+                 "--compliance-report", str(cwd / "report")], cwd, env)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and (cwd / "report" / "compliance.html").is_file()
 
