@@ -110,7 +110,19 @@ def _show(value: Any) -> str:
 
 @lru_cache(maxsize=None)
 def _document(path: Path = KNOWN_FILE) -> dict:
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    """The file as strict JSON (RFC 8259: no NaN tokens); a pinned float that JSON cannot carry is
+    written `{"$float": "nan" | "inf" | "-inf"}` (`known_pin.dumps`) and read back as that float."""
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"), object_hook=_non_finite, parse_constant=_no_constant)
+
+
+def _non_finite(obj: dict[str, Any]) -> Any:
+    return float(obj["$float"]) if set(obj) == {"$float"} and obj["$float"] in ("nan", "inf", "-inf") else obj
+
+
+def _no_constant(token: str) -> Any:
+    raise ValueError(f"{KNOWN_FILE.name}: {token} is not JSON; write {{\"$float\": \"{token.lower().replace('infinity', 'inf')}\"}}")
 
 
 def from_entry(e: dict[str, Any]) -> Discrepancy:

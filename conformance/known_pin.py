@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import tempfile
@@ -109,6 +110,17 @@ def plan(document: dict[str, Any], observations: dict[str, Any]) -> tuple[dict[s
     return {**document, "discrepancies": entries}, lines
 
 
+def _finite(value: Any) -> Any:
+    """A pinned value with every float JSON cannot carry as {"$float": "nan" | "inf" | "-inf"} (read back by known.load)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"$float": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
+
+
 def dumps(document: dict[str, Any]) -> str:
     """The discrepancy file's text: two-space indented, each pinned output on one line."""
     placeholders: dict[str, str] = {}
@@ -116,7 +128,7 @@ def dumps(document: dict[str, Any]) -> str:
     for i, e in enumerate(document.get("discrepancies", [])):
         if "returned" in e:
             key = f"\u0000returned-{i}"
-            placeholders[json.dumps(key)] = json.dumps(e["returned"], ensure_ascii=False, separators=(", ", ": "))
+            placeholders[json.dumps(key)] = json.dumps(_finite(e["returned"]), ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
             e = {**e, "returned": key}
         entries.append(e)
     text = json.dumps({**document, "discrepancies": entries}, indent=2, ensure_ascii=False) + "\n"
