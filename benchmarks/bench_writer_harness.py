@@ -4,7 +4,7 @@ The same generated histories (a fixed seed) run three ways in one process and on
 
 * ``steps only``      -- Iceberg Java executes the steps through Spark; no check (the peer);
 * ``checks``          -- every step checked by Spark reads, the reference reader, the validator and
-  recomputed partition tuples;
+  the table audit of the new files (partition tuples, metrics, counts, sizes, summaries, deletes);
 * ``checks+readers``  -- and PyIceberg, DuckDB and Polars read every new snapshot.
 
 Reported: steps per minute for each, and the ratio of each time to the steps-only time measured in
