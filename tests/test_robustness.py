@@ -96,9 +96,12 @@ def _bytes(doc: dict) -> bytes:
     (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1), "NaN"),   # RFC 8259 §6
     (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": -Infinity, "x": ', 1), "Infinity"),
     (b'{"a":' + b"[" * 100_000, "nests deeper"),                          # a bound, not a RecursionError
+    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"x": ' + b"9" * 5000 + b', "last-updated-ms": ', 1), "5000 digits"),  # not ValueError
+    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"x": 1e400, "last-updated-ms": ', 1), "range of a double"),  # not a silent inf
 ])  # fmt: skip
 def test_metadata_files_are_strict_bounded_json(text, what):
-    """json.document: duplicate keys, NaN/Infinity tokens and runaway nesting are rejected with the rule."""
+    """json.document: duplicate keys, NaN/Infinity tokens, runaway nesting, integers past the digit bound and numbers
+    beyond a double are rejected with the rule."""
     with pytest.raises(SpecError, match=what) as e:
         read_metadata_file(text)
     assert e.value.rule == "json.document"

@@ -8,6 +8,9 @@ digest §3 (gzip-compressed metadata files). The reference rejects, under rule `
   deeper than `MAX_DEPTH` arrays/objects. These are resource limits of the reference, not spec
   rules; legitimate metadata stays far below them (a schema nested 100 levels is about 300 JSON
   levels deep). Jackson, which Iceberg Java reads metadata with, limits nesting to 1000 levels.
+- integers of more than `MAX_INTEGER_DIGITS` digits (a resource limit), and numbers with a
+  fraction or exponent outside the range of a double (`1e400`), which would otherwise read as
+  infinity: RFC 8259 §6 lets implementations set such limits, and no metadata field holds them.
 - the tokens NaN, Infinity and -Infinity: RFC 8259 §6 allows no such numbers ("Numeric values
   that cannot be represented ... such as Infinity and NaN are not permitted"), and Jackson
   rejects them by default (`ALLOW_NON_NUMERIC_NUMBERS` is off; Iceberg's JsonUtil keeps it off).
@@ -21,6 +24,7 @@ digest §3 (gzip-compressed metadata files). The reference rejects, under rule `
 from __future__ import annotations
 
 import json
+import math
 import reprlib
 import zlib
 from typing import Any
@@ -30,12 +34,14 @@ from spec_impl.rules import Rule, register
 
 MAX_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 256
+MAX_INTEGER_DIGITS = 1000  # far beyond any field's 64 bits; Python itself refuses to convert above 4300 digits
 
 register(
     Rule("json.document", "Table Metadata Fields (JSON, RFC 8259); adopted 3 Table metadata",
          f"A metadata JSON document is RFC 8259 JSON: no NaN or Infinity tokens, no duplicate keys in an object (RFC 8259 §4: "
          f"unpredictable; Iceberg Java reads the last value, the reference rejects); the reference also bounds documents to "
-         f"{MAX_BYTES} bytes (after gzip decompression) and {MAX_DEPTH} levels of nesting"),
+         f"{MAX_BYTES} bytes (after gzip decompression), {MAX_DEPTH} levels of nesting and integers of {MAX_INTEGER_DIGITS} digits, "
+         f"and rejects numbers beyond a double's range"),
 )  # fmt: skip
 
 _brief = reprlib.Repr()
@@ -63,7 +69,8 @@ def loads(data: bytes | str, what: str = "the document", syntax_rule: str = "jso
             raise InvalidInput(syntax_rule, f"{what} is not UTF-8: {e.reason} at byte {e.start}", e.start) from None
     check_text_depth(data, what)
     try:
-        return json.loads(data, object_pairs_hook=_unique_keys(what), parse_constant=_no_constant(what))
+        return json.loads(data, object_pairs_hook=_unique_keys(what), parse_constant=_no_constant(what),
+                          parse_int=_bounded_int(what), parse_float=_finite_float(what))  # fmt: skip
     except json.JSONDecodeError as e:
         raise InvalidInput(syntax_rule, f"{what} is not JSON: {e.msg} at line {e.lineno} column {e.colno}", e.pos) from None
     except RecursionError:  # a guard: check_text_depth keeps nesting below what json can parse
@@ -128,6 +135,25 @@ def _unique_keys(what: str):
         return out
 
     return hook
+
+
+def _bounded_int(what: str):
+    def parse(text: str) -> int:
+        if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+            raise InvalidInput("json.document", f"{what} has an integer of {len(text.lstrip('-'))} digits, above the limit of {MAX_INTEGER_DIGITS}", brief(text))
+        return int(text)
+
+    return parse
+
+
+def _finite_float(what: str):
+    def parse(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise InvalidInput("json.document", f"{what} has the number {brief(text)}, outside the range of a double", brief(text))
+        return value
+
+    return parse
 
 
 def _no_constant(what: str):

@@ -152,7 +152,7 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
         digits = [i for i, c in enumerate(text) if 0x30 <= c <= 0x39 and text[i - 1 : i] in (b" ", b":")]
         if digits:
             at = rng.choice(digits)
-            text = text[:at] + rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999", b"0x10", b"01"]) + text[at:]
+            text = text[:at] + rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999", b"0x10", b"01", b"9" * 5000, b"1.5e400"]) + text[at:]
     elif op == 4:
         text = text + rng.choice([b"}", b" garbage", b"\x00", b"{}"])
     elif op == 5:  # one byte changed
