@@ -4,7 +4,8 @@
 - `V3_ADOPTED`: format v3 as adopted and implemented by Iceberg Java 1.10 (`v3-adopted-digest.md`).
 
 Functions whose result depends on the revision take a `revision` argument that defaults to
-`V3_ADOPTED`, the revision that current engines follow.
+`V3_ADOPTED`, the revision that current engines follow. A revision name is an argument of the
+caller, not data read from a table, so an unknown one raises `ValueError` (not a `SpecError`).
 """
 
 from __future__ import annotations
