@@ -41,6 +41,7 @@ class Discrepancy:
     upstream: str | None = None
     returned: Any = _MISSING  # the output the engine was observed to return
     raised: str | None = None  # a pattern of the error message it was observed to raise
+    intermittent: str | None = None  # why the engine answers right on some runs only (a race in it)
 
     @property
     def is_pinned(self) -> bool:
@@ -88,9 +89,12 @@ def _has_wildcard(value: Any) -> bool:
 def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], answer: EngineAnswer | None) -> Verdict:
     """The verdict once the recorded discrepancy of this (engine, case), if any, is taken into
     account: known when the pinned observation reproduces, fixed when the engine now answers
-    correctly, fail (with both observations) when it answers something else."""
+    correctly (a pass for an entry marked `intermittent`: an engine's race, right on some runs
+    only), fail (with both observations) when it answers something else."""
     if entry is None or answer is None or verdict.outcome == UNSUPPORTED:
         return verdict
+    if verdict.outcome in CREDITED and entry.intermittent:
+        return Verdict(verdict.outcome, f"{verdict.message} (recorded as intermittent: {entry.intermittent})".strip())
     if verdict.outcome in CREDITED:
         return Verdict(FIXED, f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
                               f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}")  # fmt: skip
@@ -129,7 +133,7 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
     if "returned" in e and "raised" in e:
         raise ValueError(f"entry {e.get('engine')} {e.get('case')}: pin either 'returned' or 'raised', not both")
     return Discrepancy(e["engine"], e["case"], e["expected"], e["observed"], e["decided-by"], e.get("version"),
-                       e.get("upstream"), e.get("returned", _MISSING), e.get("raised"))  # fmt: skip
+                       e.get("upstream"), e.get("returned", _MISSING), e.get("raised"), e.get("intermittent"))  # fmt: skip
 
 
 @lru_cache(maxsize=None)
@@ -158,7 +162,13 @@ def _year_outside_1_9999(inp: dict) -> bool:
     return m is not None and (m[1][0] in "+-" or not 1 <= int(m[1]) <= 9999)
 
 
-CONDITIONS = {"year-outside-1-9999": _year_outside_1_9999}
+def _before_1970(inp: dict) -> bool:
+    text = inp.get("value", inp.get("json"))
+    m = _YEAR.match(text) if isinstance(text, str) else None
+    return m is not None and int(m[1]) < 1970
+
+
+CONDITIONS = {"year-outside-1-9999": _year_outside_1_9999, "before-1970": _before_1970}
 
 
 @dataclass(frozen=True)

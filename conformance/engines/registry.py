@@ -13,6 +13,8 @@ BUILTIN: dict[str, str] = {
     "pyiceberg": "conformance.engines.pyiceberg:PyIcebergEngine",
     "duckdb": "conformance.engines.duckdb_engine:DuckDBEngine",
     "polars": "conformance.engines.polars_engine:PolarsEngine",
+    "daft": "conformance.engines.daft_engine:DaftEngine",
+    "chdb": "conformance.engines.chdb_engine:ChdbEngine",
     # Iceberg Java reading whole tables through Spark; its session starts only while it answers a batch.
     "iceberg-spark": "conformance.engines.spark_engine:IcebergSparkEngine",
 }

@@ -67,6 +67,7 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
                 "observed": {"type": "string", "description": "what the engine does, in words"},
                 "decided-by": {"type": "string", "description": "the spec text that decides the case, quoted, and the reasoning"},
                 "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
+                "intermittent": {"type": "string", "description": "why the engine answers this case right on some runs and wrong on others (a race): a correct answer is then a pass, not a fixed entry"},
                 "version": {"type": "string", "description": "the engine version it was recorded against"},
                 "returned": {"description": "the pinned answer the engine returns"},
                 "raised": {"type": "string", "description": "a regular expression of the pinned error the engine raises"},
