@@ -40,6 +40,8 @@ bench: $(VENV)/.engine-deps
 	$(BIN)/python benchmarks/bench_writer_harness.py --out $(BENCH_OUT)/bench_writer_harness.json  # about 5 minutes (Spark)
 	$(BIN)/python benchmarks/bench_audit.py --out $(BENCH_OUT)/bench_audit.json  # about 3 minutes (Spark; 2 more the first time, to write the table)
 
+ICEBIRD = conformance/examples/icebird_engine
+
 # Setting up prints what it installs (one line per package; the engines take a few minutes).
 PIP_INSTALL = $(BIN)/python -m pip install --progress-bar off --disable-pip-version-check
 SHOW_NEW = grep -v '^Requirement already satisfied' || true
@@ -54,9 +56,12 @@ $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 	set -o pipefail; $(PIP_INSTALL) -e '.[test]' | { $(SHOW_NEW); }
 	touch $@
 
-$(VENV)/.engine-deps: pyproject.toml $(VENV)/.test-deps
-	@echo "installing the engines (PyIceberg, pyiceberg-core, DuckDB, Polars, PySpark with Iceberg Java): a few minutes the first time"
+$(VENV)/.engine-deps: pyproject.toml $(ICEBIRD)/package-lock.json $(VENV)/.test-deps
+	@echo "installing the engines (PyIceberg, pyiceberg-core, DuckDB, Polars, chDB, Daft, PySpark with Iceberg Java): a few minutes the first time"
 	set -o pipefail; $(PIP_INSTALL) -e '.[test,engines]' | { $(SHOW_NEW); }
+	@if command -v npm >/dev/null; then echo "installing the JavaScript reader's npm packages (icebird, pinned by its package-lock.json)"; \
+	  npm ci --prefix $(ICEBIRD) --ignore-scripts --no-audit --no-fund; \
+	else echo "npm not found: the icebird engine will be reported unavailable"; fi
 	touch $@
 
 # A deep fuzzing campaign of every parser family (tests/fuzz/README.md); FUZZ_ARGS e.g. --inputs 1000 --families scan

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 from conformance.conftest import RUNNER
-from conformance.engines.protocol import ProtocolEngine, ProtocolError
+from conformance.engines import golden_tables
+from conformance.engines.protocol import ProtocolEngine, ProtocolError, command_engine
 from conformance.engines.protocol_schema import schema, validate, validator
 
 
@@ -34,3 +38,39 @@ def test_protocol_engines_speak_the_schema(request: pytest.FixtureRequest):
         cases = [{"id": "a", "op": "hash", "type": "long", "value": 34}, {"id": "b", "op": "hash", "type": "int", "value": "x"}]
         validate("run-request", {"cmd": "run", "cases": cases})
         validate(f"run-reply-v{process.protocol}", {"results": process.run(cases)})
+
+
+ECHO_ENGINE = """
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["cmd"] == "start":
+        hello = {"engine": "echo", "version": "1", "protocol": 2, "capabilities": ["read-table", "hash"]}
+        print(json.dumps(hello), flush=True)
+    elif msg["cmd"] == "run":
+        print(json.dumps({"results": [{"id": c["id"], "status": "ok", "output": c} for c in msg["cases"]]}), flush=True)
+    else:
+        break
+"""
+
+
+def test_read_table_cases_carry_the_table_on_disk(tmp_path):
+    """A read-table case names a golden table; a protocol engine gets it written to disk, with the
+    path of its latest metadata file and its directory. Cases of other ops are sent as they are."""
+    script = tmp_path / "echo_engine.py"
+    script.write_text(ECHO_ENGINE, encoding="utf-8")
+    engine = command_engine(f"cmd:echo={sys.executable} {script}")()
+    engine.start()
+    try:
+        case = {"id": "table.position-deletes/snapshot-1", "input": {"table": "position-deletes", "snapshot-id": 1}}
+        [answer] = engine.run_batch("read-table", [case])
+        [plain] = engine.run_batch("hash", [{"id": "h", "input": {"type": "int", "value": 34}}])
+    finally:
+        engine.stop()
+    table = golden_tables.table("position-deletes")
+    sent = answer.output
+    assert answer.ok and sent == {"id": case["id"], "op": "read-table", "table": "position-deletes", "snapshot-id": 1,
+                                  "metadata-location": table.metadata_path, "table-location": str(table.directory)}  # fmt: skip
+    assert os.path.isfile(sent["metadata-location"]) and not sent["metadata-location"].startswith("file:")
+    assert os.path.dirname(os.path.dirname(sent["metadata-location"])) == sent["table-location"]
+    assert plain.output == {"id": "h", "op": "hash", "type": "int", "value": 34}

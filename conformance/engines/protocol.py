@@ -11,6 +11,9 @@ Version 2 (see conformance/engines/PROTOCOL.md; version 1 engines are still read
                     | {"id": ID, "status": "unsupported", "reason": MSG}, ...]}
     -> {"cmd": "stop"}
 
+A `read-table` case also carries the table written to disk: `metadata-location` and
+`table-location` (`case_message`).
+
 `EngineProcess` is the client: every reply has a deadline, the hello is checked, and each answer
 must carry the id of the case it answers, in order. `ProtocolEngine` adapts any program that speaks
 it; `CommandEngine` (`--engine 'cmd:NAME=COMMAND ARGS'`) any command line.
@@ -30,7 +33,7 @@ import tempfile
 import threading
 from typing import Any, Callable
 
-from conformance.engines import DEFAULT_TIMEOUT
+from conformance.engines import DEFAULT_TIMEOUT, golden_tables
 from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable
 
 PROTOCOL_VERSION = 2
@@ -60,6 +63,9 @@ def check_hello(hello: Any) -> dict[str, Any]:
     caps = hello.get("capabilities")
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         problems.append(f"'capabilities' must be a list of op names (got {_short(caps)})")
+    omits = hello.get("omits-columns", [])
+    if not isinstance(omits, list) or not set(omits) <= set(golden_tables.LINEAGE_COLUMNS):
+        problems.append(f"'omits-columns' may name only the row lineage columns {list(golden_tables.LINEAGE_COLUMNS)} (got {_short(omits)})")
     if problems:
         raise ProtocolError("bad start reply: " + "; ".join(problems), restart=False)
     return hello
@@ -273,6 +279,12 @@ class ProtocolEngine(Engine):
     def protocol(self) -> int | None:
         return self._process.protocol if self._process else None
 
+    def partial_view(self, op: str, output: Any) -> Any:
+        """Without the row lineage columns the hello says the engine does not read
+        (`omits-columns`), as for the in-process readers that have none."""
+        omitted = tuple(self._process.hello.get("omits-columns", ())) if self._process else ()
+        return golden_tables.without_columns(output, omitted) if op == "read-table" and omitted else output
+
     @property
     def version(self) -> str:
         return self._process.hello["version"] if self._process else "not started"
@@ -281,8 +293,21 @@ class ProtocolEngine(Engine):
         if self._process is None:
             raise ProtocolError(f"{self.name} is not running")
         process = self._process
-        results = process.run([{"id": c["id"], "op": op, **c["input"]} for c in cases])
+        results = process.run([case_message(op, c) for c in cases])
         return [to_answer(r, process.protocol) for r in results]
+
+
+def case_message(op: str, case: dict[str, Any]) -> dict[str, Any]:
+    """A case as it is sent: its id, its op and its input keys, flattened. A `read-table` case
+    names a golden table by id; the table is written to local disk (`golden_tables.table`) and the
+    case also carries `metadata-location` (the path of its latest metadata file) and
+    `table-location` (its directory), so that an engine in any language can read it."""
+    message = {"id": case["id"], "op": op, **case["input"]}
+    if op == "read-table" and "table" in case["input"]:
+        table = golden_tables.table(case["input"]["table"])
+        message["metadata-location"] = table.metadata_path
+        message["table-location"] = str(table.directory)
+    return message
 
 
 _NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)=(.+)$", re.S)

@@ -1,10 +1,10 @@
-"""pyiceberg-core (iceberg-rust's Python bindings) as a conformance adapter: the partition transforms.
+"""pyiceberg-core (iceberg-rust's Python bindings) as a conformance adapter: transforms, manifests, tables.
 
 pyiceberg-core exposes iceberg-rust's transforms as functions over Arrow arrays
 (`pyiceberg_core.transform`: identity, void, bucket, truncate, year, month, day, hour). It has no
 type parser, hash, promotion check or single-value serializer of its own (the rest of the package
 reads manifests and serves DataFusion tables), so the adapter covers the `transform` op and, in
-part, `read-manifest-tree`.
+part, `read-manifest-tree` and `read-table`.
 
 For `read-manifest-tree`, `pyiceberg_core.manifest.read_manifest_list(bytes)` and
 `read_manifest_entries(bytes)` read one Avro file each, with no manifest-list context: nothing is
@@ -16,6 +16,26 @@ the `json` module only to find the snapshot's manifest-list path. That lookup is
 engine's reading, so the snapshot id and sequence number are not compared, and the rejection cases
 are skipped (`validates`).
 
+Tables (`read-table`): `pyiceberg_core.datafusion.IcebergDataFusionTable(identifier,
+metadata_location, file_io_properties)` is iceberg-rust's DataFusion table provider over one
+metadata file (a `StaticTable`); its `__datafusion_table_provider__(session)` hands DataFusion an FFI
+capsule, which only the `datafusion` package built against the same DataFusion major version
+accepts: pyiceberg-core 0.11.0 embeds datafusion-ffi 54.1.0, so `pip install datafusion==54.1.0`
+(55 refuses the provider: "Incompatible DataFusion table provider major version 54"). Without it
+the read-table cases are declined with that reason; the other ops do not need it. iceberg-rust
+plans the scan, applies the deletes and reads the Parquet files; `SELECT * FROM t` through a
+`SessionContext` gives the rows.
+
+The provider reads the metadata file's current snapshot with its current schema, and pyiceberg-core
+offers no snapshot argument (iceberg-rust's `try_new_from_table_snapshot` is not bound). So a
+snapshot is read through the golden table's own older metadata file (`vN.metadata.json`, every
+version is kept on disk) whose current-snapshot-id is that snapshot and, when one has it, whose
+current-schema-id is the snapshot's schema-id (`scan.read-schema`): the latest such file. Choosing
+the file is plumbing (the `json` module); a snapshot that no file has as current is declined. The
+provider's schema is the table schema only (no metadata columns), so iceberg-rust returns no row
+lineage: `_row_id` and `_last_updated_sequence_number` are left out of v3 expectations
+(`partial_view`). A read that raises (or panics) is that case's error.
+
 Cases are batched: those with the same source type and transform become one Arrow array and one
 call. When a group call raises, its values are retried one by one, so a single rejected value does
 not turn its valid neighbours into errors.
@@ -23,9 +43,11 @@ not turn its valid neighbours into errors.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from spec_impl import transforms
@@ -33,7 +55,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines import tree_files
+from conformance.engines import golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -41,18 +63,21 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
 _MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id")
 _ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
+DATAFUSION_VERSION = "54.1.0"  # the DataFusion whose FFI pyiceberg-core 0.11.0 was built against
 
 
 class PyIcebergCoreEngine(ColumnEngine):
-    """iceberg-rust's Arrow transforms through pyiceberg-core."""
+    """iceberg-rust's Arrow transforms, manifest reader and DataFusion table provider through pyiceberg-core."""
 
     name = "pyiceberg-core"
-    capabilities = frozenset({"transform", tree_files.OP})
+    capabilities = frozenset({"transform", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
         self._pa: Any = None
         self._transform: Any = None
         self._manifest: Any = None
+        self._datafusion: Any = None  # (IcebergDataFusionTable, SessionContext) when DataFusion fits
+        self._no_datafusion = "the engine has not started"
 
     def start(self) -> None:
         try:
@@ -61,18 +86,42 @@ class PyIcebergCoreEngine(ColumnEngine):
         except ImportError as e:
             raise EngineUnavailable(f"pyiceberg-core: cannot import it ({e})") from None
         self._pa, self._transform, self._manifest = pyarrow, transform, manifest
+        self._datafusion, self._no_datafusion = None, ""
+        try:
+            import datafusion
+            from pyiceberg_core.datafusion import IcebergDataFusionTable
+        except ImportError as e:
+            self._no_datafusion = f"read-table needs the datafusion package ({e}): pip install datafusion=={DATAFUSION_VERSION}"  # fmt: skip
+            return
+        wanted = DATAFUSION_VERSION.split(".")[0]
+        if datafusion.__version__.split(".")[0] != wanted:
+            self._no_datafusion = (f"datafusion {datafusion.__version__} cannot take pyiceberg-core's table provider "
+                                   f"(built for DataFusion {wanted}): pip install datafusion=={DATAFUSION_VERSION}")  # fmt: skip
+            return
+        self._datafusion = (IcebergDataFusionTable, datafusion.SessionContext)
+
+    def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
+        if op == "read-table" and self._no_datafusion:
+            return self._no_datafusion
+        return super().unsupported(op, inp)
 
     def validates(self, op: str) -> bool:
         return op != tree_files.OP
 
     def partial_view(self, op: str, output: Any) -> Any:
-        """The raw values pyiceberg-core reads (see the module doc): no first_row_id, no value that
-        needs inheritance, no snapshot id or sequence number (found by the adapter's JSON lookup)."""
+        """For read-manifest-tree, the raw values pyiceberg-core reads (see the module doc): no
+        first_row_id, no value that needs inheritance, no snapshot id or sequence number (found by
+        the adapter's JSON lookup). For read-table, the rows without the row lineage columns, which
+        the DataFusion provider does not return."""
+        if op == "read-table":
+            return golden_tables.without_columns(output)
         if op != tree_files.OP:
             return output
         return tree_files.tree_view(output, (), _MANIFEST_KEYS, _ENTRY_KEYS)
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op == "read-table":
+            return [self._read_table(c["input"]) for c in cases]
         if op != tree_files.OP:
             return super().run_batch(op, cases)
         answers = []
@@ -106,6 +155,26 @@ class PyIcebergCoreEngine(ColumnEngine):
                 entries.append({"manifest_path": m.manifest_path, "status": e.status, "content": f.content,
                                 "file_path": f.file_path, "record_count": f.record_count})  # fmt: skip
         return {"manifests": manifests, "entries": entries}
+
+    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
+        """One snapshot's rows as iceberg-rust's DataFusion provider returns them."""
+        from spec_impl.vectors.tables import table_rows
+
+        if self._datafusion is None:
+            return EngineAnswer.declined(self._no_datafusion)
+        provider, session = self._datafusion
+        try:
+            table = golden_tables.table(inp["table"])
+            location = _snapshot_metadata(table.metadata_location, inp["snapshot-id"])
+            if location is None:
+                return EngineAnswer.declined(f"no metadata file has snapshot {inp['snapshot-id']} as current")
+            ctx = session()
+            ctx.register_table("t", provider(["conformance", table.id], location, {}))
+            return EngineAnswer(True, table_rows(ctx.sql("SELECT * FROM t").to_arrow_table()))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException
+            return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
 
     @property
     def version(self) -> str:
@@ -184,6 +253,26 @@ class PyIcebergCoreEngine(ColumnEngine):
         elif pa.types.is_time64(array.type) or pa.types.is_timestamp(array.type):
             array = array.cast(pa.int64())
         return array.to_pylist()
+
+
+def _snapshot_metadata(latest: str, snapshot_id: int) -> str | None:
+    """The location of the table's latest metadata file whose current snapshot is `snapshot_id`,
+    preferring one whose current schema is the snapshot's own; None when no file has it as current.
+    Plumbing, not the engine's reading: the files are read with the `json` module."""
+    prefix, _, _ = latest.rpartition("/")
+    snapshot_schema, found = None, []
+    for path in Path(prefix.removeprefix("file:")).glob("*.metadata.json"):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for s in document.get("snapshots") or []:
+            if s.get("snapshot-id") == snapshot_id:
+                snapshot_schema = s.get("schema-id", snapshot_schema)
+        if document.get("current-snapshot-id") == snapshot_id:
+            version = re.match(r"v(\d+)\.", path.name)
+            order = (document.get("last-updated-ms", 0), int(version.group(1)) if version else 0)
+            found.append((order, path.name, document))
+    found.sort(key=lambda f: f[0])
+    fitting = [f for f in found if f[2].get("current-schema-id") == snapshot_schema] or found
+    return f"{prefix}/{fitting[-1][1]}" if fitting else None
 
 
 def _file(files: dict[str, bytes], path: str) -> bytes:

@@ -1,0 +1,46 @@
+"""Engines that are node programs of this repository and speak the line protocol (PROTOCOL.md),
+under built-in names: no Python adapter, only where the program lies and what it needs.
+
+- `icebird`: `conformance/examples/icebird_engine/engine.mjs`, Iceberg tables read with the
+  `icebird` npm package (a JavaScript implementation of its own). Its npm packages are pinned by
+  the folder's package-lock.json and installed by `make conformance`
+  (`npm ci --prefix conformance/examples/icebird_engine --ignore-scripts`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conformance.engines.base import EngineUnavailable
+from conformance.engines.protocol import CommandEngine
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+class NodeProgramEngine(CommandEngine):
+    """A node program in `examples/<folder>/engine.mjs` whose npm packages must be installed first."""
+
+    folder: str
+    package: str  # an npm package the program imports, present once `npm ci` has run
+
+    named = True
+
+    def command(self) -> list[str]:
+        return ["node", str(EXAMPLES / self.folder / "engine.mjs")]
+
+    def start(self) -> None:
+        directory = EXAMPLES / self.folder
+        if shutil.which("node") is None:
+            raise EngineUnavailable(f"{self.name}: node is not installed (Node.js 20 or newer runs {directory / 'engine.mjs'})")
+        if not (directory / "node_modules" / self.package).is_dir():
+            raise EngineUnavailable(f"{self.name}: its npm packages are not installed: npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund")
+        super().start()
+
+
+class IcebirdEngine(NodeProgramEngine):
+    """Iceberg tables read by the `icebird` npm package (JavaScript), through the line protocol."""
+
+    name = "icebird"
+    folder = "icebird_engine"
+    package = "icebird"
