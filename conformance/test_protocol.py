@@ -74,3 +74,20 @@ def test_read_table_cases_carry_the_table_on_disk(tmp_path):
     assert os.path.isfile(sent["metadata-location"]) and not sent["metadata-location"].startswith("file:")
     assert os.path.dirname(os.path.dirname(sent["metadata-location"])) == sent["table-location"]
     assert plain.output == {"id": "h", "op": "hash", "type": "int", "value": 34}
+
+
+@pytest.mark.parametrize("omits, accepted", [
+    (["_row_id", "_last_updated_sequence_number"], True),
+    (["_row_id"], True),
+    (["id"], False),          # a data column: the engine would dodge the comparison of its values
+    ("_row_id", False),
+])  # fmt: skip
+def test_a_hello_may_omit_only_the_row_lineage_columns(omits, accepted):
+    from conformance.engines.protocol import check_hello
+
+    hello = {"engine": "e", "version": "1", "protocol": 2, "capabilities": ["read-table"], "omits-columns": omits}
+    if accepted:
+        assert check_hello(hello) is hello
+    else:
+        with pytest.raises(ProtocolError, match="omits-columns"):
+            check_hello(hello)
