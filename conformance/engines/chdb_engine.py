@@ -59,8 +59,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -70,7 +68,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode, float_bits
 
-from conformance.engines import golden_tables
+from conformance.engines import child_reads, golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -79,7 +77,6 @@ _FUNCTIONS = ("icebergHash", "icebergBucket", "icebergTruncate", "toYearNumSince
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(0|[1-9][0-9]*)\]")  # ClickHouse judges the parameter's range
 _TEMPORAL = {"year": "toYearNumSinceEpoch(x)", "month": "toMonthNumSinceEpoch(x)",
              "day": "toRelativeDayNum(x)", "hour": "toRelativeHourNum(x)"}  # fmt: skip
-_ANSWER = "read-table answer: "  # the prefix of the child's answer lines (see `_read_tables`)
 _UTC = " SETTINGS session_timezone = 'UTC'"
 
 # The documented ranges of Date32 and DateTime64 (1900-01-01 .. 2299-12-31; 2262-04-11 at scale 9): days, micros, nanos.
@@ -251,23 +248,8 @@ class ChdbEngine(ColumnEngine):
                 continue
             requests.append((i, {"directory": str(table.directory), "metadata": table.metadata_path,
                                  "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}))  # fmt: skip
-        root = str(Path(__file__).resolve().parents[2])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-        while requests:
-            # chDB's table functions read only files under its working directory (user_files_path ".")
-            cwd = os.path.commonpath([r["directory"] for _, r in requests])
-            child = subprocess.run([sys.executable, "-m", "conformance.engines.chdb_engine"], input=json.dumps([r for _, r in requests]),
-                                   capture_output=True, text=True, env=env, cwd=cwd, check=False)  # fmt: skip
-            lines = [json.loads(line[len(_ANSWER):]) for line in child.stdout.splitlines() if line.startswith(_ANSWER)]
-            for (i, _), line in zip(requests, lines):
-                answers[i] = EngineAnswer(line["ok"], line["output"], line["error"])
-            done = len(lines)
-            if done < len(requests):
-                how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit code {child.returncode}"
-                stderr = " ".join(child.stderr.split())[-500:]
-                answers[requests[done][0]] = EngineAnswer(False, error=f"chDB crashed reading the table ({how}) {stderr}".strip())
-                done += 1
-            requests = requests[done:]
+        # chDB's table functions read only files under its working directory (user_files_path ".")
+        child_reads.run("conformance.engines.chdb_engine", requests, answers, "chDB", cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]))
         return answers  # type: ignore[return-value]
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
@@ -338,12 +320,10 @@ def _target(arrow_type: Any, iceberg_type: Any, pa: Any) -> Any:
 
 
 def _serve() -> None:
-    """The child process of `ChdbEngine._read_tables`: the requests (JSON, on stdin) answered in order."""
+    """The child process of `ChdbEngine._read_tables` (`child_reads.serve`)."""
     engine = ChdbEngine()
     engine.start()
-    for request in json.load(sys.stdin):
-        answer = engine._scan(request)
-        print(_ANSWER + json.dumps({"ok": answer.ok, "output": answer.output, "error": answer.error}), flush=True)
+    child_reads.serve(engine._scan)
 
 
 if __name__ == "__main__":

@@ -52,12 +52,12 @@ from typing import Any
 
 from spec_impl import transforms
 from spec_impl.errors import SpecError
-from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.types import DecimalType, IcebergType, parse_type
+from spec_impl.vectors.encoding import decode
 
 from conformance.engines import golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
-from conformance.engines.columnar import ColumnEngine
+from conformance.engines.columnar import ColumnEngine, arrow_type, transform_answer
 
 DAFT_VERSION = "0.7.26"
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(0|[1-9][0-9]*)\]")
@@ -212,31 +212,11 @@ class DaftEngine(ColumnEngine):
 
     def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _ = prepared
-        try:
-            return EngineAnswer(True, encode(transforms.result_type(text, source, self.revision), result))
-        except SpecError:  # an answer the spec has no value for (out of range, wrong source type): show it raw
-            raw = result.hex() if isinstance(result, bytes) else result
-            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
+        return transform_answer(text, source, self.revision, result)
 
     def _arrow_type(self, t: IcebergType) -> Any:
-        """The Arrow type Daft receives for an Iceberg type (PyIceberg's Arrow schema, as Daft's writer casts to it)."""
-        import pyarrow as pa
-
-        if isinstance(t, DecimalType):
-            return pa.decimal128(t.precision, t.scale)
-        if isinstance(t, FixedType):
-            return pa.binary(t.length)
-        simple = {
-            "boolean": pa.bool_(), "int": pa.int32(), "long": pa.int64(), "float": pa.float32(), "double": pa.float64(),
-            "date": pa.date32(), "time": pa.time64("us"),
-            "timestamp": pa.timestamp("us"), "timestamptz": pa.timestamp("us", "UTC"),
-            "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", "UTC"),
-            "string": pa.string(), "binary": pa.binary(), "uuid": pa.uuid(), "unknown": pa.null(),
-        }  # fmt: skip
-        name = getattr(t, "name", None)
-        if name not in simple:
-            raise ValueError(f"Daft has no dtype for Iceberg's {t}")
-        return simple[name]
+        """The Arrow type Daft receives for an Iceberg type (as Daft's writer casts to it); unknown as null."""
+        return self._pa.null() if getattr(t, "name", None) == "unknown" else arrow_type(t)
 
 
 def _stable(message: str) -> str:

@@ -39,10 +39,7 @@ DuckDB types (`fixed[L]` and `binary` as BLOB, `timestamptz` as TIMESTAMP WITH T
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import tempfile
 from datetime import timezone
 from importlib import metadata
@@ -54,7 +51,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines import golden_tables, tree_files
+from conformance.engines import child_reads, golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -71,8 +68,6 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 # that is none of these is passed through, so that a wrong label shows up as a failure.
 _TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
 _TREE_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
-_ANSWER = "read-table answer: "  # the prefix of the child's answer lines (see `_read_tables`)
-_INVALIDATED = 3  # the child's exit code after an internal or fatal error, which invalidates its database (a new child takes the rest)
 _STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
 _FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
 _MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
@@ -243,21 +238,7 @@ class DuckDBEngine(ColumnEngine):
                 answers[i] = EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
                 continue
             requests.append((i, {"metadata": table.metadata_location, "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}))
-        root = str(Path(__file__).resolve().parents[2])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-        while requests:
-            child = subprocess.run([sys.executable, "-m", "conformance.engines.duckdb_engine"], input=json.dumps([r for _, r in requests]),
-                                   capture_output=True, text=True, env=env, check=False)  # fmt: skip
-            lines = [json.loads(line[len(_ANSWER):]) for line in child.stdout.splitlines() if line.startswith(_ANSWER)]
-            for (i, _), line in zip(requests, lines):
-                answers[i] = EngineAnswer(line["ok"], line["output"], line["error"])
-            done = len(lines)
-            if done < len(requests) and child.returncode != _INVALIDATED:
-                how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit code {child.returncode}"
-                stderr = " ".join(child.stderr.split())[-500:]
-                answers[requests[done][0]] = EngineAnswer(False, error=f"DuckDB crashed reading the table ({how}) {stderr}".strip())
-                done += 1
-            requests = requests[done:]
+        child_reads.run("conformance.engines.duckdb_engine", requests, answers, "DuckDB")
         return answers  # type: ignore[return-value]
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
@@ -381,15 +362,12 @@ class DuckDBEngine(ColumnEngine):
 
 
 def _serve() -> None:
-    """The child process of `DuckDBEngine._read_tables`: the requests (JSON, on stdin) answered in order."""
+    """The child process of `DuckDBEngine._read_tables` (`child_reads.serve`). After an internal or
+    fatal error DuckDB refuses every later query of its database: a new child takes the rest."""
     engine = DuckDBEngine()
     engine.start()
     try:
-        for request in json.load(sys.stdin):
-            answer = engine._scan(request)
-            print(_ANSWER + json.dumps({"ok": answer.ok, "output": answer.output, "error": answer.error}), flush=True)
-            if not answer.ok and (answer.error or "").startswith(("FatalException", "InternalException")):
-                sys.exit(_INVALIDATED)  # DuckDB refuses every later query of this database: a new child takes the rest
+        child_reads.serve(engine._scan, lambda a: not a.ok and (a.error or "").startswith(("FatalException", "InternalException")))
     finally:
         engine.stop()
 

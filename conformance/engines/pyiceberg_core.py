@@ -45,19 +45,16 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from spec_impl import transforms
-from spec_impl.errors import SpecError
-from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.types import IcebergType, parse_type
+from spec_impl.vectors.encoding import decode
 
 from conformance.engines import golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
-from conformance.engines.columnar import ColumnEngine
+from conformance.engines.columnar import ColumnEngine, arrow_type, transform_answer
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
@@ -205,32 +202,10 @@ class PyIcebergCoreEngine(ColumnEngine):
 
     def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _ = prepared
-        try:
-            result_type = transforms.result_type(text, source, self.revision)
-            if getattr(result_type, "name", None) == "uuid" and isinstance(result, bytes):
-                result = uuid.UUID(bytes=result)
-            return EngineAnswer(True, encode(result_type, result))
-        except SpecError:  # an answer the spec has no value for (wrong source type, out of range): show it raw
-            raw = result.hex() if isinstance(result, bytes) else result
-            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
+        return transform_answer(text, source, self.revision, result)
 
     def _arrow_type(self, t: IcebergType) -> Any:
-        pa = self._pa
-        if isinstance(t, DecimalType):
-            return pa.decimal128(t.precision, t.scale)
-        if isinstance(t, FixedType):
-            return pa.binary(t.length)
-        simple = {
-            "boolean": pa.bool_(), "int": pa.int32(), "long": pa.int64(), "float": pa.float32(), "double": pa.float64(),
-            "date": pa.date32(), "time": pa.time64("us"),
-            "timestamp": pa.timestamp("us"), "timestamptz": pa.timestamp("us", tz="UTC"),
-            "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
-            "string": pa.string(), "binary": pa.binary(), "uuid": pa.uuid(),
-        }  # fmt: skip
-        name = getattr(t, "name", None)
-        if name not in simple:
-            raise ValueError(f"the adapter has no Arrow type for {t}")
-        return simple[name]
+        return arrow_type(t)
 
     def _to_arrow(self, t: IcebergType, values: list[Any]) -> Any:
         """An Arrow array of physical values (temporal values are integer counts since the epoch)."""
