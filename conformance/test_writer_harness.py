@@ -1,6 +1,6 @@
 """The writer harness (`conformance.writer_harness`): generated histories written by Iceberg Java
 through Spark and checked after every step, the recorded findings replayed, and the harness's own
-checks shown able to fail.
+checks shown able to fail; PyIceberg as a second writer, checked the same way.
 
     pytest conformance/ -m writer                         # the fixed-seed budget and the harness tests
     WRITER_HARNESS_EXAMPLES=50 pytest conformance/ -m writer -k generated
@@ -36,6 +36,15 @@ V2_MOR = {"format-version": 2, "columns": [{"name": "id", "type": "bigint"}, {"n
 ROWS = [{"id": i, "c1": f"{i - 3}.05", "c2": "x" * i} for i in range(6)]
 DELETING = {"format": scenario.FORMAT, "table": V2_MOR,
             "steps": [{"op": "insert", "rows": ROWS, "branch": None}, {"op": "delete", "where": {"op": "id-mod", "mod": 2, "rest": 0}, "branch": None}]}  # fmt: skip
+PYICEBERG = {"format": scenario.FORMAT, "writer": "pyiceberg",
+             "table": {**V2_MOR, "columns": [*V2_MOR["columns"], {"name": "d", "type": "date"}], "partition": V2_MOR["partition"][1:]},
+             "steps": [{"op": "insert", "rows": [{**r, "d": 19000 + r["id"]} for r in ROWS], "branch": None},
+                       {"op": "add-column", "name": "a1", "type": "int", "default": None},
+                       {"op": "insert", "rows": [{"id": 6, "c1": "1.00", "c2": "q", "d": -1, "a1": 7}], "branch": None},
+                       {"op": "delete", "where": {"op": "or", "args": [{"op": "id-mod", "mod": 3, "rest": 0}, {"op": "not", "arg": {"op": "<", "column": "c1", "value": "0.00"}}]}, "branch": None},
+                       {"op": "add-partition-field", "field": {"transform": "month", "column": "d", "name": "p1"}},
+                       {"op": "insert", "rows": [{"id": 7, "c1": "-2.50", "c2": "", "d": 19500, "a1": None}], "branch": None},
+                       {"op": "delete", "where": {"op": "is-null", "column": "a1"}, "branch": None}]}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +84,7 @@ def test_recorded_scenario_still_shows_its_known_finding(harness, path):
     """Each recorded finding's minimal history still shows exactly the known finding it was saved for
     (when Iceberg fixes it, this fails: then update the entry and the scenario)."""
     doc = scenario.load(path)
-    outcome = harness.run({k: doc[k] for k in ("format", "table", "steps")})
+    outcome = harness.run({k: doc[k] for k in ("format", "table", "steps", "writer") if k in doc})  # the writer the scenario names
     new, known = classify(outcome.findings, harness.known)
     assert not new, [f.to_json() for f in new]
     assert doc["known"] in {entry.id for _, entry in known}
@@ -139,6 +148,28 @@ def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     assert any(f.message.startswith("[data-file.partition-tuple]") for f in run.outcome.findings if f.check == "audit")
 
 
+def test_a_pyiceberg_history_passes_every_check(harness):
+    """PyIceberg writes (insert, add column, delete, partition evolution); Spark, the reference, the
+    validator, the audit and the other readers check every snapshot against the model."""
+    outcome = harness.run(PYICEBERG)
+    assert "/pyiceberg/" in outcome.metadata_location and not outcome.refused
+    assert outcome.steps_run == len(PYICEBERG["steps"]) and outcome.snapshots_checked >= 5
+    assert _new(harness, outcome) == []
+    assert all(f.writer == "pyiceberg" for f in outcome.findings)
+
+
+def test_a_broken_pyiceberg_write_is_caught(harness):
+    """PyIceberg handed one row fewer than the step inserts: Spark's rows (check 1), the reference
+    (check 2) and the other readers (check 5) all differ from the model."""
+    from conformance.writer_harness.pyiceberg_steps import PyIcebergTable
+
+    arrow = PyIcebergTable._arrow
+    with mock.patch.object(PyIcebergTable, "_arrow", lambda self, columns, rows: arrow(self, columns, rows[:-1])):
+        outcome = harness.run({**PYICEBERG, "steps": PYICEBERG["steps"][:1]})
+    checks = {f.check for f in _new(harness, outcome)}
+    assert {"spark-rows", "reference-rows", "reader:pyiceberg"} <= checks, outcome.findings
+
+
 def test_the_same_harness_runs_with_executors_in_their_own_jvms(tmp_path):
     """Spark's `local-cluster` master runs executors as separate JVMs, as a cluster does: a replay
     there shows the same known finding as in `local[2]`, through the command line."""
@@ -187,6 +218,78 @@ def test_cli_help_exits_0(capsys):
         cli.main(["--help"])
     assert e.value.code == 0
     assert "replay" in capsys.readouterr().out
+
+
+def test_pyiceberg_histories_draw_only_what_pyiceberg_writes():
+    from hypothesis import given as given_, settings as settings_
+
+    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given_(histories(max_steps=10, writer="pyiceberg"))
+    def check(history):
+        scenario.validate(history)
+        assert history["writer"] == "pyiceberg" and history["table"]["format-version"] in (1, 2)
+        assert not {s["op"] for s in history["steps"]} & {"update", "merge", "equality-delete", "cherrypick", "rewrite-data-files",
+                                                          "rewrite-manifests", "rewrite-position-deletes"}  # fmt: skip
+        assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
+
+    check()
+
+
+def test_pyiceberg_delete_filters_hold_where_the_sql_predicate_holds():
+    """The PyIceberg expression of a predicate selects, row by row (through PyIceberg's own Arrow
+    translation), exactly the rows the model's SQL semantics select: nulls, NaN, -0.0, NOT."""
+    import pyarrow as pa
+    from pyiceberg.expressions.visitors import bind
+    from pyiceberg.io.pyarrow import expression_to_pyarrow
+
+    from conformance.writer_harness import predicates
+    from conformance.writer_harness.pyiceberg_steps import _Ids, arrow_type, expression, iceberg_type
+    from pyiceberg.schema import Schema
+    from pyiceberg.types import NestedField
+
+    types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)"}
+    rows = [{"id": i, "f": f, "s": s, "n": n} for i, (f, s, n) in
+            enumerate([(float("nan"), None, "1.00"), (-0.0, "a", None), (0.0, "", "-1.50"), (None, "b", "0.00"), (1.5, None, None), (float("-inf"), "😀", "2.25")])]  # fmt: skip
+    ids = _Ids()
+    schema = Schema(*[NestedField(ids(), n, iceberg_type(t, ids), required=n == "id") for n, t in types.items()])
+    model = [{**r, "n": None if r["n"] is None else __import__("decimal").Decimal(r["n"])} for r in rows]
+    table = pa.Table.from_pylist(model, schema=pa.schema([(n, arrow_type(t)) for n, t in types.items()]))
+    leaves = [{"op": "<", "column": "f", "value": 0.0}, {"op": ">=", "column": "f", "value": "NaN"}, {"op": "=", "column": "f", "value": 0.0},
+              {"op": ">=", "column": "f", "value": -1.0}, {"op": "is-null", "column": "s"}, {"op": "<", "column": "s", "value": "b"},
+              {"op": "=", "column": "n", "value": "0.00"}, {"op": "id-mod", "mod": 2, "rest": 1}]  # fmt: skip
+    preds = leaves + [{"op": "not", "arg": p} for p in leaves] + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    for pred in preds:
+        want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
+        got = table.filter(expression_to_pyarrow(bind(schema, expression(pred, types, set(range(6))), case_sensitive=True)))
+        assert sorted(got.column("id").to_pylist()) == want, pred
+
+
+def test_pyiceberg_errors_sort_into_refusals_crashes_and_harness_faults():
+    """A ValueError PyIceberg raises itself is a refusal; another exception raised inside PyIceberg
+    is a crash (writer-crash); one that never entered PyIceberg is the harness's own."""
+    from pyiceberg.expressions.literals import literal
+    from pyiceberg.utils.decimal import decimal_required_bytes
+
+    from conformance.writer_harness.pyiceberg_steps import PyIcebergTable
+
+    table = PyIcebergTable(None, Path("/nonexistent"), "t")
+
+    def kind(action):
+        try:
+            action()
+        except Exception as e:
+            return table.classify(e)[0]
+
+    assert kind(lambda: decimal_required_bytes(100)) == "refused"
+    assert kind(lambda: literal(object())) == "crash"
+    assert kind(lambda: int("x")) == "harness"
+    assert PyIcebergTable.crash_check == "writer-crash"
+
+
+def test_cli_run_offers_the_pyiceberg_writer(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--help"])
+    assert "--writer {spark,pyiceberg}" in capsys.readouterr().out
 
 
 def test_the_model_scopes_an_equality_delete_to_its_spec_and_partition():

@@ -24,6 +24,7 @@ from spec_impl.resources import vectors_dir
 from .harness import Harness, classify
 from .runner import HistoryRun
 from .values import to_row_json
+from .writers import describe
 
 SOURCES = vectors_dir() / "sources" / "tables"
 PLACEHOLDER = "file:/iceberg-conformance/tables"
@@ -40,14 +41,15 @@ def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
 
     golden = doc["golden"]
     history = {k: doc[k] for k in ("format", "table", "steps")}
-    run = HistoryRun(harness.spark, harness.warehouse, golden["id"].replace("-", "_"), history, harness.readers)
+    run = HistoryRun(harness.spark, harness.warehouse, golden["id"].replace("-", "_"), history, harness.readers, writer=harness.writer_of(doc))
     outcome = run.run()
     new, known = classify(outcome.findings, harness.known)
     if new or outcome.steps_run + len(outcome.skipped) < len(history["steps"]):
         shown = "; ".join(f"{f.check} after step {f.step}: {f.message}" for f in new[:3]) or f"{outcome.refused or 'a step did not run'}"
         raise CaptureRefused(f"{golden['id']}: not kept: {shown}")
     md = run.table.metadata()
-    written = {f"file:{p}": p.read_bytes() for p in sorted(run.table.directory.rglob("*")) if p.is_file()}
+    scheme = "file://" if md["location"].startswith("file:///") else "file:"  # PyIceberg writes file:///, Iceberg Java file:/
+    written = {f"{scheme}{p}": p.read_bytes() for p in sorted(run.table.directory.rglob("*")) if p.is_file()}
     location = f"{PLACEHOLDER}/{golden['id']}"
     files = relocate(written, md["location"], location)
     target = Path(out) / golden["id"]
@@ -59,7 +61,7 @@ def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
         local.write_bytes(data)
     document = {
         **golden, "format-version": md["format-version"], "location": location,
-        "metadata-location": f"{location}/metadata/{run.table.metadata_path.name}", "writer": harness.writer,
+        "metadata-location": f"{location}/metadata/{run.table.metadata_path.name}", "writer": describe(run.table.kind),
         "expected-rows": "the writer harness's model (conformance/writer_harness/model.py); in v3 the row lineage columns are the "
                          "reference reader's, found equal to Iceberg Java's wherever Spark could read the snapshot",
         "known-findings": sorted({entry.id for _, entry in known}), "history": history,

@@ -1,8 +1,9 @@
-"""iceberg-writer-harness: generated table histories written by Iceberg Java through Spark, every
-step checked against the harness's model, the reference reader, the validator, partition tuples
-recomputed from the data, and the other readers.
+"""iceberg-writer-harness: generated table histories written by Iceberg Java through Spark (or by
+PyIceberg: --writer pyiceberg), every step checked against the harness's model, Spark's reads, the
+reference reader, the validator, partition tuples recomputed from the data, and the other readers.
 
     iceberg-writer-harness run --examples 200 --steps 8 --seed 1 --out findings/
+    iceberg-writer-harness run --writer pyiceberg --examples 30 --steps 8 --seed 3
     iceberg-writer-harness replay findings/finding-1.json
     iceberg-writer-harness capture conformance/writer_harness/coverage/*.json   # keep tables as golden tables
     iceberg-writer-harness run --master 'local-cluster[2,1,1024]' --warehouse /shared/warehouse
@@ -24,6 +25,7 @@ from pathlib import Path
 from . import scenario
 from .harness import Harness, classify, signature
 from .runner import Outcome
+from .writers import WRITERS, describe
 
 READERS = ("pyiceberg", "duckdb", "polars")
 
@@ -36,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--warehouse", type=Path, help="where tables are written (default: a temporary directory)")
     common.add_argument("--readers", default=",".join(READERS), help=f"other readers checked, comma-separated, '' for none (default: {','.join(READERS)})")
     common.add_argument("--out", type=Path, help="write each new finding's smallest history here as a scenario file")
+    common.add_argument("--writer", choices=WRITERS, default=None,
+                        help="who writes the tables: spark (Iceberg Java through Spark, the default) or pyiceberg; "
+                             "replay and capture default to the writer the scenario names")  # fmt: skip
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", parents=[common], help="generate and run histories")
     run.add_argument("--examples", type=int, default=20, help="histories to generate (default 20)")
@@ -63,21 +68,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if any("golden" not in d for d in docs):
         parser.error("capture takes scenarios with a 'golden' section (id, description, rules)")
-    harness = Harness(args.warehouse, master=args.master, readers=readers)
+    harness = Harness(args.warehouse, master=args.master, readers=readers, writer=args.writer or "spark")
     try:
         if args.command == "capture":
             return _capture(harness, docs, args.into)
-        return _replay(harness, history, args.out) if args.command == "replay" else _run(harness, args)
+        return _replay(harness, history, args.out, args.writer) if args.command == "replay" else _run(harness, args)
     finally:
         harness.close()
 
 
-def _replay(harness: Harness, history: dict, out: Path | None) -> int:
+def _replay(harness: Harness, history: dict, out: Path | None, writer: str | None = None) -> int:
+    writer = writer or harness.writer_of(history)
     history = {k: history[k] for k in ("format", "table", "steps")}
+    if writer != "spark":
+        history["writer"] = writer
     outcome = harness.run(history, progress=lambda i, step: print(f"  step {i}: {step['op']}", file=sys.stderr))
     new = _report([outcome], harness)
     if new and out:
-        path = scenario.save(out / "replayed.json", history, [f.to_json() for f in outcome.findings], writer=harness.writer)
+        path = scenario.save(out / "replayed.json", history, [f.to_json() for f in outcome.findings], writer=describe(writer))
         print(f"wrote {path}")
     return 1 if new else 0
 
@@ -107,7 +115,8 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
         steps = sum(o.steps_run for o in outcomes)
         rate = steps / max((time.monotonic() - started) / 60, 1e-9)
         v = outcome.history["table"]["format-version"]
-        print(f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused) "
+        print(f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused, "
+              f"{len(outcome.skipped)} skipped) "
               f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min"
               + (f"\n    first new: {signature(new[0])}" if new else ""), file=sys.stderr, flush=True)  # fmt: skip
 
@@ -124,7 +133,8 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
         for n, (sig, (history, findings)) in enumerate(sorted(smallest.items()), 1):
             print(f"  {n}. {sig}\n     {len(history['steps'])} steps: {[s['op'] for s in history['steps']]}")
             if args.out:
-                path = scenario.save(args.out / f"finding-{n}.json", history, [f.to_json() for f in findings], writer=harness.writer, seed=args.seed)
+                path = scenario.save(args.out / f"finding-{n}.json", history, [f.to_json() for f in findings], writer=describe(harness.writer_of(history)),
+                                     seed=args.seed)  # fmt: skip
                 print(f"     {path}")
     return 1 if smallest else 0
 
@@ -138,7 +148,7 @@ def _report(outcomes: list[Outcome], harness: Harness) -> list:
         known_seen.update(entry.id for _, entry in known)
     refused = Counter(msg[:120] for o in outcomes for _, msg in o.refused)
     if refused:
-        print("steps Spark refused (validation errors, not findings):")
+        print(f"steps the writer ({harness.writer}) refused (validation errors, not findings):")
         for msg, n in refused.most_common(10):
             print(f"  {n}x {msg}")
     for entry_id, n in sorted(known_seen.items()):

@@ -4,10 +4,16 @@ hypothesis driving generated histories through `runner.HistoryRun`.
     h = Harness(warehouse)                   # starts Spark (local[2] unless told otherwise)
     outcome = h.run(history)                 # one history, every check after every step
     h.search(examples=20, max_steps=8, seed=1, on_outcome=print)   # generated ones, findings reduced
+    Harness(warehouse, writer="pyiceberg")   # PyIceberg writes the histories, Spark still reads them
 
-Known findings (`known_findings.json`) are findings of Iceberg Java, Spark or a reader that are
-recorded with the spec text that decides them: they are reported, but do not fail a run. Each
-entry matches a check and a regular expression of the message.
+A history that names its writer (`"writer": "pyiceberg"`, or a scenario's description of it) runs on
+that writer whatever the harness's default.
+
+Known findings (`known_findings.json`) are findings of a writer (Iceberg Java through Spark,
+PyIceberg) or a reader that are recorded with the spec text that decides them: they are reported,
+but do not fail a run. Each entry matches a check (or a list of checks) and a regular expression of
+the message, optionally only after a step of one op (`step-op`) or on tables of one writer
+(`writer`: "spark" or "pyiceberg").
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .runner import Finding, HistoryRun, Outcome, Readers
+from .writers import WRITERS, describe, kind_of
 
 KNOWN_PATH = Path(__file__).with_name("known_findings.json")
 
@@ -28,16 +35,18 @@ KNOWN_PATH = Path(__file__).with_name("known_findings.json")
 @dataclass(frozen=True)
 class KnownFinding:
     id: str
-    check: str  # a check name, or a prefix ending in ':' (reader:)
+    check: str | list[str]  # a check name, or a prefix ending in ':' (reader:); or a list of them (a writer's wrong rows show in every reader)
     match: str  # regular expression searched in the message
     reason: str
     spec: str
     upstream: str | None = None
     step_op: str | None = None  # when set, only findings seen after a step of this op
+    writer: str | None = None  # when set, only findings on tables of this writer ("spark", "pyiceberg")
 
     def matches(self, f: Finding) -> bool:
-        same_check = f.check == self.check or (self.check.endswith(":") and f.check.startswith(self.check))
-        return same_check and self.step_op in (None, f.op) and re.search(self.match, f.message) is not None
+        checks = self.check if isinstance(self.check, list) else [self.check]
+        same_check = any(f.check == c or (c.endswith(":") and f.check.startswith(c)) for c in checks)
+        return same_check and self.step_op in (None, f.op) and self.writer in (None, f.writer) and re.search(self.match, f.message) is not None
 
 
 def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
@@ -63,8 +72,12 @@ def signature(f: Finding) -> str:
 
 class Harness:
     def __init__(self, warehouse: Path | None = None, *, master: str | None = None, readers: tuple[str, ...] = ("pyiceberg", "duckdb", "polars"),
-                 reader_overrides: dict[str, Any] | None = None):  # fmt: skip
+                 reader_overrides: dict[str, Any] | None = None, writer: str = "spark"):  # fmt: skip
         from conformance.engines.iceberg_java.spark import local_spark_session
+
+        if writer not in WRITERS:
+            raise ValueError(f"no writer {writer!r} (writers: {', '.join(WRITERS)})")
+        self.writer_kind = writer  # the writer of generated histories and of those that name none
 
         self._tmp = None
         if warehouse is None:
@@ -79,14 +92,17 @@ class Harness:
 
     @property
     def writer(self) -> str:
-        from importlib import metadata
+        """The default writer as scenario files name it."""
+        return describe(self.writer_kind)
 
-        return f"Iceberg Java 1.10.2 through Spark {metadata.version('pyspark')}"
+    def writer_of(self, history: dict) -> str:
+        """The writer a history runs on: the one it names, else the harness's."""
+        return kind_of(history.get("writer")) or self.writer_kind
 
     def run(self, history: dict, progress: Callable[[int, dict], None] | None = None, checking: bool = True) -> Outcome:
         """Run one history; `checking=False` runs its steps with no check (for measuring)."""
         self.count += 1
-        return HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers, checking).run(progress)
+        return HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers, checking, writer=self.writer_of(history)).run(progress)
 
     def generate(self, examples: int, max_steps: int, seed: int | None, min_steps: int = 1) -> list[dict]:
         """`examples` distinct histories drawn by hypothesis (reproducible for a given seed)."""
@@ -97,7 +113,7 @@ class Harness:
         drawn: dict[str, dict] = {}
 
         @settings(max_examples=examples * 2, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-        @given(histories(min_steps=min_steps, max_steps=max_steps))
+        @given(histories(min_steps=min_steps, max_steps=max_steps, writer=self.writer_kind))
         def draw(history: dict) -> None:
             if len(drawn) < examples:
                 drawn.setdefault(json.dumps(history, sort_keys=True), history)

@@ -1,14 +1,22 @@
-"""Running one history: each step on Spark and on the model, then the checks (`checks`).
+"""Running one history: each step on the writer (Iceberg Java through Spark, or PyIceberg: `writers`)
+and on the model, then the checks (`checks`).
 
 Which snapshots are checked when: a snapshot is checked by every reader when it appears (snapshots
 are immutable); every branch and tag after every step; and every live snapshot again after a step
 that removes or rewrites files (expire_snapshots and the rewrite procedures) and after the last
 step. The validator runs on the whole table after every step.
 
-A step Spark refuses with a validation error (`AnalysisException`, Iceberg's `ValidationException`,
-`IllegalArgumentException`, `UnsupportedOperationException`) leaves table and model unchanged and
-is listed as refused; any other exception of Spark or Iceberg Java is a finding (`spark-crash`),
-and the history stops there, since the table's state is then unknown.
+A step the writer refuses with a validation error (Spark: `AnalysisException`, Iceberg's
+`ValidationException`, `IllegalArgumentException`, `UnsupportedOperationException`; PyIceberg: the
+`ValueError`, `ValidationError` or `CommitFailedException` it raises itself) leaves table and
+model unchanged and is listed as refused; any other exception of the writer is a finding
+(`spark-crash` for Iceberg Java through Spark, `writer-crash` for PyIceberg), and the history stops
+there, since the table's state is then unknown. A step the writer does not offer (PyIceberg has no
+UPDATE, MERGE, equality deletes, rewrite procedures or cherry-pick) is listed as skipped.
+
+Spark reads every table for check 1, whoever wrote it. When one step commits several snapshots
+(PyIceberg's delete can drop whole files in one snapshot and rewrite others in the next), the
+snapshots in between have no model: they are audited (check 4), and listed as skipped.
 """
 
 from __future__ import annotations
@@ -20,30 +28,31 @@ from typing import Any
 
 from . import checks, values
 from .model import Change, TableModel
-from .spark_steps import SparkTable, partition_sql
-
-REFUSALS = ("AnalysisException", "ValidationException", "IllegalArgumentException", "UnsupportedOperationException", "ParseException")
+from .spark_steps import REFUSALS, java_error as _java_error  # noqa: F401 (REFUSALS: the Spark writer's refusals)
+from .writers import Unsupported, open_table
 FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
 OTHER_READERS = ("pyiceberg", "duckdb", "polars")
 
 
 @dataclass(frozen=True)
 class Finding:
-    check: str  # spark-rows, reference-rows, row-lineage, validator, audit, reader:<engine>, spark-crash, no-commit
+    check: str  # spark-rows, reference-rows, row-lineage, validator, audit, reader:<engine>, spark-crash, writer-crash, no-commit
     step: int  # index of the step after which it was seen (-1: creating the table)
     target: str  # "snapshot <id>", "branch <name>", "tag <name>", "table"
     message: str
     op: str = ""  # the op of that step
+    writer: str = "spark"  # the writer of the table (`writers`)
 
     def to_json(self) -> dict:
-        return {"check": self.check, "step": self.step, "op": self.op, "target": self.target, "message": self.message}
+        out = {"check": self.check, "step": self.step, "op": self.op, "target": self.target, "message": self.message}
+        return out if self.writer == "spark" else {**out, "writer": self.writer}
 
 
 @dataclass
 class Outcome:
     history: dict
     findings: list[Finding] = field(default_factory=list)
-    refused: list[tuple[int, str]] = field(default_factory=list)  # (step, Spark's message)
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (step, the writer's message)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (step, why the step did not apply)
     steps_run: int = 0
     snapshots_checked: int = 0
@@ -57,6 +66,10 @@ class Refused(Exception):
 
 
 class Crashed(Exception):
+    pass
+
+
+class Skipped(Exception):
     pass
 
 
@@ -84,8 +97,8 @@ class Readers:
 
 
 class HistoryRun:
-    def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, checking: bool = True):
-        self.table = SparkTable(spark, warehouse, name)
+    def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, checking: bool = True, writer: str = "spark"):
+        self.table = open_table(writer, spark, warehouse, name)
         self.history, self.readers = history, readers
         self.model = TableModel([(c["name"], c["type"]) for c in history["table"]["columns"]], history["table"]["partition"])
         self.properties = dict(history["table"]["properties"])  # the table's properties as the steps set them
@@ -94,13 +107,14 @@ class HistoryRun:
         self.violations_seen: set[str] = set()
         self.lineage: dict[int, dict[int, tuple]] = {}  # snapshot id -> id -> (_row_id, seq), from the reference
         self.checking = checking  # False: the steps only (the benchmark's peer)
+        self.unmodelled: set[int] = set()  # snapshots a step committed before its last one (audited only)
 
     # --- the loop -------------------------------------------------------------------------------
     def run(self, progress: Any = None) -> Outcome:
         started = time.monotonic()
         try:
             self._guard(-1, lambda: self.table.create(self.history["table"]))
-        except (Refused, Crashed):
+        except (Refused, Crashed, Skipped):
             self.outcome.seconds = time.monotonic() - started
             return self.outcome
         steps = self.history["steps"]
@@ -108,7 +122,7 @@ class HistoryRun:
             before = self.table.metadata()
             try:
                 change = self._guard(i, lambda: self._execute(i, step))
-            except Refused:
+            except (Refused, Skipped):
                 continue
             except Crashed:
                 break
@@ -130,24 +144,29 @@ class HistoryRun:
     def _guard(self, i: int, action: Any) -> Any:
         try:
             return action()
-        except Exception as e:  # py4j and pyspark errors: sort refusals from crashes
-            text = _java_error(e) or f"{type(e).__name__}: {e}"
-            if not type(e).__module__.startswith(("pyspark", "py4j")):  # the harness's own fault
+        except Unsupported as e:  # a step the writer does not offer
+            self.outcome.skipped.append((i, f"{self.table.kind} does not offer this step: {e}"))
+            raise Skipped from None
+        except Exception as e:  # the writer's errors: sort refusals from crashes
+            kind, text = self.table.classify(e)
+            if kind == "harness":  # the harness's own fault
                 self._find("harness-error", i, "table", f"{text} ({traceback.extract_tb(e.__traceback__)[-1].name})")
                 raise Crashed from None
-            top = text.split(":", 1)[0].strip().rsplit(".", 1)[-1]  # the outermost exception class decides, not one it wraps
-            if top in REFUSALS:
+            if kind == "refused":
                 self.outcome.refused.append((i, _first_line(text)))
                 raise Refused from None
-            self._find("spark-crash", i, "table", f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})")
+            self._find(self.table.crash_check, i, "table", f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})")
             raise Crashed from None
 
     def _find(self, check: str, step: int, target: str, message: str) -> None:
         op = self.history["steps"][step]["op"] if step >= 0 else "create"
-        self.outcome.findings.append(Finding(check, step, target, message, op))
+        self.outcome.findings.append(Finding(check, step, target, message, op, self.table.kind))
 
-    # --- executing a step on Spark and on the model -------------------------------------------------
+    # --- executing a step on the writer and on the model -------------------------------------------
     def _execute(self, i: int, step: dict) -> Change | None:
+        """The step on the writer's table and on the model. A step the writer does not offer raises
+        `writers.Unsupported` before either changes (data steps compute the model's change without
+        applying it; `_book` applies it once the writer committed)."""
         t, m, op = self.table, self.model, step["op"]
         branch = step.get("branch")
         on = branch or "main"
@@ -183,47 +202,46 @@ class HistoryRun:
             t.add_column(step["name"], step["type"], values.from_json(step["type"], step.get("default")))
             m.add_column(step["name"], step["type"], step.get("default"))
         elif op == "drop-column":
-            t.alter(f"DROP COLUMN `{step['name']}`")
+            t.drop_column(step["name"])
             m.drop_column(step["name"])
         elif op == "rename-column":
-            t.alter(f"RENAME COLUMN `{step['name']}` TO `{step['to']}`")
+            t.rename_column(step["name"], step["to"])
             m.rename_column(step["name"], step["to"])
         elif op == "move-column":
-            t.alter(f"ALTER COLUMN `{step['name']}` {'FIRST' if step['after'] is None else 'AFTER `' + step['after'] + '`'}")
+            t.move_column(step["name"], step["after"])
             m.move_column(step["name"], step["after"])
         elif op == "widen-column":
-            t.alter(f"ALTER COLUMN `{step['name']}` TYPE {step['type']}")
+            t.widen_column(step["name"], step["type"])
             m.widen_column(step["name"], step["type"])
         elif op == "add-partition-field":
-            t.alter(f"ADD PARTITION FIELD {partition_sql(step['field'])} AS `{step['field']['name']}`")
+            t.add_partition_field(step["field"])
             m.evolve_partition(add=step["field"])
         elif op == "drop-partition-field":
-            t.alter(f"DROP PARTITION FIELD `{step['name']}`")
+            t.drop_partition_field(step["name"])
             m.evolve_partition(drop=step["name"])
         elif op == "replace-partition-field":
-            t.alter(f"REPLACE PARTITION FIELD `{step['name']}` WITH {partition_sql(step['field'])} AS `{step['field']['name']}`")
+            t.replace_partition_field(step["name"], step["field"])
             m.evolve_partition(drop=step["name"], add=step["field"])
         elif op == "rewrite-data-files":
-            options = ", ".join(f"'{k}', '{v}'" for k, v in step["options"].items())
-            t.call("rewrite_data_files", f"table => 'db.{t.name}', options => map({options})")
+            t.rewrite_data_files(step["options"])
             return m.files_rewritten(m.unchanged("main"))
         elif op == "rewrite-manifests":
-            t.call("rewrite_manifests", f"'db.{t.name}'")
+            t.rewrite_manifests()
             return m.unchanged("main")
         elif op == "rewrite-position-deletes":
-            t.call("rewrite_position_delete_files", f"table => 'db.{t.name}', options => map('rewrite-all', 'true')")
+            t.rewrite_position_deletes()
             return m.unchanged("main")
         elif op == "expire-snapshots":
-            t.call("expire_snapshots", f"table => 'db.{t.name}', older_than => TIMESTAMP '9999-12-31 00:00:00', retain_last => {step['retain-last']}")
+            t.expire_snapshots(step["retain-last"])
         elif op == "create-branch":
-            t.alter(f"CREATE BRANCH `{step['name']}`")
+            t.create_branch(step["name"])
             if m.branches["main"] is not None:
                 m.create_branch(step["name"])
         elif op == "create-tag":
             if m.branches["main"] is None:
                 self.outcome.skipped.append((i, "a tag needs a snapshot"))
                 return None
-            t.alter(f"CREATE TAG `{step['name']}`")
+            t.create_tag(step["name"])
             m.create_tag(step["name"])
         elif op == "rollback":
             older = m.ancestors(m.branches["main"])[1:]
@@ -231,7 +249,7 @@ class HistoryRun:
                 self.outcome.skipped.append((i, f"main has no live ancestor {step['ancestor']} back"))
                 return None
             target = older[step["ancestor"] - 1]
-            t.call("rollback_to_snapshot", f"'db.{t.name}', {target}")
+            t.rollback(target)
             m.rollback(target)
         elif op == "cherrypick":
             source = m.branches.get(step["branch"])
@@ -239,23 +257,23 @@ class HistoryRun:
             if change is None:
                 self.outcome.skipped.append((i, f"the head of branch {step['branch']} is no snapshot Iceberg can cherry-pick into main"))
                 return None
-            t.call("cherrypick_snapshot", f"'db.{t.name}', {source}")
+            t.cherrypick(source)
             m.picked.add(source)
             return change
         elif op == "upgrade":
-            t.properties({"format-version": str(step["format-version"])})
+            t.upgrade(step["format-version"])
             self.properties["format-version"] = str(step["format-version"])
         elif op == "set-properties":
-            t.properties(step["properties"])
+            t.set_properties(step["properties"])
             self.properties.update(step["properties"])
         else:
             raise ValueError(f"unknown step {op!r}")
         return None
 
     def _rewritten(self, op: str, change: Change) -> Change:
-        """A copy-on-write delete, update or merge rewrites the data files it touches (v1 always)."""
-        cow = self.properties.get("format-version") == "1" or self.properties.get(f"write.{op}.mode", "copy-on-write") == "copy-on-write"
-        return self.model.files_rewritten(change) if cow else change
+        """A copy-on-write delete, update or merge rewrites the data files it touches (v1 always;
+        PyIceberg always: it writes no delete files)."""
+        return self.model.files_rewritten(change) if self.table.copy_on_write(op, self.properties) else change
 
     # --- bookkeeping: which snapshot the writer made for which model state ---------------------------
     def _book(self, i: int, step: dict, change: Change | None, before: dict, after: dict) -> None:
@@ -278,6 +296,7 @@ class HistoryRun:
         known_before = {s["snapshot-id"] for s in before.get("snapshots", [])}
         unknown = sorted(live - known_before - set(m.versions))
         if unknown:
+            self.unmodelled.update(unknown)
             self.outcome.skipped.append((i, f"snapshots {unknown} have no model (the step made more than one commit)"))
         for name, head in list(m.branches.items()):
             if head is not None and head not in live:
@@ -311,7 +330,8 @@ class HistoryRun:
             if message not in self.violations_seen:  # a file's violation is reported once, when it appears
                 self.violations_seen.add(message)
                 self._find("validator", i, "table", message)
-        for sid in targets:
+        live = {s["snapshot-id"] for s in md.get("snapshots", [])}
+        for sid in targets + sorted(self.unmodelled & live):  # snapshots without a model are audited too
             for message in checks.audit_messages(location, sid, self.audited):
                 if message not in self.violations_seen:  # a manifest's summary violation is reported once
                     self.violations_seen.add(message)
@@ -431,21 +451,6 @@ def _key_rows(m: TableModel, rows: dict) -> Any:
 def _diff_size(m: TableModel, change: Change) -> int:
     a, b = _key_rows(m, change.rows), _key_rows(m, m.rows_of(change.branch))
     return sum(((a - b) + (b - a)).values())
-
-
-def _java_error(e: Exception) -> str | None:
-    """A py4j error as the Java exception and its root cause (the Python side only says which call failed)."""
-    java = getattr(e, "java_exception", None)
-    if java is None:
-        return None
-    try:
-        top, root = str(java.toString()), java
-        while root.getCause() is not None and root.getCause() != root:
-            root = root.getCause()
-        cause = str(root.toString())
-        return top if cause == top else f"{top.splitlines()[0]} (root cause: {cause.splitlines()[0]})"
-    except Exception:  # the JVM is gone
-        return None
 
 
 def _first_line(text: str) -> str:

@@ -3,6 +3,10 @@ what running it found. `iceberg-writer-harness replay FILE` runs one again.
 
     {"format": "iceberg-writer-harness/1", "table": {...}, "steps": [...],
      "findings": [{"check", "step", "target", "message"}], "writer": "Iceberg 1.10.2 / Spark 3.5.9"}
+
+`"writer"` says who writes the table (`writers.kind_of`): "pyiceberg" (or a description starting
+with PyIceberg) runs the history on PyIceberg; "spark", any other description, or none, on Iceberg
+Java through Spark.
 """
 
 from __future__ import annotations

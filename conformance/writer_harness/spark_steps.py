@@ -19,6 +19,7 @@ from . import predicates, values
 from .predicates import quote
 
 CATALOG = "local"
+REFUSALS = ("AnalysisException", "ValidationException", "IllegalArgumentException", "UnsupportedOperationException", "ParseException")
 
 
 def spark_type(t: str) -> Any:
@@ -76,12 +77,31 @@ def to_wire_column(field: Any) -> Any:
 
 
 class SparkTable:
-    """One table of a history in the session's Hadoop catalog `local` (`<warehouse>/db/<name>`)."""
+    """One table of a history in the session's Hadoop catalog `local` (`<warehouse>/db/<name>`),
+    written by Iceberg Java through Spark (the writer interface: `writers`)."""
+
+    kind = "spark"
+    crash_check = "spark-crash"
 
     def __init__(self, spark: Any, warehouse: Path, name: str):
         self.spark, self.name = spark, name
         self.ident = f"{CATALOG}.db.{name}"
         self.directory = Path(warehouse) / "db" / name
+
+    def classify(self, e: BaseException) -> tuple[str, str]:
+        """A Spark or Iceberg Java validation error (`AnalysisException`, Iceberg's
+        `ValidationException`, `IllegalArgumentException`, `UnsupportedOperationException`) is a
+        refusal, any other of their exceptions a crash; one of no py4j or pyspark module is the
+        harness's own. The outermost Java exception class decides, not one it wraps."""
+        text = java_error(e) or f"{type(e).__name__}: {e}"
+        if not type(e).__module__.startswith(("pyspark", "py4j")):
+            return "harness", text
+        top = text.split(":", 1)[0].strip().rsplit(".", 1)[-1]
+        return ("refused" if top in REFUSALS else "crash"), text
+
+    def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
+        """A delete, update or merge rewrites the data files it touches in v1 and in copy-on-write mode."""
+        return properties.get("format-version") == "1" or properties.get(f"write.{op}.mode", "copy-on-write") == "copy-on-write"
 
     # --- metadata ---------------------------------------------------------------------------
     @property
@@ -252,28 +272,102 @@ class SparkTable:
     def alter(self, clause: str) -> None:
         self.sql(f"ALTER TABLE {self.ident} {clause}")
 
+    def drop_column(self, name: str) -> None:
+        self.alter(f"DROP COLUMN {quote(name)}")
+
+    def rename_column(self, name: str, to: str) -> None:
+        self.alter(f"RENAME COLUMN {quote(name)} TO {quote(to)}")
+
+    def move_column(self, name: str, after: str | None) -> None:
+        self.alter(f"ALTER COLUMN {quote(name)} {'FIRST' if after is None else 'AFTER ' + quote(after)}")
+
+    def widen_column(self, name: str, t: str) -> None:
+        self.alter(f"ALTER COLUMN {quote(name)} TYPE {t}")
+
+    def add_partition_field(self, field: dict) -> None:
+        self.alter(f"ADD PARTITION FIELD {partition_sql(field)} AS {quote(field['name'])}")
+
+    def drop_partition_field(self, name: str) -> None:
+        self.alter(f"DROP PARTITION FIELD {quote(name)}")
+
+    def replace_partition_field(self, name: str, field: dict) -> None:
+        self.alter(f"REPLACE PARTITION FIELD {quote(name)} WITH {partition_sql(field)} AS {quote(field['name'])}")
+
     def properties(self, props: dict[str, str]) -> None:
         self.alter("SET TBLPROPERTIES (" + ", ".join(f"'{k}' = '{v}'" for k, v in props.items()) + ")")
 
+    def set_properties(self, props: dict[str, str]) -> None:
+        self.properties(props)
+
+    def upgrade(self, format_version: int) -> None:
+        self.properties({"format-version": str(format_version)})
+
+    # --- procedures and refs ------------------------------------------------------------------------
     def call(self, procedure: str, args: str) -> None:
         self.sql(f"CALL {CATALOG}.system.{procedure}({args})")
+
+    def rewrite_data_files(self, options: dict[str, str]) -> None:
+        pairs = ", ".join(f"'{k}', '{v}'" for k, v in options.items())
+        self.call("rewrite_data_files", f"table => 'db.{self.name}', options => map({pairs})")
+
+    def rewrite_manifests(self) -> None:
+        self.call("rewrite_manifests", f"'db.{self.name}'")
+
+    def rewrite_position_deletes(self) -> None:
+        self.call("rewrite_position_delete_files", f"table => 'db.{self.name}', options => map('rewrite-all', 'true')")
+
+    def expire_snapshots(self, retain_last: int) -> None:
+        self.call("expire_snapshots", f"table => 'db.{self.name}', older_than => TIMESTAMP '9999-12-31 00:00:00', retain_last => {retain_last}")
+
+    def create_branch(self, name: str) -> None:
+        self.alter(f"CREATE BRANCH {quote(name)}")
+
+    def create_tag(self, name: str) -> None:
+        self.alter(f"CREATE TAG {quote(name)}")
+
+    def rollback(self, snapshot_id: int) -> None:
+        self.call("rollback_to_snapshot", f"'db.{self.name}', {snapshot_id}")
+
+    def cherrypick(self, snapshot_id: int) -> None:
+        self.call("cherrypick_snapshot", f"'db.{self.name}', {snapshot_id}")
 
     # --- reading --------------------------------------------------------------------------------
     def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
              lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
         """Spark's columns and rows (wire form) of a snapshot, branch or tag, with `_row_id` and
         `_last_updated_sequence_number` when `lineage`."""
-        reader = self.spark.read.format("iceberg")
-        for key, value in (("snapshot-id", snapshot_id), ("branch", branch), ("tag", tag)):
-            if value is not None:
-                reader = reader.option(key, str(value))
-        frame = reader.load(self.ident)
-        names = frame.schema.fieldNames()
-        columns = [to_wire_column(f) for f in frame.schema.fields]
-        if lineage:
-            columns += ["_row_id", "_last_updated_sequence_number"]
-        rows = [r.asDict() for r in frame.select(*columns).collect()]
-        return names, rows
+        return read_rows(self.spark, self.ident, snapshot_id, branch, tag, lineage)
+
+
+def read_rows(spark: Any, target: str, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
+              lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    """Spark's columns and rows (wire form) of a table, by catalog name or metadata file path."""
+    reader = spark.read.format("iceberg")
+    for key, value in (("snapshot-id", snapshot_id), ("branch", branch), ("tag", tag)):
+        if value is not None:
+            reader = reader.option(key, str(value))
+    frame = reader.load(target)
+    names = frame.schema.fieldNames()
+    columns = [to_wire_column(f) for f in frame.schema.fields]
+    if lineage:
+        columns += ["_row_id", "_last_updated_sequence_number"]
+    rows = [r.asDict() for r in frame.select(*columns).collect()]
+    return names, rows
+
+
+def java_error(e: BaseException) -> str | None:
+    """A py4j error as the Java exception and its root cause (the Python side only says which call failed)."""
+    java = getattr(e, "java_exception", None)
+    if java is None:
+        return None
+    try:
+        top, root = str(java.toString()), java
+        while root.getCause() is not None and root.getCause() != root:
+            root = root.getCause()
+        cause = str(root.toString())
+        return top if cause == top else f"{top.splitlines()[0]} (root cause: {cause.splitlines()[0]})"
+    except Exception:  # the JVM is gone
+        return None
 
 
 def _java_list(jvm: Any, items: list) -> Any:

@@ -22,6 +22,9 @@ What is drawn:
   initial default; add, drop and replace partition fields; rewrite_data_files,
   rewrite_manifests, rewrite_position_delete_files, expire_snapshots; branches and tags;
   rollback_to_snapshot, cherrypick_snapshot; format upgrades; property changes.
+
+`histories(writer="pyiceberg")` draws only what PyIceberg writes (`pyiceberg_steps`): format
+versions 1 and 2, and no update, merge, rewrite procedure or cherry-pick; upgrades go to v2.
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ class Shape:
         self.format_version = format_version
         self.columns = list(columns)  # (name, type), id first
         self.partition = list(partition)
+        self.voids: list[dict] = []  # fields dropped in v1, kept as void transforms of their source
         self.branches: list[str] = []
         self.tags: list[str] = []
         self.next_id = 0
@@ -128,9 +132,13 @@ class Shape:
         return dict(self.columns)
 
 
-def _partition_field(draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None) -> dict | None:
+def _partition_field(draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None, writer: str = "spark") -> dict | None:
+    """A new partition field. PyIceberg 0.12 accepts a spec with two fields of one source column but
+    then refuses every write to it ("Cannot have redundant partitions"), so its histories partition
+    each column once."""
+    once = writer == "pyiceberg"
     options = [(n, t, tr) for n, t in shape_columns if n != "id" for tr, kinds in TRANSFORMS.items() if values.kind(t) in kinds
-               and not any(f["column"] == n and _family(f["transform"]) == _family(tr) for f in taken)]  # fmt: skip
+               and not any(f["column"] == n and (once or _family(f["transform"]) == _family(tr)) for f in taken)]  # fmt: skip
     if not options:
         return None
     column, _, transform = draw(st.sampled_from(options))
@@ -140,6 +148,11 @@ def _partition_field(draw: Any, shape_columns: list[tuple[str, str]], taken: lis
     elif transform == "truncate":
         f["param"] = draw(st.sampled_from([1, 2, 3, 5, 10]))
     return f
+
+
+def _voids(shape: Shape, writer: str) -> list[dict]:
+    """The void fields that still hold a source column, for a writer that partitions a column once."""
+    return shape.voids if writer == "pyiceberg" else []
 
 
 def _family(transform: str) -> str:
@@ -152,15 +165,21 @@ def default_field_name(transform: str, column: str) -> str:
     return column if transform == "identity" else f"{column}_{ {'truncate': 'trunc'}.get(transform, transform)}"
 
 
+PYICEBERG_OPS = ("insert", "insert", "insert", "delete", "overwrite", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
+                 "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field", "expire-snapshots", "create-branch",
+                 "create-tag", "rollback", "set-properties")  # fmt: skip
+MAX_VERSION = {"spark": 3, "pyiceberg": 2}  # the newest format version each writer writes
+
+
 @st.composite
-def tables(draw: Any) -> dict:
-    """The table a history starts from."""
-    format_version = draw(st.sampled_from([1, 2, 3]))
+def tables(draw: Any, writer: str = "spark") -> dict:
+    """The table a history starts from (in a format version the writer writes)."""
+    format_version = draw(st.sampled_from([1, 2, 3][: MAX_VERSION[writer]]))
     types = draw(st.lists(column_types(), min_size=1, max_size=5))
     columns = [("id", "bigint")] + [(f"c{i}", t) for i, t in enumerate(types, 1)]
     partition: list[dict] = []
     for _ in range(draw(st.integers(0, 3))):
-        f = _partition_field(draw, columns, partition, None)
+        f = _partition_field(draw, columns, partition, None, writer)
         if f is not None and f["name"] not in {p["name"] for p in partition}:
             partition.append(f)
     mode = draw(_write_modes(format_version))
@@ -224,7 +243,10 @@ def _branch(draw: Any, shape: Shape) -> str | None:
 WIDENINGS = {"int": "bigint", "float": "double"}
 
 
-def _step(draw: Any, shape: Shape) -> dict:
+def _step(draw: Any, shape: Shape, writer: str = "spark") -> dict:
+    if writer == "pyiceberg":
+        ops = list(PYICEBERG_OPS) + (["upgrade"] if shape.format_version < MAX_VERSION[writer] else [])
+        return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
     ops = ["insert", "insert", "insert", "delete", "update", "merge", "overwrite", "insert-many", "add-column", "drop-column",
            "rename-column", "move-column", "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field",
            "rewrite-data-files", "rewrite-manifests", "expire-snapshots", "create-branch", "create-tag", "rollback", "set-properties"]  # fmt: skip
@@ -234,7 +256,10 @@ def _step(draw: Any, shape: Shape) -> dict:
         ops.append("rewrite-position-deletes")
     if shape.branches:
         ops.append("cherrypick")
-    op = draw(st.sampled_from(ops))
+    return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
+
+
+def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
     others = [(n, t) for n, t in shape.columns if n != "id"]
     sources = {f["column"] for f in shape.partition}
     if op == "insert":
@@ -273,7 +298,7 @@ def _step(draw: Any, shape: Shape) -> dict:
     if op == "rename-column" and others:
         name, to = draw(st.sampled_from([n for n, _ in others])), shape.new_name("r")
         shape.columns = [(to if n == name else n, t) for n, t in shape.columns]
-        for f in shape.partition:
+        for f in shape.partition + shape.voids:
             f["column"] = to if f["column"] == name else f["column"]
         return {"op": op, "name": name, "to": to}
     if op == "move-column" and len(shape.columns) > 2:
@@ -296,21 +321,26 @@ def _step(draw: Any, shape: Shape) -> dict:
             shape.columns = [(n, new if n == name else ct) for n, ct in shape.columns]
             return {"op": op, "name": name, "type": new}
     if op == "add-partition-field" and len(shape.partition) < 3:
-        f = _partition_field(draw, shape.columns, shape.partition, shape.new_name("p"))
+        f = _partition_field(draw, shape.columns, shape.partition + _voids(shape, writer), shape.new_name("p"), writer)
         if f is not None:
             shape.partition.append(f)
-            return {"op": op, "field": f}
+            return {"op": op, "field": dict(f)}  # a copy: a later rename changes the shape's field, not this step
     if op == "drop-partition-field" and shape.partition:
         f = draw(st.sampled_from(shape.partition))
         shape.partition = [p for p in shape.partition if p is not f]
+        if shape.format_version == 1:
+            shape.voids.append(f)
         return {"op": op, "name": f["name"]}
     if op == "replace-partition-field" and shape.partition:
         old = draw(st.sampled_from(shape.partition))
         rest = [p for p in shape.partition if p is not old]
-        f = _partition_field(draw, shape.columns, rest, shape.new_name("p"))
+        f = _partition_field(draw, shape.columns, rest + _voids(shape, writer) + ([old] if shape.format_version == 1 and writer != "spark" else []),
+                             shape.new_name("p"), writer)  # fmt: skip
         if f is not None:
             shape.partition = rest + [f]
-            return {"op": op, "name": old["name"], "field": f}
+            if shape.format_version == 1:
+                shape.voids.append(old)
+            return {"op": op, "name": old["name"], "field": dict(f)}
     if op == "rewrite-data-files":
         options = {"min-input-files": "1"}
         if draw(st.booleans()):
@@ -331,7 +361,7 @@ def _step(draw: Any, shape: Shape) -> dict:
     if op == "cherrypick":
         return {"op": op, "branch": draw(st.sampled_from(shape.branches))}
     if op == "upgrade":
-        shape.format_version = draw(st.integers(shape.format_version + 1, 3))
+        shape.format_version = draw(st.integers(shape.format_version + 1, MAX_VERSION[writer]))
         return {"op": op, "format-version": shape.format_version}
     if op == "set-properties":
         mode = draw(_write_modes(shape.format_version))
@@ -341,11 +371,13 @@ def _step(draw: Any, shape: Shape) -> dict:
 
 
 @st.composite
-def histories(draw: Any, min_steps: int = 1, max_steps: int = 8) -> dict:
-    """A table and its steps; the first step always inserts rows."""
-    table = draw(tables())
+def histories(draw: Any, min_steps: int = 1, max_steps: int = 8, writer: str = "spark") -> dict:
+    """A table and its steps; the first step always inserts rows. For another writer than Spark
+    (`writers`), only the steps it offers, and the history names its writer (`"writer"`)."""
+    table = draw(tables(writer))
     shape = Shape(table["format-version"], [(c["name"], c["type"]) for c in table["columns"]], [dict(f) for f in table["partition"]])
     steps = [{"op": "insert", "rows": _records(draw, shape), "branch": None}]
     for _ in range(draw(st.integers(min_steps, max_steps)) - 1):
-        steps.append(_step(draw, shape))
-    return {"format": "iceberg-writer-harness/1", "table": table, "steps": steps}
+        steps.append(_step(draw, shape, writer))
+    history = {"format": "iceberg-writer-harness/1", "table": table, "steps": steps}
+    return history if writer == "spark" else {**history, "writer": writer}

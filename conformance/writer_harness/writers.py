@@ -1,0 +1,67 @@
+"""The writers a history can run on, and what `runner.HistoryRun` asks of one.
+
+    spark       Iceberg Java through PySpark (`spark_steps.SparkTable`), every step
+    pyiceberg   PyIceberg's own writer (`pyiceberg_steps.PyIcebergTable`): appends, overwrites,
+                copy-on-write deletes, schema and partition evolution, properties, the v1 -> v2
+                upgrade, branches, tags, rollback and snapshot expiry
+
+A writer is a table of one history, with:
+
+* `kind` ("spark", "pyiceberg"), `crash_check` (the finding a crash of the writer is: `spark-crash`,
+  `writer-crash`), `name`, `directory`, `metadata_path`, `metadata_location`, `metadata()`;
+* the steps: `create(table)`, `insert`, `insert_many`, `delete`, `update`, `merge`, `equality_delete`,
+  `add_column`, `drop_column`, `rename_column`, `move_column`, `widen_column`,
+  `add_partition_field`, `drop_partition_field`, `replace_partition_field`, `rewrite_data_files`,
+  `rewrite_manifests`, `rewrite_position_deletes`, `expire_snapshots`, `create_branch`,
+  `create_tag`, `rollback`, `cherrypick`, `upgrade`, `set_properties`; a step the writer does not
+  offer raises `Unsupported` before it changes anything, and the runner records it as skipped;
+* `copy_on_write(op, properties)`: whether a delete, update or merge rewrites the data files it
+  touches (the model's bookkeeping of where rows live);
+* `classify(exception)`: ("refused" | "crash" | "harness", text): a refusal leaves table and model
+  unchanged, a crash is a finding (`crash_check`), "harness" is the harness's own fault;
+* `read(snapshot_id=, branch=, tag=, lineage=)`: Spark's columns and rows (wire form, check 1).
+  Spark reads every writer's tables: the Spark writer's through its catalog, PyIceberg's by the
+  path of their metadata file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+WRITERS = ("spark", "pyiceberg")
+
+
+class Unsupported(Exception):
+    """A step the writer does not offer (the message says why): skipped, table and model unchanged."""
+
+
+def describe(kind: str) -> str:
+    """The writer as scenario files name it (`"writer"`)."""
+    from importlib import metadata
+
+    if kind == "pyiceberg":
+        return f"PyIceberg {metadata.version('pyiceberg')} (pyiceberg)"
+    return f"Iceberg Java 1.10.2 through Spark {metadata.version('pyspark')}"
+
+
+def kind_of(text: str | None) -> str | None:
+    """Which writer a scenario's `"writer"` names: "pyiceberg" for the id or a description that
+    starts with PyIceberg, "spark" for the id or any other description (Iceberg Java through
+    Spark), None when it names none."""
+    if not text:
+        return None
+    return "pyiceberg" if text.strip().lower().startswith("pyiceberg") else "spark"
+
+
+def open_table(kind: str, spark: Any, warehouse: Path, name: str) -> Any:
+    """The table `name` of one history, written by the writer `kind`."""
+    if kind == "spark":
+        from .spark_steps import SparkTable
+
+        return SparkTable(spark, warehouse, name)
+    if kind == "pyiceberg":
+        from .pyiceberg_steps import PyIcebergTable
+
+        return PyIcebergTable(spark, warehouse, name)
+    raise ValueError(f"no writer {kind!r} (writers: {', '.join(WRITERS)})")
