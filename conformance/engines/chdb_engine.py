@@ -63,14 +63,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from spec_impl import transforms
 from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode, encode, float_bits
+from spec_impl.vectors.encoding import decode, float_bits
 
-from conformance.engines import child_reads, golden_tables
+from conformance.engines import child_reads
 from conformance.engines.base import EngineAnswer, EngineUnavailable
-from conformance.engines.columnar import ColumnEngine
+from conformance.engines.columnar import ColumnEngine, transform_answer
 
 CHDB_VERSION = "4.4.0"
 _FUNCTIONS = ("icebergHash", "icebergBucket", "icebergTruncate", "toYearNumSinceEpoch", "toMonthNumSinceEpoch")
@@ -225,32 +224,21 @@ class ChdbEngine(ColumnEngine):
                     value = value.decode("utf-8")
                 except UnicodeDecodeError:
                     return EngineAnswer(True, value.hex())  # not a string: shown raw, judged wrong
-        try:
-            return EngineAnswer(True, encode(transforms.result_type(text, source, self.revision), value))
-        except SpecError:  # an answer the spec has no value for (out of the type's range): show it raw
-            raw = value.hex() if isinstance(value, bytes) else value
-            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
+        return transform_answer(text, source, self.revision, value)
 
     # --- read-table ----------------------------------------------------------------------------
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`python -m conformance.engines.chdb_engine`).
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb_engine`):
+        a crash is the error of the case being read, and a new child takes the rest. chDB's table
+        functions read only files under the working directory (user_files_path "."): a child runs
+        in the tables' common directory."""
+        def request(table: Any, inp: dict[str, Any]) -> dict[str, Any]:
+            return {"directory": str(table.directory), "metadata": table.metadata_path, "snapshot-id": inp["snapshot-id"],
+                    "lineage": table.format_version >= 3}  # fmt: skip
 
-        A child answers one line per request, flushed, until it ends or crashes; after a crash the
-        request it was reading gets the crash as its error and a new child takes the rest."""
-        answers: list[EngineAnswer | None] = [None] * len(inputs)
-        requests = []  # (index of the input, what the child reads)
-        for i, inp in enumerate(inputs):
-            try:
-                table = golden_tables.table(inp["table"])
-            except Exception as e:
-                answers[i] = EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
-                continue
-            requests.append((i, {"directory": str(table.directory), "metadata": table.metadata_path,
-                                 "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}))  # fmt: skip
-        # chDB's table functions read only files under its working directory (user_files_path ".")
-        child_reads.run("conformance.engines.chdb_engine", requests, answers, "chDB", cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]))
-        return answers  # type: ignore[return-value]
+        return child_reads.run("conformance.engines.chdb_engine", inputs, request, "chDB",
+                               cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]))  # fmt: skip
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `icebergLocal` at `iceberg_snapshot_id`."""

@@ -22,10 +22,20 @@ ANSWER = "read-table answer: "  # the prefix of a child's answer lines
 RESTART = 3  # a child's exit code meaning "start a new child for the rest", without blaming the case it stopped at
 
 
-def run(module: str, requests: list[tuple[int, dict[str, Any]]], answers: list[EngineAnswer | None], label: str,
-        cwd: Callable[[list[dict[str, Any]]], str] | None = None) -> None:  # fmt: skip
-    """Answer `requests` ((index into `answers`, request) pairs) with `python -m module` children.
+def run(module: str, inputs: list[dict[str, Any]], request: Callable[[Any, dict[str, Any]], dict[str, Any]], label: str,
+        cwd: Callable[[list[dict[str, Any]]], str] | None = None) -> list[EngineAnswer]:  # fmt: skip
+    """Answer read-table `inputs` with `python -m module` children: each input's golden table is
+    written to disk (`golden_tables.table`) and `request(table, input)` is what a child reads.
     `cwd` chooses a child's working directory from its requests; `label` names the engine in crash messages."""
+    from conformance.engines import golden_tables
+
+    answers: list[EngineAnswer | None] = [None] * len(inputs)
+    requests = []  # (index of the input, what the child reads)
+    for i, inp in enumerate(inputs):
+        try:
+            requests.append((i, request(golden_tables.table(inp["table"]), inp)))
+        except Exception as e:
+            answers[i] = EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     while requests:
@@ -42,6 +52,7 @@ def run(module: str, requests: list[tuple[int, dict[str, Any]]], answers: list[E
             answers[requests[done][0]] = EngineAnswer(False, error=f"{label} crashed reading the table ({how}) {stderr}".strip())
             done += 1
         requests = requests[done:]
+    return answers  # type: ignore[return-value]
 
 
 def serve(read: Callable[[dict[str, Any]], EngineAnswer], restart_after: Callable[[EngineAnswer], bool] = lambda _: False) -> None:

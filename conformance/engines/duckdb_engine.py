@@ -51,7 +51,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines import child_reads, golden_tables, tree_files
+from conformance.engines import child_reads, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine
 
@@ -225,21 +225,10 @@ class DuckDBEngine(ColumnEngine):
         return super().run_batch(op, cases)
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`python -m conformance.engines.duckdb_engine`).
-
-        A child answers one line per request, flushed, until it ends or crashes; after a crash
-        the request it was reading gets the crash as its error and a new child takes the rest."""
-        answers: list[EngineAnswer | None] = [None] * len(inputs)
-        requests = []  # (index of the input, what the child reads)
-        for i, inp in enumerate(inputs):
-            try:
-                table = golden_tables.table(inp["table"])
-            except Exception as e:
-                answers[i] = EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
-                continue
-            requests.append((i, {"metadata": table.metadata_location, "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}))
-        child_reads.run("conformance.engines.duckdb_engine", requests, answers, "DuckDB")
-        return answers  # type: ignore[return-value]
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb_engine`):
+        a crash is the error of the case being read, and a new child takes the rest."""
+        return child_reads.run("conformance.engines.duckdb_engine", inputs, lambda table, inp: {
+            "metadata": table.metadata_location, "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}, "DuckDB")
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `iceberg_scan`, on a cursor of its own (a failed query

@@ -43,6 +43,7 @@ not turn its valid neighbours into errors.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from importlib import metadata
@@ -230,6 +231,7 @@ class PyIcebergCoreEngine(ColumnEngine):
         return array.to_pylist()
 
 
+@functools.lru_cache(maxsize=None)  # a table's metadata files do not change during a run
 def _snapshot_metadata(latest: str, snapshot_id: int) -> str | None:
     """The location of the table's latest metadata file whose current snapshot is `snapshot_id`,
     preferring one whose current schema is the snapshot's own; None when no file has it as current.
