@@ -3,6 +3,8 @@ deadline after which the worker is killed (by its pid) and replaced.
 
 A worker that dies (a hard deadline, a crash, a memory failure it exits after) is replaced
 transparently; the task it held is reported with outcome "timeout" (deadline passed) or "crash".
+Single inputs (`run`, used to minimize an escape in the middle of a campaign) go to a worker of
+their own, so that they never take the result of a campaign task.
 """
 
 from __future__ import annotations
@@ -43,8 +45,12 @@ class Pool:
         self.size, self.timeout, self.memory_mb = workers, timeout, memory_mb
         self.hard = timeout * 3 + 5
         self.workers = [_Worker(memory_mb, timeout) for _ in range(workers)]
+        self._single: Pool | None = None
 
     def close(self) -> None:
+        if self._single is not None:
+            self._single.close()
+            self._single = None
         for w in self.workers:
             try:
                 w.conn.send(None)
@@ -105,7 +111,9 @@ class Pool:
                     yield task, Outcome("timeout", f"hard deadline {self.hard:g} s"), None
 
     def run(self, family: str, data: bytes, ext: str) -> Outcome:
-        """One given input (a reproducer), synchronously."""
-        for _, outcome, _ in self.map([("run", family, data, ext)]):
+        """One given input (a reproducer), synchronously, on the pool's single-input worker."""
+        if self._single is None:
+            self._single = Pool(1, self.timeout, self.memory_mb)
+        for _, outcome, _ in self._single.map([("run", family, data, ext)]):
             return outcome
         raise RuntimeError("no outcome")
