@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+from decimal import Decimal
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
-from conformance.writer_harness import cli, scenario
+from conformance.writer_harness import cli, scenario, strategies, values
 from conformance.writer_harness.harness import classify, known_findings
 from conformance.writer_harness.strategies import histories
 
@@ -289,7 +290,7 @@ def test_pyiceberg_errors_sort_into_refusals_crashes_and_harness_faults():
 def test_cli_run_offers_the_pyiceberg_writer(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
-    assert "--writer {spark,pyiceberg}" in capsys.readouterr().out
+    assert "--writer {spark,pyiceberg,chdb,duckdb}" in capsys.readouterr().out
 
 
 def test_the_model_scopes_an_equality_delete_to_its_spec_and_partition():
@@ -330,3 +331,59 @@ def test_golden_scenarios_capture_into_tables_the_generator_knows():
     golden = [scenario.load(p) for p in sorted((Path(__file__).parent / "writer_harness").glob("*/*.json"))]
     ids = {d["golden"]["id"] for d in golden if "golden" in d}
     assert ids and ids <= set(tables.captured_ids())
+
+
+# --- ClickHouse (chDB) as a writer -------------------------------------------------------------------
+
+
+def test_chdb_histories_draw_only_what_chdb_writes():
+    from hypothesis import given as given_, settings as settings_
+
+    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given_(histories(max_steps=10, writer="chdb"))
+    def check(history):
+        scenario.validate(history)
+        assert history["writer"] == "chdb" and history["table"]["format-version"] == 2
+        assert history["table"]["properties"] == {"format-version": "2"}
+        assert {s["op"] for s in history["steps"]} <= set(strategies.CHDB_OPS)
+        types = [c["type"] for c in history["table"]["columns"]] + [s["type"] for s in history["steps"] if s["op"] == "add-column"]
+        assert not any(values.kind(t) in ("boolean", "binary", "struct", "array", "map") for t in types), types
+
+    check()
+
+
+def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
+    """The ClickHouse expression of a predicate selects, in chDB itself, exactly the rows the model's
+    SQL semantics select: nulls, NaN (which ClickHouse never finds equal), -0.0, NOT."""
+    pytest.importorskip("chdb", reason="chDB is in the engines extra")
+    from conformance.writer_harness import predicates
+    from conformance.writer_harness.chdb_steps import _Conditions, column_sql, literal, session
+
+    types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)", "t": "timestamp"}
+    model = [{"id": i, "f": f, "s": s, "n": None if n is None else Decimal(n), "t": t} for i, (f, s, n, t) in
+             enumerate([(float("nan"), None, "1.00", 0), (-0.0, "a", None, -1), (0.0, "", "-1.50", None), (None, "b", "0.00", 86_400_000_000),
+                        (1.5, None, None, 1), (float("-inf"), "😀", "2.25", -62135596800000000)])]  # fmt: skip
+    s = session(tmp_path)
+    s.query(f"CREATE TABLE rows ({', '.join(column_sql(n, t, n != 'id') for n, t in types.items())}) ENGINE = Memory")
+    s.query("INSERT INTO rows VALUES " + ", ".join("(" + ", ".join(literal(t, r[n]) for n, t in types.items()) + ")" for r in model))
+    leaves = [{"op": "<", "column": "f", "value": 0.0}, {"op": ">=", "column": "f", "value": "NaN"}, {"op": "=", "column": "f", "value": 0.0},
+              {"op": ">=", "column": "f", "value": -1.0}, {"op": "is-null", "column": "s"}, {"op": "<", "column": "s", "value": "b"},
+              {"op": "=", "column": "n", "value": "0.00"}, {"op": "<", "column": "t", "value": 1}, {"op": "id-mod", "mod": 2, "rest": 1}]  # fmt: skip
+    preds = leaves + [{"op": "not", "arg": p} for p in leaves] + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    for pred in preds:
+        want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
+        got = s.query(f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions(types))} ORDER BY id")
+        assert [int(x) for x in got.split()] == want, pred
+
+
+def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
+    """A ClickHouse error is a refusal, except an internal one (LOGICAL_ERROR) or the process ending,
+    which are crashes, and a malformed query of the harness's own."""
+    from conformance.writer_harness.chdb_steps import ChdbDied, ChdbError, ChdbTable
+
+    table = ChdbTable(None, tmp_path, "t")
+    assert table.classify(ChdbError("Code: 36. DB::Exception: Iceberg spec doesn't allow to add non-nullable columns. (BAD_ARGUMENTS)"))[0] == "refused"
+    assert table.classify(ChdbError("Code: 49. DB::Exception: Unexpected state. (LOGICAL_ERROR)"))[0] == "crash"
+    assert table.classify(ChdbDied("the chDB process ended (exit code -6)"))[0] == "crash"
+    assert table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0] == "harness"
+    assert table.classify(KeyError("x"))[0] == "harness"

@@ -85,6 +85,44 @@ def from_wire(t: str, expr: str) -> str:
     return expr
 
 
+def exact(pred: dict, types: dict[str, str], ids: set[int], build: Any, want: bool = True) -> Any:
+    """The predicate in another writer's language (`build`, below), true exactly where its SQL truth
+    is `want` and never unknown: comparisons guarded by not-null (SQL's unknown deletes nothing),
+    NOT pushed down to the leaves, NaN spelled out in Spark's order (NaN equals NaN and is above
+    every value), `id % m = r` as the ids of `ids` it selects. So the other writer's own handling
+    of nulls and NaN in a filter does not decide which rows a step touches.
+
+    `build` has: `false()`, `all(parts)`, `any(parts)`, `is_in(column, ids)`, `is_null(column)`,
+    `not_null(column)`, `is_nan(column)`, `not_nan(column)` and `compare(column, type, op, value)`
+    for op `=`, `<>`, `<`, `>=` on a non-null value that is not NaN."""
+    op = pred["op"]
+    if op == "id-mod":
+        chosen = sorted(i for i in ids if (i % pred["mod"] == pred["rest"]) == want)
+        return build.is_in("id", chosen) if chosen else build.false()
+    if op in ("and", "or"):
+        parts = [exact(a, types, ids, build, want) for a in pred["args"]]
+        return build.all(parts) if (op == "and") == want else build.any(parts)
+    if op == "not":
+        return exact(pred["arg"], types, ids, build, not want)
+    column = pred["column"]
+    if op in ("is-null", "not-null"):
+        return build.is_null(column) if (op == "is-null") == want else build.not_null(column)
+    t = types[column]
+    v = values.from_json(t, pred["value"])
+    if not want:  # NOT (c = v) is c <> v, NOT (c < v) is c >= v, NOT (c >= v) is c < v: for a non-null c
+        op = {"=": "<>", "<": ">=", ">=": "<"}[op]
+    return build.all([build.not_null(column), _ordered(build, column, t, op, v)])
+
+
+def _ordered(build: Any, column: str, t: str, op: str, v: Any) -> Any:
+    """`column op v` for a non-null column, in Spark's order: NaN equals NaN and is above every value."""
+    if values.kind(t) in ("float", "double") and math.isnan(v):
+        return {"=": build.is_nan, "<>": build.not_nan, "<": build.not_nan, ">=": build.is_nan}[op](column)
+    if values.kind(t) in ("float", "double") and op in (">=", "<>"):  # NaN is >= and <> every other value
+        return build.any([build.compare(column, t, op, v), build.is_nan(column)])
+    return build.compare(column, t, op, v)
+
+
 def holds(pred: dict, row: dict[str, Any], types: dict[str, str]) -> bool:
     """Whether the row matches (SQL's unknown counts as no)."""
     return _truth(pred, row, types) is True

@@ -41,7 +41,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from . import values
+from . import predicates, values
 from .spark_steps import read_rows
 from .writers import Unsupported
 
@@ -141,51 +141,47 @@ def transform(f: dict) -> Any:
 
 
 def expression(pred: dict, types: dict[str, str], ids: set[int]) -> Any:
-    """A PyIceberg expression true exactly where the SQL predicate is true (`predicates`): never
+    """A PyIceberg expression true exactly where the SQL predicate is true (`predicates.exact`): never
     unknown, so PyIceberg's handling of nulls in row filters does not decide which rows go."""
-    return _holds(pred, types, ids, True)
+    return predicates.exact(pred, types, ids, _Expressions())
 
 
-def _holds(pred: dict, types: dict[str, str], ids: set[int], want: bool) -> Any:
-    """An expression true where the predicate's SQL truth is `want` (True or False, never unknown)."""
-    from pyiceberg import expressions as E
+class _Expressions:
+    """PyIceberg's expressions, as `predicates.exact` builds them."""
 
-    op = pred["op"]
-    if op == "id-mod":
-        chosen = sorted(i for i in ids if (i % pred["mod"] == pred["rest"]) == want)
-        return E.In("id", chosen) if chosen else E.AlwaysFalse()
-    if op in ("and", "or"):
-        parts = [_holds(a, types, ids, want) for a in pred["args"]]
-        return (E.And if (op == "and") == want else E.Or)(*parts)
-    if op == "not":
-        return _holds(pred["arg"], types, ids, not want)
-    column = pred["column"]
-    if op in ("is-null", "not-null"):
-        return E.IsNull(column) if (op == "is-null") == want else E.NotNull(column)
-    t = types[column]
-    v = values.from_json(t, pred["value"])
-    if not want:  # NOT (c = v) is c <> v, NOT (c < v) is c >= v, NOT (c >= v) is c < v: for a non-null c
-        op = {"=": "<>", "<": ">=", ">=": "<"}[op]
-    return E.And(E.NotNull(column), _compare(column, t, op, v))
+    def __init__(self) -> None:
+        from pyiceberg import expressions as E
 
+        self.E = E
 
-def _compare(column: str, t: str, op: str, v: Any) -> Any:
-    """`column op v` for a non-null value, in Spark's order: NaN equals NaN and is above every value."""
-    import math
+    def false(self) -> Any:
+        return self.E.AlwaysFalse()
 
-    from pyiceberg import expressions as E
+    def all(self, parts: list) -> Any:
+        return self.E.And(*parts)
 
-    if values.kind(t) in ("float", "double") and math.isnan(v):
-        return {"=": E.IsNaN, "<>": E.NotNaN, "<": E.NotNaN, ">=": E.IsNaN}[op](column)
-    if values.kind(t) in ("float", "double") and op in (">=", "<>"):  # NaN is >= and <> every other value
-        return E.Or({">=": E.GreaterThanOrEqual, "<>": E.NotEqualTo}[op](column, v), E.IsNaN(column))
-    return {"=": E.EqualTo, "<>": E.NotEqualTo, "<": E.LessThan, ">=": E.GreaterThanOrEqual}[op](column, _literal(t, v))
+    def any(self, parts: list) -> Any:
+        return self.E.Or(*parts)
 
+    def is_in(self, column: str, ids: list[int]) -> Any:
+        return self.E.In(column, ids)
 
-def _literal(t: str, v: Any) -> Any:
-    from pyiceberg.expressions.literals import literal
+    def is_null(self, column: str) -> Any:
+        return self.E.IsNull(column)
 
-    return literal(v)
+    def not_null(self, column: str) -> Any:
+        return self.E.NotNull(column)
+
+    def is_nan(self, column: str) -> Any:
+        return self.E.IsNaN(column)
+
+    def not_nan(self, column: str) -> Any:
+        return self.E.NotNaN(column)
+
+    def compare(self, column: str, t: str, op: str, v: Any) -> Any:
+        from pyiceberg.expressions.literals import literal
+
+        return {"=": self.E.EqualTo, "<>": self.E.NotEqualTo, "<": self.E.LessThan, ">=": self.E.GreaterThanOrEqual}[op](column, literal(v))
 
 
 # --- the table -----------------------------------------------------------------------------------------

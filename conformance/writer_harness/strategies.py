@@ -25,6 +25,9 @@ What is drawn:
 
 `histories(writer="pyiceberg")` draws only what PyIceberg writes (`pyiceberg_steps`): format
 versions 1 and 2, and no update, merge, rewrite procedure or cherry-pick; upgrades go to v2.
+`histories(writer="chdb")` draws what ClickHouse writes (`chdb_steps`): format version 2, columns
+of the types it writes (no boolean, binary or nested), no table properties, and inserts, deletes,
+updates and column changes.
 """
 
 from __future__ import annotations
@@ -98,7 +101,11 @@ def column_values(t: str) -> st.SearchStrategy[Any]:
     return st.one_of(st.none(), base)
 
 
-def column_types() -> st.SearchStrategy[str]:
+def column_types(writer: str = "spark") -> st.SearchStrategy[str]:
+    if writer == "chdb":  # the types ClickHouse writes to an optional Iceberg column (chdb_steps)
+        return st.one_of(st.sampled_from([t for t in values.PRIMITIVES if t not in ("boolean", "binary")]), decimal_types())
+    if writer == "duckdb":  # the types DuckDB writes to Iceberg (duckdb_steps)
+        return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
     return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
 
 
@@ -168,14 +175,18 @@ def default_field_name(transform: str, column: str) -> str:
 PYICEBERG_OPS = ("insert", "insert", "insert", "delete", "overwrite", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
                  "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field", "expire-snapshots", "create-branch",
                  "create-tag", "rollback", "set-properties")  # fmt: skip
-MAX_VERSION = {"spark": 3, "pyiceberg": 2}  # the newest format version each writer writes
+CHDB_OPS = ("insert", "insert", "insert", "delete", "update", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
+            "widen-column")  # fmt: skip
+DUCKDB_OPS = ("insert", "insert", "insert", "delete", "update", "insert-many")
+VERSIONS = {"spark": (1, 2, 3), "pyiceberg": (1, 2), "chdb": (2,), "duckdb": (2,)}  # the format versions each writer writes
+MAX_VERSION = {writer: max(v) for writer, v in VERSIONS.items()}
 
 
 @st.composite
 def tables(draw: Any, writer: str = "spark") -> dict:
     """The table a history starts from (in a format version the writer writes)."""
-    format_version = draw(st.sampled_from([1, 2, 3][: MAX_VERSION[writer]]))
-    types = draw(st.lists(column_types(), min_size=1, max_size=5))
+    format_version = draw(st.sampled_from(VERSIONS[writer]))
+    types = draw(st.lists(column_types(writer), min_size=1, max_size=5))
     columns = [("id", "bigint")] + [(f"c{i}", t) for i, t in enumerate(types, 1)]
     partition: list[dict] = []
     for _ in range(draw(st.integers(0, 3))):
@@ -192,6 +203,8 @@ def tables(draw: Any, writer: str = "spark") -> dict:
         properties["write.target-file-size-bytes"] = str(draw(st.sampled_from([1, 1024, 65536])))
     if draw(st.booleans()):
         properties["write.distribution-mode"] = draw(st.sampled_from(["none", "hash", "range"]))
+    if writer in ("chdb", "duckdb"):  # ClickHouse takes no Iceberg table properties; DuckDB (duckdb_steps) none the harness sets
+        properties = {"format-version": str(format_version)}
     spark = {"shuffle-partitions": draw(st.sampled_from([1, 2, 4, 16])), "write-tasks": draw(st.sampled_from([1, 2, 3, 8]))}
     return {"format-version": format_version, "columns": [{"name": n, "type": t} for n, t in columns], "partition": partition,
             "properties": properties, "spark": spark}  # fmt: skip
@@ -247,6 +260,8 @@ def _step(draw: Any, shape: Shape, writer: str = "spark") -> dict:
     if writer == "pyiceberg":
         ops = list(PYICEBERG_OPS) + (["upgrade"] if shape.format_version < MAX_VERSION[writer] else [])
         return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
+    if writer in ("chdb", "duckdb"):
+        return _step_of(draw, shape, draw(st.sampled_from(CHDB_OPS if writer == "chdb" else DUCKDB_OPS)), writer)
     ops = ["insert", "insert", "insert", "delete", "update", "merge", "overwrite", "insert-many", "add-column", "drop-column",
            "rename-column", "move-column", "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field",
            "rewrite-data-files", "rewrite-manifests", "expire-snapshots", "create-branch", "create-tag", "rollback", "set-properties"]  # fmt: skip
@@ -280,7 +295,7 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         delete_where = _predicate(draw, shape) if draw(st.booleans()) else None
         return {"op": op, "rows": _records(draw, shape, reuse=True), "delete-where": delete_where, "branch": _branch(draw, shape)}
     if op == "add-column":
-        t = draw(column_types())
+        t = draw(column_types(writer))
         name = shape.new_name("a")
         step = {"op": op, "name": name, "type": t, "default": None}
         if shape.format_version >= 3 and values.kind(t) not in ("struct", "array", "map") and draw(st.booleans()):

@@ -4,10 +4,14 @@
     pyiceberg   PyIceberg's own writer (`pyiceberg_steps.PyIcebergTable`): appends, overwrites,
                 copy-on-write deletes, schema and partition evolution, properties, the v1 -> v2
                 upgrade, branches, tags, rollback and snapshot expiry
+    chdb        ClickHouse's own C++ writer through chDB (`chdb_steps.ChdbTable`): appends, deletes
+                and updates (position delete files), schema evolution; format version 2
+    duckdb      DuckDB's iceberg extension (`duckdb_steps.DuckDBTable`), writing through a REST
+                catalog the harness serves on loopback (`rest_catalog`)
 
 A writer is a table of one history, with:
 
-* `kind` ("spark", "pyiceberg"), `crash_check` (the finding a crash of the writer is: `spark-crash`,
+* `kind` ("spark", "pyiceberg", "chdb", "duckdb"), `crash_check` (the finding a crash of the writer is: `spark-crash`,
   `writer-crash`), `name`, `directory`, `metadata_path`, `metadata_location`, `metadata()`;
 * the steps: `create(table)`, `insert`, `insert_many`, `delete`, `update`, `merge`, `equality_delete`,
   `add_column`, `drop_column`, `rename_column`, `move_column`, `widen_column`,
@@ -20,7 +24,7 @@ A writer is a table of one history, with:
 * `classify(exception)`: ("refused" | "crash" | "harness", text): a refusal leaves table and model
   unchanged, a crash is a finding (`crash_check`), "harness" is the harness's own fault;
 * `read(snapshot_id=, branch=, tag=, lineage=)`: Spark's columns and rows (wire form, check 1).
-  Spark reads every writer's tables: the Spark writer's through its catalog, PyIceberg's by the
+  Spark reads every writer's tables: the Spark writer's through its catalog, the others' by the
   path of their metadata file.
 """
 
@@ -29,7 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-WRITERS = ("spark", "pyiceberg")
+WRITERS = ("spark", "pyiceberg", "chdb", "duckdb")
 
 
 class Unsupported(Exception):
@@ -42,16 +46,21 @@ def describe(kind: str) -> str:
 
     if kind == "pyiceberg":
         return f"PyIceberg {metadata.version('pyiceberg')} (pyiceberg)"
+    if kind == "chdb":
+        return f"chDB {metadata.version('chdb')} (chdb)"
+    if kind == "duckdb":
+        return f"DuckDB {metadata.version('duckdb')} (duckdb)"
     return f"Iceberg Java 1.10.2 through Spark {metadata.version('pyspark')}"
 
 
 def kind_of(text: str | None) -> str | None:
-    """Which writer a scenario's `"writer"` names: "pyiceberg" for the id or a description that
-    starts with PyIceberg, "spark" for the id or any other description (Iceberg Java through
-    Spark), None when it names none."""
+    """Which writer a scenario's `"writer"` names: "pyiceberg" or "chdb" for the id or a description
+    that starts with it, "spark" for the id or any other description (Iceberg Java through Spark),
+    None when it names none."""
     if not text:
         return None
-    return "pyiceberg" if text.strip().lower().startswith("pyiceberg") else "spark"
+    first = text.strip().lower()
+    return next((k for k in WRITERS if k != "spark" and first.startswith(k)), "spark")
 
 
 def open_table(kind: str, spark: Any, warehouse: Path, name: str) -> Any:
@@ -64,4 +73,12 @@ def open_table(kind: str, spark: Any, warehouse: Path, name: str) -> Any:
         from .pyiceberg_steps import PyIcebergTable
 
         return PyIcebergTable(spark, warehouse, name)
+    if kind == "chdb":
+        from .chdb_steps import ChdbTable
+
+        return ChdbTable(spark, warehouse, name)
+    if kind == "duckdb":
+        from .duckdb_steps import DuckDBTable
+
+        return DuckDBTable(spark, warehouse, name)
     raise ValueError(f"no writer {kind!r} (writers: {', '.join(WRITERS)})")

@@ -1,0 +1,387 @@
+"""Each step of a history as ClickHouse writes it, through chDB: a third writer of the harness (the
+writer interface: `writers`), with its own C++ Iceberg writer.
+
+ClickHouse (chDB 4.4, ClickHouse 26.9) writes Iceberg tables with the `IcebergLocal` table engine
+once `allow_experimental_insert_into_iceberg` is set. The tables live in `<warehouse>/chdb/<name>/`,
+their metadata files named `vN.metadata.json`; the newest is the table's current metadata. What
+the writer does, in SQL on one chDB session (time zone UTC) in a child process whose working
+directory is `<warehouse>/chdb` (ClickHouse reads and writes files only under its working
+directory; and an abort inside chDB is then the writer's crash, not the harness's):
+
+* create: `CREATE TABLE ... ENGINE = IcebergLocal(dir, 'Parquet') PARTITION BY (...)`, with the
+  partition transforms as ClickHouse spells them: `icebergBucket(N, c)`, `icebergTruncate(W, c)`,
+  `toYearNumSinceEpoch(c)`, `toMonthNumSinceEpoch(c)`, `toRelativeDayNum(c)`,
+  `toRelativeHourNum(c)`, and the column itself for identity. It writes format version 2 only;
+  table properties are not passed (ClickHouse has its own settings, not Iceberg's write modes);
+* insert, insert-many: `INSERT INTO ... VALUES` of typed literals, `INSERT ... SELECT` over
+  `numbers(count)`;
+* delete and update: `ALTER TABLE ... DELETE WHERE` / `UPDATE c = v WHERE`, which ClickHouse
+  writes as position delete files (and, for an update, the changed rows as new data files). The
+  history's predicate becomes a ClickHouse expression true exactly where the SQL predicate is true
+  (`predicates.exact`): ClickHouse compares NaN as unequal to everything, Spark as the largest value;
+* add (nullable), drop, rename, move and widen columns: `ALTER TABLE ... ADD | DROP | RENAME |
+  MODIFY COLUMN`.
+
+Columns: int Int32, bigint Int64, float Float32, double Float64, decimal(P,S) Decimal(P,S), date
+Date32, timestamp DateTime64(6, 'UTC'), timestamp_ntz DateTime64(6), string String; every column
+but `id` Nullable. Not written by ClickHouse, so not drawn for it (`strategies`): boolean
+("Unsupported type for iceberg Bool"), binary (ClickHouse has no type apart from String), and
+struct, list and map columns, which ClickHouse cannot make Nullable (the harness's nested columns
+are optional).
+
+Not offered, so skipped (`writers.Unsupported`): insert overwrite, merge, equality deletes,
+partition evolution, properties, format upgrades, snapshot expiry, branches, tags, rollback,
+cherry-pick, the rewrite procedures and initial defaults (v3).
+
+Check 1 reads the tables with Iceberg Java through Spark, by the path of the current metadata file,
+as for PyIceberg's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from . import predicates, values
+from .spark_steps import read_rows
+from .writers import Unsupported
+
+_CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
+# ClickHouse error codes that are the harness's own fault (its SQL), and those of a failure inside
+# ClickHouse (a crash, not a refusal).
+_HARNESS_CODES = {"SYNTAX_ERROR", "UNKNOWN_IDENTIFIER", "UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH"}
+_CRASH_CODES = {"LOGICAL_ERROR", "STD_EXCEPTION", "UNKNOWN_EXCEPTION", "CANNOT_READ_ALL_DATA", "INCORRECT_DATA", "CORRUPTED_DATA"}
+_NATIVE = {"int": "Int32", "bigint": "Int64", "float": "Float32", "double": "Float64", "date": "Date32",
+           "timestamp": "DateTime64(6, 'UTC')", "timestamp_ntz": "DateTime64(6)", "string": "String"}  # fmt: skip
+_TRANSFORMS = {"bucket": "icebergBucket({param}, {c})", "truncate": "icebergTruncate({param}, {c})", "year": "toYearNumSinceEpoch({c})",
+               "month": "toMonthNumSinceEpoch({c})", "day": "toRelativeDayNum({c})", "hour": "toRelativeHourNum({c})", "identity": "{c}"}  # fmt: skip
+
+
+class ChdbDied(Exception):
+    """The chDB child process ended while running a statement (an abort or a signal)."""
+
+
+class Session:
+    """A chDB session in a child process (`python -m conformance.writer_harness.chdb_steps`) working
+    in `directory`, one statement per line of JSON each way."""
+
+    def __init__(self, directory: Path):
+        import subprocess
+        import sys
+
+        directory.mkdir(parents=True, exist_ok=True)
+        self.child = subprocess.Popen([sys.executable, "-m", "conformance.writer_harness.chdb_steps"], cwd=directory, text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      env={**os.environ, "PYTHONPATH": _project_path()})  # fmt: skip
+
+    def query(self, sql: str) -> str:
+        """Run one statement; its result as CSV text. A ClickHouse error is raised as `ChdbError`
+        with ClickHouse's message."""
+        try:
+            self.child.stdin.write(json.dumps({"sql": sql}) + "\n")
+            self.child.stdin.flush()
+            line = self.child.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            code = self.child.wait()
+            raise ChdbDied(f"the chDB process ended (exit code {code}) running: {sql[:300]}")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise ChdbError(reply["error"])
+        return reply["result"]
+
+    def alive(self) -> bool:
+        return self.child.poll() is None
+
+    def close(self) -> None:
+        if self.alive():
+            self.child.stdin.close()
+            self.child.wait(timeout=30)
+
+
+class ChdbError(Exception):
+    """ClickHouse's error for a statement ("Code: N. DB::Exception: ... (NAME)")."""
+
+
+_sessions: dict[Path, Session] = {}
+
+
+def session(directory: Path) -> Session:
+    """The chDB session working in `directory` (a new one when the last one died)."""
+    if directory not in _sessions or not _sessions[directory].alive():
+        _sessions[directory] = Session(directory)
+    return _sessions[directory]
+
+
+def _project_path() -> str:
+    root = str(Path(__file__).resolve().parents[2])
+    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+
+
+def serve() -> None:
+    """The child's loop: each line `{"sql": ...}` is run; the reply is `{"result": CSV text}` or
+    `{"error": message}`."""
+    import sys
+
+    from chdb import session as chdb_session
+
+    s = chdb_session.Session()
+    s.query("SET allow_experimental_insert_into_iceberg = 1")
+    s.query("SET session_timezone = 'UTC'")
+    for line in sys.stdin:
+        try:
+            reply = {"result": str(s.query(json.loads(line)["sql"], "CSV"))}
+        except Exception as e:  # ClickHouse's error, handed to the parent to classify
+            reply = {"error": str(e)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+def native_type(t: str) -> str:
+    """The ClickHouse type of a harness column type (raises `Unsupported` for one ClickHouse does
+    not write to Iceberg)."""
+    k = values.kind(t)
+    if k == "decimal":
+        return "Decimal({}, {})".format(*values.decimal_of(t))
+    if k not in _NATIVE:
+        raise Unsupported(f"ClickHouse writes no Iceberg column of type {t} as the harness has it (optional)")
+    return _NATIVE[k]
+
+
+def column_sql(name: str, t: str, nullable: bool = True) -> str:
+    native = native_type(t)
+    return f"{quote(name)} {f'Nullable({native})' if nullable else native}"
+
+
+def quote(name: str) -> str:
+    return f"`{name}`"
+
+
+def literal(t: str, v: Any) -> str:
+    """A ClickHouse literal of the model value `v` of type `t` (NULL for None)."""
+    if v is None:
+        return "NULL"
+    k = values.kind(t)
+    if k in ("int", "bigint"):
+        return f"to{_NATIVE[k]}({v})"
+    if k in ("float", "double"):
+        text = "nan" if math.isnan(v) else ("inf" if v == math.inf else "-inf" if v == -math.inf else repr(v))
+        return f"to{_NATIVE[k]}('{text}')"
+    if k == "decimal":
+        return f"CAST('{format(v, 'f')}' AS {native_type(t)})"
+    if k == "date":
+        return f"toDate32({v})"
+    if k == "timestamp":
+        return f"fromUnixTimestamp64Micro(toInt64({v}), 'UTC')"
+    if k == "timestamp_ntz":
+        return f"CAST(fromUnixTimestamp64Micro(toInt64({v}), 'UTC') AS DateTime64(6))"
+    if k == "string":
+        return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    raise Unsupported(f"ClickHouse writes no Iceberg value of type {t} as the harness has it")
+
+
+class _Conditions:
+    """ClickHouse boolean expressions, as `predicates.exact` builds them."""
+
+    def __init__(self, types: dict[str, str]):
+        self.types = types
+
+    def false(self) -> str:
+        return "0"
+
+    def all(self, parts: list[str]) -> str:
+        return "(" + " AND ".join(parts) + ")"
+
+    def any(self, parts: list[str]) -> str:
+        return "(" + " OR ".join(parts) + ")"
+
+    def is_in(self, column: str, ids: list[int]) -> str:
+        return f"{quote(column)} IN ({', '.join(map(str, ids))})"
+
+    def is_null(self, column: str) -> str:
+        return f"isNull({quote(column)})"
+
+    def not_null(self, column: str) -> str:
+        return f"isNotNull({quote(column)})"
+
+    def is_nan(self, column: str) -> str:
+        return f"isNaN({quote(column)})"
+
+    def not_nan(self, column: str) -> str:
+        return f"NOT isNaN({quote(column)})"
+
+    def compare(self, column: str, t: str, op: str, v: Any) -> str:
+        return f"{quote(column)} {'!=' if op == '<>' else op} {literal(t, v)}"
+
+
+class ChdbTable:
+    """One table of a history, written by ClickHouse through chDB."""
+
+    kind = "chdb"
+    crash_check = "writer-crash"
+
+    def __init__(self, spark: Any, warehouse: Path, name: str):
+        self.spark, self.name = spark, name
+        self.directory = (Path(warehouse) / "chdb" / name).resolve()
+        self.ids: set[int] = set()  # every id this writer has written (the universe of id-mod predicates)
+
+    def sql(self, text: str) -> None:
+        session(self.directory.parent).query(text)
+
+    # --- metadata ---------------------------------------------------------------------------
+    @property
+    def metadata_path(self) -> Path:
+        """The newest `vN.metadata.json`: ClickHouse numbers its metadata files."""
+        files = list((self.directory / "metadata").glob("v*.metadata.json"))
+        return max(files, key=lambda p: int(p.name[1:].split(".", 1)[0]))
+
+    @property
+    def metadata_location(self) -> str:
+        return str(self.metadata_path)
+
+    def metadata(self) -> dict:
+        return json.loads(self.metadata_path.read_text())
+
+    # --- refusals and crashes -------------------------------------------------------------------
+    def classify(self, e: BaseException) -> tuple[str, str]:
+        """ClickHouse's errors ("Code: N. DB::Exception: ... (NAME)") are refusals, except the codes
+        of an internal failure (LOGICAL_ERROR, a C++ exception, corrupt data), which are crashes,
+        and those of a malformed query, which are the harness's. The chDB process ending is a crash."""
+        text = f"{type(e).__name__}: {e}".strip()
+        if isinstance(e, ChdbDied):
+            return "crash", text
+        if not isinstance(e, ChdbError):
+            return "harness", text
+        code = _CODE.search(text)
+        name = code.group(1) if code else ""
+        if name in _HARNESS_CODES:
+            return "harness", text
+        if name in _CRASH_CODES or not code:
+            return "crash", text
+        return "refused", text
+
+    def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
+        return False  # ClickHouse deletes by position delete files
+
+    # --- writing ------------------------------------------------------------------------------
+    def create(self, table: dict) -> None:
+        if table["format-version"] != 2:
+            raise Unsupported(f"ClickHouse writes format version 2 only, not {table['format-version']}")
+        columns = ", ".join(column_sql(c["name"], c["type"], c["name"] != "id") for c in table["columns"])
+        parts = [_TRANSFORMS[f["transform"]].format(param=f.get("param"), c=quote(f["column"])) for f in table["partition"]]
+        partition = f" PARTITION BY ({', '.join(parts)})" if parts else ""
+        self.sql(f"DROP TABLE IF EXISTS {quote(self.name)}")
+        self.sql(f"CREATE TABLE {quote(self.name)} ({columns}) ENGINE = IcebergLocal('{self.directory}', 'Parquet'){partition}")
+
+    def _main_only(self, branch: str | None) -> None:
+        if branch is not None:
+            raise Unsupported("ClickHouse writes no branches")
+
+    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+        self._main_only(branch)
+        if overwrite:
+            raise Unsupported("ClickHouse has no INSERT OVERWRITE of an Iceberg table")
+        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
+        self.sql(f"INSERT INTO {quote(self.name)} ({', '.join(quote(n) for n, _ in columns)}) VALUES {tuples}")
+        self.ids.update(r["id"] for r in rows)
+
+    def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
+        self._main_only(branch)
+        self.sql(f"INSERT INTO {quote(self.name)} (`id`) SELECT toInt64(number + {start}) FROM numbers({count})")
+        self.ids.update(range(start, start + count))
+
+    def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self._main_only(branch)
+        self.sql(f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions(types))}")
+
+    def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self._main_only(branch)
+        condition = predicates.exact(where, types, self.ids, _Conditions(types))
+        self.sql(f"ALTER TABLE {quote(self.name)} UPDATE {quote(column)} = {literal(t, value)} WHERE {condition}")
+
+    def merge(self, *args: Any) -> None:
+        raise Unsupported("ClickHouse has no MERGE")
+
+    def equality_delete(self, *args: Any) -> None:
+        raise Unsupported("ClickHouse writes no equality delete files")
+
+    # --- schema -------------------------------------------------------------------------------
+    def alter(self, clause: str) -> None:
+        self.sql(f"ALTER TABLE {quote(self.name)} {clause}")
+
+    def add_column(self, name: str, t: str, default: Any) -> None:
+        if default is not None:
+            raise Unsupported("initial defaults are v3, which ClickHouse does not write")
+        self.alter(f"ADD COLUMN {column_sql(name, t)}")
+
+    def drop_column(self, name: str) -> None:
+        self.alter(f"DROP COLUMN {quote(name)}")
+
+    def rename_column(self, name: str, to: str) -> None:
+        self.alter(f"RENAME COLUMN {quote(name)} TO {quote(to)}")
+
+    def move_column(self, name: str, after: str | None) -> None:
+        t = next(f["type"] for f in self._schema_fields() if f["name"] == name)
+        self.alter(f"MODIFY COLUMN {quote(name)} {_nullable(t)} {'FIRST' if after is None else f'AFTER {quote(after)}'}")
+
+    def widen_column(self, name: str, t: str) -> None:
+        self.alter(f"MODIFY COLUMN {column_sql(name, t)}")
+
+    def _schema_fields(self) -> list[dict]:
+        md = self.metadata()
+        return next(s for s in md["schemas"] if s["schema-id"] == md["current-schema-id"])["fields"]
+
+    # --- what ClickHouse does not write ---------------------------------------------------------------
+    def add_partition_field(self, field: dict) -> None:
+        raise Unsupported("ClickHouse has no partition evolution of an Iceberg table")
+
+    drop_partition_field = replace_partition_field = add_partition_field
+
+    def set_properties(self, props: dict[str, str]) -> None:
+        raise Unsupported("ClickHouse sets no Iceberg table properties")
+
+    def upgrade(self, format_version: int) -> None:
+        raise Unsupported("ClickHouse writes format version 2 only")
+
+    def rewrite_data_files(self, *args: Any) -> None:
+        raise Unsupported("the rewrite procedures are Iceberg Java's")
+
+    rewrite_manifests = rewrite_position_deletes = rewrite_data_files
+
+    def expire_snapshots(self, retain_last: int) -> None:
+        raise Unsupported("snapshot expiry is not among the steps the harness runs on ClickHouse")
+
+    def create_branch(self, name: str) -> None:
+        raise Unsupported("ClickHouse creates no branches or tags")
+
+    create_tag = create_branch
+
+    def rollback(self, snapshot_id: int) -> None:
+        raise Unsupported("ClickHouse has no rollback or cherry-pick of Iceberg snapshots")
+
+    cherrypick = rollback
+
+    # --- reading (check 1: Iceberg Java through Spark) ------------------------------------------------
+    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
+             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
+
+
+def _nullable(iceberg: Any) -> str:
+    """The Nullable ClickHouse type of a primitive Iceberg type string of the table's schema."""
+    names = {"int": "Int32", "long": "Int64", "float": "Float32", "double": "Float64", "date": "Date32", "string": "String",
+             "timestamp": "DateTime64(6)", "timestamptz": "DateTime64(6, 'UTC')"}  # fmt: skip
+    if isinstance(iceberg, str) and iceberg.startswith("decimal("):
+        return "Nullable(Decimal" + iceberg[len("decimal"):] + ")"
+    if iceberg not in names:
+        raise Unsupported(f"the harness moves no ClickHouse column of Iceberg type {iceberg!r}")
+    return f"Nullable({names[iceberg]})"
+
+
+if __name__ == "__main__":
+    serve()
