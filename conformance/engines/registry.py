@@ -15,6 +15,8 @@ BUILTIN: dict[str, str] = {
     "polars": "conformance.engines.polars_engine:PolarsEngine",
     "daft": "conformance.engines.daft_engine:DaftEngine",
     "chdb": "conformance.engines.chdb_engine:ChdbEngine",
+    # Sail's own Rust Iceberg reader, behind a Spark Connect server on loopback.
+    "sail": "conformance.engines.sail_engine:SailEngine",
     # A JavaScript reader: a node program speaking the line protocol (engines/node_programs.py).
     "icebird": "conformance.engines.node_programs:IcebirdEngine",
     # Iceberg Java reading whole tables through Spark; its session starts only while it answers a batch.

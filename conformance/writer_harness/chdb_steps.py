@@ -52,9 +52,12 @@ from .writers import Unsupported
 
 _CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
 # ClickHouse error codes that are the harness's own fault (its SQL), and those of a failure inside
-# ClickHouse (a crash, not a refusal).
-_HARNESS_CODES = {"SYNTAX_ERROR", "UNKNOWN_IDENTIFIER", "UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH"}
-_CRASH_CODES = {"LOGICAL_ERROR", "STD_EXCEPTION", "UNKNOWN_EXCEPTION", "CANNOT_READ_ALL_DATA", "INCORRECT_DATA", "CORRUPTED_DATA"}
+# ClickHouse (a crash, not a refusal). A column ClickHouse cannot find is a crash: the harness names
+# only the table's current columns, and ClickHouse's own partition expressions keep old names. An
+# Avro error is ClickHouse failing to write its own manifest.
+_HARNESS_CODES = {"SYNTAX_ERROR", "UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH"}
+_CRASH_CODES = {"LOGICAL_ERROR", "STD_EXCEPTION", "UNKNOWN_EXCEPTION", "CANNOT_READ_ALL_DATA", "INCORRECT_DATA", "CORRUPTED_DATA",
+                "UNKNOWN_IDENTIFIER", "AVRO_EXCEPTION"}  # fmt: skip
 _NATIVE = {"int": "Int32", "bigint": "Int64", "float": "Float32", "double": "Float64", "date": "Date32",
            "timestamp": "DateTime64(6, 'UTC')", "timestamp_ntz": "DateTime64(6)", "string": "String"}  # fmt: skip
 _TRANSFORMS = {"bucket": "icebergBucket({param}, {c})", "truncate": "icebergTruncate({param}, {c})", "year": "toYearNumSinceEpoch({c})",
@@ -242,7 +245,7 @@ class ChdbTable:
 
     @property
     def metadata_location(self) -> str:
-        return str(self.metadata_path)
+        return self.metadata_path.as_uri()
 
     def metadata(self) -> dict:
         return json.loads(self.metadata_path.read_text())

@@ -24,10 +24,9 @@ from pathlib import Path
 
 from . import scenario
 from .harness import Harness, classify, signature
-from .runner import Outcome
+from .runner import OTHER_READERS, Outcome
 from .writers import WRITERS, describe
 
-READERS = ("pyiceberg", "duckdb", "polars")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--master", help="Spark master URL (default: local[2], or $ICEBERG_CONFORMANCE_SPARK_MASTER)")
     common.add_argument("--warehouse", type=Path, help="where tables are written (default: a temporary directory)")
-    common.add_argument("--readers", default=",".join(READERS), help=f"other readers checked, comma-separated, '' for none (default: {','.join(READERS)})")
+    common.add_argument("--readers", default=",".join(OTHER_READERS), help=f"other readers checked, comma-separated, '' for none (default: {','.join(OTHER_READERS)})")
     common.add_argument("--out", type=Path, help="write each new finding's smallest history here as a scenario file")
     common.add_argument("--writer", choices=WRITERS, default=None,
                         help="who writes the tables: spark (Iceberg Java through Spark, the default) or pyiceberg; "

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .runner import Finding, HistoryRun, Outcome, Readers
+from .runner import OTHER_READERS, Finding, HistoryRun, Outcome, Readers
 from .writers import WRITERS, describe, kind_of
 
 KNOWN_PATH = Path(__file__).with_name("known_findings.json")
@@ -71,7 +71,7 @@ def signature(f: Finding) -> str:
 
 
 class Harness:
-    def __init__(self, warehouse: Path | None = None, *, master: str | None = None, readers: tuple[str, ...] = ("pyiceberg", "duckdb", "polars"),
+    def __init__(self, warehouse: Path | None = None, *, master: str | None = None, readers: tuple[str, ...] = OTHER_READERS,
                  reader_overrides: dict[str, Any] | None = None, writer: str = "spark"):  # fmt: skip
         from conformance.engines.iceberg_java.spark import local_spark_session
 

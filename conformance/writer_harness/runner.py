@@ -31,7 +31,9 @@ from .model import Change, TableModel
 from .spark_steps import REFUSALS, java_error as _java_error  # noqa: F401 (REFUSALS: the Spark writer's refusals)
 from .writers import Unsupported, open_table
 FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
-OTHER_READERS = ("pyiceberg", "duckdb", "polars")
+# The other readers checked by default: the engines of the matrix that read a table by its metadata file
+# (Iceberg Java is check 1 already; icebird and Sail can be named with --readers).
+OTHER_READERS = ("pyiceberg", "duckdb", "polars", "chdb", "daft", "pyiceberg-core")
 
 
 @dataclass(frozen=True)

@@ -177,8 +177,9 @@ PYICEBERG_OPS = ("insert", "insert", "insert", "delete", "overwrite", "insert-ma
                  "create-tag", "rollback", "set-properties")  # fmt: skip
 CHDB_OPS = ("insert", "insert", "insert", "delete", "update", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
             "widen-column")  # fmt: skip
-DUCKDB_OPS = ("insert", "insert", "insert", "delete", "update", "insert-many")
-VERSIONS = {"spark": (1, 2, 3), "pyiceberg": (1, 2), "chdb": (2,), "duckdb": (2,)}  # the format versions each writer writes
+DUCKDB_OPS = ("insert", "insert", "insert", "delete", "update", "merge", "insert-many", "add-column", "drop-column", "rename-column",
+              "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field", "set-properties")  # fmt: skip
+VERSIONS = {"spark": (1, 2, 3), "pyiceberg": (1, 2), "chdb": (2,), "duckdb": (1, 2)}  # the format versions each writer writes
 MAX_VERSION = {writer: max(v) for writer, v in VERSIONS.items()}
 
 
