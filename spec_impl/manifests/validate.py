@@ -10,6 +10,7 @@ adopted v3 digest §1.4 (first_row_id) and §1.5 (deletion vector fields).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ from spec_impl.serde.binary import from_binary
 from spec_impl.types import IcebergType, StructType
 
 _LIST, _MANIFEST = "Manifest Lists", "Manifests"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a URI scheme (RFC 3986 §3.1), two letters at least: not a drive letter
 register(
     Rule("tree.required-fields", "Manifest Lists; Manifests (field tables)", "Fields required in the file's format version are present and not null"),
     Rule("tree.unwritten-fields", "Manifest Lists; Manifests (field tables); Appendix E", "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)"),
@@ -40,6 +42,7 @@ register(
     Rule("tree.manifest-counts", _LIST, "The added, existing and deleted file and row counts equal those of the manifest's entries"),
     Rule("tree.min-sequence-number", _LIST, "min_sequence_number equals the minimum data sequence number of the manifest's live files", (2, 3)),
     Rule("tree.sequence-number-bound", "Sequence Numbers", "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number", (2, 3)),
+    Rule("tree.file-path-uri", _MANIFEST, "A data or delete file's file_path is a full URI with its file system's scheme (file:, s3:, hdfs:, ...), not a bare path"),
     Rule("tree.content", _MANIFEST, "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data"),
     Rule("tree.unique-live-files", "Scan Planning; adopted v3 digest §1.5", "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path and content_offset), since one Puffin file may hold the DVs of several data files"),
     Rule("tree.partition-tuple", _MANIFEST, "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce"),
@@ -257,6 +260,8 @@ class _Checker:
             self.report("tree.manifest-metadata", path, f"content {content!r} but the manifest list says content {row['content']}")
 
     def content(self, df: dict, row: dict, fv: int, path: str, where: str) -> None:
+        if not _SCHEME.match(str(df.get("file_path", ""))):
+            self.report("tree.file-path-uri", path, f"{where}: file_path {df.get('file_path')!r} has no scheme (Manifests: 'Full URI for the file with FS scheme')")
         content = df.get("content", DATA)
         expected = (DATA,) if row["content"] == DATA else (1, 2)
         if content not in expected:

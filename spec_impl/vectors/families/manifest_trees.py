@@ -253,6 +253,8 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
      v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, lambda rows: rows.extend(r for r in _rows(w, 2) if r["manifest_path"].endswith("m1.avro")))),
     ("tree.content", "delete-file-in-data-manifest", "a position delete file in a data manifest",
      rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, content=1))),
+    ("tree.file-path-uri", "file-path-without-scheme", "a data file whose file_path is a bare path (/warehouse/...), not a URI with a scheme",
+     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, file_path="/warehouse/rewrite-manifests/data/a.parquet"))),
     ("tree.equality-ids", "equality-delete-without-ids", "an equality delete file without equality_ids",
      row_delta, lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None))),
     ("tree.partition-tuple", "bucket-out-of-range", "partition value 4 for bucket[4] (0..3)",
