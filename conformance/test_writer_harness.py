@@ -372,7 +372,7 @@ def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
     preds = leaves + [{"op": "not", "arg": p} for p in leaves] + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
     for pred in preds:
         want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
-        got = s.query(f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions(types))} ORDER BY id")
+        got = s.query(f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions())} ORDER BY id")
         assert [int(x) for x in got.split()] == want, pred
 
 
@@ -387,3 +387,34 @@ def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
     assert table.classify(ChdbDied("the chDB process ended (exit code -6)"))[0] == "crash"
     assert table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0] == "harness"
     assert table.classify(KeyError("x"))[0] == "harness"
+
+
+# --- DuckDB as a writer, through the harness's REST catalog -------------------------------------------
+
+
+def test_duckdb_histories_draw_only_what_duckdb_writes():
+    from hypothesis import given as given_, settings as settings_
+
+    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given_(histories(max_steps=10, writer="duckdb"))
+    def check(history):
+        scenario.validate(history)
+        assert history["writer"] == "duckdb" and history["table"]["format-version"] in (1, 2)
+        assert {s["op"] for s in history["steps"]} <= set(strategies.DUCKDB_OPS) | {"upgrade"}
+        assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
+        assert not any(values.kind(s["type"]) in ("struct", "array", "map") for s in history["steps"] if s["op"] == "add-column")
+
+    check()
+
+
+def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():
+    """An entry with `format-version` or `evolved-spec` matches only findings on such tables."""
+    from conformance.writer_harness.harness import KnownFinding
+    from conformance.writer_harness.runner import Finding
+
+    entry = KnownFinding("x", "spark-rows", "missing", "r", "s", writer="duckdb", format_version=1, evolved_spec=False)
+    finding = Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 1, 1)
+    assert entry.matches(finding)
+    assert not entry.matches(Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 2, 1))
+    assert not entry.matches(Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 1, 2))
+    assert not entry.matches(Finding("spark-rows", 1, "table", "1 missing", "insert", "spark", 1, 1))

@@ -188,38 +188,12 @@ def literal(t: str, v: Any) -> str:
     raise Unsupported(f"ClickHouse writes no Iceberg value of type {t} as the harness has it")
 
 
-class _Conditions:
-    """ClickHouse boolean expressions, as `predicates.exact` builds them."""
+class _Conditions(predicates.SqlConditions):
+    """ClickHouse's spellings of `predicates.SqlConditions`."""
 
-    def __init__(self, types: dict[str, str]):
-        self.types = types
-
-    def false(self) -> str:
-        return "0"
-
-    def all(self, parts: list[str]) -> str:
-        return "(" + " AND ".join(parts) + ")"
-
-    def any(self, parts: list[str]) -> str:
-        return "(" + " OR ".join(parts) + ")"
-
-    def is_in(self, column: str, ids: list[int]) -> str:
-        return f"{quote(column)} IN ({', '.join(map(str, ids))})"
-
-    def is_null(self, column: str) -> str:
-        return f"isNull({quote(column)})"
-
-    def not_null(self, column: str) -> str:
-        return f"isNotNull({quote(column)})"
-
-    def is_nan(self, column: str) -> str:
-        return f"isNaN({quote(column)})"
-
-    def not_nan(self, column: str) -> str:
-        return f"NOT isNaN({quote(column)})"
-
-    def compare(self, column: str, t: str, op: str, v: Any) -> str:
-        return f"{quote(column)} {'!=' if op == '<>' else op} {literal(t, v)}"
+    FALSE, NOT_EQUAL = "0", "!="
+    IS_NULL, NOT_NULL, IS_NAN = "isNull({c})", "isNotNull({c})", "isNaN({c})"
+    quote, literal = staticmethod(quote), staticmethod(literal)
 
 
 class ChdbTable:
@@ -300,11 +274,11 @@ class ChdbTable:
 
     def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
         self._main_only(branch)
-        self.sql(f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions(types))}")
+        self.sql(f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions())}")
 
     def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
         self._main_only(branch)
-        condition = predicates.exact(where, types, self.ids, _Conditions(types))
+        condition = predicates.exact(where, types, self.ids, _Conditions())
         self.sql(f"ALTER TABLE {quote(self.name)} UPDATE {quote(column)} = {literal(t, value)} WHERE {condition}")
 
     def merge(self, *args: Any) -> None:

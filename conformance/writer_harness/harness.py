@@ -12,8 +12,9 @@ that writer whatever the harness's default.
 Known findings (`known_findings.json`) are findings of a writer (Iceberg Java through Spark,
 PyIceberg) or a reader that are recorded with the spec text that decides them: they are reported,
 but do not fail a run. Each entry matches a check (or a list of checks) and a regular expression of
-the message, optionally only after a step of one op (`step-op`) or on tables of one writer
-(`writer`: "spark" or "pyiceberg").
+the message, optionally only after a step of one op (`step-op`), on tables of one writer
+(`writer`: "spark", "pyiceberg", "chdb" or "duckdb"), of one format version (`format-version`), or
+with or without an evolved partition spec (`evolved-spec`).
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ class KnownFinding:
     spec: str
     upstream: str | None = None
     step_op: str | None = None  # when set, only findings seen after a step of this op
-    writer: str | None = None  # when set, only findings on tables of this writer ("spark", "pyiceberg")
+    writer: str | None = None  # when set, only findings on tables of this writer ("spark", "pyiceberg", "chdb", "duckdb")
+    format_version: int | None = None  # when set, only findings on tables of this format version
+    evolved_spec: bool | None = None  # when set, only findings on tables with (true) or without (false) more than one partition spec
 
     def matches(self, f: Finding) -> bool:
         checks = self.check if isinstance(self.check, list) else [self.check]
         same_check = any(f.check == c or (c.endswith(":") and f.check.startswith(c)) for c in checks)
-        return same_check and self.step_op in (None, f.op) and self.writer in (None, f.writer) and re.search(self.match, f.message) is not None
+        scoped = self.format_version in (None, f.format_version) and self.evolved_spec in (None, (f.specs or 0) > 1)
+        return same_check and scoped and self.step_op in (None, f.op) and self.writer in (None, f.writer) and re.search(self.match, f.message) is not None
 
 
 def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:

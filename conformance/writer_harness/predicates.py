@@ -123,6 +123,47 @@ def _ordered(build: Any, column: str, t: str, op: str, v: Any) -> Any:
     return build.compare(column, t, op, v)
 
 
+class SqlConditions:
+    """SQL boolean expressions, as `exact` builds them; a dialect sets its spellings and its
+    `quote` (a column name) and `literal` (a model value of a type)."""
+
+    FALSE, NOT_EQUAL = "FALSE", "<>"
+    IS_NULL, NOT_NULL, IS_NAN = "{c} IS NULL", "{c} IS NOT NULL", "isnan({c})"
+
+    def quote(self, column: str) -> str:
+        raise NotImplementedError
+
+    def literal(self, t: str, v: Any) -> str:
+        raise NotImplementedError
+
+    def false(self) -> str:
+        return self.FALSE
+
+    def all(self, parts: list[str]) -> str:
+        return "(" + " AND ".join(parts) + ")"
+
+    def any(self, parts: list[str]) -> str:
+        return "(" + " OR ".join(parts) + ")"
+
+    def is_in(self, column: str, ids: list[int]) -> str:
+        return f"{self.quote(column)} IN ({', '.join(map(str, ids))})"
+
+    def is_null(self, column: str) -> str:
+        return self.IS_NULL.format(c=self.quote(column))
+
+    def not_null(self, column: str) -> str:
+        return self.NOT_NULL.format(c=self.quote(column))
+
+    def is_nan(self, column: str) -> str:
+        return self.IS_NAN.format(c=self.quote(column))
+
+    def not_nan(self, column: str) -> str:
+        return f"NOT {self.is_nan(column)}"
+
+    def compare(self, column: str, t: str, op: str, v: Any) -> str:
+        return f"{self.quote(column)} {self.NOT_EQUAL if op == '<>' else op} {self.literal(t, v)}"
+
+
 def holds(pred: dict, row: dict[str, Any], types: dict[str, str]) -> bool:
     """Whether the row matches (SQL's unknown counts as no)."""
     return _truth(pred, row, types) is True

@@ -44,6 +44,8 @@ class Finding:
     message: str
     op: str = ""  # the op of that step
     writer: str = "spark"  # the writer of the table (`writers`)
+    format_version: int | None = None  # the table's format version then
+    specs: int | None = None  # how many partition specs the table had then (more than one: evolved)
 
     def to_json(self) -> dict:
         out = {"check": self.check, "step": self.step, "op": self.op, "target": self.target, "message": self.message}
@@ -162,7 +164,12 @@ class HistoryRun:
 
     def _find(self, check: str, step: int, target: str, message: str) -> None:
         op = self.history["steps"][step]["op"] if step >= 0 else "create"
-        self.outcome.findings.append(Finding(check, step, target, message, op, self.table.kind))
+        try:
+            md = self.table.metadata()
+            version, specs = md.get("format-version"), len(md.get("partition-specs") or [])
+        except Exception:  # no metadata file (yet), or one that does not parse: the finding says why
+            version = specs = None
+        self.outcome.findings.append(Finding(check, step, target, message, op, self.table.kind, version, specs))
 
     # --- executing a step on the writer and on the model -------------------------------------------
     def _execute(self, i: int, step: dict) -> Change | None:

@@ -27,7 +27,10 @@ What is drawn:
 versions 1 and 2, and no update, merge, rewrite procedure or cherry-pick; upgrades go to v2.
 `histories(writer="chdb")` draws what ClickHouse writes (`chdb_steps`): format version 2, columns
 of the types it writes (no boolean, binary or nested), no table properties, and inserts, deletes,
-updates and column changes.
+updates and column changes. `histories(writer="duckdb")` draws what DuckDB writes through the
+harness's REST catalog (`duckdb_steps`): format versions 1 and 2 (upgrades to 2), no table
+properties at creation, inserts, deletes, updates, merges, column and partition changes, property
+changes; no nested column added later.
 """
 
 from __future__ import annotations
@@ -101,11 +104,12 @@ def column_values(t: str) -> st.SearchStrategy[Any]:
     return st.one_of(st.none(), base)
 
 
-def column_types(writer: str = "spark") -> st.SearchStrategy[str]:
+def column_types(writer: str = "spark", added: bool = False) -> st.SearchStrategy[str]:
+    """The types of a table's columns (`added`: of a column added later) that `writer` writes."""
     if writer == "chdb":  # the types ClickHouse writes to an optional Iceberg column (chdb_steps)
         return st.one_of(st.sampled_from([t for t in values.PRIMITIVES if t not in ("boolean", "binary")]), decimal_types())
-    if writer == "duckdb":  # the types DuckDB writes to Iceberg (duckdb_steps)
-        return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
+    if writer == "duckdb" and added:  # DuckDB adds no nested column to an Iceberg table (duckdb_steps)
+        return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types())
     return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
 
 
@@ -258,11 +262,10 @@ WIDENINGS = {"int": "bigint", "float": "double"}
 
 
 def _step(draw: Any, shape: Shape, writer: str = "spark") -> dict:
-    if writer == "pyiceberg":
-        ops = list(PYICEBERG_OPS) + (["upgrade"] if shape.format_version < MAX_VERSION[writer] else [])
+    if writer in ("pyiceberg", "chdb", "duckdb"):
+        ops = list({"pyiceberg": PYICEBERG_OPS, "chdb": CHDB_OPS, "duckdb": DUCKDB_OPS}[writer])
+        ops += ["upgrade"] if shape.format_version < MAX_VERSION[writer] else []
         return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
-    if writer in ("chdb", "duckdb"):
-        return _step_of(draw, shape, draw(st.sampled_from(CHDB_OPS if writer == "chdb" else DUCKDB_OPS)), writer)
     ops = ["insert", "insert", "insert", "delete", "update", "merge", "overwrite", "insert-many", "add-column", "drop-column",
            "rename-column", "move-column", "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field",
            "rewrite-data-files", "rewrite-manifests", "expire-snapshots", "create-branch", "create-tag", "rollback", "set-properties"]  # fmt: skip
@@ -296,7 +299,7 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         delete_where = _predicate(draw, shape) if draw(st.booleans()) else None
         return {"op": op, "rows": _records(draw, shape, reuse=True), "delete-where": delete_where, "branch": _branch(draw, shape)}
     if op == "add-column":
-        t = draw(column_types(writer))
+        t = draw(column_types(writer, added=True))
         name = shape.new_name("a")
         step = {"op": op, "name": name, "type": t, "default": None}
         if shape.format_version >= 3 and values.kind(t) not in ("struct", "array", "map") and draw(st.booleans()):

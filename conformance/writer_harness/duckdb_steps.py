@@ -1,0 +1,539 @@
+"""Each step of a history as DuckDB writes it: DuckDB 1.5.5 with its iceberg extension as a writer
+of the harness (the writer interface: `writers`).
+
+DuckDB writes Iceberg tables only through an attached Iceberg REST catalog. The harness serves one
+on loopback (`rest_catalog`: PyIceberg's `SqlCatalog` in `<warehouse>/duckdb/catalog.db`, each
+table in `<warehouse>/duckdb/db/<name>/`), and DuckDB attaches it with `ATTACH ... (TYPE iceberg,
+ENDPOINT 'http://127.0.0.1:<port>', AUTHORIZATION_TYPE 'none')`. DuckDB writes the data files,
+delete files, manifests and manifest lists, and sends its commit as REST requirements and updates;
+the catalog applies them and writes the metadata JSON (named `NNNNN-<uuid>.metadata.json`), so the
+metadata files are PyIceberg's rendering of DuckDB's updates. The extensions (httpfs for HTTP, avro,
+iceberg) are loaded from their PyPI wheels by path, as `conformance.engines.duckdb_engine` does, with
+auto-install and auto-load off. DuckDB runs in a child process (`python -m
+conformance.writer_harness.duckdb_steps <endpoint>`, time zone UTC), so that an abort inside DuckDB is
+the writer's crash, not the harness's; the catalog server runs in the harness's process.
+
+What the writer does, in SQL on that one DuckDB connection:
+
+* create: `CREATE TABLE ice.db.<name> (...) PARTITIONED BY (...) WITH ('format-version' = 'N')`
+  (DuckDB stages the table and creates it with an `assert-create` commit), the partition
+  transforms as DuckDB spells them: the column for identity, `bucket(N, c)`, `truncate(W, c)`,
+  `year(c)`, `month(c)`, `day(c)`, `hour(c)`; DuckDB names the fields itself (`bucket_4__c_2`);
+* insert, insert-many: `INSERT INTO ... VALUES` of typed literals, `INSERT ... SELECT` over
+  `range(start, start + count)`;
+* delete, update, merge: `DELETE`, `UPDATE ... SET c = v`, `MERGE INTO ... USING (VALUES ...)
+  ON t.id = s.id WHEN MATCHED THEN UPDATE SET ... WHEN NOT MATCHED THEN INSERT ...`, which DuckDB
+  writes as position delete files and new data files (a merge that updates and inserts commits two
+  snapshots). The history's predicate becomes a DuckDB expression true exactly where the SQL
+  predicate is true (`predicates.exact`): DuckDB orders NaN above every value and equal to itself,
+  as Spark does, but the guards keep its null and NaN handling from deciding which rows a step
+  touches; an id-mod predicate that selects none of the ids written is `FALSE`;
+* add (optional, primitive), drop, rename and widen columns: `ALTER TABLE ... ADD | DROP | RENAME
+  COLUMN`, `ALTER COLUMN c TYPE t`;
+* add, drop and replace partition fields: `ALTER TABLE ... SET PARTITIONED BY (...)` with the
+  current spec's fields changed (`RESET PARTITIONED BY` when none is left): DuckDB replaces the
+  whole spec;
+* set-properties: `ALTER TABLE ... SET ('k' = 'v', ...)`; the v1 -> v2 upgrade:
+  `SET ('format-version' = '2')`.
+
+Columns: boolean BOOLEAN, int INTEGER, bigint BIGINT, float FLOAT, double DOUBLE, decimal(P,S)
+DECIMAL(P,S), date DATE, timestamp TIMESTAMPTZ, timestamp_ntz TIMESTAMP, string VARCHAR, binary
+BLOB, struct STRUCT, array LIST, map MAP; every column but `id` optional.
+
+Not offered, so skipped (`writers.Unsupported`): insert overwrite (DuckDB has no INSERT
+OVERWRITE); a merge with a delete clause ("MERGE INTO with Iceberg only supports a single
+UPDATE/DELETE action currently"); deletes, updates and merges of a v1 table ("Not implemented
+Error: Delete from Iceberg V1 tables") or of a table whose write.delete.mode, write.update.mode or
+write.merge.mode is copy-on-write ("DuckDB-Iceberg only supports merge-on-read for
+updates/deletes"); moving a column (DuckDB's ALTER TABLE cannot); adding a struct, list or map
+column ("ADD COLUMN for Nested Types not supported for Iceberg tables"), and so later steps on such
+a column; equality deletes, branches, tags, rollback, cherry-pick, snapshot
+expiry and the rewrite procedures (the extension has none); and format version 3: DuckDB asks for
+v3 tables, but the catalog that applies its commits, PyIceberg 0.12's, writes no v3 metadata
+("Writing V3 is not yet supported"), so v3 tables, the upgrade to v3 and initial defaults (v3:
+"non-null DEFAULT values are not supported for <V3 tables") are not written through it.
+
+Refusals DuckDB 1.5.5 makes of steps it offers (table and model unchanged): an ADD COLUMN after
+a DROP COLUMN that went back to an earlier schema ("Attempted to add schema with id N, but this
+already exists": DuckDB numbers the new schema current + 1); a DELETE of rows in files of two
+partition specs that share a field, after a field was added ("duplicate name ... in struct":
+DuckDB names fields by transform and column); an INSERT whose truncate partition value of a
+decimal leaves the column's precision, or of a binary value is no UTF-8 ("Invalid unicode (byte
+sequence mismatch) detected in value construction").
+
+Check 1 reads the tables with Iceberg Java through Spark, by the path of the current metadata file
+(the catalog's pointer), as for PyIceberg's and ClickHouse's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import predicates, values
+from .spark_steps import read_rows
+from .writers import Unsupported
+
+NAMESPACE = "db"
+CATALOG = "ice"  # the name the catalog is attached under in DuckDB
+EXTENSIONS = (("duckdb-extension-httpfs", "duckdb_extension_httpfs", "httpfs"), ("duckdb-extension-avro", "duckdb_extension_avro", "avro"),
+              ("duckdb-extension-iceberg", "duckdb_extension_iceberg", "iceberg"))  # fmt: skip
+# DuckDB's error classes that are the harness's own fault (its SQL names what is not there), and
+# those of a failure inside DuckDB (a crash, not a refusal).
+_HARNESS_ERRORS = {"ParserException", "SyntaxException"}
+_MISSING_TABLE = re.compile(r"CatalogException: Catalog Error: (Table|Schema) with name \S+ does not exist")
+_CRASH_ERRORS = {"InternalException", "InternalError", "FatalException", "IOException", "SerializationException"}
+_NATIVE = {"boolean": "BOOLEAN", "int": "INTEGER", "bigint": "BIGINT", "float": "FLOAT", "double": "DOUBLE", "date": "DATE",
+           "timestamp": "TIMESTAMPTZ", "timestamp_ntz": "TIMESTAMP", "string": "VARCHAR", "binary": "BLOB"}  # fmt: skip
+_TRANSFORMS = {"identity": "{c}", "bucket": "bucket({param}, {c})", "truncate": "truncate({param}, {c})", "year": "year({c})",
+               "month": "month({c})", "day": "day({c})", "hour": "hour({c})"}  # fmt: skip
+
+
+# --- the child process ---------------------------------------------------------------------------
+
+
+class DuckDBDied(Exception):
+    """The DuckDB child process ended while running a statement (an abort or a signal)."""
+
+
+class DuckDBError(Exception):
+    """DuckDB's error for a statement: its class name (`BinderException`, ...) and message."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+
+
+class Session:
+    """A DuckDB connection in a child process, the REST catalog at `endpoint` attached as `ice`; one
+    statement per line of JSON each way."""
+
+    def __init__(self, endpoint: str):
+        import subprocess
+
+        self.child = subprocess.Popen([sys.executable, "-m", "conformance.writer_harness.duckdb_steps", endpoint], text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      env={**os.environ, "PYTHONPATH": _project_path()})  # fmt: skip
+        self.endpoint = endpoint
+        self.query("SELECT 1")  # the attach happened (or its error is raised here)
+
+    def query(self, sql: str) -> None:
+        """Run one statement; DuckDB's error is raised as `DuckDBError`."""
+        try:
+            self.child.stdin.write(json.dumps({"sql": sql}) + "\n")
+            self.child.stdin.flush()
+            line = self.child.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            code = self.child.wait()
+            raise DuckDBDied(f"the DuckDB process ended (exit code {code}) running: {sql[:300]}")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise DuckDBError(reply["type"], reply["error"])
+
+    def alive(self) -> bool:
+        return self.child.poll() is None
+
+    def close(self) -> None:
+        if self.alive():
+            self.child.stdin.close()
+            try:
+                self.child.wait(timeout=30)
+            except Exception:  # a DuckDB that does not end: this session's own child
+                self.child.kill()
+                self.child.wait()
+
+
+def _project_path() -> str:
+    root = str(Path(__file__).resolve().parents[2])
+    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+
+
+def connect(endpoint: str) -> Any:
+    """A DuckDB connection with httpfs, avro and iceberg loaded from their wheels (no downloads), the
+    time zone UTC, and the REST catalog at `endpoint` attached as `ice`, without authorization."""
+    import duckdb
+
+    from conformance.engines.duckdb_engine import extension_file
+
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    for dist, package, name in EXTENSIONS:
+        con.execute("LOAD '" + str(extension_file(dist, package, name)).replace("'", "''") + "'")
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute(f"ATTACH 'warehouse' AS {CATALOG} (TYPE iceberg, ENDPOINT '{endpoint}', AUTHORIZATION_TYPE 'none')")
+    return con
+
+
+def serve(endpoint: str) -> None:
+    """The child's loop: each line `{"sql": ...}` is run; the reply is `{}` or `{"type", "error"}`."""
+    try:
+        con = connect(endpoint)
+        setup_error = None
+    except Exception as e:  # answered to every statement, so the parent sees why
+        con, setup_error = None, {"type": type(e).__name__, "error": f"setting up DuckDB: {e}"}
+    for line in sys.stdin:
+        reply: dict[str, str] = {}
+        if setup_error:
+            reply = setup_error
+        else:
+            try:
+                con.execute(json.loads(line)["sql"])
+            except Exception as e:  # DuckDB's error, handed to the parent to classify
+                reply = {"type": type(e).__name__, "error": str(e)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+class _Warehouse:
+    """The catalog server of one warehouse and the DuckDB session attached to it."""
+
+    def __init__(self, root: Path):
+        from .rest_catalog import RestCatalogServer
+
+        self.root = root
+        self.server = RestCatalogServer(root, name="duckdb")
+        self.server.catalog.create_namespace_if_not_exists(NAMESPACE)
+        self._session: Session | None = None
+
+    def session(self) -> Session:
+        """The DuckDB session (a new one when the last one died)."""
+        if self._session is None or not self._session.alive():
+            self._session = Session(self.server.uri)
+        return self._session
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+        self.server.stop()
+
+
+_warehouses: dict[Path, _Warehouse] = {}
+
+
+def warehouse(root: Path) -> _Warehouse:
+    """The catalog and DuckDB session of `root` (new ones when its warehouse was removed since)."""
+    root = Path(root).resolve()
+    if root in _warehouses and not (root / "catalog.db").exists():
+        _warehouses.pop(root).close()
+    if root not in _warehouses:
+        _warehouses[root] = _Warehouse(root)
+    return _warehouses[root]
+
+
+# --- types and literals ----------------------------------------------------------------------------
+
+
+def native_type(t: str) -> str:
+    """The DuckDB type of a harness column type."""
+    k = values.kind(t)
+    if k == "decimal":
+        return "DECIMAL({}, {})".format(*values.decimal_of(t))
+    if k == "struct":
+        return "STRUCT(" + ", ".join(f"{quote(n)} {native_type(ft)}" for n, ft in values.struct_fields(t)) + ")"
+    if k == "array":
+        return native_type(values.element_type(t)) + "[]"
+    if k == "map":
+        return "MAP({}, {})".format(*map(native_type, values.map_types(t)))
+    return _NATIVE[k]
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def literal(t: str, v: Any) -> str:
+    """A DuckDB expression of type `native_type(t)` holding the model value `v` (NULL for None)."""
+    native = native_type(t)
+    if v is None:
+        return f"CAST(NULL AS {native})"
+    k = values.kind(t)
+    if k == "boolean":
+        return "TRUE" if v else "FALSE"
+    if k in ("int", "bigint"):
+        return f"CAST({v} AS {native})"
+    if k in ("float", "double"):
+        text = "nan" if math.isnan(v) else ("inf" if v == math.inf else "-inf" if v == -math.inf else repr(v))
+        return f"CAST('{text}' AS {native})"
+    if k == "decimal":
+        return f"CAST('{format(v, 'f')}' AS {native})"
+    if k == "date":
+        return f"CAST(DATE '1970-01-01' + CAST({v} AS INTEGER) AS DATE)"
+    if k == "timestamp_ntz":
+        return f"make_timestamp(CAST({v} AS BIGINT))"
+    if k == "timestamp":
+        return f"CAST(make_timestamp(CAST({v} AS BIGINT)) AS TIMESTAMPTZ)"  # the session time zone is UTC
+    if k == "string":
+        return _string(v)
+    if k == "binary":
+        return f"from_hex('{v.hex()}')"
+    if k == "struct":
+        fields = ", ".join(f"{quote(n)} := {literal(ft, v.get(n))}" for n, ft in values.struct_fields(t))
+        return f"CAST(struct_pack({fields}) AS {native})"
+    if k == "array":
+        return f"CAST([{', '.join(literal(values.element_type(t), x) for x in v)}] AS {native})"
+    kt, vt = values.map_types(t)
+    return f"CAST(MAP {{{', '.join(f'{literal(kt, a)}: {literal(vt, b)}' for a, b in v.items())}}} AS {native})"
+
+
+class _Conditions(predicates.SqlConditions):
+    """DuckDB's spellings of `predicates.SqlConditions` (the standard ones)."""
+
+    quote, literal = staticmethod(quote), staticmethod(literal)
+
+
+def _transform_key(f: dict) -> str:
+    """The Iceberg transform string of a harness partition field (`bucket[4]`)."""
+    return f"{f['transform']}[{f['param']}]" if f["transform"] in ("bucket", "truncate") else f["transform"]
+
+
+def _transform_sql(transform: str, column: str) -> str:
+    """DuckDB's PARTITIONED BY term of an Iceberg transform string on a column."""
+    name, _, param = transform.partition("[")
+    if name not in _TRANSFORMS:
+        raise Unsupported(f"DuckDB partitions by no {transform!r} transform")
+    return _TRANSFORMS[name].format(param=param.rstrip("]"), c=quote(column))
+
+
+# --- the table -----------------------------------------------------------------------------------------
+
+
+class DuckDBTable:
+    """One table of a history, written by DuckDB through the harness's REST catalog."""
+
+    kind = "duckdb"
+    crash_check = "writer-crash"
+
+    def __init__(self, spark: Any, warehouse: Path, name: str):
+        self.spark, self.name = spark, name
+        self.root = (Path(warehouse) / "duckdb").resolve()
+        self.directory = self.root / NAMESPACE / name
+        self.ident = f"{CATALOG}.{NAMESPACE}.{quote(name)}"
+        self.ids: set[int] = set()  # every id this writer has written (the universe of id-mod predicates)
+        self.fields: dict[str, tuple[int, str]] = {}  # harness partition field name -> (source field id, transform)
+
+    def sql(self, text: str) -> None:
+        session = warehouse(self.root).session()
+        try:
+            session.query(text)
+        except DuckDBError as e:
+            if e.kind in _CRASH_ERRORS:  # DuckDB invalidates its database after an internal or fatal error
+                session.close()
+            raise
+
+    # --- metadata ---------------------------------------------------------------------------
+    @property
+    def metadata_location(self) -> str:
+        """The catalog's current metadata location (a file: URI)."""
+        return warehouse(self.root).server.metadata_location((NAMESPACE, self.name))
+
+    @property
+    def metadata_path(self) -> Path:
+        location = self.metadata_location
+        return Path(location[len("file://"):] if location.startswith("file://") else location.removeprefix("file:"))
+
+    def metadata(self) -> dict:
+        return json.loads(self.metadata_path.read_text())
+
+    def _schema(self) -> list[dict]:
+        md = self.metadata()
+        return next(s for s in md["schemas"] if s["schema-id"] == md["current-schema-id"])["fields"]
+
+    # --- refusals and crashes -------------------------------------------------------------------
+    def classify(self, e: BaseException) -> tuple[str, str]:
+        """DuckDB's errors are refusals (not implemented, invalid input, a binder or conversion
+        error, a commit the catalog refused), except an internal or fatal error or a failed file
+        read or write, which are crashes (and end the session: DuckDB invalidates its database),
+        and a parser error, a table the harness's SQL names that is not there, or the catalog
+        server's own failure (HTTP 500), which are the harness's. The DuckDB process ending is a
+        crash."""
+        text = f"{type(e).__name__}: {e}".strip()
+        if isinstance(e, DuckDBDied):
+            return "crash", text
+        if not isinstance(e, DuckDBError):
+            return "harness", text
+        if e.kind in _HARNESS_ERRORS or "ServerErrorException" in text or _MISSING_TABLE.search(text):
+            return "harness", text
+        if e.kind in _CRASH_ERRORS:
+            return "crash", text
+        return "refused", text
+
+    def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
+        return False  # DuckDB deletes by position delete files
+
+    # --- writing ------------------------------------------------------------------------------
+    def create(self, table: dict) -> None:
+        version = table["format-version"]
+        if version not in (1, 2):
+            raise Unsupported(f"format version {version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata")
+        columns = ", ".join(f"{quote(c['name'])} {native_type(c['type'])}" + (" NOT NULL" if c["name"] == "id" else "") for c in table["columns"])
+        parts = [_transform_sql(_transform_key(f), f["column"]) for f in table["partition"]]
+        partition = f" PARTITIONED BY ({', '.join(parts)})" if parts else ""
+        props = ", ".join(f"{_string(k)} = {_string(v)}" for k, v in {**table["properties"], "format-version": str(version)}.items())
+        server = warehouse(self.root).server
+        with server.lock:
+            if server.catalog.table_exists((NAMESPACE, self.name)):  # a table of an earlier run of the same name
+                server.catalog.drop_table((NAMESPACE, self.name))
+        self.sql(f"CREATE TABLE {self.ident} ({columns}){partition} WITH ({props})")
+        ids = {f["name"]: f["id"] for f in self._schema()}
+        self.fields = {f["name"]: (ids[f["column"]], _transform_key(f)) for f in table["partition"]}
+
+    def _main_only(self, branch: str | None) -> None:
+        if branch is not None:
+            raise Unsupported("DuckDB writes no branches")
+
+    def _row_level(self, what: str, mode: str) -> None:
+        """DuckDB deletes, updates and merges v2 tables, by position deletes only (merge-on-read)."""
+        md = self.metadata()
+        if md["format-version"] < 2:
+            raise Unsupported(f"DuckDB 1.5.5 does not {what} Iceberg v1 tables")
+        if md.get("properties", {}).get(f"write.{mode}.mode", "merge-on-read") != "merge-on-read":
+            raise Unsupported(f"DuckDB 1.5.5 writes {mode}s merge-on-read only, and the table's write.{mode}.mode is copy-on-write")
+
+    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+        self._main_only(branch)
+        if overwrite:
+            raise Unsupported("DuckDB has no INSERT OVERWRITE")
+        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
+        self.sql(f"INSERT INTO {self.ident} ({', '.join(quote(n) for n, _ in columns)}) VALUES {tuples}")
+        self.ids.update(r["id"] for r in rows)
+
+    def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
+        self._main_only(branch)
+        self.sql(f'INSERT INTO {self.ident} ("id") SELECT range FROM range({start}, {start + count})')
+        self.ids.update(range(start, start + count))
+
+    def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self._main_only(branch)
+        self._row_level("delete from", "delete")
+        self.sql(f"DELETE FROM {self.ident} WHERE {predicates.exact(where, types, self.ids, _Conditions())}")
+
+    def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
+        self._main_only(branch)
+        self._row_level("update", "update")
+        condition = predicates.exact(where, types, self.ids, _Conditions())
+        self.sql(f"UPDATE {self.ident} SET {quote(column)} = {literal(t, value)} WHERE {condition}")
+
+    def merge(self, columns: list[tuple[str, str]], rows: list[dict], delete_where: dict | None, types: dict[str, str],
+              branch: str | None) -> None:  # fmt: skip
+        self._main_only(branch)
+        self._row_level("merge into", "merge")
+        if delete_where is not None:
+            raise Unsupported("DuckDB 1.5.5: MERGE INTO with Iceberg only supports a single UPDATE/DELETE action currently")
+        names = [quote(n) for n, _ in columns]
+        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
+        updates = ", ".join(f"{n} = s.{n}" for n in names if n != '"id"')
+        updating = f"WHEN MATCHED THEN UPDATE SET {updates} " if updates else ""
+        self.sql(f"MERGE INTO {self.ident} AS t USING (VALUES {tuples}) AS s({', '.join(names)}) ON t.\"id\" = s.\"id\" "
+                 f"{updating}WHEN NOT MATCHED THEN INSERT ({', '.join(names)}) VALUES ({', '.join(f's.{n}' for n in names)})")  # fmt: skip
+        self.ids.update(r["id"] for r in rows)
+
+    def equality_delete(self, *args: Any) -> None:
+        raise Unsupported("DuckDB writes no equality delete files")
+
+    # --- schema -------------------------------------------------------------------------------
+    def alter(self, clause: str) -> None:
+        self.sql(f"ALTER TABLE {self.ident} {clause}")
+
+    def add_column(self, name: str, t: str, default: Any) -> None:
+        if default is not None:
+            raise Unsupported("initial defaults are v3, which the harness's catalog does not write")
+        if values.kind(t) in ("struct", "array", "map"):
+            raise Unsupported("DuckDB 1.5.5: ADD COLUMN for Nested Types not supported for Iceberg tables")
+        self.alter(f"ADD COLUMN {quote(name)} {native_type(t)}")
+
+    def _existing(self, name: str) -> None:
+        """A column the history added with a step that was skipped (a nested type) is in neither
+        the table nor the model: a later step on it is skipped too."""
+        if name not in {f["name"] for f in self._schema()}:
+            raise Unsupported(f"the table has no column {name!r} (the step that added it was skipped)")
+
+    def drop_column(self, name: str) -> None:
+        self._existing(name)
+        self.alter(f"DROP COLUMN {quote(name)}")
+
+    def rename_column(self, name: str, to: str) -> None:
+        self._existing(name)
+        self.alter(f"RENAME COLUMN {quote(name)} TO {quote(to)}")
+
+    def move_column(self, name: str, after: str | None) -> None:
+        raise Unsupported("DuckDB's ALTER TABLE cannot move a column")
+
+    def widen_column(self, name: str, t: str) -> None:
+        self._existing(name)
+        self.alter(f"ALTER COLUMN {quote(name)} TYPE {native_type(t)}")
+
+    # --- partitioning ---------------------------------------------------------------------------
+    def _set_partitioning(self, drop: str | None, add: dict | None) -> None:
+        """SET PARTITIONED BY the current spec's fields without the harness's field `drop` and with
+        `add` (DuckDB replaces the whole spec)."""
+        md = self.metadata()
+        spec = next(s for s in md["partition-specs"] if s["spec-id"] == md["default-spec-id"])
+        names = {f["id"]: f["name"] for f in self._schema()}
+        current = [(f["source-id"], f["transform"]) for f in spec["fields"] if f["transform"] != "void"]
+        if drop is not None:
+            current.remove(self.fields[drop])
+        new = dict(self.fields)
+        new.pop(drop, None)
+        if add is not None:
+            ids = {v: k for k, v in names.items()}
+            new[add["name"]] = (ids[add["column"]], _transform_key(add))
+            current.append(new[add["name"]])
+        terms = [_transform_sql(transform, names[source]) for source, transform in current]
+        self.alter(f"SET PARTITIONED BY ({', '.join(terms)})" if terms else "RESET PARTITIONED BY")
+        self.fields = new
+
+    def add_partition_field(self, field: dict) -> None:
+        self._set_partitioning(None, field)
+
+    def drop_partition_field(self, name: str) -> None:
+        self._set_partitioning(name, None)
+
+    def replace_partition_field(self, name: str, field: dict) -> None:
+        self._set_partitioning(name, field)
+
+    # --- properties and format version ------------------------------------------------------------
+    def set_properties(self, props: dict[str, str]) -> None:
+        self.alter("SET (" + ", ".join(f"{_string(k)} = {_string(v)}" for k, v in props.items()) + ")")
+
+    def upgrade(self, format_version: int) -> None:
+        if format_version != 2:
+            raise Unsupported(f"format version {format_version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata")
+        self.alter("SET ('format-version' = '2')")
+
+    # --- what DuckDB does not write ------------------------------------------------------------------
+    def rewrite_data_files(self, *args: Any) -> None:
+        raise Unsupported("the rewrite procedures are Iceberg Java's")
+
+    rewrite_manifests = rewrite_position_deletes = rewrite_data_files
+
+    def expire_snapshots(self, retain_last: int) -> None:
+        raise Unsupported("DuckDB's iceberg extension expires no snapshots")
+
+    def create_branch(self, name: str) -> None:
+        raise Unsupported("DuckDB creates no branches or tags")
+
+    create_tag = create_branch
+
+    def rollback(self, snapshot_id: int) -> None:
+        raise Unsupported("DuckDB has no rollback or cherry-pick of Iceberg snapshots")
+
+    cherrypick = rollback
+
+    # --- reading (check 1: Iceberg Java through Spark) ------------------------------------------------
+    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
+             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
