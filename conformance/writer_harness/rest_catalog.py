@@ -2,7 +2,7 @@
 iceberg extension: `duckdb_steps`).
 
 The server speaks the Iceberg REST Catalog API (the OpenAPI document `rest-catalog-open-api.yaml`
-of the Apache Iceberg project; the spec texts under /work/shared/spec/ do not include it, so each
+of the Apache Iceberg project; the table spec texts this suite cites do not include it, so each
 handler below names its endpoint and the response schema it returns). It is backed by PyIceberg's
 `SqlCatalog` (SQLite) in a warehouse directory: the catalog's table rows hold the current metadata
 location, PyIceberg writes the metadata JSON files, and a commit's requirements and updates are
@@ -31,8 +31,8 @@ Errors are the spec's `IcebergErrorResponse`, `{"error": {"message", "type", "co
 BadRequestException (a body the models refuse), 404 NoSuchNamespaceException / NoSuchTableException,
 406 UnsupportedOperationException (what PyIceberg does not write: v3 metadata), 409
 AlreadyExistsException / CommitFailedException (a requirement not met), 500 for anything else.
-Every other path is 404; GET, HEAD, POST or DELETE where the path has no such method is 405. There is no authentication (the client attaches
-with none); the server binds 127.0.0.1 on a port the OS chooses, and serves until `stop()`.
+Every other path is 404; GET, HEAD, POST or DELETE where the path has no such method is 405.
+There is no authentication (the client attaches with none); the server binds 127.0.0.1 on a port the OS chooses, and serves until `stop()`.
 
 DuckDB 1.5.5 calls config, GET of a namespace and of a table, a staged create followed by an
 `assert-create` commit, and single-table commits; the rest round off the same resources. A

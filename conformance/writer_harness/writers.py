@@ -54,8 +54,8 @@ def describe(kind: str) -> str:
 
 
 def kind_of(text: str | None) -> str | None:
-    """Which writer a scenario's `"writer"` names: "pyiceberg" or "chdb" for the id or a description
-    that starts with it, "spark" for the id or any other description (Iceberg Java through Spark),
+    """Which writer a scenario's `"writer"` names: "pyiceberg", "chdb" or "duckdb" for the id or a
+    description that starts with it, "spark" for the id or any other description (Iceberg Java through Spark),
     None when it names none."""
     if not text:
         return None
