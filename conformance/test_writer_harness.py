@@ -379,12 +379,13 @@ def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
 def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
     """A ClickHouse error is a refusal, except an internal one (LOGICAL_ERROR) or the process ending,
     which are crashes, and a malformed query of the harness's own."""
-    from conformance.writer_harness.chdb_steps import ChdbDied, ChdbError, ChdbTable
+    from conformance.writer_harness.chdb_steps import ChdbError, ChdbTable
+    from conformance.writer_harness.child_session import Died
 
     table = ChdbTable(None, tmp_path, "t")
     assert table.classify(ChdbError("Code: 36. DB::Exception: Iceberg spec doesn't allow to add non-nullable columns. (BAD_ARGUMENTS)"))[0] == "refused"
     assert table.classify(ChdbError("Code: 49. DB::Exception: Unexpected state. (LOGICAL_ERROR)"))[0] == "crash"
-    assert table.classify(ChdbDied("the chDB process ended (exit code -6)"))[0] == "crash"
+    assert table.classify(Died("the chDB process ended (exit code -6)"))[0] == "crash"
     assert table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0] == "harness"
     assert table.classify(KeyError("x"))[0] == "harness"
 

@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from pathlib import Path
 from typing import Any
 
-from . import predicates, values
+from . import child_session, predicates, values
+from .child_session import ChildSession, Died
 from .spark_steps import read_rows
 from .writers import Unsupported
 
@@ -64,51 +64,27 @@ _TRANSFORMS = {"bucket": "icebergBucket({param}, {c})", "truncate": "icebergTrun
                "month": "toMonthNumSinceEpoch({c})", "day": "toRelativeDayNum({c})", "hour": "toRelativeHourNum({c})", "identity": "{c}"}  # fmt: skip
 
 
-class ChdbDied(Exception):
-    """The chDB child process ended while running a statement (an abort or a signal)."""
+class ChdbError(Exception):
+    """ClickHouse's error for a statement ("Code: N. DB::Exception: ... (NAME)")."""
 
 
 class Session:
-    """A chDB session in a child process (`python -m conformance.writer_harness.chdb_steps`) working
-    in `directory`, one statement per line of JSON each way."""
+    """A chDB session in a child process (`child_session`) working in `directory`."""
 
     def __init__(self, directory: Path):
-        import subprocess
-        import sys
-
         directory.mkdir(parents=True, exist_ok=True)
-        self.child = subprocess.Popen([sys.executable, "-m", "conformance.writer_harness.chdb_steps"], cwd=directory, text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      env={**os.environ, "PYTHONPATH": _project_path()})  # fmt: skip
+        self.child = ChildSession("conformance.writer_harness.chdb_steps", cwd=directory, label="chDB")
 
     def query(self, sql: str) -> str:
         """Run one statement; its result as CSV text. A ClickHouse error is raised as `ChdbError`
         with ClickHouse's message."""
-        try:
-            self.child.stdin.write(json.dumps({"sql": sql}) + "\n")
-            self.child.stdin.flush()
-            line = self.child.stdout.readline()
-        except (BrokenPipeError, OSError):
-            line = ""
-        if not line:
-            code = self.child.wait()
-            raise ChdbDied(f"the chDB process ended (exit code {code}) running: {sql[:300]}")
-        reply = json.loads(line)
+        reply = self.child.request(sql)
         if "error" in reply:
             raise ChdbError(reply["error"])
         return reply["result"]
 
     def alive(self) -> bool:
-        return self.child.poll() is None
-
-    def close(self) -> None:
-        if self.alive():
-            self.child.stdin.close()
-            self.child.wait(timeout=30)
-
-
-class ChdbError(Exception):
-    """ClickHouse's error for a statement ("Code: N. DB::Exception: ... (NAME)")."""
+        return self.child.alive()
 
 
 _sessions: dict[Path, Session] = {}
@@ -121,28 +97,22 @@ def session(directory: Path) -> Session:
     return _sessions[directory]
 
 
-def _project_path() -> str:
-    root = str(Path(__file__).resolve().parents[2])
-    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-
-
 def serve() -> None:
-    """The child's loop: each line `{"sql": ...}` is run; the reply is `{"result": CSV text}` or
-    `{"error": message}`."""
-    import sys
-
+    """The child: a chDB session set up for Iceberg writes; the reply to a statement is
+    `{"result": CSV text}` or `{"error": ClickHouse's message}`."""
     from chdb import session as chdb_session
 
     s = chdb_session.Session()
     s.query("SET allow_experimental_insert_into_iceberg = 1")
     s.query("SET session_timezone = 'UTC'")
-    for line in sys.stdin:
+
+    def run(sql: str) -> dict[str, str]:
         try:
-            reply = {"result": str(s.query(json.loads(line)["sql"], "CSV"))}
+            return {"result": str(s.query(sql, "CSV"))}
         except Exception as e:  # ClickHouse's error, handed to the parent to classify
-            reply = {"error": str(e)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+            return {"error": str(e)}
+
+    child_session.serve(run)
 
 
 def native_type(t: str) -> str:
@@ -230,7 +200,7 @@ class ChdbTable:
         of an internal failure (LOGICAL_ERROR, a C++ exception, corrupt data), which are crashes,
         and those of a malformed query, which are the harness's. The chDB process ending is a crash."""
         text = f"{type(e).__name__}: {e}".strip()
-        if isinstance(e, ChdbDied):
+        if isinstance(e, Died):
             return "crash", text
         if not isinstance(e, ChdbError):
             return "harness", text

@@ -69,13 +69,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from . import predicates, values
+from . import child_session, predicates, values
+from .child_session import ChildSession, Died
 from .spark_steps import read_rows
 from .writers import Unsupported
 
@@ -97,10 +97,6 @@ _TRANSFORMS = {"identity": "{c}", "bucket": "bucket({param}, {c})", "truncate": 
 # --- the child process ---------------------------------------------------------------------------
 
 
-class DuckDBDied(Exception):
-    """The DuckDB child process ended while running a statement (an abort or a signal)."""
-
-
 class DuckDBError(Exception):
     """DuckDB's error for a statement: its class name (`BinderException`, ...) and message."""
 
@@ -110,49 +106,25 @@ class DuckDBError(Exception):
 
 
 class Session:
-    """A DuckDB connection in a child process, the REST catalog at `endpoint` attached as `ice`; one
-    statement per line of JSON each way."""
+    """A DuckDB connection in a child process (`child_session`), the REST catalog at `endpoint`
+    attached as `ice`."""
 
     def __init__(self, endpoint: str):
-        import subprocess
-
-        self.child = subprocess.Popen([sys.executable, "-m", "conformance.writer_harness.duckdb_steps", endpoint], text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      env={**os.environ, "PYTHONPATH": _project_path()})  # fmt: skip
+        self.child = ChildSession("conformance.writer_harness.duckdb_steps", (endpoint,), label="DuckDB")
         self.endpoint = endpoint
         self.query("SELECT 1")  # the attach happened (or its error is raised here)
 
     def query(self, sql: str) -> None:
         """Run one statement; DuckDB's error is raised as `DuckDBError`."""
-        try:
-            self.child.stdin.write(json.dumps({"sql": sql}) + "\n")
-            self.child.stdin.flush()
-            line = self.child.stdout.readline()
-        except (BrokenPipeError, OSError):
-            line = ""
-        if not line:
-            code = self.child.wait()
-            raise DuckDBDied(f"the DuckDB process ended (exit code {code}) running: {sql[:300]}")
-        reply = json.loads(line)
+        reply = self.child.request(sql)
         if "error" in reply:
             raise DuckDBError(reply["type"], reply["error"])
 
     def alive(self) -> bool:
-        return self.child.poll() is None
+        return self.child.alive()
 
     def close(self) -> None:
-        if self.alive():
-            self.child.stdin.close()
-            try:
-                self.child.wait(timeout=30)
-            except Exception:  # a DuckDB that does not end: this session's own child
-                self.child.kill()
-                self.child.wait()
-
-
-def _project_path() -> str:
-    root = str(Path(__file__).resolve().parents[2])
-    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+        self.child.close()
 
 
 def connect(endpoint: str) -> Any:
@@ -171,23 +143,24 @@ def connect(endpoint: str) -> Any:
 
 
 def serve(endpoint: str) -> None:
-    """The child's loop: each line `{"sql": ...}` is run; the reply is `{}` or `{"type", "error"}`."""
+    """The child: a DuckDB connection attached to the catalog; the reply to a statement is `{}` or
+    `{"type", "error"}` (a failed setup is the reply to every statement, so the parent sees why)."""
     try:
         con = connect(endpoint)
         setup_error = None
-    except Exception as e:  # answered to every statement, so the parent sees why
+    except Exception as e:
         con, setup_error = None, {"type": type(e).__name__, "error": f"setting up DuckDB: {e}"}
-    for line in sys.stdin:
-        reply: dict[str, str] = {}
+
+    def run(sql: str) -> dict[str, str]:
         if setup_error:
-            reply = setup_error
-        else:
-            try:
-                con.execute(json.loads(line)["sql"])
-            except Exception as e:  # DuckDB's error, handed to the parent to classify
-                reply = {"type": type(e).__name__, "error": str(e)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+            return setup_error
+        try:
+            con.execute(sql)
+            return {}
+        except Exception as e:  # DuckDB's error, handed to the parent to classify
+            return {"type": type(e).__name__, "error": str(e)}
+
+    child_session.serve(run)
 
 
 class _Warehouse:
@@ -357,7 +330,7 @@ class DuckDBTable:
         server's own failure (HTTP 500), which are the harness's. The DuckDB process ending is a
         crash."""
         text = f"{type(e).__name__}: {e}".strip()
-        if isinstance(e, DuckDBDied):
+        if isinstance(e, Died):
             return "crash", text
         if not isinstance(e, DuckDBError):
             return "harness", text
