@@ -67,7 +67,6 @@ Check 1 reads the tables with Iceberg Java through Spark, by the path of the cur
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -77,7 +76,7 @@ from typing import Any
 from . import child_session, predicates, values
 from .child_session import ChildSession, Died
 from .spark_steps import read_rows
-from .writers import Unsupported
+from .writers import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
 CATALOG = "ice"  # the name the catalog is attached under in DuckDB
@@ -280,7 +279,7 @@ def _transform_sql(transform: str, column: str) -> str:
 # --- the table -----------------------------------------------------------------------------------------
 
 
-class DuckDBTable:
+class DuckDBTable(MetadataByLocation):
     """One table of a history, written by DuckDB through the harness's REST catalog."""
 
     kind = "duckdb"
@@ -309,13 +308,6 @@ class DuckDBTable:
         """The catalog's current metadata location (a file: URI)."""
         return warehouse(self.root).server.metadata_location((NAMESPACE, self.name))
 
-    @property
-    def metadata_path(self) -> Path:
-        location = self.metadata_location
-        return Path(location[len("file://"):] if location.startswith("file://") else location.removeprefix("file:"))
-
-    def metadata(self) -> dict:
-        return json.loads(self.metadata_path.read_text())
 
     def _schema(self) -> list[dict]:
         md = self.metadata()

@@ -34,7 +34,6 @@ Iceberg's Spark source loads a path that names a `.metadata.json` as a static ta
 
 from __future__ import annotations
 
-import json
 import os
 import traceback
 import warnings
@@ -43,7 +42,7 @@ from typing import Any
 
 from . import predicates, values
 from .spark_steps import read_rows
-from .writers import Unsupported
+from .writers import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
 _catalogs: dict[Path, Any] = {}
@@ -187,7 +186,7 @@ class _Expressions:
 # --- the table -----------------------------------------------------------------------------------------
 
 
-class PyIcebergTable:
+class PyIcebergTable(MetadataByLocation):
     """One table of a history, written by PyIceberg."""
 
     kind = "pyiceberg"
@@ -205,13 +204,6 @@ class PyIcebergTable:
     def metadata_location(self) -> str:
         return self.table.metadata_location
 
-    @property
-    def metadata_path(self) -> Path:
-        location = self.metadata_location
-        return Path(location[len("file://"):] if location.startswith("file://") else location.removeprefix("file:"))
-
-    def metadata(self) -> dict:
-        return json.loads(self.metadata_path.read_text())
 
     # --- refusals and crashes -------------------------------------------------------------------
     def classify(self, e: BaseException) -> tuple[str, str]:

@@ -36,6 +36,22 @@ from typing import Any
 WRITERS = ("spark", "pyiceberg", "chdb", "duckdb")
 
 
+class MetadataByLocation:
+    """`metadata_path` and `metadata()` of a writer whose `metadata_location` is a file: URI."""
+
+    metadata_location: str
+
+    @property
+    def metadata_path(self) -> Path:
+        location = self.metadata_location
+        return Path(location[len("file://"):] if location.startswith("file://") else location.removeprefix("file:"))
+
+    def metadata(self) -> dict:
+        import json
+
+        return json.loads(self.metadata_path.read_text())
+
+
 class Unsupported(Exception):
     """A step the writer does not offer (the message says why): skipped, table and model unchanged."""
 
