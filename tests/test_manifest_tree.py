@@ -118,13 +118,24 @@ def test_validator_finds_each_corruption(rule_id, slug, build, corrupt):
     """Rules: tree.manifest-counts, tree.min-sequence-number, tree.manifest-length, tree.partition-spec-id,
     tree.sequence-number-bound, tree.unique-live-files, tree.content, tree.equality-ids, tree.partition-tuple,
     tree.bounds, tree.manifest-metadata, tree.manifest-schema-id, tree.deletion-vector-fields, tree.first-row-id, tree.file-exists,
-    tree.unwritten-fields, tree.required-fields, manifest.avro-file, tree.manifest-format-version."""
+    tree.unwritten-fields, tree.required-fields, manifest.avro-file, tree.manifest-format-version, tree.file-path-uri."""
     w = build()
     assert validate_table(InMemoryFiles(w.files), w.metadata_location) == []
     corrupt(w)
     violations = validate_table(InMemoryFiles(w.files), w.metadata_location)
     assert rule_id in {v.rule for v in violations}
     assert all(v.path and v.message for v in violations)
+
+
+@pytest.mark.parametrize("file_path,violates", [("s3://bucket/t/data/a.parquet", False), ("hdfs://nn:8020/t/a.parquet", False),
+                                                ("file:///warehouse/t/a.parquet", False), ("/warehouse/t/a.parquet", True),
+                                                ("warehouse/t/a.parquet", True), ("C:/warehouse/t/a.parquet", True)])  # fmt: skip
+def test_file_path_is_a_uri_with_a_scheme(file_path, violates):
+    """tree.file-path-uri: "Full URI for the file with FS scheme"; a drive letter is no scheme."""
+    w = trees.rewrite_manifests()
+    trees._edit_manifest(w, "m1.avro", lambda records, meta: records[0]["data_file"].update(file_path=file_path))
+    rules = {v.rule for v in validate_table(InMemoryFiles(w.files), w.metadata_location)}
+    assert ("tree.file-path-uri" in rules) == violates
 
 
 def test_validator_reports_every_violation_not_only_the_first():
