@@ -71,10 +71,17 @@ def inherit(e: ContentEntry, snapshot_id: int, sequence_number: int, where: str 
     return replace(e, **changes) if changes else e
 
 
+def require_root(root: Any) -> SnapshotRoot:
+    """`root`, a caller's `SnapshotRoot`; anything else (None) is rejected (rule v4.inherit: the root
+    gives the values its entries inherit)."""
+    if not isinstance(root, SnapshotRoot):
+        raise InvalidInput("v4.inherit", "reading a snapshot needs its root (a SnapshotRoot: location, snapshot-id, sequence-number)", brief(root))
+    return root
+
+
 def read_root(read: Any, root: SnapshotRoot) -> tuple[ContentEntry, ...]:
     """The root's entries (DELETED ones included) with inherited values; `read(path) -> bytes`."""
-    if not isinstance(root, SnapshotRoot):
-        raise InvalidInput("v4.inherit", "replaying a snapshot needs its root (a SnapshotRoot: location, snapshot-id, sequence-number)", brief(root))
+    require_root(root)
     f = read_manifest(read(root.location), root.location)
     if f.content != "root":
         raise InvalidInput("v4.tree.root-only", f"{root.location}: a snapshot's root manifest has content root", f.content)

@@ -20,7 +20,7 @@ from spec_impl.v4.commits import TableState, manifest_stats
 from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, EQUALITY_DELETE, EXISTING, MANIFEST_DV,
                                   MANIFEST_TYPES, POSITION_DELETE, STATUS_NAMES, ContentEntry)  # fmt: skip
 from spec_impl.v4.files import check_dv_storage, dv_positions, read_manifest
-from spec_impl.v4.replay import LiveFiles, SnapshotRoot, inherit, read_leaf, read_root, replay_entries
+from spec_impl.v4.replay import LiveFiles, SnapshotRoot, inherit, read_leaf, read_root, replay_entries, require_root
 
 _S = SECTION_STRUCTURE
 register(
@@ -245,7 +245,7 @@ def validate_snapshot(read: Any, root: SnapshotRoot, parent: SnapshotRoot | Tabl
     parent snapshot's root, or the `TableState` an upgrade gives) is given or None for a snapshot
     without parent, the commit that produced it. `read(path) -> bytes`."""
     c = _Checker(read)
-    got = c.snapshot(root)
+    got = c.snapshot(require_root(root))
     if got is None:
         return c.violations
     child, live = got
