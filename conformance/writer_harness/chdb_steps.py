@@ -39,7 +39,6 @@ as for PyIceberg's.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
@@ -47,8 +46,7 @@ from typing import Any
 
 from . import child_session, predicates, values
 from .child_session import ChildSession, Died
-from .spark_steps import read_rows
-from .writers import Unsupported
+from .writers import MetadataByLocation, Unsupported
 
 _CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
 # ClickHouse error codes that are the harness's own fault (its SQL), and those of a failure inside
@@ -166,7 +164,7 @@ class _Conditions(predicates.SqlConditions):
     quote, literal = staticmethod(quote), staticmethod(literal)
 
 
-class ChdbTable:
+class ChdbTable(MetadataByLocation):
     """One table of a history, written by ClickHouse through chDB."""
 
     kind = "chdb"
@@ -191,8 +189,6 @@ class ChdbTable:
     def metadata_location(self) -> str:
         return self.metadata_path.as_uri()
 
-    def metadata(self) -> dict:
-        return json.loads(self.metadata_path.read_text())
 
     # --- refusals and crashes -------------------------------------------------------------------
     def classify(self, e: BaseException) -> tuple[str, str]:
@@ -313,10 +309,6 @@ class ChdbTable:
 
     cherrypick = rollback
 
-    # --- reading (check 1: Iceberg Java through Spark) ------------------------------------------------
-    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
-        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
 
 
 def _nullable(iceberg: Any) -> str:

@@ -75,7 +75,6 @@ from typing import Any
 
 from . import child_session, predicates, values
 from .child_session import ChildSession, Died
-from .spark_steps import read_rows
 from .writers import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
@@ -494,10 +493,6 @@ class DuckDBTable(MetadataByLocation):
 
     cherrypick = rollback
 
-    # --- reading (check 1: Iceberg Java through Spark) ------------------------------------------------
-    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
-        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
 
 
 if __name__ == "__main__":

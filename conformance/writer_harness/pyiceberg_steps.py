@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from . import predicates, values
-from .spark_steps import read_rows
 from .writers import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
@@ -372,7 +371,3 @@ class PyIcebergTable(MetadataByLocation):
     def rollback(self, snapshot_id: int) -> None:
         self.table.manage_snapshots().rollback_to_snapshot(snapshot_id).commit()
 
-    # --- reading (check 1: Iceberg Java through Spark) ------------------------------------------------
-    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
-        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)

@@ -37,9 +37,17 @@ WRITERS = ("spark", "pyiceberg", "chdb", "duckdb")
 
 
 class MetadataByLocation:
-    """`metadata_path` and `metadata()` of a writer whose `metadata_location` is a file: URI."""
+    """`metadata_path`, `metadata()` and `read` (check 1: Iceberg Java through Spark, by the path of
+    the current metadata file) of a writer other than Spark, whose `metadata_location` is a file: URI."""
 
     metadata_location: str
+    spark: Any
+
+    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
+             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+        from .spark_steps import read_rows
+
+        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
 
     @property
     def metadata_path(self) -> Path:
