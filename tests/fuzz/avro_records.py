@@ -6,16 +6,15 @@ under a writer schema inferred from the mutated records, so readers get records 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import fastavro
 
 from . import mutate_json
-
-_NAMES = iter(range(10**9))
-
 
 def records_of(data: bytes) -> tuple[dict, list[dict]] | None:
     """(key-value metadata, records) of an Avro file read with its own schema; None if unreadable."""
@@ -37,8 +36,13 @@ def _physical(schema: Any) -> Any:
     return schema
 
 
-def infer(values: list[Any]) -> Any:
-    """An Avro schema every one of `values` conforms to (a union when they differ)."""
+SYNC_MARKER = b"fuzzing-iceberg!"  # fixed, not fastavro's random one: an input is made again byte for byte
+
+
+def infer(values: list[Any], names: Iterator[int] | None = None) -> Any:
+    """An Avro schema every one of `values` conforms to (a union when they differ); its records
+    are named r0, r1, ... in the order they are made, so an input is made again byte for byte."""
+    names = itertools.count() if names is None else names
     branches: dict[str, Any] = {}
     records, arrays, maps = [], [], []
     for v in values:
@@ -62,13 +66,13 @@ def infer(values: list[Any]) -> Any:
             maps.append(v)
     out = list(dict.fromkeys(branches.values()))
     if arrays:
-        out.append({"type": "array", "items": infer([x for a in arrays for x in a]) if any(arrays) else "null"})
+        out.append({"type": "array", "items": infer([x for a in arrays for x in a], names) if any(arrays) else "null"})
     if maps:
-        out.append({"type": "map", "values": infer([x for m in maps for x in m.values()]) if any(maps) else "null"})
+        out.append({"type": "map", "values": infer([x for m in maps for x in m.values()], names) if any(maps) else "null"})
     if records:
-        names = list(dict.fromkeys(k for r in records for k in r))
-        fields = [{"name": n, "type": _optional(infer([r.get(n) for r in records]))} for n in names]
-        out.append({"type": "record", "name": f"r{next(_NAMES)}", "fields": fields})
+        keys = list(dict.fromkeys(k for r in records for k in r))
+        fields = [{"name": k, "type": _optional(infer([r.get(k) for r in records], names))} for k in keys]
+        out.append({"type": "record", "name": f"r{next(names)}", "fields": fields})
     if not out:
         return "null"
     return out[0] if len(out) == 1 else out
@@ -98,14 +102,43 @@ def _clamp(v: Any) -> Any:
     return v
 
 
+def _branch(v: Any) -> str:
+    """The name of the union branch that `infer` made for the value `v`."""
+    if v is None:
+        return "null"
+    if isinstance(v, dict):
+        return "record" if all(_name_ok(k) for k in v) else "map"
+    return {bool: "boolean", int: "long", float: "double", str: "string", bytes: "bytes", list: "array"}[type(v)]
+
+
+def _tagged(v: Any, schema: Any) -> Any:
+    """`v` with each value under a union written in fastavro's tuple notation (branch name, value),
+    so the writer does not search the union by validating the value against each branch: that
+    search is quadratic in the nesting depth, and made deeply nested inputs take seconds."""
+    if isinstance(schema, list):
+        kind = _branch(v)
+        for branch in schema:
+            name = branch if isinstance(branch, str) else branch["type"]
+            if name == kind:
+                return (branch["name"] if kind == "record" else kind, _tagged(v, branch))
+        raise ValueError(f"no branch {kind} in {schema}")
+    if isinstance(schema, dict):
+        if schema["type"] == "record":
+            return {f["name"]: _tagged(v.get(f["name"]), f["type"]) for f in schema["fields"]}
+        if schema["type"] == "array":
+            return [_tagged(x, schema["items"]) for x in v]
+        if schema["type"] == "map":
+            return {k: _tagged(x, schema["values"]) for k, x in v.items()}
+    return v
+
+
 def write(meta: dict, records: list[dict]) -> bytes:
     """An Avro file of `records` (non-records among them dropped) under an inferred schema."""
     records = [_clamp(r) for r in records if isinstance(r, dict) and all(_name_ok(k) for k in r)]
     schema = infer(records) if records else {"type": "record", "name": "empty", "fields": []}
-    if isinstance(schema, list):
-        schema = next((s for s in schema if isinstance(s, dict) and s.get("type") == "record"), schema[0])
     buf = io.BytesIO()
-    fastavro.writer(buf, fastavro.parse_schema(schema), records, metadata={k: str(v) for k, v in meta.items()})
+    tagged = [_tagged(r, schema) for r in records]
+    fastavro.writer(buf, fastavro.parse_schema(schema), tagged, metadata={k: str(v) for k, v in meta.items()}, sync_marker=SYNC_MARKER)
     return buf.getvalue()
 
 
