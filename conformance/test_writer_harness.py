@@ -312,6 +312,35 @@ def test_the_model_scopes_an_equality_delete_to_its_spec_and_partition():
         m.equality_delete("main", ["c"], {"column": "id", "op": "=", "value": 4})
 
 
+def test_spark_histories_draw_equality_deletes_the_model_can_scope():
+    """Generated Spark histories include equality deletes, only on tables of format version 2 or 3
+    whose partition fields are all identity (the model's limit), and never on a float, double or
+    nested column ("Equality Delete Files": "Float and double columns cannot be used as delete
+    columns")."""
+    from hypothesis import given as given_, settings as settings_, strategies as st_
+
+    from conformance.writer_harness import values
+    from conformance.writer_harness.strategies import Shape, _step_of, ops_of
+
+    every_type = [("id", "bigint"), *[(f"c{i}", t) for i, t in enumerate(values.PRIMITIVES + values.NESTED)], ("d", "decimal(9,2)")]
+
+    @settings_(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given_(st_.data())
+    def columns_of_a_delete(data):
+        step = _step_of(data.draw, Shape(2, every_type, []), "equality-delete", "spark")
+        scenario.validate({"format": "iceberg-writer-harness/1", "table": {"format-version": 2, "columns": [{"name": n, "type": t} for n, t in every_type],
+                           "partition": [], "properties": {}, "spark": {"shuffle-partitions": 1, "write-tasks": 1}}, "steps": [step]})  # fmt: skip
+        kinds = {values.kind(t) for n, t in every_type if n in step["columns"]}
+        assert kinds and not kinds & {"float", "double", "struct", "array", "map"}, step
+
+    columns_of_a_delete()
+    for version in (1, 2, 3):
+        for transform in ("identity", "bucket", "day"):
+            shape = Shape(version, [("id", "bigint"), ("t", "timestamp")], [{"name": "p", "column": "t", "transform": transform}])
+            assert ("equality-delete" in ops_of(shape)) == (version >= 2 and transform == "identity"), (version, transform)
+        assert ("equality-delete" in ops_of(Shape(version, [("id", "bigint")], []))) == (version >= 2)
+
+
 def test_an_unpartitioned_equality_delete_reaches_every_older_row():
     from conformance.writer_harness.model import TableModel
 

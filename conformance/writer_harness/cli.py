@@ -1,9 +1,10 @@
 """iceberg-writer-harness: generated table histories written by Iceberg Java through Spark (or by
-PyIceberg: --writer pyiceberg), every step checked against the harness's model, Spark's reads, the
+PyIceberg, ClickHouse or DuckDB: --writer pyiceberg|chdb|duckdb), every step checked against the harness's model, Spark's reads, the
 reference reader, the validator, partition tuples recomputed from the data, and the other readers.
 
     iceberg-writer-harness run --examples 200 --steps 8 --seed 1 --out findings/
     iceberg-writer-harness run --writer pyiceberg --examples 30 --steps 8 --seed 3
+    iceberg-writer-harness run --writer duckdb --examples 10 --readers pyiceberg,polars
     iceberg-writer-harness replay findings/finding-1.json
     iceberg-writer-harness capture conformance/writer_harness/coverage/*.json   # keep tables as golden tables
     iceberg-writer-harness run --master 'local-cluster[2,1,1024]' --warehouse /shared/warehouse
@@ -38,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--readers", default=",".join(OTHER_READERS), help=f"other readers checked, comma-separated, '' for none (default: {','.join(OTHER_READERS)})")
     common.add_argument("--out", type=Path, help="write each new finding's smallest history here as a scenario file")
     common.add_argument("--writer", choices=WRITERS, default=None,
-                        help="who writes the tables: spark (Iceberg Java through Spark, the default) or pyiceberg; "
+                        help="who writes the tables: spark (Iceberg Java through Spark, the default), pyiceberg, chdb "
+                             "(ClickHouse) or duckdb; "
                              "replay and capture default to the writer the scenario names")  # fmt: skip
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", parents=[common], help="generate and run histories")

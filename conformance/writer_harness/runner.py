@@ -12,7 +12,9 @@ A step the writer refuses with a validation error (Spark: `AnalysisException`, I
 model unchanged and is listed as refused; any other exception of the writer is a finding
 (`spark-crash` for Iceberg Java through Spark, `writer-crash` for PyIceberg), and the history stops
 there, since the table's state is then unknown. A step the writer does not offer (PyIceberg has no
-UPDATE, MERGE, equality deletes, rewrite procedures or cherry-pick) is listed as skipped.
+UPDATE, MERGE, equality deletes, rewrite procedures or cherry-pick) is listed as skipped, and so
+is one whose outcome the model cannot predict (`model.ModelLimit`: an equality delete whose rows
+live in files of a non-identity or unknown partition).
 
 Spark reads every table for check 1, whoever wrote it. When one step commits several snapshots
 (PyIceberg's delete can drop whole files in one snapshot and rewrite others in the next), the
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import checks, values
-from .model import Change, TableModel
+from .model import Change, ModelLimit, TableModel
 from .spark_steps import REFUSALS, java_error as _java_error  # noqa: F401 (REFUSALS: the Spark writer's refusals)
 from .writers import Unsupported, open_table
 FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
@@ -150,6 +152,9 @@ class HistoryRun:
             return action()
         except Unsupported as e:  # a step the writer does not offer
             self.outcome.skipped.append((i, f"{self.table.kind} does not offer this step: {e}"))
+            raise Skipped from None
+        except ModelLimit as e:  # raised before the writer is called: neither table nor model changed
+            self.outcome.skipped.append((i, f"the model cannot predict this step: {e}"))
             raise Skipped from None
         except Exception as e:  # the writer's errors: sort refusals from crashes
             kind, text = self.table.classify(e)

@@ -18,7 +18,9 @@ What is drawn:
 * properties: format version 1-3, copy-on-write or merge-on-read, metrics modes, small target file
   sizes and distribution modes; Spark's shuffle partitions and the number of write tasks;
 * steps: insert (also many rows at once, and into branches), insert overwrite, delete, update and
-  merge with generated predicates; add, drop, rename, move and widen columns, v3 columns with an
+  merge with generated predicates; equality deletes (Iceberg Java's generic writer, v2 and v3
+  tables whose partition fields are all identity: the model's limit) on one or two columns that
+  are neither float nor double; add, drop, rename, move and widen columns, v3 columns with an
   initial default; add, drop and replace partition fields; rewrite_data_files,
   rewrite_manifests, rewrite_position_delete_files, expire_snapshots; branches and tags;
   rollback_to_snapshot, cherrypick_snapshot; format upgrades; property changes.
@@ -262,10 +264,14 @@ WIDENINGS = {"int": "bigint", "float": "double"}
 
 
 def _step(draw: Any, shape: Shape, writer: str = "spark") -> dict:
+    return _step_of(draw, shape, draw(st.sampled_from(ops_of(shape, writer))), writer)
+
+
+def ops_of(shape: Shape, writer: str = "spark") -> list[str]:
+    """The steps the writer can take next on a table of this shape (repeats weigh a step)."""
     if writer in ("pyiceberg", "chdb", "duckdb"):
         ops = list({"pyiceberg": PYICEBERG_OPS, "chdb": CHDB_OPS, "duckdb": DUCKDB_OPS}[writer])
-        ops += ["upgrade"] if shape.format_version < MAX_VERSION[writer] else []
-        return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
+        return ops + (["upgrade"] if shape.format_version < MAX_VERSION[writer] else [])
     ops = ["insert", "insert", "insert", "delete", "update", "merge", "overwrite", "insert-many", "add-column", "drop-column",
            "rename-column", "move-column", "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field",
            "rewrite-data-files", "rewrite-manifests", "expire-snapshots", "create-branch", "create-tag", "rollback", "set-properties"]  # fmt: skip
@@ -275,7 +281,15 @@ def _step(draw: Any, shape: Shape, writer: str = "spark") -> dict:
         ops.append("rewrite-position-deletes")
     if shape.branches:
         ops.append("cherrypick")
-    return _step_of(draw, shape, draw(st.sampled_from(ops)), writer)
+    if shape.format_version >= 2 and all(f["transform"] == "identity" for f in shape.partition):
+        ops.append("equality-delete")  # the model scopes equality deletes by identity partitions only
+    return ops
+
+
+def _delete_columns(shape: Shape) -> list[str]:
+    """Columns an equality delete can use: primitive ones, but no float or double ("Equality Delete
+    Files": "Float and double columns cannot be used as delete columns")."""
+    return [n for n, t in shape.columns if values.kind(t) not in ("float", "double", "struct", "array", "map")]
 
 
 def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
@@ -298,6 +312,9 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
     if op == "merge":
         delete_where = _predicate(draw, shape) if draw(st.booleans()) else None
         return {"op": op, "rows": _records(draw, shape, reuse=True), "delete-where": delete_where, "branch": _branch(draw, shape)}
+    if op == "equality-delete":
+        columns = draw(st.lists(st.sampled_from(_delete_columns(shape)), min_size=1, max_size=2, unique=True))
+        return {"op": op, "columns": columns, "where": _predicate(draw, shape)}
     if op == "add-column":
         t = draw(column_types(writer, added=True))
         name = shape.new_name("a")
