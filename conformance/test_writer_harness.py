@@ -100,6 +100,20 @@ def test_a_correct_history_passes_every_check(harness):
     assert _new(harness, outcome) == []
 
 
+def test_an_equality_delete_the_model_cannot_scope_is_skipped_and_changes_nothing(harness):
+    """Under a bucket partition the model cannot tell where rows live: the step is listed as skipped
+    with the model's reason, before Spark writes anything, and the history goes on."""
+    history = {**DELETING, "steps": [DELETING["steps"][0], {"op": "equality-delete", "columns": ["c2"], "where": {"op": "id-mod", "mod": 2, "rest": 0}},
+                                     DELETING["steps"][1]]}  # fmt: skip
+    outcome = harness.run(history)
+    assert [(i, why.split(":")[0]) for i, why in outcome.skipped] == [(1, "the model cannot predict this step")]
+    assert outcome.steps_run == 2 and _new(harness, outcome) == []
+    location = outcome.metadata_location
+    snapshots = json.loads(Path(location.removeprefix("file://").removeprefix("file:")).read_text())["snapshots"]
+    assert [s["summary"]["operation"] for s in snapshots] == ["append", "delete"]  # the insert and the position delete
+    assert all(s["summary"].get("total-equality-deletes", "0") == "0" for s in snapshots), [s["summary"] for s in snapshots]
+
+
 def test_a_corrupted_model_fails_check_1(harness):
     """A model that forgets to delete makes Spark's rows differ from it (check 1)."""
     from conformance.writer_harness.model import TableModel
