@@ -97,7 +97,18 @@ def test_recorded_scenario_still_shows_its_known_finding(harness, path):
 def test_a_correct_history_passes_every_check(harness):
     outcome = harness.run(DELETING)
     assert outcome.steps_run == 2 and outcome.snapshots_checked >= 2
+    assert outcome.declined == []  # every reader read every snapshot of main
     assert _new(harness, outcome) == []
+
+
+def test_a_snapshot_of_a_branch_only_is_declined_by_iceberg_rust_and_listed(harness):
+    """iceberg-rust's table provider reads the current snapshot of a metadata file; a snapshot
+    committed to a branch is current in none, so its adapter declines it: listed, not a finding."""
+    history = {**DELETING, "steps": [DELETING["steps"][0], {"op": "create-branch", "name": "b1"},
+                                     {"op": "insert", "rows": [{"id": 9, "c1": "1.00", "c2": "b"}], "branch": "b1"}]}  # fmt: skip
+    outcome = harness.run(history)
+    assert outcome.steps_run == 3 and _new(harness, outcome) == []
+    assert {(step, reader) for step, reader, _ in outcome.declined} == {(2, "pyiceberg-core")}, outcome.declined
 
 
 def test_an_equality_delete_the_model_cannot_scope_is_skipped_and_changes_nothing(harness):

@@ -10,8 +10,11 @@
    recomputed from its rows ("the partition tuple ... must be the same for all rows in a data
    file"), its column metrics, record count and size, the manifest list's partition summaries,
    position delete files sorted and in range, deletion vector cardinality.
-5. `reader:<engine>`: PyIceberg, DuckDB and Polars, through their conformance adapters, return the
-   model's rows.
+5. `reader:<engine>`: the other readers (`runner.OTHER_READERS`: PyIceberg, DuckDB, Polars, chDB,
+   Daft, iceberg-rust), through their conformance adapters, return the model's rows. A snapshot an
+   adapter declines for a stated limit of its own (iceberg-rust's table provider reads only the
+   current snapshot of a metadata file, so no snapshot of a branch) is listed as declined in the
+   outcome and the CLI's summary, not made a finding.
 
 Each returns messages (empty when it holds); the runner makes findings of them.
 """

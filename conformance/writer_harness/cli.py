@@ -117,7 +117,7 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
         rate = steps / max((time.monotonic() - started) / 60, 1e-9)
         v = outcome.history["table"]["format-version"]
         print(f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused, "
-              f"{len(outcome.skipped)} skipped) "
+              f"{len(outcome.skipped)} skipped, {len(outcome.declined)} reads declined) "
               f"in {outcome.seconds:.1f}s: {len(new)} new, {len(known)} known findings; {steps} steps, {rate:.1f} steps/min"
               + (f"\n    first new: {signature(new[0])}" if new else ""), file=sys.stderr, flush=True)  # fmt: skip
 
@@ -151,6 +151,11 @@ def _report(outcomes: list[Outcome], harness: Harness) -> list:
     if refused:
         print(f"steps the writer ({harness.writer}) refused (validation errors, not findings):")
         for msg, n in refused.most_common(10):
+            print(f"  {n}x {msg}")
+    declined = Counter(f"{reader}: {why.split(': ', 1)[-1][:120]}" for o in outcomes for _, reader, why in o.declined)
+    if declined:
+        print("snapshots a reader's adapter declined to read (a stated limit of the adapter, not findings):")
+        for msg, n in declined.most_common(10):
             print(f"  {n}x {msg}")
     for entry_id, n in sorted(known_seen.items()):
         entry = next(k for k in harness.known if k.id == entry_id)

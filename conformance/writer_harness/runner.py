@@ -60,6 +60,7 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     refused: list[tuple[int, str]] = field(default_factory=list)  # (step, the writer's message)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (step, why the step did not apply)
+    declined: list[tuple[int, str, str]] = field(default_factory=list)  # (step, reader, why its adapter cannot read the snapshot)
     steps_run: int = 0
     snapshots_checked: int = 0
     seconds: float = 0.0
@@ -438,6 +439,9 @@ class HistoryRun:
                 self._find(f"reader:{engine_name}", i, "table", f"the adapter raised {type(e).__name__}: {e}")
                 continue
             for sid, answer in zip(snapshot_ids, answers):
+                if answer.unsupported is not None:  # a stated limit of the adapter (listed, not a finding)
+                    self.outcome.declined.append((i, engine_name, f"snapshot {sid}: {_first_line(answer.unsupported)}"))
+                    continue
                 if not answer.ok:
                     self._find(f"reader:{engine_name}", i, f"snapshot {sid}", f"error: {_first_line(answer.error or '')}")
                     continue
