@@ -16,6 +16,7 @@ import fastavro
 
 from . import mutate_json
 
+
 def records_of(data: bytes) -> tuple[dict, list[dict]] | None:
     """(key-value metadata, records) of an Avro file read with its own schema; None if unreadable."""
     try:
