@@ -229,6 +229,16 @@ _GEOMETRY = re.compile(r"geometry(?:\(\s*([^(),\s][^(),]*?)\s*\))?")
 _GEOGRAPHY = re.compile(r"geography(?:\(\s*([^(),\s][^(),]*?)\s*(?:,\s*([A-Za-z_]+)\s*)?\))?")
 
 
+_MAX_PARAMETER_DIGITS = 18  # any longer number is out of every type's range (and Python refuses int() of 4,300+ digits)
+
+
+def _parameter(digits: str, rule: str, what: str) -> int:
+    """A type parameter's integer, refused under `rule` when it has more digits than any valid one."""
+    if len(digits.lstrip("-")) > _MAX_PARAMETER_DIGITS:
+        raise InvalidInput(rule, f"the {what} has {len(digits.lstrip('-'))} digits, out of range", digits)
+    return int(digits)
+
+
 def parse_primitive(text: str) -> PrimitiveType:
     """Parse a primitive JSON type string (Appendix C), accepting spaces inside parameters."""
     if not isinstance(text, str):
@@ -236,9 +246,9 @@ def parse_primitive(text: str) -> PrimitiveType:
     if text in SIMPLE_TYPE_NAMES:
         return SimpleType(text)
     if m := _DECIMAL.fullmatch(text):
-        return DecimalType(int(m[1]), int(m[2]))
+        return DecimalType(_parameter(m[1], "type.decimal", "precision"), _parameter(m[2], "type.decimal", "scale"))
     if m := _FIXED.fullmatch(text):
-        return FixedType(int(m[1]))
+        return FixedType(_parameter(m[1], "type.fixed", "length"))
     if m := _GEOMETRY.fullmatch(text):
         return GeometryType(m[1] or DEFAULT_CRS)
     if m := _GEOGRAPHY.fullmatch(text):

@@ -33,6 +33,10 @@ def specs():
                       ("fixed[0]", "length 0: the spec sets no lower bound (no Parquet form, rule scan.arrow-type)"),
                       ("fixed(16)", "parentheses instead of brackets"), ("fixed[-1]", "a negative length"), ("fixed", "no length")):  # fmt: skip
         yield case("type.fixed", text, f"'{text}': {why}", "parse-type", type=text)
+    huge = "9" * 4301  # more digits than Python's int() of a string takes, so a parser must refuse it first
+    yield case("type.decimal", "precision-of-4301-digits", "a precision of 4,301 digits: out of range", "parse-type", type=f"decimal({huge},0)")
+    yield case("type.decimal", "scale-of-4301-digits", "a scale of 4,301 digits: out of range", "parse-type", type=f"decimal(9,{huge})")
+    yield case("type.fixed", "length-of-4301-digits", "a length of 4,301 digits: out of range", "parse-type", type=f"fixed[{huge}]")
     for text, why in (("geometry", "the default CRS"), ("geometry(OGC:CRS84)", "the default CRS written out: printed bare"),
                       ("geometry(EPSG:4326)", "an EPSG CRS"), ("geometry( srid:3857 )", "spaces inside the parentheses"),
                       ("geography", "default CRS and algorithm"), ("geography(OGC:CRS84, spherical)", "defaults written out"),
