@@ -105,7 +105,12 @@ TIME_RE = re.compile(_TIME)
 TIMESTAMP_RE = re.compile(_DATE + "T" + _TIME + r"(?P<offset>Z|[+-]\d{2}:\d{2})?")
 
 
+_MAX_YEAR_DIGITS = 9  # a date is a 32-bit day count: about 5.9 million years either side of 1970
+
+
 def parse_date_match(m: re.Match, rule: str, text: str) -> int:
+    if len(m["year"].lstrip("+-")) > _MAX_YEAR_DIGITS:  # refused before int(), which takes at most 4,300 digits
+        raise InvalidInput(rule, f"a year of {len(m['year'].lstrip('+-'))} digits is out of range (a date counts at most 2^31 days from 1970)", text)
     year, month, day = int(m["year"]), int(m["month"]), int(m["day"])
     if not (1 <= month <= 12 and 1 <= day <= days_in_month(year, month)):
         raise InvalidInput(rule, "not a valid calendar date", text)

@@ -183,7 +183,10 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
 
 def _decimal_from_json(t: DecimalType, text: str) -> decimal.Decimal:
     _match("json.decimal", _DECIMAL_TEXT, text, "a decimal number string")
-    value = decimal.Decimal(text)
+    try:
+        value = decimal.Decimal(text)
+    except decimal.InvalidOperation:  # an exponent beyond what any decimal (or Python's) can hold
+        raise InvalidInput("json.decimal", f"the exponent of {text!r} is out of range", text) from None
     if -value.as_tuple().exponent != t.scale:
         raise InvalidInput("json.decimal", f"the digits of {text!r} give scale {-value.as_tuple().exponent}, {t} has scale {t.scale}", text)
     if len(value.as_tuple().digits) > t.precision and value != 0:

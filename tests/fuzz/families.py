@@ -77,6 +77,18 @@ def whole_json(rng: random.Random, seed: Any, pool: list[Any]) -> Any:
     return mutate_json.mutate(rng, seed, pool[:20])
 
 
+def with_long_digit_runs(mutate: Callable[[random.Random, Any, list[Any]], Any]):
+    """`mutate`, or one time in ten a digit run of a string made thousands of digits long
+    (`mutate_json.long_digit_run`): for the value families, whose strings carry numbers."""
+
+    def mutate_or_lengthen(rng: random.Random, seed: Any, pool: list[Any]) -> Any:
+        if rng.random() < 0.1 and (longer := mutate_json.long_digit_run(rng, seed)) is not None:
+            return longer
+        return mutate(rng, seed, pool)
+
+    return mutate_or_lengthen
+
+
 def bytes_mutator(rng: random.Random, seed: bytes, pool: list[bytes]) -> bytes:
     return mutate_bytes.mutate(rng, seed, pool)
 
@@ -367,21 +379,23 @@ def _scan(inp: dict) -> Any:
 # --- value-level families (escapes recorded in VALUE_ESCAPES.md) ---------------------------------
 
 
-@family("type", "spec_impl.types.parse_type", lambda: seeds.json_documents("parse-type", "type"), whole_json, owner="value")
+@family("type", "spec_impl.types.parse_type", lambda: seeds.json_documents("parse-type", "type"), with_long_digit_runs(whole_json), owner="value")
 def _type(obj: Any) -> Any:
     from spec_impl.types import parse_type
 
     return str(parse_type(obj))
 
 
-@family("transform", "spec_impl.transforms.parse_transform", lambda: seeds.json_documents("parse-transform", "transform"), whole_json, owner="value")
+@family("transform", "spec_impl.transforms.parse_transform", lambda: seeds.json_documents("parse-transform", "transform"), with_long_digit_runs(whole_json),
+        owner="value")
 def _transform(obj: Any) -> Any:
     from spec_impl.transforms import parse_transform
 
     return parse_transform(obj)
 
 
-@family("json-value", "spec_impl.serde.json_value.from_json", lambda: seeds.case_inputs("from-json"), json_mutator("json"), owner="value")
+@family("json-value", "spec_impl.serde.json_value.from_json", lambda: seeds.case_inputs("from-json"), with_long_digit_runs(json_mutator("json")),
+        owner="value")
 def _json_value(inp: dict) -> Any:
     from spec_impl import from_json
 

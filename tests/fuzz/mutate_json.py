@@ -12,6 +12,7 @@ import copy
 import gzip
 import json
 import random
+import re
 import zlib
 from typing import Any
 
@@ -119,6 +120,25 @@ def _mutate_once(rng: random.Random, doc: Any, pool: list[Any]) -> Any:
         source = rng.choice(list(pool) + [doc]) if pool else doc
         return _replace(doc, path, copy.deepcopy(_get(source, rng.choice(_paths(source)))))
     return _replace(doc, path, value(rng))  # a type swap
+
+
+def long_digit_run(rng: random.Random, doc: Any) -> Any | None:
+    """`doc` with one run of digits inside one of its strings (a type's parameter, a year, a
+    fraction) made thousands of digits long, or just past 64 bits: Python's int() of a string
+    refuses more than 4,300 digits. None when no string of `doc` has a digit."""
+    paths = [p for p in _paths(doc) if isinstance(_get(doc, p), str) and _DIGITS.search(_get(doc, p))]
+    if not paths:
+        return None
+    doc = copy.deepcopy(doc)
+    path = rng.choice(paths)
+    text = _get(doc, path)
+    runs = list(_DIGITS.finditer(text))
+    run = rng.choice(runs)
+    digits = rng.choice(["9" * 5000, "1" + "0" * 4400, "0" * 5000, "18446744073709551617", "9" * 19])
+    return _replace(doc, path, text[: run.start()] + digits + text[run.end() :])
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _replace(doc: Any, path: tuple, new: Any) -> Any:

@@ -38,3 +38,16 @@ def test_deep_nesting_is_rewritten():
     with codec.deep():
         data = avro_records.write({}, [deep])
         assert list(fastavro.reader(io.BytesIO(data))) == [deep]
+
+
+def test_a_long_digit_run_replaces_one_run_of_one_string():
+    import random
+
+    from . import mutate_json
+
+    assert mutate_json.long_digit_run(random.Random(1), {"type": "date", "n": 5}) is None  # no digit in any string
+    seed = {"type": "decimal(9,2)", "json": "1.50"}
+    made = [mutate_json.long_digit_run(random.Random(i), seed) for i in range(60)]
+    assert seed == {"type": "decimal(9,2)", "json": "1.50"}  # the seed is not changed
+    assert all(sum(a != b for a, b in zip(m.values(), seed.values())) == 1 for m in made)
+    assert any("9" * 5000 in m["type"] for m in made) and any(len(m["json"]) > 4300 for m in made)

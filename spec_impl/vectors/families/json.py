@@ -141,3 +141,8 @@ def _extremes():
                             ("float", 10**39, "10**39, beyond the float range"), ("long", 10**400, "a 401-digit integer")):  # fmt: skip
         rule_id = "json.integer" if t == "long" else "json.floating"
         yield case(rule_id, f"from-{t}-{what}", f"{t} from the JSON number {what}: no value of the type", "from-json", type=t, json=number)
+    huge = "9" * 4301  # more digits than Python's int() of a string takes: a parser must refuse them first
+    for rule_id, t, text, what in (("json.date", "date", f"+{huge}-01-01", "a year of 4,301 digits"),
+                                   ("json.timestamp", "timestamp", f"+{huge}-01-01T00:00:00", "a year of 4,301 digits"),
+                                   ("json.decimal", "decimal(9,-2)", "2E+9999999999999999999", "an exponent beyond any decimal's")):  # fmt: skip
+        yield case(rule_id, f"from-{t}-{what}", f"{t} from JSON {text[:24]!r}...: {what}, out of range", "from-json", type=t, json=text)
