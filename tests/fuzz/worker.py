@@ -1,9 +1,13 @@
 """Running one input of a family under a time bound and a memory bound, and classifying it.
 
 Bounds, chosen to be robust rather than exact:
-- memory: the worker process sets `RLIMIT_AS` to its address space at start plus the bound
-  (default 1 GiB), so an allocation beyond it fails with MemoryError (numpy's and Arrow's
-  allocation errors derive from it) instead of taking the machine; the worker then restarts.
+- memory: before each input the worker sets `RLIMIT_AS` to its address space at that moment plus
+  the bound (default 1 GiB), so an allocation beyond it fails with MemoryError (numpy's and
+  Arrow's allocation errors derive from it) instead of taking the machine; the worker then
+  restarts. The bound is set per input, not once at start: the address space grows as a worker
+  imports Arrow and its allocators keep arenas, and a bound fixed at start left less room to each
+  later input (a 95 KB gzip stream that inflates to 98 MB failed after 80 scans, not in a fresh
+  worker).
 - time: an interval timer (`signal.setitimer`) raises a BaseException at the soft deadline, which
   interrupts Python code; C code that does not return (a decompressor, a regex) is caught by the
   parent's hard deadline, which kills the worker by its pid (see `pool`).
@@ -111,7 +115,6 @@ def _short(text: str, limit: int = 160) -> str:
 def serve(conn, memory_mb: int, timeout: float) -> None:
     """The worker loop: ("gen", family, index, seed) runs a generated input, ("run", family,
     data, ext) a given one; replies (outcome, reproducer bytes and extension when it escaped)."""
-    set_memory_bound(memory_mb)
     while True:
         try:
             task = conn.recv()
@@ -122,6 +125,7 @@ def serve(conn, memory_mb: int, timeout: float) -> None:
         kind, family = task[0], task[1]
         with codec.deep():
             value = generate(FAMILIES[family], task[2], task[3]) if kind == "gen" else codec.decode(task[2], task[3])
+        set_memory_bound(memory_mb)  # this input's room: the same whatever the worker ran before
         outcome = run_input(family, value, timeout)
         reproducer = codec.encode(value) if outcome.escape and kind == "gen" else None
         conn.send((outcome, reproducer))
