@@ -448,7 +448,9 @@ def _retention_specs():
 
     r = "retention.property"
     for key, value, why in (("history.expire.min-snapshots-to-keep", "0", "zero"), ("history.expire.max-snapshot-age-ms", "-5", "negative"),
-                            ("history.expire.max-ref-age-ms", "five days", "not a number"), ("history.expire.max-snapshot-age-ms", "1.5", "not an integer")):  # fmt: skip
+                            ("history.expire.max-ref-age-ms", "five days", "not a number"), ("history.expire.max-snapshot-age-ms", "1.5", "not an integer"),
+                            ("history.expire.max-snapshot-age-ms", "9223372036854775808", "beyond a long"),
+                            ("history.expire.max-ref-age-ms", "9" * 4301, "4,301 digits long")):  # fmt: skip
         yield _expire(r, f"{key.rsplit('.', 1)[1]}-{why}", f"table property {key} = {value!r} is {why}: rejected", main, {key: value})
 
 
