@@ -29,9 +29,11 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import avro_map
 from spec_impl.manifests.inheritance import DELETED, row_lineage
+from spec_impl.manifests.records import RULE as AVRO_SCHEMA_RULE
 from spec_impl.manifests.tree import FileSource, SnapshotTree, read_snapshot
 from spec_impl.metadata.projection import project
 from spec_impl.metadata.schema import Schema, initial_default, walk
+from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register
 from spec_impl.scan.arrow_values import arrow_table, read_parquet
@@ -130,11 +132,15 @@ def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
             if e["status"] == DELETED:
                 continue
             f = e["data_file"]
+            if not isinstance(f.get("file_format"), str):  # required; it tells a deletion vector (Puffin) from a position delete file
+                raise InvalidInput(AVRO_SCHEMA_RULE, f"{m.path}: data_file.file_format is required to read {f['file_path']!r}", brief(f.get("file_format")))
             partition = f.get("partition") or {}
             values = tuple(partition.get(pf.name) for pf in spec.fields)
+            if any(isinstance(v, (list, dict)) for v in values):
+                raise InvalidInput("tree.partition-tuple", f"{m.path}: a partition value of {f['file_path']!r} is a single value, not a list or record", brief(values))
             lower, upper = avro_map(f.get("lower_bounds")) or {}, avro_map(f.get("upper_bounds")) or {}
             scan = scoping.ScanFile(f["file_path"], f.get("content", 0), spec.spec_id, values, e["sequence_number"],
-                                    f.get("file_format", "parquet"), f.get("referenced_data_file"),
+                                    f["file_format"], f.get("referenced_data_file"),
                                     _text(lower.get(scoping.FILE_PATH_FIELD_ID)), _text(upper.get(scoping.FILE_PATH_FIELD_ID)))  # fmt: skip
             identity = {pf.source_ids[0]: v for pf, v in zip(spec.fields, values) if pf.transform.name == "identity"}
             (data if scan.content == 0 else deletes).append(LiveFile(scan, f, identity))
