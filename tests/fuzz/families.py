@@ -402,6 +402,28 @@ def _json_value(inp: dict) -> Any:
     return from_json(inp["type"], inp["json"])
 
 
+def _binary_values() -> list[dict]:
+    return [{"type": i["type"], "bytes": bytes.fromhex(i["hex"])} for i in seeds.case_inputs("from-binary")]
+
+
+def _binary_value_mutator(rng: random.Random, seed: dict, pool: list[dict]) -> dict:
+    """The bytes mutated (lengths, bit flips, boundaries), or the bytes given another seed's type, or the type mutated."""
+    pick = rng.random()
+    if pick < 0.2:
+        return dict(seed, type=rng.choice(pool)["type"])
+    if pick < 0.35:
+        return json_mutator("type")(rng, seed, pool)
+    return dict(seed, bytes=mutate_bytes.mutate(rng, seed["bytes"], [p["bytes"] for p in pool[:20]]))
+
+
+@family("binary-value", "spec_impl.serde.binary.from_binary (then to_binary)", _binary_values, _binary_value_mutator, owner="value")
+def _binary_value(inp: dict) -> Any:
+    from spec_impl import from_binary, to_binary
+
+    value = from_binary(inp["type"], inp["bytes"], V3)
+    return to_binary(inp["type"], value)
+
+
 def _protocol_seeds() -> list[dict]:
     return [{"engine": "e", "version": "1", "protocol": 2, "capabilities": ["hash", "transform"]},
             {"id": "c1", "status": "ok", "output": [1, 2]}, {"id": "c2", "status": "rejected", "error": "no", "rule": "type.fixed"},
