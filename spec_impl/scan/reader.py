@@ -31,9 +31,9 @@ from spec_impl.manifests.avro_files import avro_map
 from spec_impl.manifests.inheritance import DELETED, row_lineage
 from spec_impl.manifests.records import RULE as AVRO_SCHEMA_RULE
 from spec_impl.manifests.tree import FileSource, SnapshotTree, read_snapshot
+from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.projection import project
 from spec_impl.metadata.schema import Schema, initial_default, walk
-from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register
 from spec_impl.scan.arrow_values import arrow_table, read_parquet
