@@ -85,3 +85,26 @@ def test_table_cli_names_the_tables(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == f"file:{tmp_path.resolve()}/metadata/v3.metadata.json"
     with pytest.raises(SystemExit):
         cli.main(["table", "nope", str(tmp_path)])
+
+
+def _with_name_mapping(case_id: str, text: str) -> tuple[InMemoryFiles, str]:
+    """A golden table whose current metadata file has `text` as its name mapping property."""
+    _, t = tables.build(case_id)
+    files, location = dict(t.files), t.tree.metadata_location
+    doc = json.loads(files[location])
+    doc["properties"] = {**doc.get("properties", {}), "schema.name-mapping.default": text}
+    files[location] = json.dumps(doc).encode()
+    return InMemoryFiles(files), location
+
+
+def test_a_malformed_name_mapping_is_a_spec_error_when_a_file_needs_it():
+    files, location = _with_name_mapping("name-mapped", '[{"field-id": 1, "names": ["id"]')
+    with pytest.raises(InvalidInput) as e:
+        read_table(files, location)
+    assert e.value.rule == "name-mapping.json"
+
+
+def test_a_malformed_name_mapping_no_file_needs_is_not_read():
+    """Name Mapping applies to files without field ids only; files that have them never parse it."""
+    files, location = _with_name_mapping("position-deletes", "[{")
+    assert read_table(files, location).num_rows > 0

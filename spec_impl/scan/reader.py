@@ -15,7 +15,6 @@ The steps, each in its own module: read the snapshot's tree with inheritance
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -186,9 +185,10 @@ def _initial_defaults(md: TableMetadata) -> dict[int, Any]:
     return out
 
 
-def _name_mapping(md: TableMetadata) -> Any:
-    raw = md.properties.get("schema.name-mapping.default")
-    return json.loads(raw) if raw else None
+def _name_mapping(md: TableMetadata) -> str | None:
+    """The table's name mapping as its property's JSON text: parsed (rule name-mapping.json) only
+    when a data file without field ids needs it (`project`)."""
+    return md.properties.get("schema.name-mapping.default") or None
 
 
 def _with_lineage_columns(table: pa.Table, lineage: list[dict], wanted: bool) -> pa.Table:
