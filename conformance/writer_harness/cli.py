@@ -1,6 +1,7 @@
 """iceberg-writer-harness: generated table histories written by Iceberg Java through Spark (or by
-PyIceberg, ClickHouse or DuckDB: --writer pyiceberg|chdb|duckdb), every step checked against the harness's model, Spark's reads, the
-reference reader, the validator, partition tuples recomputed from the data, and the other readers.
+PyIceberg, ClickHouse or DuckDB: --writer pyiceberg|chdb|duckdb), every step checked against the
+harness's model, Spark's reads, the reference reader, the validator, partition tuples recomputed
+from the data, and the other readers.
 
     iceberg-writer-harness run --examples 200 --steps 8 --seed 1 --out findings/
     iceberg-writer-harness run --writer pyiceberg --examples 30 --steps 8 --seed 3
