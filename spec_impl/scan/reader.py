@@ -186,7 +186,7 @@ def _initial_defaults(md: TableMetadata) -> dict[int, Any]:
 
 
 def _name_mapping(md: TableMetadata) -> str | None:
-    """The table's name mapping as its property's JSON text: parsed (rule name-mapping.json) only
+    """The table's name mapping as its property's JSON text: parsed (Name Mapping Serialization) only
     when a data file without field ids needs it (`project`)."""
     return md.properties.get("schema.name-mapping.default") or None
 
