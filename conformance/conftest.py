@@ -168,7 +168,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
                              message, entry.pinned if entry is not None else None,
                              has_entry=entry is not None, partial=partial, answered=answer is not None,
                              decided_by=entry.decided_by if entry is not None else None,
-                             upstream=entry.upstream if entry is not None else None)  # fmt: skip
+                             upstream=entry.upstream if entry is not None else None,
+                             question=props.get("question"))  # fmt: skip
     elif "random_engine" in params and "op" in params:
         message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
         recorder.record_random(params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message)

@@ -29,18 +29,22 @@ from spec_impl.serde import json_value
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, same_value
 
+from conformance import obligations
 from conformance.engines.base import EngineAnswer
 
 PASS, REJECTED, REJECTED_OTHER_RULE = "pass", "rejected", "rejected-other-rule"
 FAIL, ERRORED, UNSUPPORTED = "fail", "errored", "unsupported"
 KNOWN, FIXED = "known", "fixed"  # decided against a recorded discrepancy (conformance.known)
-CREDITED = (PASS, REJECTED, REJECTED_OTHER_RULE)  # outcomes that do not fail a run
+DIVERGENCE, ALLOWED = obligations.DIVERGENCE, obligations.ALLOWED  # the spec leaves it open / permits it
+EXACT = (PASS, REJECTED, REJECTED_OTHER_RULE)  # the reference's answer (or its rejection)
+CREDITED = EXACT + (DIVERGENCE, ALLOWED)  # outcomes that do not fail a run
 
 
 @dataclass(frozen=True)
 class Verdict:
     outcome: str
     message: str = ""
+    question: str | None = None  # the open question a divergence answers otherwise (spec_impl.obligations.questions)
 
 
 def expects_rejection(case: dict[str, Any]) -> bool:
@@ -50,8 +54,31 @@ def expects_rejection(case: dict[str, Any]) -> bool:
 
 def judge(case: dict[str, Any], answer: EngineAnswer, revision: str,
           view: Callable[[str, Any], Any] = lambda op, output: output) -> Verdict:  # fmt: skip
-    """`view(op, expected_output)` narrows the expectation to the part an engine reports
+    """The verdict the spec's words support: the exact comparison with the reference, then the
+    case's obligation (`conformance.obligations`: allowed answers, divergences on open questions).
+    `view(op, expected_output)` narrows the expectation to the part an engine reports
     (`Engine.partial_view`); it is the identity for engines that answer in full."""
+    exact = judge_exactly(case, answer, revision, view)
+    want = None if expects_rejection(case) else view(case["op"], case["expected"]["output"])
+    outcome, message, question = obligations.follow(case, answer, exact.outcome, exact.message, want, EXACT)
+    return exact if outcome == exact.outcome else Verdict(outcome, message, question)
+
+
+def answers_as(case: dict[str, Any], expected: dict[str, Any], answer: EngineAnswer, revision: str = "v3-adopted") -> bool:
+    """Whether the answer is this expectation: the same output, or any rejection for `{"error": ...}`."""
+    if "error" in expected:
+        return not answer.ok and not answer.failed and answer.unsupported is None
+    if not answer.ok:
+        return False
+    try:
+        return _equal(case, expected["output"], answer.output, revision)
+    except (SpecError, KeyError, TypeError, ValueError):
+        return False
+
+
+def judge_exactly(case: dict[str, Any], answer: EngineAnswer, revision: str,
+                  view: Callable[[str, Any], Any] = lambda op, output: output) -> Verdict:  # fmt: skip
+    """The answer against the reference's, exactly (outputs compared by meaning)."""
     if answer.unsupported is not None:
         return Verdict(UNSUPPORTED, f"the engine does not support this case: {answer.unsupported}")
     if answer.failed:
@@ -81,7 +108,7 @@ def same_output(case: dict[str, Any], a: Any, b: Any) -> bool:
     """Whether two outputs of an engine for this case are the same observation: equal JSON, rows
     of a table in any order."""
     if case["op"] == "read-table" and isinstance(a, dict) and isinstance(b, dict) and "rows" in a and "rows" in b:
-        return a.get("columns") == b.get("columns") and _sorted_rows(a["rows"]) == _sorted_rows(b["rows"])
+        return a.get("columns") == b.get("columns") and sorted_rows(a["rows"]) == sorted_rows(b["rows"])
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
@@ -100,11 +127,11 @@ def _equal(case: dict[str, Any], want: Any, got: Any, revision: str) -> bool:
         t = parse_type(inp["type"])
         return same_value(t, json_value.from_json(t, want), json_value.from_json(t, got))
     if op == "read-table":  # rows in any order
-        return want["columns"] == got["columns"] and _sorted_rows(want["rows"]) == _sorted_rows(got["rows"])
+        return want["columns"] == got["columns"] and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
     return type(want) is type(got) and want == got
 
 
-def _sorted_rows(rows: list[dict]) -> list[str]:
+def sorted_rows(rows: list[dict]) -> list[str]:
     return sorted(json.dumps(r, sort_keys=True) for r in rows)
 
 

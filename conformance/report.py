@@ -2,12 +2,13 @@
 
 Cases that expect an output (*computed* cases) and cases that expect a rejection (*rejection*
 cases) are counted apart, so that an engine refusing everything earns nothing on computed cases.
-Outcomes (see `conformance.judge`): pass, rejected, rejected-other-rule, fail, errored, known (a
-recorded discrepancy reproducing its pinned observation), fixed (a recorded discrepancy that now
-passes: remove it), unsupported (the engine declined the case), skipped (an op the engine lacks,
+Outcomes (see `conformance.judge`): pass, rejected, rejected-other-rule, divergence (the spec leaves
+the question open and the engine reads it otherwise than the reference), allowed (a difference the
+spec permits), fail, errored, known (a recorded violation reproducing its pinned observation),
+fixed (a recorded discrepancy that now passes: remove it), unsupported (the engine declined the case), skipped (an op the engine lacks,
 or the engine is unavailable). The report also counts the provenance of every case's expectation
 per family, every case's outcome (so that each cell of the matrix lists its cases) and the reasons
-for skipped cases. The JSON follows `report.schema.json` (format 3); the HTML page
+for skipped cases. The JSON follows `report.schema.json` (format 4); the HTML page
 (`report_html.py`) has no external resources.
 """
 
@@ -23,10 +24,13 @@ from spec_impl.vectors.provenance import CONFIRMATIONS_FORMAT, KINDS, expectatio
 
 from conformance.judge import CREDITED, expects_rejection
 
-OUTCOMES = ("pass", "rejected", "rejected-other-rule", "fail", "errored", "known", "fixed", "unsupported", "skipped")
+OUTCOMES = ("pass", "rejected", "rejected-other-rule", "divergence", "allowed", "fail", "errored", "known", "fixed",
+            "unsupported", "skipped")
+VIOLATIONS = ("fail", "errored", "known")  # a must of the spec broken (or the run broken): the headline
+BESIDE = ("divergence", "allowed")  # counted beside the violations, never in them
 KINDS_OF_CASE = ("computed", "rejection")
 NOT_JUDGED = ("unsupported", "skipped")
-REPORT_FORMAT = 3
+REPORT_FORMAT = 4
 OBSERVATIONS_FORMAT = 1
 SCHEMA_FILE = Path(__file__).resolve().parent / "report.schema.json"
 
@@ -72,7 +76,7 @@ class Recorder:
 
     def record_case(self, engine: str, family: str, case: dict, outcome: str, observed: Any = None, message: str = "",
                     pinned: Any = None, has_entry: bool = False, partial: bool = False, answered: bool = False,
-                    decided_by: str | None = None, upstream: str | None = None) -> None:  # fmt: skip
+                    decided_by: str | None = None, upstream: str | None = None, question: str | None = None) -> None:  # fmt: skip
         """One judged case. `answered`: `observed` is an answer of the engine (which may be null);
         `partial`: the engine reports only part of the expectation (`Engine.partial_view`);
         `decided_by` and `upstream`: the known discrepancy's spec text and upstream issue."""
@@ -96,6 +100,7 @@ class Recorder:
             "description": case["description"], "kind": kind, "outcome": outcome, "op": case["op"], "input": case["input"],
             "expected": case["expected"], "observed": observed, "pinned": pinned, "message": message,
             "rule-summary": _rule_summary(case["rule"]), "decided-by": decided_by, "upstream": upstream_url(upstream),
+            "obligation": case.get("obligation"), "question": question,
         })  # fmt: skip
 
     def record_random(self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "") -> None:
@@ -127,7 +132,10 @@ class Recorder:
             totals[e] = empty_counts()
             for c in cells[e].values():
                 _add(totals[e], c)
+        verdicts = {e: {"violations": sum(totals[e][o] for o in VIOLATIONS), "divergences": totals[e]["divergence"],
+                        "allowed": totals[e]["allowed"]} for e in engines}  # fmt: skip
         return {"format": REPORT_FORMAT, "engines": engines, "families": families, "cells": cells, "totals": totals,
+                "verdicts": verdicts,
                 "provenance": provenance if provenance is not None else provenance_counts(),
                 "cases": sorted(self.cases, key=lambda c: (c["engine"], c["family"], c["id"])),
                 "outcomes": {e: {f: {o: sorted(ids) for o, ids in sorted(by_outcome.items())} for f, by_outcome in sorted(fams.items())}
@@ -188,7 +196,8 @@ def write_observations(recorder: Recorder, runner, path: Path) -> int:
 
 # --- rendering ---------------------------------------------------------------------------------
 
-_LETTERS = {"rejected-other-rule": "R", "fail": "F", "errored": "E", "known": "K", "fixed": "X", "unsupported": "U"}
+_LETTERS = {"rejected-other-rule": "R", "divergence": "D", "allowed": "A", "fail": "F", "errored": "E", "known": "K",
+            "fixed": "X", "unsupported": "U"}
 
 
 def cell_text(counts: dict[str, Any] | None, kind: str) -> str:
@@ -205,9 +214,11 @@ def cell_text(counts: dict[str, Any] | None, kind: str) -> str:
 
 
 LEGEND = ("cells: correct/judged, computed cases (an output expected) and rejection cases (the spec forbids the input) "
-          "apart; R rejected under another rule than the case's, F fail (wrong answer, or a forbidden input accepted), "
+          "apart; R rejected under another rule than the case's, D divergence (the spec is silent or ambiguous and the "
+          "engine reads it otherwise than the reference: not a failure), A allowed (a difference the spec permits), "
+          "F fail (a must of the spec broken: wrong answer, or a forbidden input accepted), "
           "E errored (the engine raised where the spec defines a result, or crashed, hung or broke the protocol), "
-          "K known discrepancy reproducing its pinned observation, X fixed discrepancy (remove it from "
+          "K known violation reproducing its pinned observation, X fixed discrepancy (remove it from "
           "conformance/known_discrepancies.json), U unsupported (declined by the engine, not judged); "
           "skipped cases are not judged")  # fmt: skip
 
@@ -224,6 +235,11 @@ def text_lines(doc: dict) -> list[str]:
     for name, info in doc["engines"].items():
         if not info["available"]:
             notes.append(f"{name}: {'BROKEN' if info['broken'] else 'UNAVAILABLE'}, {info['unavailable-reason']}")
+    if doc.get("verdicts"):
+        rows = [[n, str(doc["verdicts"][n]["violations"]), str(doc["verdicts"][n]["divergences"]), str(doc["verdicts"][n]["allowed"])]
+                for n in live if n in doc["verdicts"]]  # fmt: skip
+        lines += (["verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) beside them, never in them"]
+                  + _table(["engine", "violations", "divergences", "allowed"], rows) + [""])  # fmt: skip
     for kind, title in (("computed", "computed cases: correct answers / judged"),
                         ("rejection", "rejection cases: correct rejections / judged")):  # fmt: skip
         families = [f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in live)]

@@ -1,8 +1,9 @@
 """Every golden value vector against every engine: one test per (engine, case).
 
-A correct answer or a correct rejection passes; `unsupported` is a skip with the engine's reason; a
-known discrepancy that reproduces its pinned observation is an xfail; anything else fails, the
-verdict (fail, errored, fixed) in the message.
+A correct answer or a correct rejection passes, and so do a divergence (the spec leaves the question
+open) and an allowed difference (the spec permits the answer), reported apart; `unsupported` is a
+skip with the engine's reason; a known violation that reproduces its pinned observation is an
+xfail; anything else fails, the verdict (fail, errored, fixed) in the message.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
     request.node.user_properties.append(("verdict", verdict.outcome))
     request.node.user_properties.append(("rule", case["rule"]))
     request.node.user_properties.append(("message", verdict.message))
+    if verdict.question:
+        request.node.user_properties.append(("question", verdict.question))
     if verdict.outcome == UNSUPPORTED:
         pytest.skip(verdict.message)
     if verdict.outcome == KNOWN:

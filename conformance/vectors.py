@@ -47,7 +47,7 @@ def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
                 "section": "Scan Planning; Delete Files; Column Projection", "description": f"{doc['description']} (snapshot {s['snapshot-id']}, {s['operation']})",
                 "op": "read-table", "input": {"table": doc["id"], "snapshot-id": s["snapshot-id"]},
                 "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
-                "revisions": ["v3-adopted"], "format-versions": [doc["format-version"]],
+                "revisions": ["v3-adopted"], "format-versions": [doc["format-version"]], "obligation": s["obligation"],
             })  # fmt: skip
             c = cases[-1]
             c["provenance"] = s.get("provenance") or doc.get("provenance") or provenance_for(c["id"], None, c["expected"])

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from spec_impl.errors import SpecError
+from spec_impl.obligations import obligation_for
 from spec_impl.rules import rule
 from spec_impl.types import min_format_version, parse_type
 from spec_impl.vectors.ops import run
@@ -123,6 +124,7 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
         if c["id"] in TYPED:
             c["expected"], c["provenance"] = dict(TYPED[c["id"]][0]), TYPED[c["id"]][1]
         c["provenance"] = provenance_for(c["id"], c["provenance"], c["expected"])
+        c["obligation"] = obligation_for(c)
     return cases
 
 

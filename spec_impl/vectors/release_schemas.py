@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_impl.obligations.levels import SCHEMA as OBLIGATION_SCHEMA
+
 _ENGINE = {"type": "object", "required": ["engine", "version"], "additionalProperties": False,
            "properties": {"engine": {"type": "string"}, "version": {"type": ["string", "null"]}}}  # fmt: skip
 _PROVENANCE = {
@@ -43,10 +45,11 @@ TABLE_CASE: dict[str, Any] = {
         "expected-rows": {"type": "string", "description": "where the snapshots' expected rows come from"},
         "known-findings": {"type": "array", "items": {"type": "string"}, "description": "writer findings the table shows (ids)"},
         "snapshots": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["snapshot-id", "operation", "columns", "rows", "provenance"], "additionalProperties": False,
+            "type": "object", "required": ["snapshot-id", "operation", "columns", "rows", "provenance", "obligation"], "additionalProperties": False,
             "properties": {"snapshot-id": {"type": "integer"}, "operation": {"type": "string"},
                            "columns": {"type": "array", "items": {"type": "string"}},
-                           "rows": {"type": "array", "items": {"type": "object"}}, "provenance": _PROVENANCE}}},
+                           "rows": {"type": "array", "items": {"type": "object"}}, "provenance": _PROVENANCE,
+                           "obligation": OBLIGATION_SCHEMA}}},
     },
 }  # fmt: skip
 
@@ -59,13 +62,15 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
     "properties": {
         "discrepancies": {"type": "array", "items": {
             "type": "object",
-            "required": ["engine", "case", "expected", "observed", "decided-by", "version"],
+            "required": ["engine", "case", "expected", "observed", "decided-by", "version", "document", "quote"],
             "additionalProperties": False,
             "properties": {
                 "engine": {"type": "string"}, "case": {"type": "string", "description": "the vector case id"},
                 "expected": {"type": "string", "description": "the vectors' expectation, as text"},
                 "observed": {"type": "string", "description": "what the engine does, in words"},
                 "decided-by": {"type": "string", "description": "the spec text that decides the case, quoted, and the reasoning"},
+                "document": {"type": "string", "description": "the spec text (a file of the spec directory) whose sentence the engine's answer contradicts"},
+                "quote": {"type": "string", "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an allowed set)"},
                 "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
                 "intermittent": {"type": "string", "description": "why the engine answers this case right on some runs and wrong on others (a race): a correct answer is then a pass, not a fixed entry"},
                 "version": {"type": "string", "description": "the engine version it was recorded against"},

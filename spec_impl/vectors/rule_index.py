@@ -134,11 +134,11 @@ def _without_rule_calls(node: ast.AST) -> ast.AST:
 def scan_implementations(rules: dict) -> dict[str, set[str]]:
     """rule id -> the functions (`module:qualname`, a method as `Class.method`, a nested function
     as the function that holds it) of `spec_impl` whose code or docstring names it, directly or
-    through a module constant it reads. The vector generator (`spec_impl/vectors`) and the
-    registry's own definitions do not count."""
+    through a module constant it reads. The vector generator (`spec_impl/vectors`), the
+    obligations of cases (`spec_impl/obligations`) and the registry's own definitions do not count."""
     found: dict[str, set[str]] = defaultdict(set)
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        if "vectors" in path.relative_to(PACKAGE_DIR).parts[:-1] or path.name == "rules.py":
+        if {"vectors", "obligations"} & set(path.relative_to(PACKAGE_DIR).parts[:-1]) or path.name == "rules.py":
             continue
         module = _module_name(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))

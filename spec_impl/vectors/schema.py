@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spec_impl.obligations.levels import SCHEMA as OBLIGATION_SCHEMA
 from spec_impl.revisions import ALL as REVISIONS
 from spec_impl.vectors.file_ops import INPUT_KEYS as FILE_INPUT_KEYS
 from spec_impl.vectors.metadata_ops import INPUT_KEYS as METADATA_INPUT_KEYS
@@ -38,7 +39,7 @@ CASE_FILE_SCHEMA = {
         "case": {
             "type": "object",
             "required": ["id", "description", "rule", "section", "format-versions", "revisions", "op", "input", "expected",
-                         "provenance"],
+                         "provenance", "obligation"],
             "additionalProperties": False,
             "properties": {
                 "id": {"type": "string", "pattern": "^[a-z0-9.-]+/[a-z0-9.+-]+(@[a-z0-9-]+)?$"},
@@ -60,6 +61,7 @@ CASE_FILE_SCHEMA = {
                 },
                 "note": {"type": "string"},
                 "provenance": {"$ref": "#/$defs/provenance"},
+                "obligation": {"$ref": "#/$defs/obligation"},
             },
             "allOf": [
                 {"if": {"properties": {"op": {"const": op}}},
@@ -68,6 +70,7 @@ CASE_FILE_SCHEMA = {
             ],
         },
         "provenance": PROVENANCE_SCHEMA,
+        "obligation": OBLIGATION_SCHEMA,
         "engine-version": ENGINE_VERSION_SCHEMA,
     },
 }  # fmt: skip

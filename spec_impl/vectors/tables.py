@@ -325,7 +325,8 @@ def case_document(case: TableCase, t: TableBuilder) -> dict:
         expected = expected_rows(t, s["snapshot-id"], case.format_version)
         snapshots.append({"snapshot-id": s["snapshot-id"], "operation": s["summary"]["operation"], **expected})
     return {"id": case.id, "description": case.description, "rules": list(case.rules), "format-version": case.format_version,
-            "location": t.location, "metadata-location": t.tree.metadata_location, "snapshots": _with_provenance(case.id, snapshots)}  # fmt: skip
+            "location": t.location, "metadata-location": t.tree.metadata_location,
+            "snapshots": _with_obligations(case.id, case.rules, _with_provenance(case.id, snapshots))}  # fmt: skip
 
 
 def snapshot_case_id(table_id: str, snapshot_id: int) -> str:
@@ -340,6 +341,15 @@ def _with_provenance(table_id: str, snapshots: list[dict], declared: dict | None
 
     return [{**s, "provenance": provenance_for(snapshot_case_id(table_id, s["snapshot-id"]), declared,
                                                {"output": {"columns": s["columns"], "rows": s["rows"]}})} for s in snapshots]  # fmt: skip
+
+
+def _with_obligations(table_id: str, rules: list[str] | tuple[str, ...], snapshots: list[dict]) -> list[dict]:
+    """Each snapshot with its obligation (`spec_impl.obligations`): what the spec requires of its rows."""
+    from spec_impl.obligations import obligation_for
+
+    return [{**s, "obligation": obligation_for({"id": snapshot_case_id(table_id, s["snapshot-id"]), "rule": rules[0], "op": "read-table",
+                                                "input": {}, "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}}})}
+            for s in snapshots]  # fmt: skip
 
 
 def render() -> dict[str, bytes]:
@@ -390,7 +400,7 @@ def captured_document(case_id: str) -> dict:
     c = _capture(case_id)
     keys = ("id", "description", "rules", "format-version", "location", "metadata-location", "writer", "expected-rows", "history", "known-findings")
     declared = engine_written(f"files written by {c['writer']}; expected rows: {c['expected-rows']}", [{"engine": "iceberg-java", "version": c["writer"]}])
-    return {**{k: c[k] for k in keys}, "snapshots": _with_provenance(case_id, c["snapshots"], declared)}
+    return {**{k: c[k] for k in keys}, "snapshots": _with_obligations(case_id, c["rules"], _with_provenance(case_id, c["snapshots"], declared))}
 
 
 def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:

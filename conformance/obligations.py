@@ -1,0 +1,132 @@
+"""The judge follows each case's obligation (`spec_impl.obligations`): must, allowed or reading.
+
+`judge.judge` first compares the answer with the reference's exactly; `follow` then turns that
+exact verdict into the one the spec's words support:
+
+- `must`: the exact verdict stands, except on *open rows* (a row whose truth the spec leaves open:
+  a null, NaN or signed-zero operand): a difference there alone is a divergence;
+- `allowed`: an answer inside the set the case states is `allowed` (a difference the spec
+  permits); outside it the exact verdict stands, so a real violation is still a failure;
+- `reading`: another answer, a rejection included, is a `divergence`: never a failure.
+
+A crash, a hang or a broken protocol stays `errored` at every level, and a case without an
+obligation (the random tests build some on the fly) is judged as `must`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_impl.obligations import levels
+
+from conformance.engines.base import EngineAnswer
+
+DIVERGENCE, ALLOWED = "divergence", "allowed"
+READ_COLUMN_ORDER = "read.column-order"
+
+
+def obligation(case: dict[str, Any]) -> dict[str, Any]:
+    return case.get("obligation") or {"level": levels.MUST}
+
+
+def follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any,
+           credited: tuple[str, ...]) -> tuple[str, str, str | None]:  # fmt: skip
+    """(outcome, message, question of a divergence) once the case's obligation is applied to the
+    exact verdict."""
+    outcome, message = _follow(case, answer, outcome, message, want, credited)
+    question = None
+    if outcome == DIVERGENCE:
+        question = message.removeprefix("the spec leaves open ").split(":")[0].split(",")[0]
+    return outcome, message, question
+
+
+def _follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any,
+            credited: tuple[str, ...]) -> tuple[str, str]:  # fmt: skip
+    if answer.failed or answer.unsupported is not None or outcome in credited:
+        return outcome, message
+    o = obligation(case)
+    if o["level"] == levels.READING:
+        return DIVERGENCE, f"{_open(o['question'])}: the reference reads {o['reference']!r}; {_said(answer, message)}"
+    if case["op"] == "read-table" and answer.ok and _same_rows_other_order(want, answer.output):
+        return DIVERGENCE, f"{_open(READ_COLUMN_ORDER)}: the columns are {answer.output['columns']}, the schema's order is {want['columns']}"
+    if o["level"] == levels.ALLOWED:
+        return _allowed(case, o, answer, outcome, message, want)
+    if o.get("open-rows") and answer.ok:
+        return _open_rows_only(o, want, answer.output, outcome, message)
+    return outcome, message
+
+
+def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: str, want: Any) -> tuple[str, str]:
+    check, why = o["check"], f"allowed ({o['allowance']}: “{o['quote']}”)"
+    kind = check["kind"]
+    if kind == levels.ANSWER_OR_REJECT:
+        return ALLOWED, f"{why}: {_said(answer, message)}"
+    if kind == levels.CORRECT_OR_REJECT:
+        return (ALLOWED, f"{why}: the engine refused: {answer.error}") if not answer.ok else (outcome, message)
+    if kind == levels.ONE_OF:
+        from conformance.judge import answers_as
+
+        if any(answers_as(case, a, answer) for a in check.get("answers", [])[1:]):
+            return ALLOWED, f"{why}: {_said(answer, message)}"
+        return outcome, message
+    if not answer.ok:
+        return outcome, message
+    got = answer.output
+    if isinstance(want, bool) and isinstance(got, bool):  # one file or manifest
+        keeps_more = kind == levels.INCLUSIVE and want is False and got is True
+        accepts_less = kind == levels.STRICT and want is True and got is False
+        return (ALLOWED, f"{why}: answered {got}, the tightest answer is {want}") if keeps_more or accepts_less else (outcome, message)
+    if isinstance(want, list) and isinstance(got, list) and len(got) == len(want) and all(isinstance(g, bool) for g in got):
+        return _rows(kind, check.get("row-matches") or [None] * len(want), o.get("open-rows", []), want, got, why)
+    return outcome, message
+
+
+def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list, why: str) -> tuple[str, str]:
+    """Per row of a projection: a violation where soundness breaks, else divergence on open rows,
+    else an allowed loss of precision."""
+    questions = {o["row"]: o["question"] for o in open_rows}
+    violations, diverged, imprecise = [], [], []
+    for i, (w, g, m) in enumerate(zip(want, got, matches)):
+        if w == g:
+            continue
+        if i in questions or m is None:
+            diverged.append(i)
+        elif (kind == levels.INCLUSIVE and m is True and g is False) or (kind == levels.STRICT and m is False and g is True):
+            violations.append(i)
+        else:
+            imprecise.append(i)
+    if violations:
+        rule = "matches the predicate but its partition is not matched" if kind == levels.INCLUSIVE else \
+            "does not match the predicate but its partition is matched"  # fmt: skip
+        return "fail", f"row {violations[0]} {rule} (expected {want}, got {got})"
+    if diverged:
+        q = sorted({questions.get(i, "predicate.null-operand") for i in diverged})
+        return DIVERGENCE, f"{', '.join(_open(x) for x in q)}: rows {diverged} differ (reference {want}, engine {got})"
+    return ALLOWED, f"{why}: rows {imprecise} less tight than the reference (reference {want}, engine {got})"
+
+
+def _open_rows_only(o: dict, want: Any, got: Any, outcome: str, message: str) -> tuple[str, str]:
+    if not (isinstance(want, list) and isinstance(got, list) and len(want) == len(got)):
+        return outcome, message
+    questions = {r["row"]: r["question"] for r in o["open-rows"]}
+    differing = [i for i, (w, g) in enumerate(zip(want, got)) if w != g]
+    if differing and all(i in questions for i in differing):
+        q = sorted({questions[i] for i in differing})
+        return DIVERGENCE, f"{', '.join(_open(x) for x in q)}: rows {differing} differ (reference {want}, engine {got})"
+    return outcome, message
+
+
+def _same_rows_other_order(want: Any, got: Any) -> bool:
+    from conformance.judge import sorted_rows
+
+    return (isinstance(want, dict) and isinstance(got, dict) and isinstance(got.get("columns"), list)
+            and got["columns"] != want["columns"] and sorted(map(str, got["columns"])) == sorted(want["columns"])
+            and sorted_rows(want["rows"]) == sorted_rows(got.get("rows") or []))  # fmt: skip
+
+
+def _open(question_id: str) -> str:
+    return f"the spec leaves open {question_id}"
+
+
+def _said(answer: EngineAnswer, message: str) -> str:
+    return f"the engine refused: {answer.error}" if not answer.ok else message or "the engine answered otherwise"

@@ -1,0 +1,186 @@
+"""Assigning each vector case its obligation, from the op's role, the rule and the spec's words.
+
+In order, the first that applies:
+
+1. a decision recorded for the case (`decisions.json`: the triage of engine differences against
+   the spec texts, each with its quote);
+2. the rule's level where the rule itself is a reading or an allowance (`RULE_LEVELS`);
+3. a rejection case: a validator must reject; a reader may read what breaks a rule it has no duty
+   to enforce (`reader.may-accept`) unless the spec tells readers to reject (`READERS_MUST_REJECT`);
+   any other op given an input outside what the spec defines answers a `reading`
+   (`input.undefined`);
+4. a computed case: pruning and projection are checked for soundness (`allowed`, inclusive or
+   strict), a type the spec does not hash may be refused, rows whose truth the spec leaves open
+   (null, NaN or a signed zero under a comparison) are marked open; otherwise `must`, citing the
+   rule's sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from spec_impl.obligations.allowances import allowance
+from spec_impl.obligations.levels import (ALLOWED, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, MUST, ONE_OF,
+                                          READING, STRICT)
+from spec_impl.obligations.questions import question
+
+READER, VALIDATOR, WRITER, COMPUTATION = "reader", "validator", "writer", "computation"
+ROLES: dict[str, str] = {
+    **dict.fromkeys(("parse-type", "parse-transform", "from-json", "from-binary", "read-table-metadata",
+                     "read-view-metadata", "read-metadata-file", "parse-snapshot", "parse-partition-spec",
+                     "parse-sort-order", "parse-schema", "parse-name-mapping", "read-manifest-tree", "read-table",
+                     "read-parquet", "read-deletion-vector", "read-puffin", "v4-read-manifest", "v4-replay",
+                     "inherit-manifest-entries", "project", "row-lineage", "manifest-avro-schema"), READER),
+    **dict.fromkeys(("validate-tree", "v4-validate", "check-column-metrics", "check-evolution", "check-file-counts",
+                     "check-partition-summaries", "check-partition-tuple", "check-position-deletes",
+                     "partition-spec-findings"), VALIDATOR),
+    **dict.fromkeys(("write-table-metadata", "assign-partition-field-ids", "assign-manifest-first-row-ids",
+                     "v4-upgrade", "parquet-round-trip", "column-metrics", "partition-summaries",
+                     "partition-tuple"), WRITER),
+    **dict.fromkeys(("hash", "transform", "to-binary", "to-json", "result-type", "promote", "min-format-version",
+                     "evaluate-predicate", "evaluate-metrics", "evaluate-manifest", "project-predicate",
+                     "plan-deletes", "expire-snapshots", "sort-values", "partition-type",
+                     "partition-values-equal"), COMPUTATION),
+}  # fmt: skip
+
+# Rules whose rejection the spec puts on every reader ("Implementations must throw an exception ...").
+READERS_MUST_REJECT = frozenset({"table.format-version", "view.format-version"})
+
+# Rules that are a reading or an allowance as a whole: rule id -> ("reading", question) | ("allowed", allowance).
+RULE_LEVELS: dict[str, tuple[str, str]] = {
+    "type.nesting-limit": (READING, "input.undefined"),  # a limit of the reference; the spec sets none
+    "tree.file-location": (READING, "input.undefined"),  # the suite's safety rule; the spec tracks files anywhere
+    "hash.floating": (ALLOWED, "hash.not-bucketable"),
+    "hash.boolean": (ALLOWED, "hash.not-bucketable"),
+    "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
+}
+
+_PRUNING = {"inclusive": "pruning.inclusive-keeps-more", "strict": "pruning.strict-accepts-less"}
+
+
+def role_of(op: str) -> str:
+    """Who answers this op in a real engine: a reader, a validator, a writer, or a computation."""
+    try:
+        return ROLES[op]
+    except KeyError:
+        raise KeyError(f"op {op!r} has no role in spec_impl.obligations.assign.ROLES") from None
+
+
+def obligation_for(case: dict[str, Any]) -> dict[str, Any]:
+    """The obligation of a built case (`id`, `rule`, `op`, `input`, `expected`)."""
+    decided = decisions().get(case["id"])
+    if decided is not None:
+        return _decided(case, decided)
+    level = RULE_LEVELS.get(case["rule"])
+    rejects = "error" in case["expected"]
+    if level is not None:
+        return _reading(case, level[1]) if level[0] == READING else _allowed(case, level[1])
+    if rejects:
+        return _rejection(case)
+    return _computed(case)
+
+
+def _rejection(case: dict[str, Any]) -> dict[str, Any]:
+    role = role_of(case["op"])
+    if role == VALIDATOR or case["rule"] in READERS_MUST_REJECT:
+        return _must(case, rejected_by=role)
+    if role == READER:
+        return _allowed(case, "reader.may-accept", check={"kind": ANSWER_OR_REJECT})
+    return _reading(case, "input.undefined")
+
+
+def _computed(case: dict[str, Any]) -> dict[str, Any]:
+    op, inp = case["op"], case["input"]
+    if op == "evaluate-metrics":
+        return _allowed(case, _PRUNING[inp["mode"]], check={"kind": INCLUSIVE if inp["mode"] == "inclusive" else STRICT})
+    if op == "project-predicate":
+        from spec_impl.obligations.rows import open_rows, row_truths
+
+        check = {"kind": INCLUSIVE if inp["mode"] == "inclusive" else STRICT, "row-matches": row_truths(inp)}
+        return _allowed(case, _PRUNING[inp["mode"]], check=check, open_rows=open_rows(inp))
+    if op == "evaluate-predicate":
+        from spec_impl.obligations.rows import open_rows
+
+        return _must(case, open_rows=open_rows(case["input"]))
+    return _must(case)
+
+
+# --- building the objects -------------------------------------------------------------------------
+
+
+def _must(case: dict[str, Any], rejected_by: str | None = None, open_rows: list | None = None) -> dict[str, Any]:
+    out = {"level": MUST, **rule_citation(case["rule"])}
+    if rejected_by is not None:
+        out["rejected-by"] = rejected_by
+    if open_rows:
+        out["open-rows"] = open_rows
+    return out
+
+
+def _allowed(case: dict[str, Any], allowance_id: str, check: dict | None = None, open_rows: list | None = None,
+             citation: dict | None = None) -> dict[str, Any]:  # fmt: skip
+    a = allowance(allowance_id)
+    if check is None:
+        check = {"kind": a.check}
+        if a.check == INCLUSIVE or a.check == STRICT:
+            check = {"kind": a.check}
+        elif a.check == ONE_OF:
+            check["answers"] = [case["expected"]]
+    cited = citation or {"document": a.document, "section": a.section, "quote": a.quote}
+    if allowance_id == "reader.may-accept":  # the rule broken is the sentence to cite
+        cited = rule_citation(case["rule"])
+    out = {"level": ALLOWED, "allowance": allowance_id, **cited, "check": check}
+    if open_rows:
+        out["open-rows"] = open_rows
+    return out
+
+
+def _reading(case: dict[str, Any], question_id: str) -> dict[str, Any]:
+    q = question(question_id)
+    return {"level": READING, "question": q.id, "asks": q.asks, "alternatives": list(q.alternatives),
+            "reference": q.reference}  # fmt: skip
+
+
+def _decided(case: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+    """A recorded decision: its level, question or allowance, and its own quote."""
+    citation = {"document": d["document"], "section": d["section"], "quote": d["quote"]}
+    if d["level"] == READING:
+        return {**_reading(case, d["question"]), **citation}
+    if d["level"] == ALLOWED:
+        check = d.get("check")
+        if check is None:
+            if allowance(d["allowance"]).check in (ANSWER_OR_REJECT, CORRECT_OR_REJECT):
+                check = {"kind": allowance(d["allowance"]).check}
+            else:
+                check = {"kind": ONE_OF, "answers": [case["expected"], *d.get("answers", [])]}
+        return _allowed(case, d["allowance"], check=check, citation=citation)
+    return {"level": MUST, **citation}
+
+
+@lru_cache(maxsize=None)
+def decisions() -> dict[str, dict[str, Any]]:
+    """case id -> a decision recorded by reading the spec (`decisions.json` beside this module)."""
+    path = Path(__file__).with_name("decisions.json")
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["cases"]
+
+
+@lru_cache(maxsize=None)
+def rule_citation(rule_id: str) -> dict[str, str]:
+    """The sentence a rule cites (document, section, quote), from the rule index."""
+    for r in _rule_index():
+        if r["id"] == rule_id and r["sections"]:
+            s = r["sections"][0]
+            return {"document": s["source"]["file"], "section": s["source"]["section"], "quote": s["quote"]}
+    raise KeyError(f"rule {rule_id!r} has no cited sentence in vectors/rules.json (run the rule index)")
+
+
+@lru_cache(maxsize=None)
+def _rule_index() -> tuple[dict, ...]:
+    from spec_impl.resources import vectors_dir
+
+    return tuple(json.loads((vectors_dir() / "rules.json").read_text(encoding="utf-8"))["rules"])

@@ -1,0 +1,57 @@
+"""Rows whose truth under a predicate the spec leaves open, and the truth of the others.
+
+Scan Planning defines inclusive and strict projection by whether "a scan predicate matches a row",
+but not the truth of a comparison with a null or NaN operand, nor whether -0.0 equals +0.0. A row
+with such an operand under a leaf is *open*: the reference's answer there is one reading
+(`predicate.null-operand`, `predicate.nan-operand`, `predicate.signed-zero`), and the other rows
+are judged as the spec requires.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_impl.expressions import predicates as P
+from spec_impl.values import is_nan
+
+
+def _bound(inp: dict[str, Any]):
+    from spec_impl.vectors.planning_ops import _rows, _schema, parse_predicate
+
+    types = _schema(inp)
+    expr = parse_predicate(inp["predicate"], types)
+    return types, expr, _rows(inp, types)
+
+
+def _question(leaf: P.Pred, value: Any) -> str | None:
+    if leaf.op in ("is-null", "not-null", "is-nan", "not-nan"):
+        return None
+    if value is None:
+        return "predicate.null-operand"
+    if is_nan(value):
+        return "predicate.nan-operand"
+    if isinstance(value, float) and value == 0.0:
+        literals = [leaf.literal] if leaf.literal is not None else list(leaf.literals or ())
+        if any(isinstance(x, float) and x == 0.0 for x in literals):
+            return "predicate.signed-zero"
+    return None
+
+
+def open_rows(inp: dict[str, Any]) -> list[dict[str, Any]]:
+    """[{"row": index, "question": id}] for the rows whose truth the spec leaves open."""
+    types, expr, rows = _bound(inp)
+    out = []
+    for i, row in enumerate(rows):
+        for leaf in P.leaves(expr):
+            q = _question(leaf, row.get(leaf.term))
+            if q is not None:
+                out.append({"row": i, "question": q})
+                break
+    return out
+
+
+def row_truths(inp: dict[str, Any]) -> list[bool | None]:
+    """Whether each row matches the scan predicate; None for an open row."""
+    types, expr, rows = _bound(inp)
+    opened = {o["row"] for o in open_rows(inp)}
+    return [None if i in opened else P.evaluate(expr, row, types) for i, row in enumerate(rows)]
