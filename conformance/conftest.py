@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import known, plugin, report
+from conformance import known, plugin, report, spec_gaps
 from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
@@ -185,6 +185,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
     target = config.getoption("--compliance-report")
     if target is not None:
         paths = report.write(doc, target)
+        paths += spec_gaps.write(doc, load_families(), target)
         real = {name for name in registry.BUILTIN if not name.startswith("reference")}
         paths.append(report.write_confirmations(config.stash[RECORDER], config.stash[RUNNER], target / "confirmations.json", real))
         terminalreporter.write_line(f"compliance report: {', '.join(str(p) for p in paths)}")

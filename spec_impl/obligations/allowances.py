@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spec_impl.obligations.levels import (ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, ONE_OF, SPEC, STRICT)
+from spec_impl.obligations.levels import (ADOPTED, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, ONE_OF, SPEC, STRICT)
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,25 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
               SPEC, "Partitioning",
               "Writers should not write using partition specs that use unknown transforms.",
               ANSWER_OR_REJECT),
+    Allowance("reader.may-reject",
+              "A reader may refuse a document that the field tables of its format version call invalid (a required "
+              "field missing) even where the reference repairs it; if it reads it, the answer must be right.",
+              SPEC, "Table Metadata Fields",
+              "Table metadata consists of the following fields:",
+              CORRECT_OR_REJECT),
+    Allowance("metrics.bound-not-tightest",
+              "A writer may store a lower or upper bound that is not the tightest one (+0.0 as the upper bound of "
+              "{-0.0}, a truncated upper bound keeping trailing code points or bytes), as long as it bounds every "
+              "non-null, non-NaN value.",
+              SPEC, "Manifests: data_file",
+              "Each value must be greater than or equal to all non-null, non-Nan values in the column for the file [2]",
+              ONE_OF),
+    Allowance("deletes.position-beside-dv",
+              "A reader may still apply an older position-delete file to a data file that a deletion vector covers: "
+              "such files may be ignored, and a correct writer has merged their deletes into the vector.",
+              ADOPTED, "1.5 Deletion vectors",
+              "At most one DV per data file, maintained synchronously; position-delete files may be ignored when a DV exists.",
+              ONE_OF),
 )
 
 

@@ -49,10 +49,18 @@ ROLES: dict[str, str] = {
 # Rules whose rejection the spec puts on every reader ("Implementations must throw an exception ...").
 READERS_MUST_REJECT = frozenset({"table.format-version", "view.format-version"})
 
+# The question an input outside what the spec defines asks of an op that is not a reader or a
+# validator, by the rule the reference rejects it under (default: input.undefined). The reference's
+# own limits (type.nesting-limit) and safety rule (tree.file-location) are not the spec's: the
+# spec sets no nesting limit and tracks files anywhere.
+REJECTION_QUESTIONS: dict[str, str] = {
+    "transform.overflow": "transform.result-overflow", "transform.source-type": "transform.source-type",
+    "value.decimal": "input.decimal-scale", "value.range": "input.out-of-range",
+    "type.nesting-limit": "input.undefined", "tree.file-location": "input.undefined",
+}
+
 # Rules that are a reading or an allowance as a whole: rule id -> ("reading", question) | ("allowed", allowance).
 RULE_LEVELS: dict[str, tuple[str, str]] = {
-    "type.nesting-limit": (READING, "input.undefined"),  # a limit of the reference; the spec sets none
-    "tree.file-location": (READING, "input.undefined"),  # the suite's safety rule; the spec tracks files anywhere
     "hash.floating": (ALLOWED, "hash.not-bucketable"),
     "hash.boolean": (ALLOWED, "hash.not-bucketable"),
     "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
@@ -84,12 +92,14 @@ def obligation_for(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def _rejection(case: dict[str, Any]) -> dict[str, Any]:
-    role = role_of(case["op"])
-    if role == VALIDATOR or case["rule"] in READERS_MUST_REJECT:
+    role, rule_id = role_of(case["op"]), case["rule"]
+    if rule_id in ("type.nesting-limit", "tree.file-location"):
+        return _reading(case, REJECTION_QUESTIONS[rule_id])
+    if role == VALIDATOR or rule_id in READERS_MUST_REJECT:
         return _must(case, rejected_by=role)
     if role == READER:
         return _allowed(case, "reader.may-accept", check={"kind": ANSWER_OR_REJECT})
-    return _reading(case, "input.undefined")
+    return _reading(case, REJECTION_QUESTIONS.get(rule_id, "input.undefined"))
 
 
 def _computed(case: dict[str, Any]) -> dict[str, Any]:
@@ -148,7 +158,10 @@ def _decided(case: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     """A recorded decision: its level, question or allowance, and its own quote."""
     citation = {"document": d["document"], "section": d["section"], "quote": d["quote"]}
     if d["level"] == READING:
-        return {**_reading(case, d["question"]), **citation}
+        reading = _reading(case, d["question"])
+        if d.get("reference"):  # the reference's reading of this very case, where the question's is general
+            reading["reference"] = d["reference"]
+        return {**reading, **citation}
     if d["level"] == ALLOWED:
         check = d.get("check")
         if check is None:
