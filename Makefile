@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
 SHELL  := /bin/bash
 
-.PHONY: test conformance vectors check-vectors capture-tables bench clean fuzz
+.PHONY: test conformance vectors check-vectors capture-tables bench clean fuzz writer-deep
 
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
@@ -25,6 +25,18 @@ check-vectors: $(VENV)/.test-deps
 capture-tables: $(VENV)/.engine-deps
 	$(BIN)/iceberg-writer-harness capture $$(grep -l '"golden"' conformance/writer_harness/coverage/*.json conformance/writer_harness/scenarios/*.json)
 	$(BIN)/iceberg-vectors --set tables generate
+
+# A deep writer-harness run: make writer-deep SEED=7 EXAMPLES=200 (WRITER=pyiceberg|chdb|duckdb, STEPS, MIN_STEPS).
+# Without SEED the harness draws one and prints it; every finding is printed with its seed, and each new
+# one's smallest history is saved under $(WRITER_DEEP_OUT) for `iceberg-writer-harness replay`.
+SEED ?=
+EXAMPLES ?= 200
+STEPS ?= 10
+MIN_STEPS ?= 6
+WRITER ?= spark
+WRITER_DEEP_OUT ?= reports/writer-deep/$(WRITER)-seed-$(or $(SEED),drawn)
+writer-deep: $(VENV)/.engine-deps
+	$(BIN)/iceberg-writer-harness run --writer $(WRITER) $(if $(SEED),--seed $(SEED)) --examples $(EXAMPLES) --min-steps $(MIN_STEPS) --steps $(STEPS) --out $(WRITER_DEEP_OUT)
 
 # Every benchmark, its figures written to $(BENCH_OUT) (the published figures under
 # benchmarks/results/ change only when a script is run by hand without an output option).

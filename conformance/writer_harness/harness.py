@@ -10,11 +10,21 @@ A history that names its writer (`"writer": "pyiceberg"`, or a scenario's descri
 that writer whatever the harness's default.
 
 Known findings (`known_findings.json`) are findings of a writer (Iceberg Java through Spark,
-PyIceberg) or a reader that are recorded with the spec text that decides them: they are reported,
+PyIceberg) or a reader that are recorded with the rule that decides them: they are reported,
 but do not fail a run. Each entry matches a check (or a list of checks) and a regular expression of
 the message, optionally only after a step of one op (`step-op`), on tables of one writer
 (`writer`: "spark", "pyiceberg", "chdb" or "duckdb"), of one format version (`format-version`), or
 with or without an evolved partition spec (`evolved-spec`).
+
+Every finding names what it is judged against (`rule`): the meaning of the operation (kind
+"operation": a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued
+logic, an UPDATE changes exactly those, MERGE likewise; a read returns the snapshot's rows) or a
+must of the spec (kind "spec": section, spec file and a verbatim quote). A known entry says so in
+its `rule`; a new finding gets the rule of its check (`judged_against`). A known entry also has a
+`level`: "violation" (contradicts a must of the spec or the operation's meaning on a valid input),
+"divergence" (the spec is silent or ambiguous) or "allowed" (the spec permits it). `tally` counts
+violations (new and known) apart from the known findings that are not violations, which never fail
+a run.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from .runner import OTHER_READERS, Finding, HistoryRun, Outcome, Readers
 from .writers import WRITERS, describe, kind_of
 
 KNOWN_PATH = Path(__file__).with_name("known_findings.json")
+LEVELS = ("violation", "divergence", "allowed")
+RULE_KINDS = ("operation", "spec")
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,13 @@ class KnownFinding:
     writer: str | None = None  # when set, only findings on tables of this writer ("spark", "pyiceberg", "chdb", "duckdb")
     format_version: int | None = None  # when set, only findings on tables of this format version
     evolved_spec: bool | None = None  # when set, only findings on tables with (true) or without (false) more than one partition spec
+    rule: dict | None = None  # what it is judged against: {"kind": "operation", "operation", "meaning"} or {"kind": "spec", "section", "file", "quote"}
+    level: str = "violation"  # "violation", "divergence" (the spec is silent or ambiguous) or "allowed" (the spec permits it)
+    level_reason: str = ""  # why that level, from the spec text
+
+    @property
+    def violation(self) -> bool:
+        return self.level == "violation"
 
     def matches(self, f: Finding) -> bool:
         checks = self.check if isinstance(self.check, list) else [self.check]
@@ -54,7 +73,11 @@ class KnownFinding:
 
 
 def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
-    return [KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()}) for entry in json.loads(path.read_text())["findings"]]
+    entries = [KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()}) for entry in json.loads(path.read_text())["findings"]]
+    for e in entries:
+        if e.level not in LEVELS or (e.rule is not None and e.rule.get("kind") not in RULE_KINDS):
+            raise ValueError(f"{path}: {e.id}: level {e.level!r} (one of {LEVELS}) or rule kind {(e.rule or {}).get('kind')!r} (one of {RULE_KINDS})")
+    return entries
 
 
 def classify(findings: list[Finding], known: list[KnownFinding]) -> tuple[list[Finding], list[tuple[Finding, KnownFinding]]]:
@@ -64,6 +87,95 @@ def classify(findings: list[Finding], known: list[KnownFinding]) -> tuple[list[F
         entry = next((k for k in known if k.matches(f)), None)
         (new.append(f) if entry is None else old.append((f, entry)))
     return new, old
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Findings counted by what they mean for a run: violations (new ones, which fail it, and known
+    ones) apart from known findings that are not violations (divergences and allowed behaviour),
+    which never fail a run and are never counted among the violations."""
+
+    new: int = 0
+    known_violations: int = 0
+    divergences: int = 0
+    allowed: int = 0
+
+    @property
+    def violations(self) -> int:
+        return self.new + self.known_violations
+
+    @property
+    def not_violations(self) -> int:
+        return self.divergences + self.allowed
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.new + other.new, self.known_violations + other.known_violations, self.divergences + other.divergences,
+                     self.allowed + other.allowed)  # fmt: skip
+
+    def __str__(self) -> str:
+        return (f"{self.violations} violations ({self.new} new, {self.known_violations} known); "
+                f"not violations, apart: {self.divergences} divergences, {self.allowed} allowed")  # fmt: skip
+
+
+def tally(findings: list[Finding], known: list[KnownFinding]) -> Tally:
+    new, old = classify(findings, known)
+    levels = [entry.level for _, entry in old]
+    return Tally(len(new), levels.count("violation"), levels.count("divergence"), levels.count("allowed"))
+
+
+# What a new finding is judged against, by its check. Rows compared with the model are judged
+# against the meaning of the operations the model applies (model.py: SQL three-valued logic for
+# conditions); the validator's and the audit's messages name a rule of the rule index, whose spec
+# section and quote are in vectors/rules.json.
+_ROWS = {"kind": "operation", "operation": "the history's steps, as the model applies them",
+         "meaning": "INSERT adds exactly its rows; a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued "
+                    "logic; an UPDATE changes exactly those rows; MERGE likewise for its matched rows; schema and partition changes "
+                    "keep every row's values; a read of a snapshot returns exactly its rows"}  # fmt: skip
+_CRASH = {"kind": "operation", "operation": "the step", "meaning": "a valid step either commits what it means or is refused with a validation error; "
+                                                                 "an internal error is neither"}  # fmt: skip
+_LINEAGE = [  # (message pattern, the quote of §1.4 Row lineage it breaks); the last is the default
+    ("_row_id values shared|_row_id changed|was not touched|which the parent snapshot already used", "Copy a non-null `_row_id`."),
+    ("without _row_id|differ from Spark's", "a null or missing value becomes the file's data sequence number."),
+    ("", "If the row was modified, write `_last_updated_sequence_number` as null; otherwise copy it."),
+]
+_HARNESS = {"kind": "harness", "meaning": "not a finding of the writer: the harness itself failed (a bug to fix in the harness)"}
+
+
+def judged_against(f: Finding) -> dict:
+    """The rule a finding is judged against: the operation's meaning or a must of the spec (for
+    the validator and the audit, the rule their message names, from the rule index)."""
+    if f.check in ("spark-rows", "reference-rows", "no-commit") or f.check.startswith("reader:"):
+        return _ROWS
+    if f.check in ("spark-crash", "writer-crash"):
+        return _CRASH
+    if f.check == "row-lineage":
+        quote = next(q for pattern, q in _LINEAGE if re.search(pattern, f.message))
+        return {"kind": "spec", "section": "§1.4 Row lineage", "file": "v3-adopted-digest.md", "quote": quote}
+    if f.check in ("validator", "audit"):
+        found = re.match(r"\[([a-z0-9][a-z0-9_.-]*)\]", f.message)
+        rule = _rule_index().get(found.group(1)) if found else None
+        if rule:
+            cited = (rule.get("sections") or [{}])[0]
+            return {"kind": "spec", "rule-id": rule["id"], "section": cited.get("cited") or rule.get("section"),
+                    "file": (cited.get("source") or {}).get("file"), "quote": cited.get("quote")}  # fmt: skip
+        return {"kind": "spec", "rule-id": found.group(1) if found else None, "section": None, "file": None, "quote": None}
+    return _HARNESS
+
+
+def _rule_index() -> dict[str, dict]:
+    global _RULES
+    if _RULES is None:
+        try:
+            from spec_impl.vectors import rule_index
+
+            doc = json.loads((rule_index.vectors_dir() / rule_index.INDEX_FILE).read_text(encoding="utf-8"))
+            _RULES = {r["id"]: r for r in doc["rules"]}
+        except (OSError, ValueError, KeyError, ImportError):  # no index here: the rule id alone is named
+            _RULES = {}
+    return _RULES
+
+
+_RULES: dict[str, dict] | None = None
 
 
 def signature(f: Finding) -> str:
@@ -106,7 +218,9 @@ class Harness:
     def run(self, history: dict, progress: Callable[[int, dict], None] | None = None, checking: bool = True) -> Outcome:
         """Run one history; `checking=False` runs its steps with no check (for measuring)."""
         self.count += 1
-        return HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers, checking, writer=self.writer_of(history)).run(progress)
+        outcome = HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers, checking, writer=self.writer_of(history)).run(progress)
+        outcome.tally = tally(outcome.findings, self.known)
+        return outcome
 
     def generate(self, examples: int, max_steps: int, seed: int | None, min_steps: int = 1) -> list[dict]:
         """`examples` distinct histories drawn by hypothesis (reproducible for a given seed)."""

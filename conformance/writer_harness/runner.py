@@ -66,6 +66,7 @@ class Outcome:
     seconds: float = 0.0
     metadata_location: str | None = None
     checked: set[int] = field(default_factory=set)  # the snapshots checked so far
+    tally: Any = None  # harness.Tally: violations (new, known) and, apart, known divergences and allowed findings (set by Harness.run)
 
 
 class Refused(Exception):
