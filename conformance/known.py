@@ -56,6 +56,12 @@ class Discrepancy:
             return self.returned
         return {"error": self.raised} if self.raised is not None else None
 
+    def answer(self) -> EngineAnswer:
+        """The pinned observation as an answer (an error for a `raised` pattern)."""
+        if self.returned is not _MISSING:
+            return EngineAnswer(True, output=self.returned)
+        return EngineAnswer(False, error=self.raised or "")
+
     def reproduces(self, case: dict[str, Any], answer: EngineAnswer) -> bool:
         """Whether the engine's answer is the pinned observation."""
         if self.returned is not _MISSING:

@@ -2,9 +2,13 @@
 
 - **Matrix**: rule families as rows, engines as columns (sticky headers), each cell `correct/judged`
   for computed cases over the same for rejection cases; every cell links to the list of its cases.
-- **Findings, one page per engine**: each case the engine did not answer or reject correctly, with
-  the rule's spec section and summary, the known discrepancy's spec text and upstream issue (a
-  link), expected against observed (a diff when they are long).
+- **Verdicts**: per engine, the violations of a `must` (the headline), and beside them, never in
+  them, the divergences (the spec leaves the question open) and the allowed differences.
+- **Findings, one page per engine**: each violation, with the rule's spec section and summary, the
+  sentence that decides it and its upstream issue (a link), expected against observed (a diff
+  when they are long); below them, apart, the engine's divergences and allowed differences.
+- **Divergences**: a page of its own, open questions × engines (the questions in full are in
+  `spec-gaps.html` beside this page).
 - **Self-check**: the reference rows apart (the reference judged against its own vectors).
 - **Engines**: versions, ops, and why cases were skipped or declined.
 
@@ -53,6 +57,8 @@ pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;mar
 pre .add{background:#e6ffec}pre .del{background:#ffebe9}pre .hunk{color:#888}
 .outcome{font-weight:700;font-size:12px}.fail,.errored,.fixed{color:#a00}.known,.rejected-other-rule{color:#8a6d00}
 .pass,.rejected{color:#070}.skipped,.unsupported{color:#888}small{color:#666}
+.divergence{color:#5b3fa8}.allowed{color:#2f6f8f}.finding.divergence{border-left-color:#6a4fb3}.finding.allowed{border-left-color:#4a90b0}
+table.verdicts td.num{min-width:5em}td.viol{background:#f8d0d0}td.div{background:#efe6ff}td.allw{background:#e3f1f8}
 ul.cases{columns:2 28em;padding-left:1.2em}ul.cases li{break-inside:avoid}
 .hidden{display:none!important}
 """
@@ -88,7 +94,7 @@ function route(){
   const hash = decodeURIComponent(location.hash.slice(1));
   let page = 'main';
   if (hash.startsWith('cell/')){const [,engine,family]=hash.split('/');showCell(engine,family);page='cell';}
-  else if (hash.startsWith('findings-')) page = hash;
+  else if (hash.startsWith('findings-') || hash === 'divergences') page = hash;
   else if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el) page=el.closest('[data-page]').dataset.page;}
   pages.forEach(p=>p.classList.toggle('hidden', p.dataset.page !== page));
   applyFilters();
@@ -112,10 +118,12 @@ KEY = ("Each cell: <b>correct/judged</b> computed cases (an output expected), be
        "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. "
        "<b class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored (raised where "
        "the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> known discrepancy, reproducing "
-       "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='fixed'>X</b> a known discrepancy "
+       "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='divergence'>D</b> divergence (the "
+       "spec is silent or ambiguous and the engine reads it otherwise: not a failure) · <b class='allowed'>A</b> allowed "
+       "difference (the spec permits the answer) · <b class='fixed'>X</b> a known discrepancy "
        "that now passes · <b class='unsupported'>U</b> declined by the engine. "
        "<span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span style='background:#fff1c2'>&nbsp;known "
-       "discrepancies only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>")
+       "violations only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>")
 
 
 def anchor(engine: str, case_id: str) -> str:
@@ -134,7 +142,7 @@ def _css_class(counts: dict[str, Any] | None, kind: str | None = None) -> str:
     if sum(c[o] for o in OUTCOMES if o not in NOT_JUDGED) == 0:
         return "skip"
     if c["fail"] or c["errored"] or c["fixed"]:
-        return "bad"
+        return "bad"  # divergences and allowed differences never make a cell bad
     return "known" if c["known"] or c["rejected-other-rule"] else "ok"
 
 
@@ -191,8 +199,18 @@ def _expected_observed(c: dict) -> str:
     return f"<b>expected → observed</b> <small>(unified diff of the JSON)</small><pre>{chr(10).join(lines)}</pre>"
 
 
+VIOLATION_OUTCOMES = ("fail", "errored", "known", "fixed", "rejected-other-rule")
+
+
 def _finding(c: dict) -> str:
-    quote = c.get("decided-by") or c.get("rule-summary") or ""
+    o = c.get("obligation") or {}
+    if c["outcome"] == "divergence":
+        q = c.get("question") or o.get("question")
+        quote = f"Open question {q}: {o.get('asks', '')} (see spec-gaps.html#{q})" if q else c.get("rule-summary") or ""
+    elif c["outcome"] == "allowed":
+        quote = f"Allowed ({o.get('allowance')}): “{o.get('quote', '')}”"
+    else:
+        quote = c.get("decided-by") or c.get("rule-summary") or ""
     upstream = f" · upstream: <a href='{e(c['upstream'])}'>{e(c['upstream'])}</a>" if c.get("upstream") else ""
     pinned = f"<b>pinned observation</b><pre>{e(_pretty(c['pinned']))}</pre>" if c.get("pinned") is not None else ""
     return (f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' data-family='{e(c['family'])}' "
@@ -206,16 +224,66 @@ def _finding(c: dict) -> str:
 
 def _findings_page(name: str, cases: list[dict]) -> list[str]:
     counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in OUTCOMES}
-    summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n) or "none"
+    summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n and o in VIOLATION_OUTCOMES) or "none"
     out = [f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of {e(name)}: {summary}</h2>",
-           "<p><small>Cases the engine neither answered nor rejected correctly. <a href='#matrix'>back to the matrix</a></small></p>"]  # fmt: skip
-    families: dict[str, list[dict]] = {}
-    for c in cases:
-        families.setdefault(c["family"], []).append(c)
-    for family, found in families.items():
-        out.append(f"<div data-family='{e(family)}'><h3 class='family'>{e(family)} ({len(found)})</h3>")
-        out += [_finding(c) for c in found] + ["</div>"]
-    return out + ([] if cases else ["<p>none</p>"]) + ["</section>"]
+           "<p><small>Violations: cases where a <i>must</i> of the spec is broken (the quoted sentence decides each). "
+           "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>"]  # fmt: skip
+    for title, outcomes, note in (
+        ("Violations", VIOLATION_OUTCOMES, ""),
+        ("Divergences", ("divergence",), "The spec is silent or ambiguous; the engine reads the question otherwise than the reference. Not a failure."),
+        ("Allowed differences", ("allowed",), "The answer differs from the reference's, inside the set the spec permits. Not a failure."),
+    ):  # fmt: skip
+        found_all = [c for c in cases if c["outcome"] in outcomes]
+        if title != "Violations" and not found_all:
+            continue
+        out.append(f"<h2 class='{e(outcomes[0])}'>{title} ({len(found_all)})</h2>" + (f"<p><small>{note}</small></p>" if note else ""))
+        families: dict[str, list[dict]] = {}
+        for c in found_all:
+            families.setdefault(c["family"], []).append(c)
+        for family, found in families.items():
+            out.append(f"<div data-family='{e(family)}'><h3 class='family'>{e(family)} ({len(found)})</h3>")
+            out += [_finding(c) for c in found] + ["</div>"]
+        if not found_all:
+            out.append("<p>none</p>")
+    return out + ["</section>"]
+
+
+def _verdicts(doc: dict, engines: list[str]) -> list[str]:
+    """Per engine: violations of a must, and beside them divergences and allowed differences."""
+    v = doc.get("verdicts", {})
+    rows = "".join(f"<tr data-engine='{e(n)}'><td><a href='#findings-{page_id(n)}'>{e(n)}</a></td>"
+                   f"<td class='num{' viol' if v[n]['violations'] else ''}'>{v[n]['violations']}</td>"
+                   f"<td class='num{' div' if v[n]['divergences'] else ''}'>{v[n]['divergences']}</td>"
+                   f"<td class='num{' allw' if v[n]['allowed'] else ''}'>{v[n]['allowed']}</td></tr>"
+                   for n in engines if n in v and doc["engines"][n]["available"])  # fmt: skip
+    return ["<h2>Verdicts</h2><p class='key'><b>Violations</b>: a <i>must</i> of the spec broken (a wrong answer, a forbidden "
+            "input accepted, an error where the spec defines a result, or a recorded violation), each quoting its sentence. "
+            "<b class='divergence'>Divergences</b>: the spec is silent or ambiguous and the engine reads it otherwise than the "
+            "reference (<a href='#divergences'>by question</a>, and <a href='spec-gaps.html'>the spec gaps</a>). "
+            "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the spec permits. "
+            "Only violations count as findings.</p>",
+            f"<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed differences</th></tr>{rows}</table>"]
+
+
+def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
+    """Open questions × engines: how many cases each engine reads otherwise than the reference."""
+    counts: dict[str, dict[str, int]] = {}
+    for c in doc["cases"]:
+        if c["outcome"] == "divergence" and c["engine"] in engines:
+            q = c.get("question") or "(unnamed)"
+            counts.setdefault(q, {}).setdefault(c["engine"], 0)
+            counts[q][c["engine"]] += 1
+    live = [n for n in engines if doc["engines"][n]["available"]]
+    out = ["<section data-page='divergences' id='divergences' class='hidden'><h2>Divergences by open question</h2>",
+           "<p><small>Cases per engine where the spec leaves the question open and the engine reads it otherwise than the "
+           "reference. Each question, its sentences, the readings and a proposed clarification: <a href='spec-gaps.html'>"
+           "spec-gaps.html</a>. <a href='#matrix'>back to the matrix</a></small></p>",
+           "<div class='matrix'><table><thead><tr><th>question</th>" + "".join(f"<th data-engine='{e(n)}'>{e(n)}</th>" for n in live) + "</tr></thead><tbody>"]  # fmt: skip
+    for q in sorted(counts):
+        cells = "".join(f"<td class='num{' div' if counts[q].get(n) else ''}' data-engine='{e(n)}'>{counts[q].get(n, '')}</td>" for n in live)
+        out.append(f"<tr><td><a href='spec-gaps.html#{e(q)}'><code>{e(q)}</code></a></td>{cells}</tr>")
+    out.append("</tbody></table></div>" + ("" if counts else "<p>none</p>") + "</section>")
+    return out
 
 
 def _provenance(doc: dict) -> list[str]:
@@ -272,22 +340,30 @@ def to_html(doc: dict) -> str:
     judged = sum(sum(t[o] for o in OUTCOMES if o not in NOT_JUDGED) for n, t in doc["totals"].items() if n in engines)
     data = {"order": list(OUTCOMES), "pages": {n: page_id(n) for n in doc["engines"]}, "outcomes": doc.get("outcomes", {}),
             "anchors": {n: {c["id"]: anchor(n, c["id"]) for c in cs} for n, cs in cases_by_engine.items()}}  # fmt: skip
+    violations = {n: [c for c in cs if c["outcome"] in VIOLATION_OUTCOMES] for n, cs in cases_by_engine.items()}
     nav = ["<a href='#matrix'>Matrix</a>"] + [
-        f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(cases_by_engine[n])})</a>"
+        f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(violations[n])})</a>"
         for n in engines + self_check
-    ] + ["<a href='#self-check'>Self-check</a>", "<a href='#provenance'>Provenance</a>", "<a href='#engines'>Engines</a>"]  # fmt: skip
+    ] + ["<a href='#divergences'>Divergences</a>", "<a href='spec-gaps.html'>Spec gaps</a>", "<a href='#self-check'>Self-check</a>",
+         "<a href='#provenance'>Provenance</a>", "<a href='#engines'>Engines</a>"]  # fmt: skip
+    verdicts = doc.get("verdicts", {})
+    divergences = sum(verdicts[n]["divergences"] for n in engines if n in verdicts)
+    allowed = sum(verdicts[n]["allowed"] for n in engines if n in verdicts)
     out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>",
            f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
-           f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged, "
-           f"{sum(len(cases_by_engine[n]) for n in engines):,} findings</p></header>",
+           f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged: "
+           f"<b>{sum(len(violations[n]) for n in engines):,} violations</b> of a must of the spec; beside them, "
+           f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed differences</p></header>",
            f"<nav>{' '.join(nav)}</nav>", _filters(list(doc["engines"])), "<main>",
            "<section data-page='main' id='matrix'>"]  # fmt: skip
+    out += _verdicts(doc, engines)
     out += _matrix(doc, engines, "Engines × rule families", KEY)
     out.append("<div id='self-check'></div>")
     out += _matrix(doc, self_check, "Self-check: the reference against its own vectors",
                    "<code>reference</code> follows the adopted v3 text, <code>reference-seed</code> the 2024 seed text; "
                    "anything but full marks here is a bug of the suite.")  # fmt: skip
     out += _provenance(doc) + _engines(doc) + ["</section>", "<section data-page='cell' id='cell' class='hidden'></section>"]
+    out += _divergences_page(doc, engines)
     for name in engines + self_check:
         out += _findings_page(name, cases_by_engine[name])
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")

@@ -20,6 +20,7 @@ from typing import Any
 from spec_impl.obligations import QUESTIONS
 
 FORMAT = 1
+SCHEMA_FILE = Path(__file__).resolve().parent / "spec-gaps.schema.json"
 EXAMPLES = 4  # example cases shown per engine and question
 e = html.escape
 
@@ -96,6 +97,10 @@ def to_html(report: dict[str, Any]) -> str:
            f"Engines: {e(', '.join(report['engines']))}.</p></header><main>",
            "<p>Each question quotes the sentences nearest to it, says which reading the reference takes and proposes a "
            "clarification. An engine answering otherwise is a <b>divergence</b>: never a failure of the conformance run.</p>"]  # fmt: skip
+    rows = "".join(f"<tr><td><a href='#{e(q['id'])}'><code>{e(q['id'])}</code></a></td><td>{e(q['asks'])}</td>"
+                   f"<td class='num'>{q['cases']}</td><td>{e(', '.join(q['engines-otherwise'])) or '–'}</td></tr>"
+                   for q in report["questions"])  # fmt: skip
+    out.append(f"<table><tr><th>question</th><th>asks</th><th>cases</th><th>engines answering otherwise than the reference</th></tr>{rows}</table>")
     for q in report["questions"]:
         out.append(_question(q))
     out.append("</main></body></html>")

@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("directory", type=Path, help="where to write it; its location becomes file:<directory>")
     export = sub.add_parser("export", help="write a versioned release tarball of the vectors, schemas and docs into a directory")
     export.add_argument("directory", type=Path, help="where to write iceberg-conformance-vectors-<version>.tar.gz")
+    export.add_argument("--spec-gaps", type=Path, metavar="REPORT_DIR",
+                        help="add spec-gaps.json and .html from a conformance run's report directory")
     args = parser.parse_args(argv)
     if args.command == "generate" and args.root == DEFAULT_ROOT and not is_checkout():
         print(f"iceberg-vectors: {DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root", file=sys.stderr)
@@ -68,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export":
         from spec_impl.vectors.export import export
 
-        print(export(args.directory, args.root))
+        try:
+            print(export(args.directory, args.root, args.spec_gaps))
+        except FileNotFoundError as e:
+            print(f"iceberg-vectors: {e}", file=sys.stderr)
+            return 2
         return 0
     if args.command == "table":
         from spec_impl.vectors import tables

@@ -8,7 +8,11 @@
         vectors/<set>/...      the golden sets as generated (cases, golden tables, SHA256SUMS)
         schemas/*.schema.json  one JSON Schema per kind of file (cases, table cases, table and view
                                metadata, known discrepancies, rule index, engine protocol messages)
-        known-discrepancies.json   real engines' recorded differences, with the spec text
+        known-discrepancies.json   real engines' recorded violations, each with the sentence it breaks
+        questions.json         the open questions and the allowances that `reading` and `allowed`
+                               cases name (spec_impl.obligations), each with its sentences
+        spec-gaps.json, .html  how engines answer the open questions, from a conformance run's
+                               report (`export DIR --spec-gaps REPORT_DIR`), when given
         json-safe/...          the case files (family files, tables' case.json) holding integers beyond
                                ±(2^53 - 1), with those written as {"$int": "<decimal digits>"}, for
                                JSON parsers that read numbers as doubles (a table's own files stay as
@@ -71,8 +75,12 @@ def restore_ints(value: Any) -> Any:
     return value
 
 
-def release_files(root: Path | None = None, known_file: Path | None = None, protocol_schema: Path | None = None) -> dict[str, bytes]:
-    """Every file of the release, by its path inside the release directory."""
+def release_files(root: Path | None = None, known_file: Path | None = None, protocol_schema: Path | None = None,
+                  spec_gaps: Path | None = None) -> dict[str, bytes]:  # fmt: skip
+    """Every file of the release, by its path inside the release directory (`spec_gaps`: the
+    directory of a conformance run's report, whose spec-gaps.json and .html join the release)."""
+    from conformance.spec_gaps import SCHEMA_FILE as SPEC_GAPS_SCHEMA
+    from spec_impl.obligations import ALLOWANCES, QUESTIONS
     from conformance.known import KNOWN_FILE
     from conformance.engines.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA
     from spec_impl.vectors.metadata_schemas import SCHEMA_FILES
@@ -91,12 +99,20 @@ def release_files(root: Path | None = None, known_file: Path | None = None, prot
             if changed:
                 files[f"json-safe/{rel.as_posix()}"] = _dumps(safe)
     schemas = {"value-vectors.schema.json": CASE_FILE_SCHEMA, **SCHEMA_FILES, **SCHEMAS,
-               "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text())}  # fmt: skip
+               "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text()),
+               "spec-gaps.schema.json": json.loads(SPEC_GAPS_SCHEMA.read_text())}  # fmt: skip
     rules_schema = root / "rules.schema.json"
     if rules_schema.is_file():
         schemas["rules.schema.json"] = json.loads(rules_schema.read_text())
     files.update({f"schemas/{name}": _dumps(schema) for name, schema in sorted(schemas.items())})
     files["known-discrepancies.json"] = (known_file or KNOWN_FILE).read_bytes()
+    files["questions.json"] = _dumps({"questions": [q.as_json() for q in QUESTIONS.values()],
+                                      "allowances": [a.as_json() for a in ALLOWANCES.values()]})  # fmt: skip
+    if spec_gaps is not None:
+        for name in ("spec-gaps.json", "spec-gaps.html"):
+            if not (spec_gaps / name).is_file():
+                raise FileNotFoundError(f"{spec_gaps / name} is missing: run `pytest conformance/ --compliance-report {spec_gaps}` first")
+            files[name] = (spec_gaps / name).read_bytes()
     for name, target in (("CONSUMING.md", "README.md"), ("README.md", "FORMAT.md"), ("CHANGELOG.md", "CHANGELOG.md")):
         files[target] = (root / name).read_bytes()
     if (root / "rules.json").is_file():
@@ -113,9 +129,9 @@ def _is_case_file(rel: Path) -> bool:
     return len(rel.parts) == 2 and rel.parts[0] != "tables" or (rel.parts[0] == "tables" and rel.name == "case.json" and len(rel.parts) == 3)
 
 
-def export(destination: Path, root: Path | None = None) -> Path:
+def export(destination: Path, root: Path | None = None, spec_gaps: Path | None = None) -> Path:
     """Write the release tarball into `destination` (a directory); its path."""
-    files = release_files(root)
+    files = release_files(root, spec_gaps=spec_gaps)
     name = f"iceberg-conformance-vectors-{version()}"
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:

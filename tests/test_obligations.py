@@ -1,0 +1,130 @@
+"""Every vector case carries an obligation (`spec_impl.obligations`) the spec's words support:
+a `must` cites a sentence found in the spec texts, an `allowed` case names a registered allowance
+and states its set, a `reading` names a registered question with its alternatives."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from spec_impl.obligations import ALLOWANCES, LEVELS, QUESTIONS, obligation_for, role_of
+from spec_impl.obligations.assign import decisions
+from spec_impl.obligations.levels import CHECKS, INCLUSIVE, STRICT
+from spec_impl.resources import vectors_dir
+from spec_impl.vectors.ops import OPS
+from spec_impl.vectors.spec_sections import normalize
+
+SPEC_DIR = Path(__file__).parents[2] / "shared" / "spec"
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, str]:
+    if not SPEC_DIR.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"the spec texts are missing: {SPEC_DIR} (CI must provide them to verify the quotes)")
+        pytest.skip(f"the spec texts are not here ({SPEC_DIR}): quotes cannot be verified")
+    return {p.name: normalize(p.read_text(encoding="utf-8")) for p in SPEC_DIR.iterdir() if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    """Every case of vectors/: the family files' cases and the golden tables' snapshots."""
+    out = []
+    for path in sorted(vectors_dir().glob("*/*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(doc, dict) and "cases" in doc:
+            out += doc["cases"]
+    for path in sorted(vectors_dir().glob("tables/*/case.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        out += [{**s, "id": f"table.{doc['id']}/snapshot-{s['snapshot-id']}"} for s in doc["snapshots"]]
+    assert len(out) > 3000
+    return out
+
+
+def test_every_case_carries_an_obligation(cases):
+    missing = [c["id"] for c in cases if c.get("obligation", {}).get("level") not in LEVELS]
+    assert not missing, f"{len(missing)} cases without an obligation, e.g. {missing[:5]}"
+
+
+def test_every_must_and_allowed_case_cites_a_sentence_of_the_spec(cases, texts):
+    absent = sorted({(c["obligation"]["document"], c["obligation"]["quote"]) for c in cases
+                     if c["obligation"]["level"] != "reading" or "quote" in c["obligation"]
+                     if normalize(c["obligation"]["quote"]) not in texts.get(c["obligation"]["document"], "")})  # fmt: skip
+    assert not absent, f"quotes not found in their spec text: {absent[:5]}"
+
+
+def test_every_reading_names_a_registered_question_and_its_alternatives(cases):
+    for c in cases:
+        o = c["obligation"]
+        for row in o.get("open-rows", []):
+            assert row["question"] in QUESTIONS, c["id"]
+        if o["level"] == "reading":
+            q = QUESTIONS[o["question"]]
+            assert o["asks"] == q.asks and o["alternatives"] == list(q.alternatives) and len(q.alternatives) >= 2, c["id"]
+
+
+def test_every_allowed_case_names_a_registered_allowance_and_states_its_set(cases):
+    for c in cases:
+        o = c["obligation"]
+        if o["level"] == "allowed":
+            assert o["allowance"] in ALLOWANCES, c["id"]
+            assert o["check"]["kind"] in CHECKS, c["id"]
+            if o["check"]["kind"] == "one-of":
+                assert o["check"]["answers"][0] == c["expected"], f"{c['id']}: the reference's answer comes first"
+
+
+def test_questions_and_allowances_quote_the_spec(texts):
+    for q in QUESTIONS.values():
+        assert q.asks.strip() and q.reference.strip() and q.clarification.strip(), q.id
+        for document, quote in q.sentences:
+            assert normalize(quote) in texts[document], (q.id, quote)
+    for a in ALLOWANCES.values():
+        assert normalize(a.quote) in texts[a.document], (a.id, a.quote)
+
+
+def test_every_decision_names_a_case_of_the_vectors(cases):
+    ids = {c["id"] for c in cases}
+    unknown = sorted(set(decisions()) - ids)
+    assert not unknown, f"decisions.json names cases that are not in the vectors: {unknown[:5]}"
+
+
+def test_every_op_has_a_role():
+    for op in OPS:
+        assert role_of(op) in ("reader", "validator", "writer", "computation")
+    with pytest.raises(KeyError, match="no role"):
+        role_of("no-such-op")
+
+
+def _case(case_id: str, cases: list[dict]) -> dict:
+    return next(c for c in cases if c["id"] == case_id)
+
+
+def test_the_levels_follow_the_spec_words(cases):
+    """Spot checks, each with the sentence that decides it."""
+    # "Implementations must throw an exception if a table's version is higher than the supported version."
+    assert _case("table.format-version/format-version-99", cases)["obligation"] | {"quote": ""} == {
+        "level": "must", "rejected-by": "reader", "quote": "", "document": "000_60deb644de29d3e6.txt",
+        "section": _case("table.format-version/format-version-99", cases)["obligation"]["section"]}
+    # "The types below are not currently valid for bucketing, and so are not hashed."
+    assert _case("hash.floating/appendix-b-float-1.0", cases)["obligation"]["allowance"] == "hash.not-bucketable"
+    # "may be skipped": a file kept that the metrics rule out is no error.
+    pruning = [c for c in cases if c.get("op") == "evaluate-metrics"]
+    assert {c["obligation"]["check"]["kind"] for c in pruning if c["obligation"]["level"] == "allowed"} == {INCLUSIVE, STRICT}
+    assert all(c["id"] in decisions() for c in pruning if c["obligation"]["level"] != "allowed")
+    # A reader has no duty to reject a document that breaks a writer rule; a validator must.
+    required = [c for c in cases if c.get("rule") == "table.required-field" and "error" in c["expected"]]
+    assert required and all(c["obligation"]["level"] == "allowed" and c["obligation"]["rejected-by"] == "validator"
+                            for c in required if c["id"] not in decisions())  # fmt: skip
+
+
+def test_open_rows_are_the_rows_with_a_null_nan_or_signed_zero_operand():
+    case = {"id": "x/y", "rule": "expression.evaluate", "op": "evaluate-predicate", "expected": {"output": [False, False, False]},
+            "input": {"schema": {"type": "struct", "fields": [{"id": 1, "name": "f", "required": False, "type": "double"}]},
+                      "predicate": {"type": "lt-eq", "term": "f", "value": 0.0},
+                      "rows": [{"f": 1.0}, {"f": None}, {"f": {"ieee754": "7ff8000000000000"}}, {"f": {"ieee754": "8000000000000000"}}]}}  # fmt: skip
+    assert obligation_for(case)["open-rows"] == [{"row": 1, "question": "predicate.null-operand"},
+                                                  {"row": 2, "question": "predicate.nan-operand"},
+                                                  {"row": 3, "question": "predicate.signed-zero"}]  # fmt: skip
