@@ -37,6 +37,9 @@ def specs():
     for t, v, what in (("int", 0, "int 0"), ("long", 0, "long 0"), ("string", "", "the empty string"), ("binary", "", "empty binary"),
                        ("decimal(9,2)", "0.00", "decimal zero"), ("date", "1970-01-01", "day 0")):  # fmt: skip
         yield _b(f"falsy-{t}", f"bucket[16] of {what} is a bucket, not null (a falsy value is not a null value)", "bucket[16]", t, v)
+    for v in ("-1.50", "-2.50", "-0.01"):  # the hash of the minimal two's-complement bytes of a negative unscaled value
+        yield _b(f"negative-decimal-{v}", f"bucket[16] of the negative decimal(10,2) {v}: the hash of the unscaled value's minimal "
+                 "two's-complement bytes (Appendix B), not of a sign-extended or absolute value", "bucket[16]", "decimal(10,2)", v)  # fmt: skip
     yield _b("null", "bucket of null is null", "bucket[16]", "long", None, rule_id="transform.null")
     for t, v in (("boolean", True), ("float", 1.0), ("double", 1.0)):
         yield _b(f"bucket-rejects-{t}", f"{t} is not a bucket source type", "bucket[16]", t, v, rule_id="transform.source-type")
