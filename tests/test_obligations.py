@@ -128,3 +128,13 @@ def test_open_rows_are_the_rows_with_a_null_nan_or_signed_zero_operand():
     assert obligation_for(case)["open-rows"] == [{"row": 1, "question": "predicate.null-operand"},
                                                   {"row": 2, "question": "predicate.nan-operand"},
                                                   {"row": 3, "question": "predicate.signed-zero"}]  # fmt: skip
+
+
+def test_the_audits_known_findings_have_a_level_and_quote_the_spec(texts):
+    from conformance.audit.known import known_findings
+
+    for k in known_findings():
+        assert k.level in ("violation", "divergence", "allowed"), k.id
+        assert normalize(k.quote) in texts[k.document], (k.id, k.quote)
+        if k.level == "divergence":
+            assert k.question in QUESTIONS, k.id

@@ -1,5 +1,6 @@
-"""Known writer findings: violations the audit reports as known (recorded with the spec text that
-decides them in `known_findings.json`) instead of failing the run.
+"""Known writer findings: what the audit reports as known (recorded with the spec text that
+decides them in `known_findings.json`) instead of failing the run, each at one of the suite's
+three levels (violation, divergence, allowed) and counted by level.
 
 An entry matches a violation by rule id and a regular expression searched in its message.
 """
@@ -23,6 +24,10 @@ class KnownFinding:
     match: str
     reason: str
     spec: str
+    level: str  # violation, divergence or allowed (the suite's three levels: README)
+    document: str  # the spec text quoted
+    quote: str  # the sentence that decides it (a must for a violation; the nearest sentence for a divergence)
+    question: str | None = None  # a divergence's open question (spec_impl.obligations.questions)
     upstream: str | None = None
 
     def matches(self, v: Violation) -> bool:

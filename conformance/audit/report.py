@@ -14,6 +14,7 @@ from typing import Any
 from spec_impl.rules import RULES
 
 from .job import AuditResult
+from .known import known_findings
 
 FIRST = 10
 
@@ -32,6 +33,13 @@ def to_json(result: AuditResult, metadata_location: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _by_level(known: list) -> str:
+    """`2 violations, 1 divergence` for the known findings' entries, by their level."""
+    levels = {k.id: k.level for k in known_findings()}
+    counts = Counter(levels.get(entry, "violation") for _, entry in known)
+    return ", ".join(f"{n} {level}{'s' if n > 1 and level != 'allowed' else ''}" for level, n in sorted(counts.items()))
+
+
 def _section(rule: str) -> str:
     r = RULES.get(rule)
     return r.section if r else ""
@@ -43,7 +51,7 @@ def text_lines(result: AuditResult, metadata_location: str) -> list[str]:
     lines = [f"iceberg-audit {metadata_location} snapshot {result.snapshot_id}",
              f"checked {result.manifests} manifests, {result.files} files, {result.rows} rows in {result.seconds:.1f} s ({per_second:,.0f} rows/s)"]  # fmt: skip
     if result.known:
-        lines.append(f"{len(result.known)} known writer findings (known_findings.json): "
+        lines.append(f"{len(result.known)} known writer findings (known_findings.json), apart: " + _by_level(result.known) + ": "
                      + ", ".join(sorted({entry for _, entry in result.known})))
     if not result.violations and not result.errors:
         return lines + ["no violations"]
@@ -72,7 +80,9 @@ def to_html(doc: dict[str, Any]) -> str:
            f"<p><code>{e(doc['metadata-location'])}</code>, snapshot {e(str(doc['snapshot-id']))}: {c['manifests']} manifests, "
            f"{c['files']} files, {c['rows']} rows checked in {c['seconds']} s.</p>"]  # fmt: skip
     if doc["known"]:
-        out.append(f"<p>{len(doc['known'])} known writer findings: " + ", ".join(sorted({e(k['known-finding']) for k in doc['known']})) + "</p>")
+        levels = {k.id: k.level for k in known_findings()}
+        out.append(f"<p>{len(doc['known'])} known writer findings, apart: "
+                   + ", ".join(sorted({f"{e(k['known-finding'])} ({levels.get(k['known-finding'], 'violation')})" for k in doc["known"]})) + "</p>")
     if not doc["violations"] and not doc["errors"]:
         out.append("<p class='ok'>No violations.</p>")
     else:
