@@ -10,7 +10,12 @@ each):
   when every row matches; the metrics are true, truncated or partly missing;
 - evaluate-manifest: a manifest holding a matching partition tuple is never skipped.
 
-Row truth is the reference's (`spec_impl.expressions.predicates`). The inputs leave out what the
+Row truth is the reference's (`spec_impl.expressions.predicates`). An input the reference rejects
+(the long minimum under `truncate[3]` overflows: `transform.overflow`) is one the spec defines no
+answer for, so no property is held against it, as for the vectors' rejection cases: an engine that
+rejects it is credited, one that rejects it under another rule or accepts it and answers is noted
+(`UndefinedInputNote`), never failed; only a crash, hang or protocol failure on it is a problem.
+An engine answering exactly as the reference keeps every property. The inputs leave out what the
 golden vectors already settle and the known discrepancies record: rows of null, NaN or -0.0 in
 projection cases (engines differ on their truth: predicates.json, predicate-projection.json), -0.0
 anywhere (PyIceberg compares IEEE zeros), timestamp_ns columns (PyIceberg 0.12 binds no literal of
@@ -35,10 +40,14 @@ from spec_impl.metrics.column_metrics import column_metrics
 from spec_impl.metrics.summaries import partition_summaries
 from spec_impl.types import parse_type
 from spec_impl.values import is_nan
+from spec_impl.errors import SpecError
 from spec_impl.vectors.encoding import encode
+from spec_impl.vectors.ops import run
 from spec_impl.vectors.planning_ops import predicate_json
 
 from conformance.conftest import RUNNER
+from conformance.engines.base import EngineAnswer
+from conformance.judge import FAIL, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED, judge
 
 BATCH = 100
 OPS = ("project-predicate", "evaluate-metrics", "evaluate-manifest")
@@ -59,6 +68,11 @@ POLICIES = ("exact", "truncated", "no-bounds", "no-counts", "no-nan-count", "no-
 
 class KnownPlanningDisagreement(UserWarning):
     """Random planning inputs on which an engine breaks a property inside a recorded finding."""
+
+
+class UndefinedInputNote(UserWarning):
+    """Random planning inputs the spec defines no answer for (the reference rejects them under a
+    rule) that an engine answered, or rejected under another rule: noted, never a finding."""
 
 
 def _no_negative_zero(v):
@@ -179,6 +193,59 @@ def _column_type(inp: dict) -> str:
     return (inp.get("schema") or {"fields": inp.get("fields")})["fields"][0]["type"]
 
 
+def reference_rule(op: str, inp: dict, revision: str) -> str | None:
+    """The rule under which the reference rejects the input (the spec defines no answer for it), or
+    None when the reference answers."""
+    try:
+        run(op, inp, revision)
+    except SpecError as e:
+        return e.rule
+    return None
+
+
+@dataclasses.dataclass
+class BatchJudgement:
+    """What one batch of answers says about the properties."""
+
+    problems: list[str] = dataclasses.field(default_factory=list)  # broken properties, errors and failures: findings
+    known: list[str] = dataclasses.field(default_factory=list)  # broken properties inside a recorded finding
+    # inputs the spec defines no answer for, by what the engine did: rejected, rejected-other-rule, answered
+    undefined: dict[str, int] = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)  # those answered or rejected under another rule
+
+
+def judge_batch(engine: str, op: str, drawn: list[tuple[dict, list[bool], Expr]], answers: list[EngineAnswer],
+                revision: str) -> BatchJudgement:  # fmt: skip
+    """Each answer against the property its input forces. An input the reference rejects under a
+    rule is judged as a rejection case of that rule: a rejection is credited, another rule's
+    rejection or an answer is noted (the spec defines no answer to hold against it), and only a
+    failure (crash, hang, protocol) is a problem, as it is on any vector case."""
+    out = BatchJudgement()
+    for i, ((inp, truth, expr), a) in enumerate(zip(drawn, answers)):
+        if getattr(a, "unsupported", None):
+            continue
+        rule = reference_rule(op, inp, revision)
+        if rule is not None:
+            verdict = judge({"id": f"random-{i}", "op": op, "input": inp, "expected": {"error": rule}}, a, revision)
+            if verdict.outcome == UNSUPPORTED:
+                continue
+            kind = "answered" if verdict.outcome == FAIL else verdict.outcome
+            out.undefined[kind] = out.undefined.get(kind, 0) + 1
+            if verdict.outcome in (REJECTED_OTHER_RULE, FAIL):
+                out.notes.append(f"{rule}: {('answered ' + repr(a.output)) if a.ok else a.error}"[:300])
+            elif verdict.outcome != REJECTED:  # a failure (crash, hang, protocol) is never a rejection
+                out.problems.append(f"  {inp}: {verdict.outcome} where the reference rejects under {rule}: {verdict.message}")
+        elif not a.ok:
+            out.problems.append(f"  {inp}: raised {a.error}")
+        elif broken(op, inp, truth, a.output):
+            reason = known(engine, op, inp, expr)
+            if reason:
+                out.known.append(reason)
+            else:
+                out.problems.append(f"  {inp}: answered {a.output}, rows match: {truth}")
+    return out
+
+
 @pytest.mark.random_values
 @pytest.mark.parametrize("op", OPS)
 def test_engine_keeps_the_planning_properties(random_engine: str, op: str, request: pytest.FixtureRequest) -> None:
@@ -188,28 +255,30 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
         pytest.skip(f"engine unavailable: {slot.unavailable or slot.broken}")
     if op not in slot.engine.capabilities:
         pytest.skip(f"{random_engine} lacks the capability {op!r}")
+    revision = slot.engine.revision
     found_known: list[str] = []
+    undefined: dict[str, int] = {}
+    notes: list[str] = []
 
     @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
     @given(st.lists(INPUTS[op], min_size=BATCH, max_size=BATCH))
     def check(drawn: list) -> None:
         cases = [{"id": f"random-{i}", "op": op, "input": inp, "expected": {"output": None}} for i, (inp, _, _) in enumerate(drawn)]
         answers = runner.ask(random_engine, op, cases)
-        problems = []
-        for (inp, truth, expr), a in zip(drawn, answers):
-            if getattr(a, "unsupported", None):
-                continue
-            if not a.ok:
-                problems.append(f"  {inp}: raised {a.error}")
-            elif broken(op, inp, truth, a.output):
-                reason = known(random_engine, op, inp, expr)
-                if reason:
-                    found_known.append(reason)
-                else:
-                    problems.append(f"  {inp}: answered {a.output}, rows match: {truth}")
+        batch = judge_batch(random_engine, op, drawn, answers, revision)
+        found_known.extend(batch.known)
+        for outcome, n in batch.undefined.items():
+            undefined[outcome] = undefined.get(outcome, 0) + n
+        notes.extend(batch.notes)
+        problems = batch.problems
         assert not problems, f"{random_engine} breaks the {op} property on {len(problems)} of {len(cases)} inputs:\n" + "\n".join(problems[:6])
 
     check()
+    request.node.user_properties.append(("known_disagreements", len(found_known)))
+    request.node.user_properties.append(("undefined_inputs", dict(undefined)))
     if found_known:
         warnings.warn(f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: {' | '.join(sorted(set(found_known)))}",
                       KnownPlanningDisagreement, stacklevel=1)  # fmt: skip
+    if notes:
+        warnings.warn(f"{random_engine} {op}: {len(notes)} random inputs the spec defines no answer for (the reference rejects them) "
+                      f"were answered or rejected under another rule, e.g. {notes[0]}", UndefinedInputNote, stacklevel=1)  # fmt: skip
