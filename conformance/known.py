@@ -44,6 +44,7 @@ class Discrepancy:
     returned: Any = _MISSING  # the output the engine was observed to return
     raised: str | None = None  # a pattern of the error message it was observed to raise
     intermittent: str | None = None  # why the engine answers right on some runs only (a race in it)
+    failure: bool = False  # the pinned error is the engine's own failure (crash, internal error), not a refusal
 
     @property
     def is_pinned(self) -> bool:
@@ -60,6 +61,8 @@ class Discrepancy:
         """The pinned observation as an answer (an error for a `raised` pattern)."""
         if self.returned is not _MISSING:
             return EngineAnswer(True, output=self.returned)
+        if self.failure:
+            return EngineAnswer.failure(self.raised or "")
         return EngineAnswer(False, error=self.raised or "")
 
     def reproduces(self, case: dict[str, Any], answer: EngineAnswer) -> bool:
@@ -146,7 +149,7 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
         raise ValueError(f"entry {e.get('engine')} {e.get('case')}: pin either 'returned' or 'raised', not both")
     return Discrepancy(e["engine"], e["case"], e["expected"], e["observed"], e["decided-by"], e.get("version"),
                        e.get("upstream"), e.get("document"), e.get("quote"), e.get("returned", _MISSING), e.get("raised"),
-                       e.get("intermittent"))  # fmt: skip
+                       e.get("intermittent"), bool(e.get("failure")))  # fmt: skip
 
 
 @lru_cache(maxsize=None)

@@ -77,9 +77,11 @@ def pin(entry: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
     if still_pinned(entry, answer):
         out = dict(entry)
     else:
-        out = {k: v for k, v in entry.items() if k not in ("returned", "raised")}
+        out = {k: v for k, v in entry.items() if k not in ("returned", "raised", "failure")}
         if _is_error(answer):
             out["raised"] = error_pattern(answer["error"])
+            if answer.get("failed"):
+                out["failure"] = True  # the engine failed (crashed, reported an internal error), not refused the input
         else:
             out["returned"] = answer
     if observation.get("version"):

@@ -1,10 +1,10 @@
 """Rows whose truth under a predicate the spec leaves open, and the truth of the others.
 
 Scan Planning defines inclusive and strict projection by whether "a scan predicate matches a row",
-but not the truth of a comparison with a null or NaN operand, nor whether -0.0 equals +0.0. A row
-with such an operand under a leaf is *open*: the reference's answer there is one reading
-(`predicate.null-operand`, `predicate.nan-operand`, `predicate.signed-zero`), and the other rows
-are judged as the spec requires.
+but not the truth of a comparison with a null or NaN operand, nor of NOT over it, nor whether
+-0.0 equals +0.0. A row with such an operand under a leaf is *open*: the reference's answer there
+is one reading (`predicate.null-operand`, `predicate.not-of-null`, `predicate.nan-operand`,
+`predicate.signed-zero`), and the other rows are judged as the spec requires.
 """
 
 from __future__ import annotations
@@ -23,11 +23,22 @@ def _bound(inp: dict[str, Any]):
     return types, expr, _rows(inp, types)
 
 
-def _question(leaf: P.Pred, value: Any) -> str | None:
+def _negated_leaves(e: P.Expr, under_not: bool = False) -> list[tuple[P.Pred, bool]]:
+    """Every leaf with whether a NOT stands above it."""
+    if isinstance(e, P.Pred):
+        return [(e, under_not)]
+    if isinstance(e, P.Not):
+        return _negated_leaves(e.child, not under_not)
+    if isinstance(e, (P.And, P.Or)):
+        return _negated_leaves(e.left, under_not) + _negated_leaves(e.right, under_not)
+    return []
+
+
+def _question(leaf: P.Pred, value: Any, negated: bool = False) -> str | None:
     if leaf.op in ("is-null", "not-null", "is-nan", "not-nan"):
         return None
     if value is None:
-        return "predicate.null-operand"
+        return "predicate.not-of-null" if negated else "predicate.null-operand"
     if is_nan(value):
         return "predicate.nan-operand"
     if isinstance(value, float) and value == 0.0:
@@ -42,8 +53,8 @@ def open_rows(inp: dict[str, Any]) -> list[dict[str, Any]]:
     types, expr, rows = _bound(inp)
     out = []
     for i, row in enumerate(rows):
-        for leaf in P.leaves(expr):
-            q = _question(leaf, row.get(leaf.term))
+        for leaf, negated in _negated_leaves(expr):
+            q = _question(leaf, row.get(leaf.term), negated)
             if q is not None:
                 out.append({"row": i, "question": q})
                 break

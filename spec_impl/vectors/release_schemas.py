@@ -76,6 +76,7 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
                 "version": {"type": "string", "description": "the engine version it was recorded against"},
                 "returned": {"description": "the pinned answer the engine returns"},
                 "raised": {"type": "string", "description": "a regular expression of the pinned error the engine raises"},
+                "failure": {"const": True, "description": "the pinned error is the engine's own failure (a crash or an internal error it reports), not a refusal of the input"},
             }}},
         "random-value-scopes": {"type": "array", "description": "scopes of the random-value property tests where an engine is known to differ"},
     },
