@@ -138,3 +138,13 @@ def test_the_audits_known_findings_have_a_level_and_quote_the_spec(texts):
         assert normalize(k.quote) in texts[k.document], (k.id, k.quote)
         if k.level == "divergence":
             assert k.question in QUESTIONS, k.id
+
+
+def test_every_known_violation_quotes_the_sentence_it_breaks(texts):
+    """conformance/known_discrepancies.json: each entry's quote occurs in its spec text (that the
+    entry is a violation under its case's obligation is conformance/test_known.py's check)."""
+    from conformance import known
+
+    absent = [(engine, case, d.quote) for (engine, case), d in known.load().items()
+              if not d.quote or normalize(d.quote) not in texts.get(d.document or "", "")]  # fmt: skip
+    assert not absent, f"{len(absent)} entries whose quote is not in their spec text, e.g. {absent[:3]}"
