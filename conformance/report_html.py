@@ -24,6 +24,7 @@ import html
 import json
 from typing import Any
 
+from spec_impl.obligations import QUESTIONS
 from spec_impl.vectors.provenance import KINDS
 
 from conformance.report import NOT_JUDGED, OUTCOMES, cell_text, empty_counts
@@ -206,7 +207,7 @@ def _finding(c: dict) -> str:
     o = c.get("obligation") or {}
     if c["outcome"] == "divergence":
         q = c.get("question") or o.get("question")
-        quote = f"Open question {q}: {o.get('asks', '')} (see spec-gaps.html#{q})" if q else c.get("rule-summary") or ""
+        quote = f"Open question {q}: {QUESTIONS[q].asks} (spec-gaps.html#{q})" if q in QUESTIONS else c.get("rule-summary") or ""
     elif c["outcome"] == "allowed":
         quote = f"Allowed ({o.get('allowance')}): “{o.get('quote', '')}”"
     else:
@@ -281,7 +282,8 @@ def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
            "<div class='matrix'><table><thead><tr><th>question</th>" + "".join(f"<th data-engine='{e(n)}'>{e(n)}</th>" for n in live) + "</tr></thead><tbody>"]  # fmt: skip
     for q in sorted(counts):
         cells = "".join(f"<td class='num{' div' if counts[q].get(n) else ''}' data-engine='{e(n)}'>{counts[q].get(n, '')}</td>" for n in live)
-        out.append(f"<tr><td><a href='spec-gaps.html#{e(q)}'><code>{e(q)}</code></a></td>{cells}</tr>")
+        name = f"<a href='spec-gaps.html#{e(q)}'><code>{e(q)}</code></a>" if q in QUESTIONS else f"<code>{e(q)}</code>"
+        out.append(f"<tr><td>{name}</td>{cells}</tr>")
     out.append("</tbody></table></div>" + ("" if counts else "<p>none</p>") + "</section>")
     return out
 
