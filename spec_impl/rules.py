@@ -20,10 +20,12 @@ Sections refer to the table spec (`000_60deb644de29d3e6.txt`, "seed") and the ad
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, TypeVar
 
 from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
 
 V123 = (1, 2, 3)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -35,13 +37,18 @@ class Rule:
     revisions: tuple[str, ...] = BOTH
 
 
-def _rules(*rules: Rule) -> dict[str, Rule]:
-    table: dict[str, Rule] = {}
-    for r in rules:
-        if r.id in table:
-            raise ValueError(f"duplicate rule id {r.id}")
-        table[r.id] = r
+def by_id(items: Iterable[T], kind: str) -> dict[str, T]:
+    """A registry of items that carry an `id` (rules, questions, allowances): id -> item, each id once."""
+    table: dict[str, T] = {}
+    for item in items:
+        if item.id in table:  # type: ignore[attr-defined]
+            raise ValueError(f"duplicate {kind} id {item.id}")  # type: ignore[attr-defined]
+        table[item.id] = item  # type: ignore[attr-defined]
     return table
+
+
+def _rules(*rules: Rule) -> dict[str, Rule]:
+    return by_id(rules, "rule")
 
 
 _TYPES = "Schemas and Data Types; Appendix C"

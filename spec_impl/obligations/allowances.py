@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spec_impl.rules import by_id
 from spec_impl.obligations.levels import (ADOPTED, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, ONE_OF, SPEC, STRICT)
 
 
@@ -27,12 +28,7 @@ class Allowance:
 
 
 def _allowances(*items: Allowance) -> dict[str, Allowance]:
-    table: dict[str, Allowance] = {}
-    for a in items:
-        if a.id in table:
-            raise ValueError(f"duplicate allowance id {a.id}")
-        table[a.id] = a
-    return table
+    return by_id(items, "allowance")
 
 
 ALLOWANCES: dict[str, Allowance] = _allowances(
@@ -98,5 +94,3 @@ def allowance(allowance_id: str) -> Allowance:
     except KeyError:
         raise KeyError(f"unknown allowance {allowance_id!r}; known: {', '.join(sorted(ALLOWANCES))}") from None
 
-
-__all__ = ["ALLOWANCES", "Allowance", "ONE_OF", "allowance"]

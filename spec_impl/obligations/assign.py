@@ -154,11 +154,7 @@ def _allowed(case: dict[str, Any], allowance_id: str, check: dict | None = None,
              citation: dict | None = None) -> dict[str, Any]:  # fmt: skip
     a = allowance(allowance_id)
     if check is None:
-        check = {"kind": a.check}
-        if a.check == INCLUSIVE or a.check == STRICT:
-            check = {"kind": a.check}
-        elif a.check == ONE_OF:
-            check["answers"] = [case["expected"]]
+        check = {"kind": a.check, "answers": [case["expected"]]} if a.check == ONE_OF else {"kind": a.check}
     cited = citation or {"document": a.document, "section": a.section, "quote": a.quote}
     if allowance_id == "reader.may-accept":  # the rule broken is the sentence to cite
         cited = rule_citation(case["rule"])

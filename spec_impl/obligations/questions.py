@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec_impl.obligations.levels import ADOPTED, SPEC, VIEW_SPEC
+from spec_impl.rules import by_id
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,7 @@ class Question:
 
 
 def _questions(*qs: Question) -> dict[str, Question]:
-    table: dict[str, Question] = {}
-    for q in qs:
-        if q.id in table:
-            raise ValueError(f"duplicate question id {q.id}")
-        table[q.id] = q
-    return table
+    return by_id(qs, "question")
 
 
 _INCLUSIVE = "if a scan predicate matches a row, then the partition predicate must match that row’s partition"
