@@ -70,6 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RECORDER] = report.Recorder()
 
 
+ENGINES_EXTRA = "pip install 'iceberg-conformance[engines]'"  # what a test needing an engine's package names when it skips
 RUNNER = pytest.StashKey[Runner]()
 RECORDER = pytest.StashKey[report.Recorder]()
 

@@ -148,3 +148,17 @@ def test_every_known_violation_quotes_the_sentence_it_breaks(texts):
     absent = [(engine, case, d.quote) for (engine, case), d in known.load().items()
               if not d.quote or normalize(d.quote) not in texts.get(d.document or "", "")]  # fmt: skip
     assert not absent, f"{len(absent)} entries whose quote is not in their spec text, e.g. {absent[:3]}"
+
+
+def test_the_writer_harness_known_findings_quote_the_spec(texts):
+    """A writer finding judged against a rule of the spec quotes it verbatim from the file it names
+    (the others are judged against the meaning of the writer's operation)."""
+    from conformance.writer_harness.harness import KNOWN_PATH
+
+    quoted = 0
+    for entry in json.loads(KNOWN_PATH.read_text(encoding="utf-8"))["findings"]:
+        rule = entry["rule"]
+        if rule["kind"] == "spec":
+            assert normalize(rule["quote"]) in texts[rule["file"]], (entry["id"], rule["quote"])
+            quoted += 1
+    assert quoted >= 30

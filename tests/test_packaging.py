@@ -9,6 +9,7 @@ files, among them this checkout's editable install, are not read), so it imports
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -121,3 +122,56 @@ def test_java_engine_builds_from_the_installed_sources(installed, tmp_path):
                  "-m", "bucket", "-q", "-p", "no:cacheprovider"], cwd, env)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
+
+
+def _engine_modules() -> set[str]:
+    """The top-level modules and dist-info folders the `engines` extra installs (its own
+    distributions, not their dependencies; `google` is a namespace other packages share)."""
+    import importlib.metadata as md
+
+    names: set[str] = set()
+    for requirement in md.requires("iceberg-conformance") or []:
+        if 'extra == "engines"' not in requirement:
+            continue
+        try:
+            dist = md.distribution(re.split(r"[\[<>=!; ]", requirement)[0])
+        except md.PackageNotFoundError:
+            continue
+        names |= {f.parts[0] for f in dist.files or [] if f.parts[0] not in ("..", "google")}
+    return names
+
+
+_SWAP = """import sys
+sys.path[:] = [{filtered!r} if p == {site!r} else p for p in sys.path]
+"""
+
+
+@pytest.fixture(scope="module")
+def installed_without_engines(installed, tmp_path_factory) -> tuple[Path, dict]:
+    """The installed wheel as a project gets it with only the `test` extra: the packages of the
+    engines extra are not on its path (a copy of the dependencies' folder without them, by links)."""
+    cwd, env = installed
+    site = sysconfig.get_paths()["purelib"]
+    filtered = tmp_path_factory.mktemp("site-without-engines")
+    hidden = _engine_modules()
+    for entry in Path(site).iterdir():
+        if entry.name not in hidden:
+            (filtered / entry.name).symlink_to(entry)
+    hook = tmp_path_factory.mktemp("hook")
+    (hook / "sitecustomize.py").write_text(_SWAP.format(filtered=str(filtered), site=site))
+    return cwd, {**env, "PYTHONPATH": str(hook)}
+
+
+def test_the_readme_plugin_command_is_green_without_the_engines_extra(installed_without_engines):
+    """README: `pytest -p iceberg_conformance --pyargs conformance --engine reference`, from the
+    wheel with only its test extra: an engine developer's first run passes; tests that need an
+    engine's package skip and name the extra."""
+    cwd, env = installed_without_engines
+    probe = _run(["python", "-c", "import importlib.util as u; print(u.find_spec('pyspark'), u.find_spec('pyiceberg'), u.find_spec('pytest') is not None)"], cwd, env)
+    assert probe.stdout.split() == ["None", "None", "True"], probe.stdout + probe.stderr
+    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "reference",
+                 "-q", "-p", "no:cacheprovider", "-rs"], cwd, env, timeout=1500)  # fmt: skip
+    tail = done.stdout[-4000:] + done.stderr[-2000:]
+    assert done.returncode == 0, tail
+    summary = done.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ passed(, \d+ (skipped|xfailed|warnings?|deselected))* in .*", summary), tail  # no failed, no error
