@@ -220,3 +220,49 @@ def test_suite_runs_the_node_engine_through_cmd(tmp_path):
     info, totals = report["engines"]["node-murmur3"], report["totals"]["node-murmur3"]
     assert info["protocol"] == 2 and totals["pass"] > 50 and totals["unsupported"] > 0
     assert totals["fail"] == 0 and totals["errored"] == 0, proc.stdout[-3000:]
+
+
+def test_a_table_read_in_another_column_order_is_a_divergence_and_garbage_is_not():
+    table = next(c for c in load_families()["tables"] if c["expected"]["output"]["rows"])
+    want = table["expected"]["output"]
+    reordered = {"columns": list(reversed(want["columns"])), "rows": want["rows"]}
+    verdict = judge(table, EngineAnswer(True, reordered), "v3-adopted")
+    assert verdict.outcome == DIVERGENCE and verdict.question == "read.column-order"
+    for garbage in ({"columns": want["columns"][::-1], "rows": 5}, {"columns": want["columns"][::-1], "rows": [1, 2]}, [1], None):
+        assert judge(table, EngineAnswer(True, garbage), "v3-adopted").outcome == FAIL, garbage
+
+
+def _sample_by_obligation() -> list[dict]:
+    """A few cases of each obligation shape: must, must with open rows, each check of allowed, reading."""
+    seen: dict[tuple, list[dict]] = {}
+    for cases in load_families().values():
+        for c in cases:
+            o = c["obligation"]
+            key = (o["level"], o.get("check", {}).get("kind"), bool(o.get("open-rows")), "error" in c["expected"])
+            if len(seen.setdefault(key, [])) < 3:
+                seen[key].append(c)
+    return [c for cs in seen.values() for c in cs]
+
+
+def test_the_judge_answers_any_json_with_a_verdict():
+    """Whatever an engine returns (any JSON, a rejection with any rule), every obligation yields a
+    verdict of the judge's outcomes, never an exception."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from conformance.judge import ALLOWED as A, DIVERGENCE as D
+
+    outcomes = {PASS, REJECTED, REJECTED_OTHER_RULE, FAIL, ERRORED, A, D}
+    json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                               lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                               max_leaves=10)  # fmt: skip
+    answers = json_values.map(lambda v: EngineAnswer(True, v)) | st.text(max_size=8).map(lambda r: EngineAnswer.rejection("no", rule=r or None))
+    cases = _sample_by_obligation()
+    assert len({c["obligation"]["level"] for c in cases}) == 3
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(cases), answers)
+    def check(case, answer):
+        assert judge(case, answer, "v3-adopted").outcome in outcomes
+
+    check()
