@@ -70,6 +70,8 @@ def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: s
             return ALLOWED, f"{why}: {_said(answer, message)}"
         return outcome, message
     if not answer.ok:
+        if kind == levels.STRICT:  # the spec requires no strict answer: declining one accepts nothing, which is sound
+            return ALLOWED, f"{why}: the engine declined to evaluate strictly ({answer.error}), which accepts nothing"
         return outcome, message
     got = answer.output
     if isinstance(want, bool) and isinstance(got, bool):  # one file or manifest

@@ -266,3 +266,14 @@ def test_the_judge_answers_any_json_with_a_verdict():
         assert judge(case, answer, "v3-adopted").outcome in outcomes
 
     check()
+
+
+def test_declining_a_strict_projection_is_allowed_an_inclusive_one_is_not():
+    """The spec requires the inclusive projection ("the partition predicate must match that row's
+    partition") but offers the strict one only as "an alternative": declining it accepts nothing."""
+    projections = load_families()["predicate-projection"]
+    strict = next(c for c in projections if c["input"]["mode"] == "strict" and c["obligation"]["level"] == "allowed")
+    inclusive = next(c for c in projections if c["input"]["mode"] == "inclusive" and c["obligation"]["level"] == "allowed")
+    assert judge(strict, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ALLOWED
+    assert judge(inclusive, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ERRORED
+    assert judge(strict, EngineAnswer.failure("crashed"), "v3-adopted").outcome == ERRORED
