@@ -33,57 +33,56 @@ def follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: st
            credited: tuple[str, ...]) -> tuple[str, str, str | None]:  # fmt: skip
     """(outcome, message, question of a divergence) once the case's obligation is applied to the
     exact verdict."""
-    outcome, message = _follow(case, answer, outcome, message, want, credited)
-    question = None
-    if outcome == DIVERGENCE:
-        question = message.removeprefix("the spec leaves open ").split(":")[0].split(",")[0]
-    return outcome, message, question
-
-
-def _follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any,
-            credited: tuple[str, ...]) -> tuple[str, str]:  # fmt: skip
     if answer.failed or answer.unsupported is not None or outcome in credited:
-        return outcome, message
+        return outcome, message, None
     o = obligation(case)
     if o["level"] == levels.READING:
-        return DIVERGENCE, f"{_open(o['question'])}: the reference reads {o['reference']!r}; {_said(answer, message)}"
+        return _diverges(o["question"], f"the reference reads {o['reference']!r}; {_said(answer, message)}")
     if case["op"] == "read-table" and answer.ok and _same_rows_other_order(want, answer.output):
-        return DIVERGENCE, f"{_open(READ_COLUMN_ORDER)}: the columns are {answer.output['columns']}, the schema's order is {want['columns']}"
+        return _diverges(READ_COLUMN_ORDER, f"the columns are {answer.output['columns']}, the schema's order is {want['columns']}")
     if o["level"] == levels.ALLOWED:
         return _allowed(case, o, answer, outcome, message, want)
     if o.get("open-rows") and answer.ok:
         return _open_rows_only(o, want, answer.output, outcome, message)
-    return outcome, message
+    return outcome, message, None
 
 
-def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: str, want: Any) -> tuple[str, str]:
+def _diverges(question: str, detail: str, more: tuple[str, ...] = ()) -> tuple[str, str, str]:
+    """A divergence on an open question (the first of several), with what the engine said."""
+    named = ", ".join((question, *more))
+    return DIVERGENCE, f"the spec leaves open {named}: {detail}", question
+
+
+def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: str, want: Any) -> tuple[str, str, str | None]:
     check, why = o["check"], f"allowed ({o['allowance']}: “{o['quote']}”)"
     kind = check["kind"]
     if kind == levels.ANSWER_OR_REJECT:
-        return ALLOWED, f"{why}: {_said(answer, message)}"
+        return ALLOWED, f"{why}: {_said(answer, message)}", None
     if kind == levels.CORRECT_OR_REJECT:
-        return (ALLOWED, f"{why}: the engine refused: {answer.error}") if not answer.ok else (outcome, message)
+        return (ALLOWED, f"{why}: the engine refused: {answer.error}", None) if not answer.ok else (outcome, message, None)
     if kind == levels.ONE_OF:
         from conformance.judge import answers_as
 
         if any(answers_as(case, a, answer) for a in check.get("answers", [])[1:]):
-            return ALLOWED, f"{why}: {_said(answer, message)}"
-        return outcome, message
+            return ALLOWED, f"{why}: {_said(answer, message)}", None
+        return outcome, message, None
     if not answer.ok:
         if kind == levels.STRICT:  # the spec requires no strict answer: declining one accepts nothing, which is sound
-            return ALLOWED, f"{why}: the engine declined to evaluate strictly ({answer.error}), which accepts nothing"
-        return outcome, message
+            return ALLOWED, f"{why}: the engine declined to evaluate strictly ({answer.error}), which accepts nothing", None
+        return outcome, message, None
     got = answer.output
     if isinstance(want, bool) and isinstance(got, bool):  # one file or manifest
         keeps_more = kind == levels.INCLUSIVE and want is False and got is True
         accepts_less = kind == levels.STRICT and want is True and got is False
-        return (ALLOWED, f"{why}: answered {got}, the tightest answer is {want}") if keeps_more or accepts_less else (outcome, message)
+        if keeps_more or accepts_less:
+            return ALLOWED, f"{why}: answered {got}, the tightest answer is {want}", None
+        return outcome, message, None
     if isinstance(want, list) and isinstance(got, list) and len(got) == len(want) and all(isinstance(g, bool) for g in got):
         return _rows(kind, check.get("row-matches") or [None] * len(want), o.get("open-rows", []), want, got, why)
-    return outcome, message
+    return outcome, message, None
 
 
-def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list, why: str) -> tuple[str, str]:
+def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list, why: str) -> tuple[str, str, str | None]:
     """Per row of a projection: a violation where soundness breaks, else divergence on open rows,
     else an allowed loss of precision."""
     questions = {o["row"]: o["question"] for o in open_rows}
@@ -100,22 +99,22 @@ def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list
     if violations:
         rule = "matches the predicate but its partition is not matched" if kind == levels.INCLUSIVE else \
             "does not match the predicate but its partition is matched"  # fmt: skip
-        return "fail", f"row {violations[0]} {rule} (expected {want}, got {got})"
+        return "fail", f"row {violations[0]} {rule} (expected {want}, got {got})", None
     if diverged:
-        q = sorted({questions.get(i, "predicate.null-operand") for i in diverged})
-        return DIVERGENCE, f"{', '.join(_open(x) for x in q)}: rows {diverged} differ (reference {want}, engine {got})"
-    return ALLOWED, f"{why}: rows {imprecise} less tight than the reference (reference {want}, engine {got})"
+        first, *more = sorted({questions.get(i, "predicate.null-operand") for i in diverged})
+        return _diverges(first, f"rows {diverged} differ (reference {want}, engine {got})", tuple(more))
+    return ALLOWED, f"{why}: rows {imprecise} less tight than the reference (reference {want}, engine {got})", None
 
 
-def _open_rows_only(o: dict, want: Any, got: Any, outcome: str, message: str) -> tuple[str, str]:
+def _open_rows_only(o: dict, want: Any, got: Any, outcome: str, message: str) -> tuple[str, str, str | None]:
     if not (isinstance(want, list) and isinstance(got, list) and len(want) == len(got)):
-        return outcome, message
+        return outcome, message, None
     questions = {r["row"]: r["question"] for r in o["open-rows"]}
     differing = [i for i, (w, g) in enumerate(zip(want, got)) if w != g]
     if differing and all(i in questions for i in differing):
-        q = sorted({questions[i] for i in differing})
-        return DIVERGENCE, f"{', '.join(_open(x) for x in q)}: rows {differing} differ (reference {want}, engine {got})"
-    return outcome, message
+        first, *more = sorted({questions[i] for i in differing})
+        return _diverges(first, f"rows {differing} differ (reference {want}, engine {got})", tuple(more))
+    return outcome, message, None
 
 
 def _same_rows_other_order(want: Any, got: Any) -> bool:
@@ -131,10 +130,6 @@ def _same_rows_other_order(want: Any, got: Any) -> bool:
                 and sorted_rows(want["rows"]) == sorted_rows(got["rows"]))  # fmt: skip
     except (TypeError, ValueError):  # rows whose values JSON cannot write
         return False
-
-
-def _open(question_id: str) -> str:
-    return f"the spec leaves open {question_id}"
 
 
 def _said(answer: EngineAnswer, message: str) -> str:
