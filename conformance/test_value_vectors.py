@@ -26,6 +26,8 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
     verdict = request.config.stash[RUNNER].verdict(engine, family, case, batch)
     request.node.user_properties.append(("verdict", verdict.outcome))
     request.node.user_properties.append(("rule", case["rule"]))
+    request.node.user_properties.append(("section", case["section"]))
+    request.node.user_properties.append(("obligation", (case.get("obligation") or {}).get("level", "must")))
     request.node.user_properties.append(("message", verdict.message))
     if verdict.question:
         request.node.user_properties.append(("question", verdict.question))
