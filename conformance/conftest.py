@@ -16,6 +16,7 @@ reason; a known discrepancy that reproduces what was pinned is an xfail.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -67,7 +68,27 @@ def pytest_configure(config: pytest.Config) -> None:
         runner.stop()
         raise pytest.UsageError("; ".join(s.unavailable for s in missing))  # type: ignore[misc]
     config.stash[RUNNER] = runner
-    config.stash[RECORDER] = report.Recorder()
+    config.stash[RECORDER] = report.Recorder(random_seed=_fix_random_seed(config))
+
+
+def release_seed() -> int:
+    """The random tests' default seed: fixed for a release of the suite (from its version)."""
+    from spec_impl.vectors.export import version
+
+    return int(hashlib.sha256(f"iceberg-conformance {version()}".encode()).hexdigest()[:8], 16)
+
+
+def _fix_random_seed(config: pytest.Config) -> int | str:
+    """Seed every hypothesis test of the run: `--hypothesis-seed` if given, else `--random-seed`,
+    else the release's seed."""
+    given = config.getoption("hypothesis_seed", default=None)
+    if given is not None:
+        return given
+    from hypothesis import core
+
+    seed = config.getoption("--random-seed")
+    core.global_force_seed = release_seed() if seed is None else seed
+    return core.global_force_seed
 
 
 ENGINES_EXTRA = "pip install 'iceberg-conformance[engines]'"  # what a test needing an engine's package names when it skips
@@ -90,7 +111,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    lines = []
+    lines = [f"random seed {config.stash[RECORDER].random_seed} (--random-seed N to vary it)"]
     for slot in config.stash[RUNNER].slots.values():
         if slot.broken:
             lines.append(f"engine {slot.name}: BROKEN, {slot.broken}")

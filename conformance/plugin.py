@@ -46,6 +46,10 @@ def add_options(parser: pytest.Parser) -> None:
                     help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})")  # fmt: skip
     group.addoption("--validate-protocol", action="store_true", default=False,
                     help="check every message to and from protocol engines against conformance/engines/protocol.schema.json")  # fmt: skip
+    group.addoption("--random-seed", metavar="N", type=int, default=None,
+                    help="the seed of the random and property tests (default: one fixed per release of the suite, printed "
+                         "in the header and the report, so that the same engine and suite give the same verdict twice; "
+                         "--hypothesis-seed overrides both)")  # fmt: skip
     group.addoption("--record-observations", metavar="FILE", type=Path, default=None,
                     help="save what the engines answered to every case that did not pass or has a known discrepancy "
                          "(input of `python -m conformance.known_pin`)")  # fmt: skip

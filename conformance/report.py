@@ -73,6 +73,7 @@ class Recorder:
     outcomes: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(list))))
     observations: list[dict] = field(default_factory=list)
     confirmed: dict = field(default_factory=lambda: defaultdict(lambda: {"confirmed": {}, "partially-confirmed": {}}))
+    random_seed: int | str | None = None  # the seed of the random and property tests (conftest._fix_random_seed)
 
     def record_case(self, engine: str, family: str, case: dict, outcome: str, observed: Any = None, message: str = "",
                     pinned: Any = None, has_entry: bool = False, partial: bool = False, answered: bool = False,
@@ -135,7 +136,7 @@ class Recorder:
         verdicts = {e: {"violations": sum(totals[e][o] for o in VIOLATIONS), "divergences": totals[e]["divergence"],
                         "allowed": totals[e]["allowed"]} for e in engines}  # fmt: skip
         return {"format": REPORT_FORMAT, "engines": engines, "families": families, "cells": cells, "totals": totals,
-                "verdicts": verdicts,
+                "verdicts": verdicts, "random-seed": self.random_seed,
                 "provenance": provenance if provenance is not None else provenance_counts(),
                 "cases": sorted(self.cases, key=lambda c: (c["engine"], c["family"], c["id"])),
                 "outcomes": {e: {f: {o: sorted(ids) for o, ids in sorted(by_outcome.items())} for f, by_outcome in sorted(fams.items())}
