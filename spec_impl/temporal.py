@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 
 MICROS_PER_SECOND = 1_000_000
@@ -109,9 +110,8 @@ _MAX_YEAR_DIGITS = 9  # a date is a 32-bit day count: about 5.9 million years ei
 
 
 def parse_date_match(m: re.Match, rule: str, text: str) -> int:
-    if len(m["year"].lstrip("+-")) > _MAX_YEAR_DIGITS:  # refused before int(), which takes at most 4,300 digits
-        raise InvalidInput(rule, f"a year of {len(m['year'].lstrip('+-'))} digits is out of range (a date counts at most 2^31 days from 1970)", text)
-    year, month, day = int(m["year"]), int(m["month"]), int(m["day"])
+    year = bounded_int(m["year"], _MAX_YEAR_DIGITS, rule, "the year (a date counts at most 2^31 days from 1970)", text)
+    month, day = int(m["month"]), int(m["day"])
     if not (1 <= month <= 12 and 1 <= day <= days_in_month(year, month)):
         raise InvalidInput(rule, "not a valid calendar date", text)
     return days_from_civil(year, month, day)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 
 # --- the model ---------------------------------------------------------------------------------
@@ -234,9 +235,7 @@ _MAX_PARAMETER_DIGITS = 18  # any longer number is out of every type's range (an
 
 def _parameter(digits: str, rule: str, what: str) -> int:
     """A type parameter's integer, refused under `rule` when it has more digits than any valid one."""
-    if len(digits.lstrip("-")) > _MAX_PARAMETER_DIGITS:
-        raise InvalidInput(rule, f"the {what} has {len(digits.lstrip('-'))} digits, out of range", digits)
-    return int(digits)
+    return bounded_int(digits, _MAX_PARAMETER_DIGITS, rule, f"the {what}")
 
 
 def parse_primitive(text: str) -> PrimitiveType:

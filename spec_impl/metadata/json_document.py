@@ -29,6 +29,7 @@ import reprlib
 import zlib
 from typing import Any
 
+from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import Rule, register
 
@@ -139,9 +140,7 @@ def _unique_keys(what: str):
 
 def _bounded_int(what: str):
     def parse(text: str) -> int:
-        if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
-            raise InvalidInput("json.document", f"{what} has an integer of {len(text.lstrip('-'))} digits, above the limit of {MAX_INTEGER_DIGITS}", brief(text))
-        return int(text)
+        return bounded_int(text, MAX_INTEGER_DIGITS, "json.document", f"an integer of {what}", brief(text))
 
     return parse
 

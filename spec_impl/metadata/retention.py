@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.snapshots import MAIN_BRANCH, Snapshot, SnapshotLogEntry, SnapshotRef, ancestors
 from spec_impl.rules import Rule, register
@@ -101,9 +102,7 @@ def _positive(properties: Mapping[str, str], key: str, default: int | None) -> i
         return default
     if not isinstance(text, str) or not re.fullmatch(r"[+]?[0-9]+", text):
         raise InvalidInput("retention.property", f"table property {key} must be a decimal integer string", text)
-    if len(text.lstrip("+").lstrip("0")) > 19:  # beyond any long, and refused before int(), which takes at most 4,300 digits
-        raise InvalidInput("retention.property", f"table property {key} must be positive and fit its type", text)
-    value = int(text)
+    value = bounded_int(text, 19, "retention.property", f"table property {key} (positive, within a long)", text)
     if not 0 < value <= _MAX.get(key, 2**63 - 1):
         raise InvalidInput("retention.property", f"table property {key} must be positive and fit its type", text)
     return value
