@@ -71,7 +71,7 @@ QUESTIONS: dict[str, Question] = _questions(
     Question("names.case-sensitivity",
              "Are type names and transform names case-sensitive (Long, BUCKET[16], Identity)?",
              ("case-sensitive: only the spelling in the spec is valid", "case-insensitive"),
-             ((SPEC, "Partition field IDs must be reused if an existing partition spec contains an equivalent field."),),
+             ((SPEC, 'boolean JSON string: "boolean" "boolean"'), (SPEC, "Transform name Description Source types Result type")),
              "case-sensitive: only the spec's spelling",
              "State that type strings and transform names are case-sensitive and written in lower case, as in the "
              "tables of the spec."),
