@@ -133,10 +133,7 @@ def _short(value: Any, limit: int = 600) -> str:
 
 
 def write(doc: dict[str, Any], families: dict[str, list[dict[str, Any]]], directory: Path) -> list[Path]:
+    from conformance.report import write_pair
+
     report = build(doc, families)
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    json_path, html_path = directory / "spec-gaps.json", directory / "spec-gaps.html"
-    json_path.write_text(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    html_path.write_text(to_html(report), encoding="utf-8")
-    return [json_path, html_path]
+    return write_pair(directory, "spec-gaps", report, to_html(report))

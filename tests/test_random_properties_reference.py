@@ -37,14 +37,6 @@ SEED = 3  # when written, its project-predicate draws held the long minimum unde
 REVISION = ReferenceEngine.revision
 
 
-class ThirdPartyReference(ReferenceEngine):
-    """The reference under a name of its own: the suite runs its random tests on every engine but
-    the built-in reference, so this is how a third-party engine answering exactly as the reference
-    takes part through the plugin."""
-
-    name = "third-party-reference"
-
-
 @pytest.fixture(scope="module")
 def suite(request) -> SimpleNamespace:
     """The suite's random test modules, imported once their marker is known (the suite registers it
@@ -147,12 +139,13 @@ def test_defined_inputs_are_stilljudge_oned(judge_one):
 
 
 def test_an_engine_answering_as_the_reference_passes_through_the_plugin():
-    """`pytest conformance/test_random_planning.py --engine tests-module:Class --hypothesis-seed 3`:
-    before issue 25 these draws failed the projection property with `transform.overflow`."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    """`pytest conformance/test_random_planning.py --engine conformance.engines.reference:ReferenceEngine
+    --hypothesis-seed 3`, the reference named by its module path as a third-party engine is: before
+    issue 25 these draws failed the projection property with `transform.overflow`."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "pytest", "conformance/test_random_planning.py", "-k", "project-predicate", "-p", "no:cacheprovider",
-           "--engine", f"{Path(__file__).stem}:ThirdPartyReference", f"--hypothesis-seed={SEED}", "-q", "-rA"]  # fmt: skip
+           "--engine", "conformance.engines.reference:ReferenceEngine", f"--hypothesis-seed={SEED}", "-q", "-rA"]  # fmt: skip
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert re.search(r"\b1 passed\b", done.stdout) and "third-party-reference-project-predicate" in done.stdout, done.stdout[-2000:]
+    assert re.search(r"\b1 passed\b", done.stdout) and "[reference-project-predicate]" in done.stdout, done.stdout[-2000:]
     assert "UndefinedInputNote" not in done.stdout  # the reference rejects every input it does not define
