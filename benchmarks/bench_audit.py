@@ -64,7 +64,10 @@ def latest_metadata(warehouse: Path) -> Path:
 
 def write_table(warehouse: Path, rows: int) -> float:
     started = time.monotonic()
-    env = {**os.environ, "PYSPARK_SUBMIT_ARGS": "--driver-memory 4g pyspark-shell"}  # the default 1g runs out while writing
+    env = {
+        **os.environ,
+        "PYSPARK_SUBMIT_ARGS": "--driver-memory 4g pyspark-shell",
+    }  # the default 1g runs out while writing
     subprocess.run([sys.executable, "-c", WRITE, str(warehouse), str(rows)], check=True, cwd=ROOT, env=env)
     return time.monotonic() - started
 
@@ -101,22 +104,37 @@ def checks_in_process(metadata: Path) -> dict:
     for task in tasks:
         found, n = check_file(planned.context, LocalFiles(), task)
         violations, rows = violations + found, rows + n
-    return {"files": len(tasks), "rows": rows, "seconds": round(time.monotonic() - started, 3), "violations": len(violations)}
+    return {
+        "files": len(tasks),
+        "rows": rows,
+        "seconds": round(time.monotonic() - started, 3),
+        "violations": len(violations),
+    }
 
 
 def audit(metadata: Path, master: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "audit.json"
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "conformance.audit.cli", str(metadata), "--master", master, "--json", str(report)],
-                              cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.audit.cli", str(metadata), "--master", master, "--json", str(report)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         wall = time.monotonic() - started
         if done.returncode not in (0, 1):
             raise SystemExit(f"iceberg-audit failed ({done.returncode}): {done.stderr[-2000:]}")
         doc = json.loads(report.read_text())
     checked = doc["checked"]
-    return {"files": checked["files"], "rows": checked["rows"], "seconds": checked["seconds"], "process_seconds": round(wall, 1),
-            "violations": len(doc["violations"]), "rules": sorted(doc["rules"])}  # fmt: skip
+    return {
+        "files": checked["files"],
+        "rows": checked["rows"],
+        "seconds": checked["seconds"],
+        "process_seconds": round(wall, 1),
+        "violations": len(doc["violations"]),
+        "rules": sorted(doc["rules"]),
+    }
 
 
 TWICE = """
@@ -135,7 +153,9 @@ def audit_warm(metadata: Path, master: str) -> dict:
     """The same job run twice in one Spark session: the second run's figures (Python workers already
     started and the reference imported, the JVM's code compiled), what a long-lived session or a
     cluster pays per audit."""
-    done = subprocess.run([sys.executable, "-c", TWICE, str(metadata), master], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", TWICE, str(metadata), master], cwd=ROOT, capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise SystemExit(f"audit in one session failed: {done.stderr[-2000:]}")
     cold, warm = json.loads(done.stdout.strip().splitlines()[-1])
@@ -176,20 +196,28 @@ def main() -> int:
     plain = ways["pyarrow"]["seconds"]
     for way in ways.values():
         way["x_plain_scan"] = round(way["seconds"] / plain, 1)
-    result = {"date": datetime.date.today().isoformat(), "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-              "load_average_at_end": [round(x, 1) for x in os.getloadavg()],
-              "table": {"rows_written": args.rows, "metadata": metadata.name,
-                        "write_seconds": write_seconds},
-              "ways": ways,
-              "speedup_1_to_2_cores": round(ways["audit local[1]"]["seconds"] / ways["audit local[2]"]["seconds"], 2),
-              "speedup_1_to_2_cores_warm": round(ways["audit local[1] warm"]["seconds"] / ways["audit local[2] warm"]["seconds"], 2)}  # fmt: skip
+    result = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "load_average_at_end": [round(x, 1) for x in os.getloadavg()],
+        "table": {"rows_written": args.rows, "metadata": metadata.name, "write_seconds": write_seconds},
+        "ways": ways,
+        "speedup_1_to_2_cores": round(ways["audit local[1]"]["seconds"] / ways["audit local[2]"]["seconds"], 2),
+        "speedup_1_to_2_cores_warm": round(
+            ways["audit local[1] warm"]["seconds"] / ways["audit local[2] warm"]["seconds"], 2
+        ),
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"{'way':<22} {'files':>6} {'rows':>10} {'seconds':>8} {'rows/s':>10} {'files/s':>8} {'x pyarrow':>9}")
     for name, w in ways.items():
-        print(f"{name:<22} {w['files']:>6} {w['rows']:>10,} {w['seconds']:>8.2f} {w['rows_per_s']:>10,} {w['files_per_s']:>8} {w['x_plain_scan']:>9}")
-    print(f"audit 1 -> 2 cores: {result['speedup_1_to_2_cores']}x faster (warm: {result['speedup_1_to_2_cores_warm']}x); "
-          f"load average {result['load_average_at_end']}")
+        print(
+            f"{name:<22} {w['files']:>6} {w['rows']:>10,} {w['seconds']:>8.2f} {w['rows_per_s']:>10,} {w['files_per_s']:>8} {w['x_plain_scan']:>9}"
+        )
+    print(
+        f"audit 1 -> 2 cores: {result['speedup_1_to_2_cores']}x faster (warm: {result['speedup_1_to_2_cores_warm']}x); "
+        f"load average {result['load_average_at_end']}"
+    )
     return 0
 
 

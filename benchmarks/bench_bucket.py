@@ -250,10 +250,19 @@ def memory_probe(args: argparse.Namespace) -> int:
 def peak_memory(engine: str, dataset: str, args: argparse.Namespace) -> tuple[float | None, float | None]:
     """Run :func:`memory_probe` in a child process; (traced MiB, RSS growth MiB)."""
     cmd = [
-        sys.executable, str(Path(__file__).resolve()), "--memory-probe", f"{engine}:{dataset}",
-        "--n", str(args.n), "--scalar-n", str(args.scalar_n), "--seed", str(args.seed),
-        "--num-buckets", str(args.num_buckets),
-    ]  # fmt: skip
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--memory-probe",
+        f"{engine}:{dataset}",
+        "--n",
+        str(args.n),
+        "--scalar-n",
+        str(args.scalar_n),
+        "--seed",
+        str(args.seed),
+        "--num-buckets",
+        str(args.num_buckets),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0 or not proc.stdout.strip():
         print(f"  (memory probe for {engine}/{dataset} failed: {proc.stderr.strip()[-200:]})")

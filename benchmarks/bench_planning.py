@@ -71,19 +71,41 @@ def scenario(name: str, n: int, k: int) -> tuple[list[ScanFile], list[ScanFile]]
         target = data[(j * 7919) % n]
         kind = ("pos", "eq", "dv")[j % 3] if name == "mixed" else "pos"
         if name == "targeted":
-            deletes.append(ScanFile(f"s3://b/t/data/p{j:06d}.parquet", POSITION, 1, target.partition, seq,
-                                    file_path_lower=target.path, file_path_upper=target.path))  # fmt: skip
+            deletes.append(
+                ScanFile(
+                    f"s3://b/t/data/p{j:06d}.parquet",
+                    POSITION,
+                    1,
+                    target.partition,
+                    seq,
+                    file_path_lower=target.path,
+                    file_path_upper=target.path,
+                )
+            )
         elif kind == "pos":
             deletes.append(ScanFile(f"s3://b/t/data/p{j:06d}.parquet", POSITION, 1, part, seq))
         elif kind == "eq":
             spec = 0 if j % 30 == 1 else 1
             deletes.append(ScanFile(f"s3://b/t/data/e{j:06d}.parquet", EQUALITY, spec, () if spec == 0 else part, seq))
         elif target.path not in {d.referenced_data_file for d in deletes[-3:]}:
-            deletes.append(ScanFile(f"s3://b/t/data/v{j:06d}.puffin", POSITION, 1, target.partition, max(seq, target.sequence_number),
-                                    "puffin", target.path))  # fmt: skip
+            deletes.append(
+                ScanFile(
+                    f"s3://b/t/data/v{j:06d}.puffin",
+                    POSITION,
+                    1,
+                    target.partition,
+                    max(seq, target.sequence_number),
+                    "puffin",
+                    target.path,
+                )
+            )
     if name == "mixed":  # at most one DV per data file
         seen: set[str] = set()
-        deletes = [d for d in deletes if not d.is_dv or not (d.referenced_data_file in seen or seen.add(d.referenced_data_file))]
+        deletes = [
+            d
+            for d in deletes
+            if not d.is_dv or not (d.referenced_data_file in seen or seen.add(d.referenced_data_file))
+        ]
     return data, deletes
 
 
@@ -98,14 +120,22 @@ def plan_ours(data: list[ScanFile], deletes: list[ScanFile], repeat: int = 1) ->
     return min(times), counts
 
 
-SPECS = [{"spec-id": 0, "fields": []},  # global equality deletes
-         {"spec-id": 1, "fields": [{"name": "p", "transform": "identity", "source-id": 4, "field-id": 1000}]}]  # fmt: skip
+SPECS = [
+    {"spec-id": 0, "fields": []},  # global equality deletes
+    {"spec-id": 1, "fields": [{"name": "p", "transform": "identity", "source-id": 4, "field-id": 1000}]},
+]
 
 
 def java_input(f: ScanFile) -> dict[str, Any]:
     """A file in the plan-deletes op's form (see DeletePlanner.java)."""
-    out = {"file_path": f.path, "content": f.content, "spec_id": f.spec_id, "partition": list(f.partition),
-           "sequence_number": f.sequence_number, "file_format": f.file_format}  # fmt: skip
+    out = {
+        "file_path": f.path,
+        "content": f.content,
+        "spec_id": f.spec_id,
+        "partition": list(f.partition),
+        "sequence_number": f.sequence_number,
+        "file_format": f.file_format,
+    }
     for key in ("referenced_data_file", "file_path_lower", "file_path_upper"):
         if getattr(f, key) is not None:
             out[key] = getattr(f, key)
@@ -121,14 +151,40 @@ class JavaPlanner:
         build = ensure_built(log=lambda message: None)
         self.work = Path(tempfile.mkdtemp(prefix="bench-planning-java-"))
         source = ROOT / "benchmarks" / "java" / "DeletePlanningBench.java"
-        subprocess.run([_java_tool("javac"), "--release", "11", "-nowarn", "-cp", build.classpath, "-d", str(self.work), str(source)],
-                       check=True)  # fmt: skip
-        self.command = [build.java, "-Xmx8g", "-cp", os.pathsep.join([build.classpath, str(self.work)]), "org.apache.iceberg.DeletePlanningBench"]
+        subprocess.run(
+            [
+                _java_tool("javac"),
+                "--release",
+                "11",
+                "-nowarn",
+                "-cp",
+                build.classpath,
+                "-d",
+                str(self.work),
+                str(source),
+            ],
+            check=True,
+        )
+        self.command = [
+            build.java,
+            "-Xmx8g",
+            "-cp",
+            os.pathsep.join([build.classpath, str(self.work)]),
+            "org.apache.iceberg.DeletePlanningBench",
+        ]
         self.version = build.inputs.iceberg_jar.name
 
     def plan(self, data: list[ScanFile], deletes: list[ScanFile], repeat: int) -> tuple[float, dict[str, int]]:
         path = self.work / "input.json"
-        path.write_text(json.dumps({"specs": SPECS, "data-files": [java_input(f) for f in data], "delete-files": [java_input(f) for f in deletes]}))
+        path.write_text(
+            json.dumps(
+                {
+                    "specs": SPECS,
+                    "data-files": [java_input(f) for f in data],
+                    "delete-files": [java_input(f) for f in deletes],
+                }
+            )
+        )
         done = subprocess.run([*self.command, str(path), str(repeat)], check=True, capture_output=True, text=True)
         answer = json.loads(done.stdout)
         return min(answer["seconds"]), dict(zip((f.path for f in data), answer["counts"]))
@@ -153,15 +209,27 @@ def pyiceberg_inputs(data: list[ScanFile], deletes: list[ScanFile]):
         bounds = {}
         if f.file_path_lower is not None:
             bounds = {path_field: f.file_path_lower.encode()}
-        df = DataFile.from_args(content=DataFileContent(f.content), file_path=f.path, file_format=FileFormat.PARQUET,
-                                partition=Record(*f.partition), record_count=10, file_size_in_bytes=100,
-                                lower_bounds=bounds or None, upper_bounds=bounds or None)  # fmt: skip
+        df = DataFile.from_args(
+            content=DataFileContent(f.content),
+            file_path=f.path,
+            file_format=FileFormat.PARQUET,
+            partition=Record(*f.partition),
+            record_count=10,
+            file_size_in_bytes=100,
+            lower_bounds=bounds or None,
+            upper_bounds=bounds or None,
+        )
         df.spec_id = f.spec_id  # as PyIceberg's manifest reader sets it
         return df
 
     def entry(f: ScanFile) -> ManifestEntry:
-        return ManifestEntry.from_args(status=ManifestEntryStatus.ADDED, snapshot_id=1, sequence_number=f.sequence_number,
-                                       file_sequence_number=f.sequence_number, data_file=data_file(f))  # fmt: skip
+        return ManifestEntry.from_args(
+            status=ManifestEntryStatus.ADDED,
+            snapshot_id=1,
+            sequence_number=f.sequence_number,
+            file_sequence_number=f.sequence_number,
+            data_file=data_file(f),
+        )
 
     return [entry(f) for f in data], [entry(f) for f in deletes if f.content == POSITION and not f.is_dv]
 
@@ -173,17 +241,29 @@ def plan_pyiceberg(data_entries, delete_entries) -> tuple[float, dict[str, int]]
     index = DeleteFileIndex()
     for e in delete_entries:
         index.add_delete_file(e, partition_key=e.data_file.partition)
-    counts = {e.data_file.file_path: len(index.for_data_file(e.sequence_number, e.data_file, partition_key=e.data_file.partition))
-              for e in data_entries}  # fmt: skip
+    counts = {
+        e.data_file.file_path: len(
+            index.for_data_file(e.sequence_number, e.data_file, partition_key=e.data_file.partition)
+        )
+        for e in data_entries
+    }
     return time.perf_counter() - started, counts
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000:100,10000:1000,100000:10000", help="data:delete file counts, comma separated")
-    parser.add_argument("--budget", type=float, default=60.0, help="skip PyIceberg where its predicted time exceeds this (s)")
-    parser.add_argument("--scenarios", default="partitioned,targeted,one-partition,mixed", help="comma separated (default: all)")
-    parser.add_argument("--repeat", type=int, default=3, help="repetitions of spec_impl and Java at each size (best is kept)")
+    parser.add_argument(
+        "--sizes", default="1000:100,10000:1000,100000:10000", help="data:delete file counts, comma separated"
+    )
+    parser.add_argument(
+        "--budget", type=float, default=60.0, help="skip PyIceberg where its predicted time exceeds this (s)"
+    )
+    parser.add_argument(
+        "--scenarios", default="partitioned,targeted,one-partition,mixed", help="comma separated (default: all)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="repetitions of spec_impl and Java at each size (best is kept)"
+    )
     parser.add_argument("--no-java", action="store_true", help="leave Iceberg Java out")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     args = parser.parse_args()
@@ -196,8 +276,14 @@ def main() -> int:
         for n, k in sizes:
             data, deletes = scenario(name, n, k)
             ours, our_counts = plan_ours(data, deletes, args.repeat)
-            row: dict[str, Any] = {"scenario": name, "data_files": n, "delete_files": len(deletes), "ours_s": round(ours, 4),
-                                   "ours_us_per_data_file": round(ours / n * 1e6, 2), "pairs": sum(our_counts.values())}  # fmt: skip
+            row: dict[str, Any] = {
+                "scenario": name,
+                "data_files": n,
+                "delete_files": len(deletes),
+                "ours_s": round(ours, 4),
+                "ours_us_per_data_file": round(ours / n * 1e6, 2),
+                "pairs": sum(our_counts.values()),
+            }
             if java is not None:
                 theirs, their_counts = java.plan(data, deletes, args.repeat)
                 row.update({"java_s": round(theirs, 4), "ratio_java_over_ours": round(theirs / ours, 2)})
@@ -217,10 +303,16 @@ def main() -> int:
                         failed, row["pyiceberg_mismatch"] = True, bad
             rows.append(row)
             print(json.dumps(row), flush=True)
-    result = {"benchmark": "delete scoping: plan every data file of a snapshot", "date": datetime.date.today().isoformat(),
-              "python": platform.python_version(), "machine": platform.machine(),
-              "pyiceberg": importlib.metadata.version("pyiceberg"), "iceberg_java": java and java.version, "repeat": args.repeat,
-              "rows": rows}  # fmt: skip
+    result = {
+        "benchmark": "delete scoping: plan every data file of a snapshot",
+        "date": datetime.date.today().isoformat(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "pyiceberg": importlib.metadata.version("pyiceberg"),
+        "iceberg_java": java and java.version,
+        "repeat": args.repeat,
+        "rows": rows,
+    }
     if java is not None:
         java.close()
     args.json.parent.mkdir(parents=True, exist_ok=True)

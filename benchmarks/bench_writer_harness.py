@@ -44,7 +44,11 @@ def main() -> int:
         histories = harness.generate(args.examples, args.steps, args.seed, min_steps=args.steps)
         for history in histories[:2]:  # warm-up: JIT, Spark's code generation, the readers' first loads
             harness.run(history)
-        ways = {"steps only": dict(checking=False), "checks": dict(checking=True, readers=False), "checks+readers": dict(checking=True, readers=True)}
+        ways = {
+            "steps only": dict(checking=False),
+            "checks": dict(checking=True, readers=False),
+            "checks+readers": dict(checking=True, readers=True),
+        }
         engines = harness.readers.engines
         figures = {}
         for way, how in ways.items():
@@ -53,7 +57,11 @@ def main() -> int:
             for history in histories:
                 steps += harness.run(history, checking=how["checking"]).steps_run
             seconds = time.monotonic() - started
-            figures[way] = {"seconds": round(seconds, 2), "steps": steps, "steps_per_minute": round(steps / seconds * 60, 1)}
+            figures[way] = {
+                "seconds": round(seconds, 2),
+                "steps": steps,
+                "steps_per_minute": round(steps / seconds * 60, 1),
+            }
             print(f"{way:16} {steps:4} steps in {seconds:7.1f} s: {steps / seconds * 60:6.1f} steps/min", flush=True)
         base = figures["steps only"]["seconds"] / max(figures["steps only"]["steps"], 1)
         for way, f in figures.items():
@@ -64,11 +72,23 @@ def main() -> int:
     from importlib import metadata
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
-        "benchmark": "writer harness throughput", "date": datetime.date.today().isoformat(), "machine": platform.platform(),
-        "cpus": __import__("os").cpu_count(), "pyspark": metadata.version("pyspark"), "examples": args.examples, "steps": args.steps,
-        "seed": args.seed, "figures": figures,
-    }, indent=2) + "\n")  # fmt: skip
+    args.out.write_text(
+        json.dumps(
+            {
+                "benchmark": "writer harness throughput",
+                "date": datetime.date.today().isoformat(),
+                "machine": platform.platform(),
+                "cpus": __import__("os").cpu_count(),
+                "pyspark": metadata.version("pyspark"),
+                "examples": args.examples,
+                "steps": args.steps,
+                "seed": args.seed,
+                "figures": figures,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     print(f"wrote {args.out}")
     return 0
 

@@ -35,14 +35,20 @@ SCALES = (1_000, 10_000, 100_000, 1_000_000)
 
 # Appendix table, bytes; rows are densities, columns scales (as above).
 PUBLISHED = {
-    "LZ4": [[57, 383, 3545, 32713], [98, 920, 8480, 75451],
-            [130, 1155, 10600, 108987], [135, 1264, 12541, 125493]],
-    "Roaring Bitmap": [[36, 216, 2024, 20136], [116, 1016, 10024, 100136],
-                       [216, 2016, 15340, 126440], [416, 4016, 16408, 129918]],
-    "ZSTD-3": [[46, 224, 1826, 17690], [93, 533, 4727, 46987],
-               [97, 715, 6599, 67170], [129, 981, 9227, 91923]],
-    "Raw Bitset": [[123, 1247, 12485, 124980], [123, 1247, 12494, 124985],
-                   [123, 1247, 12500, 125000], [125, 1250, 12500, 125000]],
+    "LZ4": [[57, 383, 3545, 32713], [98, 920, 8480, 75451], [130, 1155, 10600, 108987], [135, 1264, 12541, 125493]],
+    "Roaring Bitmap": [
+        [36, 216, 2024, 20136],
+        [116, 1016, 10024, 100136],
+        [216, 2016, 15340, 126440],
+        [416, 4016, 16408, 129918],
+    ],
+    "ZSTD-3": [[46, 224, 1826, 17690], [93, 533, 4727, 46987], [97, 715, 6599, 67170], [129, 981, 9227, 91923]],
+    "Raw Bitset": [
+        [123, 1247, 12485, 124980],
+        [123, 1247, 12494, 124985],
+        [123, 1247, 12500, 125000],
+        [125, 1250, 12500, 125000],
+    ],
 }
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -79,8 +85,7 @@ def size_zstd3(pos: np.ndarray) -> int:
     return len(compressor.compress(raw_bitset(pos)) + compressor.flush())
 
 
-METHODS = {"LZ4": size_lz4, "Roaring Bitmap": size_roaring,
-           "ZSTD-3": size_zstd3, "Raw Bitset": size_raw}
+METHODS = {"LZ4": size_lz4, "Roaring Bitmap": size_roaring, "ZSTD-3": size_zstd3, "Raw Bitset": size_raw}
 
 
 def measure(seeds: list[int]) -> list[dict]:
@@ -92,32 +97,41 @@ def measure(seeds: list[int]) -> list[dict]:
                 published = PUBLISHED[method][i][j]
                 median = statistics.median(sizes)
                 deletes = round(density * scale)
-                cells.append({
-                    "method": method, "density": density, "scale": scale,
-                    "deletes": deletes, "published": published,
-                    "sizes": sizes, "median": median,
-                    "min": min(sizes), "max": max(sizes),
-                    "published_per_delete": published / deletes,
-                    "median_per_delete": median / deletes,
-                    "rel_diff_pct": 100 * (median - published) / published,
-                    "published_in_seed_range": min(sizes) <= published <= max(sizes),
-                })
+                cells.append(
+                    {
+                        "method": method,
+                        "density": density,
+                        "scale": scale,
+                        "deletes": deletes,
+                        "published": published,
+                        "sizes": sizes,
+                        "median": median,
+                        "min": min(sizes),
+                        "max": max(sizes),
+                        "published_per_delete": published / deletes,
+                        "median_per_delete": median / deletes,
+                        "rel_diff_pct": 100 * (median - published) / published,
+                        "published_in_seed_range": min(sizes) <= published <= max(sizes),
+                    }
+                )
     return cells
 
 
 def print_table(cells: list[dict]) -> None:
-    print(f"{'method':15} {'dens':>5} {'scale':>9} {'published':>10} "
-          f"{'median':>9} {'min..max':>17} {'diff %':>7}")
+    print(f"{'method':15} {'dens':>5} {'scale':>9} {'published':>10} {'median':>9} {'min..max':>17} {'diff %':>7}")
     for c in cells:
         spread = f"{c['min']}..{c['max']}"
         flag = "" if c["published_in_seed_range"] else "  (outside seed range)"
-        print(f"{c['method']:15} {c['density']:>5} {c['scale']:>9,} "
-              f"{c['published']:>10,} {c['median']:>9,.0f} {spread:>17} "
-              f"{c['rel_diff_pct']:>+7.1f}{flag}")
+        print(
+            f"{c['method']:15} {c['density']:>5} {c['scale']:>9,} "
+            f"{c['published']:>10,} {c['median']:>9,.0f} {spread:>17} "
+            f"{c['rel_diff_pct']:>+7.1f}{flag}"
+        )
 
 
 def plot(cells: list[dict], path: Path) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FormatStrFormatter
@@ -128,13 +142,15 @@ def plot(cells: list[dict], path: Path) -> None:
             rows = [c for c in cells if c["method"] == method and c["density"] == density]
             x = [c["scale"] for c in rows]
             y = [c["median_per_delete"] for c in rows]
-            err = [[c["median_per_delete"] - c["min"] / c["deletes"] for c in rows],
-                   [c["max"] / c["deletes"] - c["median_per_delete"] for c in rows]]
+            err = [
+                [c["median_per_delete"] - c["min"] / c["deletes"] for c in rows],
+                [c["max"] / c["deletes"] - c["median_per_delete"] for c in rows],
+            ]
             color = f"C{k}"
-            ax.plot(x, [c["published_per_delete"] for c in rows], "o-", color=color,
-                    label=f"published, density {density}")
-            ax.errorbar(x, y, yerr=err, fmt="x--", color=color, capsize=3,
-                        label=f"reproduced, density {density}")
+            ax.plot(
+                x, [c["published_per_delete"] for c in rows], "o-", color=color, label=f"published, density {density}"
+            )
+            ax.errorbar(x, y, yerr=err, fmt="x--", color=color, capsize=3, label=f"reproduced, density {density}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
@@ -144,8 +160,7 @@ def plot(cells: list[dict], path: Path) -> None:
         ax.set_ylabel("bytes / delete")
         ax.grid(True, which="both", alpha=0.3)
     axes.flat[0].legend(fontsize=7, ncol=2)
-    fig.suptitle("v4 proposal appendix: published (solid) vs reproduced "
-                 "(dashed, median, bars = seed min..max)")
+    fig.suptitle("v4 proposal appendix: published (solid) vs reproduced (dashed, median, bars = seed min..max)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -163,12 +178,19 @@ def main() -> None:
     cells = measure(seeds)
     print_table(cells)
     worst = max(cells, key=lambda c: abs(c["rel_diff_pct"]))
-    print(f"worst cell: {worst['method']} density {worst['density']} scale "
-          f"{worst['scale']:,}: {worst['rel_diff_pct']:+.1f}%")
+    print(
+        f"worst cell: {worst['method']} density {worst['density']} scale "
+        f"{worst['scale']:,}: {worst['rel_diff_pct']:+.1f}%"
+    )
 
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"seeds": seeds, "numpy": np.__version__, "pyroaring": pyroaring.__version__,
-            "lz4": lz4.library_version_string(), "zstd": zstandard.ZSTD_VERSION}
+    meta = {
+        "seeds": seeds,
+        "numpy": np.__version__,
+        "pyroaring": pyroaring.__version__,
+        "lz4": lz4.library_version_string(),
+        "zstd": zstandard.ZSTD_VERSION,
+    }
     args.json.write_text(json.dumps({"meta": meta, "cells": cells}, indent=1) + "\n")
     print(f"wrote {args.json}")
     if not args.no_plot:

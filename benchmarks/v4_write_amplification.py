@@ -63,13 +63,17 @@ from spec_impl.v4.validate import validate_snapshot
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LOCATION = "s3://warehouse/db/events"
-SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
-    {"id": 1, "name": "event_id", "required": True, "type": "long"},
-    {"id": 2, "name": "ts", "required": True, "type": "timestamptz"},
-    {"id": 3, "name": "user_id", "required": False, "type": "long"},
-    {"id": 4, "name": "kind", "required": False, "type": "string"},
-    {"id": 5, "name": "payload", "required": False, "type": "string"},
-]}  # fmt: skip
+SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "fields": [
+        {"id": 1, "name": "event_id", "required": True, "type": "long"},
+        {"id": 2, "name": "ts", "required": True, "type": "timestamptz"},
+        {"id": 3, "name": "user_id", "required": False, "type": "long"},
+        {"id": 4, "name": "kind", "required": False, "type": "string"},
+        {"id": 5, "name": "payload", "required": False, "type": "string"},
+    ],
+}
 DV_POSITIONS = 10  # rows deleted by the row delta's DV
 METADATA_JSON = ".metadata.json"
 
@@ -138,8 +142,13 @@ def sizes_of(files: dict[str, bytes]) -> dict:
     """Files and bytes written by one commit, the metadata JSON counted apart."""
     meta = {p: len(b) for p, b in files.items() if p.endswith(METADATA_JSON)}
     other = {p: len(b) for p, b in files.items() if not p.endswith(METADATA_JSON)}
-    return {"files": len(other), "bytes": sum(other.values()), "metadata_json_files": len(meta), "metadata_json_bytes": sum(meta.values()),
-            "written": {p.rsplit("/", 1)[1]: n for p, n in sorted(other.items())}}  # fmt: skip
+    return {
+        "files": len(other),
+        "bytes": sum(other.values()),
+        "metadata_json_files": len(meta),
+        "metadata_json_bytes": sum(meta.values()),
+        "written": {p.rsplit("/", 1)[1]: n for p, n in sorted(other.items())},
+    }
 
 
 class RecordingReader:
@@ -159,8 +168,12 @@ def planning_reads(files: dict[str, bytes], read_paths: set[str], cache: set[str
     formats) is left out."""
     paths = {p for p in read_paths if not p.endswith(METADATA_JSON)}
     missed = paths - cache
-    return {"cold_files": len(paths), "cold_bytes": sum(len(files[p]) for p in paths),
-            "uncached_files": len(missed), "uncached_bytes": sum(len(files[p]) for p in missed)}  # fmt: skip
+    return {
+        "cold_files": len(paths),
+        "cold_bytes": sum(len(files[p]) for p in paths),
+        "uncached_files": len(missed),
+        "uncached_bytes": sum(len(files[p]) for p in missed),
+    }
 
 
 # --- v3, as Iceberg Java writes it ---------------------------------------------------------------
@@ -236,8 +249,15 @@ def v3_delete(table: V3Table, target: Target, sid: int, content) -> tuple[dict, 
         entries = []
         for e in table.entries[old]:
             deleted = e["data_file"]["file_path"] == victim
-            entries.append(v3_entry(V3_DELETED if deleted else V3_EXISTING, e["data_file"], sid if deleted else e["snapshot_id"],
-                                    e["sequence_number"], e["file_sequence_number"]))  # fmt: skip
+            entries.append(
+                v3_entry(
+                    V3_DELETED if deleted else V3_EXISTING,
+                    e["data_file"],
+                    sid if deleted else e["snapshot_id"],
+                    e["sequence_number"],
+                    e["file_sequence_number"],
+                )
+            )
         return [w.write_manifest(f"{uuid.UUID(int=sid)}-m0.avro", entries)]
 
     return v3_commit(table, sid, "delete", rewrite, drop=old)
@@ -252,8 +272,14 @@ def v3_row_delta(table: V3Table, target: Target, sid: int, content) -> tuple[dic
         puffin = write_puffin([dv_blob(target.dv_positions, data_path)], {"created-by": "spec_impl benchmark"})
         w.files[puffin_path] = puffin
         fields = manifest_fields(read_puffin(puffin).blobs[0])
-        dv = v3_data_file(puffin_path, fields.pop("record_count"), content=fields.pop("content"), file_format="PUFFIN", size=len(puffin),
-                          **{k: v for k, v in fields.items() if k != "file_format"})  # fmt: skip
+        dv = v3_data_file(
+            puffin_path,
+            fields.pop("record_count"),
+            content=fields.pop("content"),
+            file_format="PUFFIN",
+            size=len(puffin),
+            **{k: v for k, v in fields.items() if k != "file_format"},
+        )
         return [w.write_manifest(f"{uuid.UUID(int=sid)}-m1.avro", [v3_entry(V3_ADDED, dv)], content=1)]
 
     return v3_commit(table, sid, "delete", write)
@@ -280,8 +306,17 @@ def v4_base(content: list[tuple[str, list[DataFile]]], validate: bool) -> V4Tabl
         entries = [v4_data_file(f.path, f.records, file_size_in_bytes=f.size) for f in group]
         path = f"{LOCATION}/metadata/{name}"
         files[path] = v4_write_manifest("data", entries)
-        root_entries.append(ContentEntry(DATA_MANIFEST, path, "avro", len(entries), ADDED, file_size_in_bytes=len(files[path]),
-                                         manifest_stats=manifest_stats(entries, 1)))  # fmt: skip
+        root_entries.append(
+            ContentEntry(
+                DATA_MANIFEST,
+                path,
+                "avro",
+                len(entries),
+                ADDED,
+                file_size_in_bytes=len(files[path]),
+                manifest_stats=manifest_stats(entries, 1),
+            )
+        )
     root = SnapshotRoot(f"{LOCATION}/metadata/root-1.avro", 1, 1)
     files[root.location] = v4_write_manifest("root", root_entries)
     if validate:
@@ -342,8 +377,13 @@ CASES = [
     ("v3", "row delta", "DV", "Puffin DV + delete manifest + manifest list"),
     ("v4", "row delta", "DV at root", "root with a data DV entry + Puffin DV"),
 ]
-V4_COMMITS = {("append", "root"): v4_append_root, ("append", "leaf"): v4_append_manifest, ("delete", "inline manifest DV"): v4_delete_inline,
-              ("delete", "Puffin manifest DV"): v4_delete_puffin, ("row delta", "DV at root"): v4_row_delta}  # fmt: skip
+V4_COMMITS = {
+    ("append", "root"): v4_append_root,
+    ("append", "leaf"): v4_append_manifest,
+    ("delete", "inline manifest DV"): v4_delete_inline,
+    ("delete", "Puffin manifest DV"): v4_delete_puffin,
+    ("row delta", "DV at root"): v4_row_delta,
+}
 
 
 def measure_size(manifests: int, files_per_manifest: int, seed: int, validate: bool) -> list[dict]:
@@ -355,15 +395,30 @@ def measure_size(manifests: int, files_per_manifest: int, seed: int, validate: b
     results = []
 
     def record(fmt, kind, variant, description, written, plan, seconds):
-        results.append({"format": fmt, "commit": kind, "variant": variant, "description": description, "manifests": manifests,
-                        "files_per_manifest": files_per_manifest, "data_files": manifests * files_per_manifest, **sizes_of(written), "plan": plan, "seconds": round(seconds, 3)})  # fmt: skip
+        results.append(
+            {
+                "format": fmt,
+                "commit": kind,
+                "variant": variant,
+                "description": description,
+                "manifests": manifests,
+                "files_per_manifest": files_per_manifest,
+                "data_files": manifests * files_per_manifest,
+                **sizes_of(written),
+                "plan": plan,
+                "seconds": round(seconds, 3),
+            }
+        )
 
     t0 = time.perf_counter()
     v3 = v3_base(content)
     v3_cache = v3_plan(v3.writer.files, v3.writer.metadata_location)
     print(f"  v3 base: manifest list + {len(v3_cache) - 2} manifests, {time.perf_counter() - t0:.1f}s", flush=True)
-    v3_commits = {"append": lambda: v3_append(v3, target, sid), "delete": lambda: v3_delete(v3, target, sid, content),
-                  "row delta": lambda: v3_row_delta(v3, target, sid, content)}  # fmt: skip
+    v3_commits = {
+        "append": lambda: v3_append(v3, target, sid),
+        "delete": lambda: v3_delete(v3, target, sid, content),
+        "row delta": lambda: v3_row_delta(v3, target, sid, content),
+    }
 
     t0 = time.perf_counter()
     v4 = v4_base(content, validate)
@@ -386,8 +441,11 @@ def measure_size(manifests: int, files_per_manifest: int, seed: int, validate: b
             plan = planning_reads(files, v4_plan(files, c.root), v4_cache)
         record(fmt, kind, variant, description, written, plan, time.perf_counter() - t0)
         r = results[-1]
-        print(f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads {plan['uncached_files']} uncached "
-              f"{plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)", flush=True)  # fmt: skip
+        print(
+            f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads {plan['uncached_files']} uncached "
+            f"{plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)",
+            flush=True,
+        )
     return results
 
 
@@ -433,9 +491,18 @@ def v4_growth(
         root_bytes.append(len(c.files[c.root.location]))
         written_bytes.append(sum(len(b) for b in c.files.values()))
         written_files.append(len(c.files))
-    return {"series": name, "commit": kind, "layout": layout, "compact": compact, "commits": commits, "root_bytes": root_bytes,
-            "written_bytes": written_bytes, "written_files": written_files, "root_entries": len(read_root(t.read, t.state.snapshot)),
-            "live_root_entries": len(t.state.entries)}  # fmt: skip
+    return {
+        "series": name,
+        "commit": kind,
+        "layout": layout,
+        "compact": compact,
+        "commits": commits,
+        "root_bytes": root_bytes,
+        "written_bytes": written_bytes,
+        "written_files": written_files,
+        "root_entries": len(read_root(t.read, t.state.snapshot)),
+        "live_root_entries": len(t.state.entries),
+    }
 
 
 def v3_list_growth(content, commits: int, seed: int) -> dict:
@@ -456,8 +523,16 @@ def v3_list_growth(content, commits: int, seed: int) -> dict:
         written_bytes.append(
             sum(len(b) for p, b in w.files.items() if p not in before and not p.endswith(METADATA_JSON))
         )
-    return {"series": "v3 fast appends (manifest list)", "commit": "append", "layout": "manifest", "compact": False, "commits": commits,
-            "root_bytes": list_bytes, "written_bytes": written_bytes, "written_files": [2] * commits}  # fmt: skip
+    return {
+        "series": "v3 fast appends (manifest list)",
+        "commit": "append",
+        "layout": "manifest",
+        "compact": False,
+        "commits": commits,
+        "root_bytes": list_bytes,
+        "written_bytes": written_bytes,
+        "written_files": [2] * commits,
+    }
 
 
 def measure_growth(manifests: int, files_per_manifest: int, commits: int, seed: int, validate_every: int) -> list[dict]:
@@ -467,13 +542,19 @@ def measure_growth(manifests: int, files_per_manifest: int, commits: int, seed: 
         t0 = time.perf_counter()
         out.append(v4_growth(name, kind, layout, compact, content, commits, seed, validate_every))
         s = out[-1]
-        print(f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-              f"in {commits} commits ({time.perf_counter() - t0:.1f}s)", flush=True)  # fmt: skip
+        print(
+            f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
+            f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+            flush=True,
+        )
     t0 = time.perf_counter()
     out.append(v3_list_growth(content, commits, seed))
     s = out[-1]
-    print(f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-          f"in {commits} commits ({time.perf_counter() - t0:.1f}s)", flush=True)  # fmt: skip
+    print(
+        f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
+        f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+        flush=True,
+    )
     return out
 
 
@@ -529,8 +610,11 @@ def plot(results: list[dict], leaf_sweep: list[dict], growth: list[dict], path: 
     styles = {"v3": {"linestyle": "-", "marker": "o"}, "v4": {"linestyle": "--", "marker": "s"}}
     colors = {case: f"C{i}" for i, case in enumerate(CASES)}
     fig, axes = plt.subplots(1, 3, figsize=(18, 5.4))
-    panels = [(axes[0], results, "manifests", lambda r: r["bytes"]), (axes[1], results, "manifests", lambda r: r["plan"]["uncached_bytes"]),
-              (axes[2], leaf_sweep, "files_per_manifest", lambda r: r["bytes"])]  # fmt: skip
+    panels = [
+        (axes[0], results, "manifests", lambda r: r["bytes"]),
+        (axes[1], results, "manifests", lambda r: r["plan"]["uncached_bytes"]),
+        (axes[2], leaf_sweep, "files_per_manifest", lambda r: r["bytes"]),
+    ]
     for case in CASES:
         fmt, kind, variant, _ = case
         for ax, rows, axis, y in panels:
@@ -584,8 +668,11 @@ def plot(results: list[dict], leaf_sweep: list[dict], growth: list[dict], path: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     parser.add_argument(
         "--sizes",
         type=int,
@@ -657,10 +744,22 @@ def main() -> None:
     checkpoints = sorted({0, 1, 10, 100, args.growth_commits} & set(range(args.growth_commits + 1)))
     print_growth(growth, checkpoints)
 
-    meta = {"measured_on": datetime.date.today().isoformat(), "python": platform.python_version(), "seed": args.seed, "sizes": args.sizes,
-            "files_per_manifest": args.files_per_manifest, "growth_manifests": args.growth_manifests, "growth_commits": args.growth_commits,
-            "leaf_sweep": args.leaf_sweep, "leaf_sweep_manifests": args.leaf_sweep_manifests, "dv_positions": DV_POSITIONS, "avro_codec": "null (uncompressed), both formats", "column_stats": "none, both formats",
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+    meta = {
+        "measured_on": datetime.date.today().isoformat(),
+        "python": platform.python_version(),
+        "seed": args.seed,
+        "sizes": args.sizes,
+        "files_per_manifest": args.files_per_manifest,
+        "growth_manifests": args.growth_manifests,
+        "growth_commits": args.growth_commits,
+        "leaf_sweep": args.leaf_sweep,
+        "leaf_sweep_manifests": args.leaf_sweep_manifests,
+        "dv_positions": DV_POSITIONS,
+        "avro_codec": "null (uncompressed), both formats",
+        "column_stats": "none, both formats",
+        "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps({"meta": meta, "commits": results, "leaf_sweep": leaf_sweep, "root_growth": growth}, indent=1) + "\n"

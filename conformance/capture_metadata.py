@@ -217,8 +217,11 @@ def capture_pyiceberg(out: Path, tmp: Path) -> dict:
     warehouse.mkdir(parents=True, exist_ok=True)
     catalog = SqlCatalog("capture", uri=f"sqlite:///{tmp / 'catalog.db'}", warehouse=warehouse.as_uri())
     catalog.create_namespace("db")
-    versions = {"pyiceberg": importlib_metadata.version("pyiceberg"), "pyarrow": pa.__version__,
-                "catalog": "SqlCatalog on a sqlite file, local warehouse"}  # fmt: skip
+    versions = {
+        "pyiceberg": importlib_metadata.version("pyiceberg"),
+        "pyarrow": pa.__version__,
+        "catalog": "SqlCatalog on a sqlite file, local warehouse",
+    }
     schema = Schema(
         NestedField(1, "id", LongType(), required=True),
         NestedField(2, "ts", TimestampType(), required=False),
@@ -228,10 +231,14 @@ def capture_pyiceberg(out: Path, tmp: Path) -> dict:
         PartitionField(source_id=1, field_id=1000, transform=BucketTransform(4), name="id_bucket"),
         PartitionField(source_id=2, field_id=1001, transform=DayTransform(), name="ts_day"),
     )
-    order = SortOrder(SortField(source_id=1, transform=IdentityTransform(), direction=SortDirection.ASC,
-                                null_order=NullOrder.NULLS_FIRST))  # fmt: skip
-    arrow_schema = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("ts", pa.timestamp("us")),
-                              pa.field("data", pa.string())])  # fmt: skip
+    order = SortOrder(
+        SortField(
+            source_id=1, transform=IdentityTransform(), direction=SortDirection.ASC, null_order=NullOrder.NULLS_FIRST
+        )
+    )
+    arrow_schema = pa.schema(
+        [pa.field("id", pa.int64(), nullable=False), pa.field("ts", pa.timestamp("us")), pa.field("data", pa.string())]
+    )
 
     def batch(ids: list[int], days: list[int], data: list[str]) -> pa.Table:
         ts = [d * 86_400_000_000 + 36_000_000_000 for d in days]  # 10:00 on the day
@@ -240,11 +247,17 @@ def capture_pyiceberg(out: Path, tmp: Path) -> dict:
     scenarios = {}
     for name, fv in (("v1-append", "1"), ("v2-append", "2")):
         progress(f"pyiceberg: {name}")
-        record: dict[str, Any] = {"steps": [s.replace("<v>", repr(fv)).replace("<table>", name.replace("-", "_"))
-                                            for s in PYICEBERG_STEPS]}  # fmt: skip
+        record: dict[str, Any] = {
+            "steps": [s.replace("<v>", repr(fv)).replace("<table>", name.replace("-", "_")) for s in PYICEBERG_STEPS]
+        }
         try:
-            table = catalog.create_table(f"db.{name.replace('-', '_')}", schema=schema, partition_spec=spec,
-                                         sort_order=order, properties={"format-version": fv})  # fmt: skip
+            table = catalog.create_table(
+                f"db.{name.replace('-', '_')}",
+                schema=schema,
+                partition_spec=spec,
+                sort_order=order,
+                properties={"format-version": fv},
+            )
             table.append(batch([1, 2, 3], [19723, 19723, 19724], ["a", "b", "c"]))
             table.append(batch([4, 5], [19725, 19726], ["d", "e"]))
             with table.update_schema() as update:
@@ -474,8 +487,9 @@ def main(argv: list[str] | None = None) -> int:
         "print the differences.",
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default: {DEFAULT_OUT})")
-    parser.add_argument("--engine", action="append", choices=ENGINES,
-                        help="engine to capture with; repeat for several (default: all)")  # fmt: skip
+    parser.add_argument(
+        "--engine", action="append", choices=ENGINES, help="engine to capture with; repeat for several (default: all)"
+    )
     parser.add_argument("--keep-temp", action="store_true", help="keep the temporary warehouse and print its path")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--no-check", action="store_true", help="capture only, do not compare the readers")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -91,7 +90,9 @@ def _fix_random_seed(config: pytest.Config) -> int | str:
     return core.global_force_seed
 
 
-ENGINES_EXTRA = "pip install 'iceberg-conformance[engines]'"  # what a test needing an engine's package names when it skips
+ENGINES_EXTRA = (
+    "pip install 'iceberg-conformance[engines]'"  # what a test needing an engine's package names when it skips
+)
 RUNNER = pytest.StashKey[Runner]()
 RECORDER = pytest.StashKey[report.Recorder]()
 
@@ -117,9 +118,11 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
             lines.append(f"engine {slot.name}: BROKEN, {slot.broken}")
         elif slot.engine:
             protocol = getattr(slot.engine, "protocol", None)
-            lines.append(f"engine {slot.name}: {slot.engine.version}, revision {slot.engine.revision}, "
-                         + (f"protocol {protocol}, " if protocol else "")
-                         + f"capabilities {', '.join(sorted(slot.engine.capabilities))}")  # fmt: skip
+            lines.append(
+                f"engine {slot.name}: {slot.engine.version}, revision {slot.engine.revision}, "
+                + (f"protocol {protocol}, " if protocol else "")
+                + f"capabilities {', '.join(sorted(slot.engine.capabilities))}"
+            )
         else:
             lines.append(f"engine {slot.name}: UNAVAILABLE, {slot.unavailable}")
     return lines
@@ -129,8 +132,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     runner = metafunc.config.stash[RUNNER]
     if "started_engine" in metafunc.fixturenames:
         metafunc.parametrize("started_engine", [s.name for s in runner.slots.values() if s.engine is not None])
-    if "random_engine" in metafunc.fixturenames:  # every engine but the built-in references (the oracle); one named by its path runs
-        metafunc.parametrize("random_engine", [s.name for s in runner.slots.values() if s.spec not in ("reference", "reference-seed")])
+    if (
+        "random_engine" in metafunc.fixturenames
+    ):  # every engine but the built-in references (the oracle); one named by its path runs
+        metafunc.parametrize(
+            "random_engine", [s.name for s in runner.slots.values() if s.spec not in ("reference", "reference-seed")]
+        )
     if "value_case" not in metafunc.fixturenames:
         return
     params = []
@@ -155,7 +162,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                     marks.append(pytest.mark.skip(reason=f"engine unavailable: {slot.unavailable}"))
                 elif (why := _skip_reason(engine, c)) is not None:
                     marks.append(pytest.mark.skip(reason=why))
-                params.append(pytest.param((slot.name, family, c, batches[c["op"]]), marks=marks, id=f"{slot.name}:{c['id']}"))
+                params.append(
+                    pytest.param((slot.name, family, c, batches[c["op"]]), marks=marks, id=f"{slot.name}:{c['id']}")
+                )
     metafunc.parametrize("value_case", params)
 
 
@@ -184,17 +193,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         entry = known.load().get((engine, case["id"]))
         adapter = runner.slots[engine].engine
         want = case["expected"].get("output")
-        partial = adapter is not None and "output" in case["expected"] and adapter.partial_view(case["op"], want) != want
+        partial = (
+            adapter is not None and "output" in case["expected"] and adapter.partial_view(case["op"], want) != want
+        )
         message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else props.get("message", "")
-        recorder.record_case(engine, family, case, result, None if answer is None else answer.observed(),
-                             message, entry.pinned if entry is not None else None,
-                             has_entry=entry is not None, partial=partial, answered=answer is not None,
-                             decided_by=entry.decided_by if entry is not None else None,
-                             upstream=entry.upstream if entry is not None else None,
-                             question=props.get("question"))  # fmt: skip
-    elif "random_engine" in params and "op" in params and isinstance(params["random_engine"], str):  # not pytest's empty-set placeholder
+        recorder.record_case(
+            engine,
+            family,
+            case,
+            result,
+            None if answer is None else answer.observed(),
+            message,
+            entry.pinned if entry is not None else None,
+            has_entry=entry is not None,
+            partial=partial,
+            answered=answer is not None,
+            decided_by=entry.decided_by if entry is not None else None,
+            upstream=entry.upstream if entry is not None else None,
+            question=props.get("question"),
+        )
+    elif (
+        "random_engine" in params and "op" in params and isinstance(params["random_engine"], str)
+    ):  # not pytest's empty-set placeholder
         message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
-        recorder.record_random(params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message)
+        recorder.record_random(
+            params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message
+        )
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -209,9 +233,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         paths = report.write(doc, target)
         paths += spec_gaps.write(doc, load_families(), target)
         real = {name for name in registry.BUILTIN if not name.startswith("reference")}
-        paths.append(report.write_confirmations(config.stash[RECORDER], config.stash[RUNNER], target / "confirmations.json", real))
+        paths.append(
+            report.write_confirmations(
+                config.stash[RECORDER], config.stash[RUNNER], target / "confirmations.json", real
+            )
+        )
         terminalreporter.write_line(f"compliance report: {', '.join(str(p) for p in paths)}")
     observations = config.getoption("--record-observations")
     if observations is not None:
         count = report.write_observations(config.stash[RECORDER], config.stash[RUNNER], observations)
-        terminalreporter.write_line(f"observations of {count} cases: {observations} (pin them: python -m conformance.known_pin {observations})")
+        terminalreporter.write_line(
+            f"observations of {count} cases: {observations} (pin them: python -m conformance.known_pin {observations})"
+        )

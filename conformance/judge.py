@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl import transforms
 from spec_impl.errors import SpecError
@@ -52,8 +53,12 @@ def expects_rejection(case: dict[str, Any]) -> bool:
     return "error" in case["expected"]
 
 
-def judge(case: dict[str, Any], answer: EngineAnswer, revision: str,
-          view: Callable[[str, Any], Any] = lambda op, output: output) -> Verdict:  # fmt: skip
+def judge(
+    case: dict[str, Any],
+    answer: EngineAnswer,
+    revision: str,
+    view: Callable[[str, Any], Any] = lambda op, output: output,
+) -> Verdict:
     """The verdict the spec's words support: the exact comparison with the reference, then the
     case's obligation (`conformance.obligations`: allowed answers, divergences on open questions).
     `view(op, expected_output)` narrows the expectation to the part an engine reports
@@ -64,7 +69,9 @@ def judge(case: dict[str, Any], answer: EngineAnswer, revision: str,
     return exact if outcome == exact.outcome else Verdict(outcome, message, question)
 
 
-def answers_as(case: dict[str, Any], expected: dict[str, Any], answer: EngineAnswer, revision: str = "v3-adopted") -> bool:
+def answers_as(
+    case: dict[str, Any], expected: dict[str, Any], answer: EngineAnswer, revision: str = "v3-adopted"
+) -> bool:
     """Whether the answer is this expectation: the same output, or any rejection for `{"error": ...}`."""
     if "error" in expected:
         return not answer.ok and not answer.failed and answer.unsupported is None
@@ -76,8 +83,12 @@ def answers_as(case: dict[str, Any], expected: dict[str, Any], answer: EngineAns
         return False
 
 
-def judge_exactly(case: dict[str, Any], answer: EngineAnswer, revision: str,
-                  view: Callable[[str, Any], Any] = lambda op, output: output) -> Verdict:  # fmt: skip
+def judge_exactly(
+    case: dict[str, Any],
+    answer: EngineAnswer,
+    revision: str,
+    view: Callable[[str, Any], Any] = lambda op, output: output,
+) -> Verdict:
     """The answer against the reference's, exactly (outputs compared by meaning)."""
     if answer.unsupported is not None:
         return Verdict(UNSUPPORTED, f"the engine does not support this case: {answer.unsupported}")
@@ -89,7 +100,9 @@ def judge_exactly(case: dict[str, Any], answer: EngineAnswer, revision: str,
         if answer.ok:
             return Verdict(FAIL, f"accepted an input the spec rejects (rule {rule}): returned {_show(answer.output)}")
         if answer.rule is not None and answer.rule != rule:
-            return Verdict(REJECTED_OTHER_RULE, f"rejected under rule {answer.rule}, the case's rule is {rule}: {answer.error}")
+            return Verdict(
+                REJECTED_OTHER_RULE, f"rejected under rule {answer.rule}, the case's rule is {rule}: {answer.error}"
+            )
         return Verdict(REJECTED)
     want = view(case["op"], expected["output"])
     if not answer.ok:
@@ -97,8 +110,11 @@ def judge_exactly(case: dict[str, Any], answer: EngineAnswer, revision: str,
     try:
         equal = _equal(case, want, answer.output, revision)
     except (SpecError, KeyError, TypeError, ValueError) as e:
-        return Verdict(FAIL, f"returned {_show(answer.output)}, which does not read as the expected kind of value ({e}); "
-                             f"expected {_show(want)}")  # fmt: skip
+        return Verdict(
+            FAIL,
+            f"returned {_show(answer.output)}, which does not read as the expected kind of value ({e}); "
+            f"expected {_show(want)}",
+        )
     if equal:
         return Verdict(PASS)
     return Verdict(FAIL, f"expected {_show(want)}, got {_show(answer.output)}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,11 @@ class Discrepancy:
         if self.returned is not _MISSING:
             return answer.ok and matches_pinned(case, self.returned, answer.output)
         if self.raised is not None:
-            return not answer.ok and answer.unsupported is None and re.search(self.raised, answer.error or "", re.S) is not None
+            return (
+                not answer.ok
+                and answer.unsupported is None
+                and re.search(self.raised, answer.error or "", re.S) is not None
+            )
         return False
 
     def reason(self) -> str:
@@ -85,9 +89,17 @@ def matches_pinned(case: dict[str, Any], pinned: Any, got: Any) -> bool:
     if isinstance(pinned, dict) and set(pinned) == {"$any"}:
         return True
     if isinstance(pinned, dict):
-        return isinstance(got, dict) and set(got) == set(pinned) and all(matches_pinned(case, pinned[k], got[k]) for k in pinned)
+        return (
+            isinstance(got, dict)
+            and set(got) == set(pinned)
+            and all(matches_pinned(case, pinned[k], got[k]) for k in pinned)
+        )
     if isinstance(pinned, list):
-        return isinstance(got, list) and len(got) == len(pinned) and all(matches_pinned(case, p, g) for p, g in zip(pinned, got))
+        return (
+            isinstance(got, list)
+            and len(got) == len(pinned)
+            and all(matches_pinned(case, p, g) for p, g in zip(pinned, got))
+        )
     return False
 
 
@@ -107,19 +119,32 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
     if verdict.outcome in CREDITED and entry.intermittent:
         return Verdict(verdict.outcome, f"{verdict.message} (recorded as intermittent: {entry.intermittent})".strip())
     if verdict.outcome in (DIVERGENCE, ALLOWED):
-        return Verdict(FIXED, f"recorded as a known discrepancy, but the spec does not require the reference's answer here "
-                              f"({verdict.outcome}: {verdict.message}): remove the entry for {entry.engine} {entry.case} "
-                              f"from {KNOWN_FILE.name}", verdict.question)  # fmt: skip
+        return Verdict(
+            FIXED,
+            f"recorded as a known discrepancy, but the spec does not require the reference's answer here "
+            f"({verdict.outcome}: {verdict.message}): remove the entry for {entry.engine} {entry.case} "
+            f"from {KNOWN_FILE.name}",
+            verdict.question,
+        )
     if verdict.outcome in CREDITED:
-        return Verdict(FIXED, f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
-                              f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}")  # fmt: skip
+        return Verdict(
+            FIXED,
+            f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
+            f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}",
+        )
     if entry.reproduces(case, answer):
         return Verdict(KNOWN, entry.reason())
     if not entry.is_pinned:
-        return Verdict(FAIL, f"{verdict.message} (a known discrepancy is recorded, but without the observation it pins: "
-                             "record it with `--record-observations` and `python -m conformance.known_pin`)")  # fmt: skip
-    return Verdict(FAIL, f"{verdict.message} (a different answer from the known discrepancy recorded for this case, "
-                         f"which pinned {_show(entry.pinned)})")  # fmt: skip
+        return Verdict(
+            FAIL,
+            f"{verdict.message} (a known discrepancy is recorded, but without the observation it pins: "
+            "record it with `--record-observations` and `python -m conformance.known_pin`)",
+        )
+    return Verdict(
+        FAIL,
+        f"{verdict.message} (a different answer from the known discrepancy recorded for this case, "
+        f"which pinned {_show(entry.pinned)})",
+    )
 
 
 def _show(value: Any) -> str:
@@ -127,7 +152,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-@lru_cache(maxsize=None)
+@cache
 def _document(path: Path = KNOWN_FILE) -> dict:
     """The file as strict JSON (RFC 8259: no NaN tokens); a pinned float that JSON cannot carry is
     written `{"$float": "nan" | "inf" | "-inf"}` (`known_pin.dumps`) and read back as that float."""
@@ -141,18 +166,32 @@ def _non_finite(obj: dict[str, Any]) -> Any:
 
 
 def _no_constant(token: str) -> Any:
-    raise ValueError(f"{KNOWN_FILE.name}: {token} is not JSON; write {{\"$float\": \"{token.lower().replace('infinity', 'inf')}\"}}")
+    raise ValueError(
+        f'{KNOWN_FILE.name}: {token} is not JSON; write {{"$float": "{token.lower().replace("infinity", "inf")}"}}'
+    )
 
 
 def from_entry(e: dict[str, Any]) -> Discrepancy:
     if "returned" in e and "raised" in e:
         raise ValueError(f"entry {e.get('engine')} {e.get('case')}: pin either 'returned' or 'raised', not both")
-    return Discrepancy(e["engine"], e["case"], e["expected"], e["observed"], e["decided-by"], e.get("version"),
-                       e.get("upstream"), e.get("document"), e.get("quote"), e.get("returned", _MISSING), e.get("raised"),
-                       e.get("intermittent"), bool(e.get("failure")))  # fmt: skip
+    return Discrepancy(
+        e["engine"],
+        e["case"],
+        e["expected"],
+        e["observed"],
+        e["decided-by"],
+        e.get("version"),
+        e.get("upstream"),
+        e.get("document"),
+        e.get("quote"),
+        e.get("returned", _MISSING),
+        e.get("raised"),
+        e.get("intermittent"),
+        bool(e.get("failure")),
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(path: Path = KNOWN_FILE) -> dict[tuple[str, str], Discrepancy]:
     entries = {"discrepancies": [], **_document(path)}
     table = {}
@@ -197,11 +236,15 @@ class Scope:
 
     def covers(self, engine: str, op: str, inp: dict) -> bool:
         type_name = inp.get("type") if isinstance(inp.get("type"), str) else None
-        return (engine == self.engine and op in self.ops and type_name in self.types
-                and (self.when is None or CONDITIONS[self.when](inp)))  # fmt: skip
+        return (
+            engine == self.engine
+            and op in self.ops
+            and type_name in self.types
+            and (self.when is None or CONDITIONS[self.when](inp))
+        )
 
 
-@lru_cache(maxsize=None)
+@cache
 def scopes(path: Path = KNOWN_FILE) -> tuple[Scope, ...]:
     out = []
     for e in _document(path).get("random-value-scopes", []):

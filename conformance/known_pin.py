@@ -26,15 +26,17 @@ from conformance.known import KNOWN_FILE, matches_pinned
 
 OBSERVATIONS_FORMAT = 1
 _VOLATILE = re.compile(
-    "|".join([
-        re.escape(tempfile.gettempdir()) + r"/[^\s'\"`,;)\]}]*",  # temporary files and directories
-        r"(?:/root|/home/[^/\s]+)/[^\s'\"`,;)\]}]*",  # caches under a home directory
-        r"@[0-9a-f]{5,}\b",  # Java object addresses
-        r"\bo\d+(?=\.)",  # py4j's object ids (`calling o536.getResult`), new in every session
-        r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",  # Spark's stage, task and TID numbers, which count a session's jobs
-        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
-    ])
-)  # fmt: skip
+    "|".join(
+        [
+            re.escape(tempfile.gettempdir()) + r"/[^\s'\"`,;)\]}]*",  # temporary files and directories
+            r"(?:/root|/home/[^/\s]+)/[^\s'\"`,;)\]}]*",  # caches under a home directory
+            r"@[0-9a-f]{5,}\b",  # Java object addresses
+            r"\bo\d+(?=\.)",  # py4j's object ids (`calling o536.getResult`), new in every session
+            r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",  # Spark's stage, task and TID numbers, which count a session's jobs
+            r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
+        ]
+    )
+)
 PATTERN_CHARS = 240
 
 
@@ -107,7 +109,9 @@ def plan(document: dict[str, Any], observations: dict[str, Any]) -> tuple[dict[s
         else:
             new = pin(e, o)
             if new != e:
-                lines.append(f"pinned: {e['engine']} {e['case']}: {json.dumps({k: new[k] for k in ('returned', 'raised') if k in new})[:160]}")
+                lines.append(
+                    f"pinned: {e['engine']} {e['case']}: {json.dumps({k: new[k] for k in ('returned', 'raised') if k in new})[:160]}"
+                )
             entries.append(new)
     return {**document, "discrepancies": entries}, lines
 
@@ -130,7 +134,9 @@ def dumps(document: dict[str, Any]) -> str:
     for i, e in enumerate(document.get("discrepancies", [])):
         if "returned" in e:
             key = f"\u0000returned-{i}"
-            placeholders[json.dumps(key)] = json.dumps(_finite(e["returned"]), ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+            placeholders[json.dumps(key)] = json.dumps(
+                _finite(e["returned"]), ensure_ascii=False, separators=(", ", ": "), allow_nan=False
+            )
             e = {**e, "returned": key}
         entries.append(e)
     text = json.dumps({**document, "discrepancies": entries}, indent=2, ensure_ascii=False) + "\n"
@@ -138,8 +144,12 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.known_pin", description=__doc__.split("\n\n")[0],
-                                     epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.known_pin",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("observations", type=Path, help="a file written by pytest conformance/ --record-observations")
     parser.add_argument("--known", type=Path, default=KNOWN_FILE, help=f"the discrepancy file (default: {KNOWN_FILE})")
     parser.add_argument("--write", action="store_true", help="write the pinned entries (default: only show them)")

@@ -29,8 +29,9 @@ def obligation(case: dict[str, Any]) -> dict[str, Any]:
     return case.get("obligation") or {"level": levels.MUST}
 
 
-def follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any,
-           credited: tuple[str, ...]) -> tuple[str, str, str | None]:  # fmt: skip
+def follow(
+    case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any, credited: tuple[str, ...]
+) -> tuple[str, str, str | None]:
     """(outcome, message, question of a divergence) once the case's obligation is applied to the
     exact verdict."""
     if answer.failed or answer.unsupported is not None or outcome in credited:
@@ -39,7 +40,9 @@ def follow(case: dict[str, Any], answer: EngineAnswer, outcome: str, message: st
     if o["level"] == levels.READING:
         return _diverges(o["question"], f"the reference reads {o['reference']!r}; {_said(answer, message)}")
     if case["op"] == "read-table" and answer.ok and _same_rows_other_order(want, answer.output):
-        return _diverges(READ_COLUMN_ORDER, f"the columns are {answer.output['columns']}, the schema's order is {want['columns']}")
+        return _diverges(
+            READ_COLUMN_ORDER, f"the columns are {answer.output['columns']}, the schema's order is {want['columns']}"
+        )
     if o["level"] == levels.ALLOWED:
         return _allowed(case, o, answer, outcome, message, want)
     if o.get("open-rows") and answer.ok:
@@ -53,13 +56,17 @@ def _diverges(question: str, detail: str, more: tuple[str, ...] = ()) -> tuple[s
     return DIVERGENCE, f"the spec leaves open {named}: {detail}", question
 
 
-def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: str, want: Any) -> tuple[str, str, str | None]:
+def _allowed(
+    case: dict, o: dict, answer: EngineAnswer, outcome: str, message: str, want: Any
+) -> tuple[str, str, str | None]:
     check, why = o["check"], f"allowed ({o['allowance']}: “{o['quote']}”)"
     kind = check["kind"]
     if kind == levels.ANSWER_OR_REJECT:
         return ALLOWED, f"{why}: {_said(answer, message)}", None
     if kind == levels.CORRECT_OR_REJECT:
-        return (ALLOWED, f"{why}: the engine refused: {answer.error}", None) if not answer.ok else (outcome, message, None)
+        return (
+            (ALLOWED, f"{why}: the engine refused: {answer.error}", None) if not answer.ok else (outcome, message, None)
+        )
     if kind == levels.ONE_OF:
         from conformance.judge import answers_as
 
@@ -68,7 +75,11 @@ def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: s
         return outcome, message, None
     if not answer.ok:
         if kind == levels.STRICT:  # the spec requires no strict answer: declining one accepts nothing, which is sound
-            return ALLOWED, f"{why}: the engine declined to evaluate strictly ({answer.error}), which accepts nothing", None
+            return (
+                ALLOWED,
+                f"{why}: the engine declined to evaluate strictly ({answer.error}), which accepts nothing",
+                None,
+            )
         return outcome, message, None
     got = answer.output
     if isinstance(want, bool) and isinstance(got, bool):  # one file or manifest
@@ -77,12 +88,19 @@ def _allowed(case: dict, o: dict, answer: EngineAnswer, outcome: str, message: s
         if keeps_more or accepts_less:
             return ALLOWED, f"{why}: answered {got}, the tightest answer is {want}", None
         return outcome, message, None
-    if isinstance(want, list) and isinstance(got, list) and len(got) == len(want) and all(isinstance(g, bool) for g in got):
+    if (
+        isinstance(want, list)
+        and isinstance(got, list)
+        and len(got) == len(want)
+        and all(isinstance(g, bool) for g in got)
+    ):
         return _rows(kind, check.get("row-matches") or [None] * len(want), o.get("open-rows", []), want, got, why)
     return outcome, message, None
 
 
-def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list, why: str) -> tuple[str, str, str | None]:
+def _rows(
+    kind: str, matches: list, open_rows: list[dict], want: list, got: list, why: str
+) -> tuple[str, str, str | None]:
     """Per row of a projection: a violation where soundness breaks, else divergence on open rows,
     else an allowed loss of precision."""
     questions = {o["row"]: o["question"] for o in open_rows}
@@ -92,13 +110,18 @@ def _rows(kind: str, matches: list, open_rows: list[dict], want: list, got: list
             continue
         if i in questions or m is None:
             diverged.append(i)
-        elif (kind == levels.INCLUSIVE and m is True and g is False) or (kind == levels.STRICT and m is False and g is True):
+        elif (kind == levels.INCLUSIVE and m is True and g is False) or (
+            kind == levels.STRICT and m is False and g is True
+        ):
             violations.append(i)
         else:
             imprecise.append(i)
     if violations:
-        rule = "matches the predicate but its partition is not matched" if kind == levels.INCLUSIVE else \
-            "does not match the predicate but its partition is matched"  # fmt: skip
+        rule = (
+            "matches the predicate but its partition is not matched"
+            if kind == levels.INCLUSIVE
+            else "does not match the predicate but its partition is matched"
+        )
         return "fail", f"row {violations[0]} {rule} (expected {want}, got {got})", None
     if diverged:
         first, *more = sorted({questions.get(i, "predicate.null-operand") for i in diverged})
@@ -122,12 +145,20 @@ def _same_rows_other_order(want: Any, got: Any) -> bool:
     shape of answer: garbage is simply not the same rows)."""
     from conformance.judge import sorted_rows
 
-    if not (isinstance(want, dict) and isinstance(got, dict) and isinstance(got.get("columns"), list)
-            and isinstance(got.get("rows"), list) and all(isinstance(r, dict) for r in got["rows"])):  # fmt: skip
+    if not (
+        isinstance(want, dict)
+        and isinstance(got, dict)
+        and isinstance(got.get("columns"), list)
+        and isinstance(got.get("rows"), list)
+        and all(isinstance(r, dict) for r in got["rows"])
+    ):
         return False
     try:
-        return (got["columns"] != want["columns"] and sorted(map(str, got["columns"])) == sorted(want["columns"])
-                and sorted_rows(want["rows"]) == sorted_rows(got["rows"]))  # fmt: skip
+        return (
+            got["columns"] != want["columns"]
+            and sorted(map(str, got["columns"])) == sorted(want["columns"])
+            and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
+        )
     except (TypeError, ValueError):  # rows whose values JSON cannot write
         return False
 

@@ -36,20 +36,49 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("iceberg conformance")
-    group.addoption("--engine", action="append", default=[], metavar="NAME",
-                    help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, package.module:Class, "
-                         "or 'cmd:NAME=COMMAND ARGS' for any program that speaks the line protocol "
-                         "(default: every built-in engine that can run here)")  # fmt: skip
-    group.addoption("--compliance-report", metavar="DIR", type=Path, default=None,
-                    help="write compliance.json and compliance.html to DIR")  # fmt: skip
-    group.addoption("--engine-timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
-                    help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})")  # fmt: skip
-    group.addoption("--validate-protocol", action="store_true", default=False,
-                    help="check every message to and from protocol engines against conformance/engines/protocol.schema.json")  # fmt: skip
-    group.addoption("--random-seed", metavar="N", type=int, default=None,
-                    help="the seed of the random and property tests (default: one fixed per release of the suite, printed "
-                         "in the header and the report, so that the same engine and suite give the same verdict twice; "
-                         "--hypothesis-seed overrides both)")  # fmt: skip
-    group.addoption("--record-observations", metavar="FILE", type=Path, default=None,
-                    help="save what the engines answered to every case that did not pass or has a known discrepancy "
-                         "(input of `python -m conformance.known_pin`)")  # fmt: skip
+    group.addoption(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"engine to judge, repeatable: one of {', '.join(registry.BUILTIN)}, package.module:Class, "
+        "or 'cmd:NAME=COMMAND ARGS' for any program that speaks the line protocol "
+        "(default: every built-in engine that can run here)",
+    )
+    group.addoption(
+        "--compliance-report",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="write compliance.json and compliance.html to DIR",
+    )
+    group.addoption(
+        "--engine-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"how long a protocol engine may take to answer its start or one batch (default {DEFAULT_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--validate-protocol",
+        action="store_true",
+        default=False,
+        help="check every message to and from protocol engines against conformance/engines/protocol.schema.json",
+    )
+    group.addoption(
+        "--random-seed",
+        metavar="N",
+        type=int,
+        default=None,
+        help="the seed of the random and property tests (default: one fixed per release of the suite, printed "
+        "in the header and the report, so that the same engine and suite give the same verdict twice; "
+        "--hypothesis-seed overrides both)",
+    )
+    group.addoption(
+        "--record-observations",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="save what the engines answered to every case that did not pass or has a known discrepancy "
+        "(input of `python -m conformance.known_pin`)",
+    )

@@ -24,8 +24,19 @@ from spec_impl.vectors.provenance import CONFIRMATIONS_FORMAT, KINDS, expectatio
 
 from conformance.judge import CREDITED, expects_rejection
 
-OUTCOMES = ("pass", "rejected", "rejected-other-rule", "divergence", "allowed", "fail", "errored", "known", "fixed",
-            "unsupported", "skipped")
+OUTCOMES = (
+    "pass",
+    "rejected",
+    "rejected-other-rule",
+    "divergence",
+    "allowed",
+    "fail",
+    "errored",
+    "known",
+    "fixed",
+    "unsupported",
+    "skipped",
+)
 VIOLATIONS = ("fail", "errored", "known")  # a must of the spec broken (or the run broken): the headline
 BESIDE = ("divergence", "allowed")  # counted beside the violations, never in them
 KINDS_OF_CASE = ("computed", "rejection")
@@ -75,15 +86,30 @@ class Recorder:
     confirmed: dict = field(default_factory=lambda: defaultdict(lambda: {"confirmed": {}, "partially-confirmed": {}}))
     random_seed: int | str | None = None  # the seed of the random and property tests (conftest._fix_random_seed)
 
-    def record_case(self, engine: str, family: str, case: dict, outcome: str, observed: Any = None, message: str = "",
-                    pinned: Any = None, has_entry: bool = False, partial: bool = False, answered: bool = False,
-                    decided_by: str | None = None, upstream: str | None = None, question: str | None = None) -> None:  # fmt: skip
+    def record_case(
+        self,
+        engine: str,
+        family: str,
+        case: dict,
+        outcome: str,
+        observed: Any = None,
+        message: str = "",
+        pinned: Any = None,
+        has_entry: bool = False,
+        partial: bool = False,
+        answered: bool = False,
+        decided_by: str | None = None,
+        upstream: str | None = None,
+        question: str | None = None,
+    ) -> None:
         """One judged case. `answered`: `observed` is an answer of the engine (which may be null);
         `partial`: the engine reports only part of the expectation (`Engine.partial_view`);
         `decided_by` and `upstream`: the known discrepancy's spec text and upstream issue."""
         kind = "rejection" if expects_rejection(case) else "computed"
         if outcome in ("pass", "rejected"):
-            self.confirmed[engine]["partially-confirmed" if partial else "confirmed"][case["id"]] = expectation_digest(case["expected"])
+            self.confirmed[engine]["partially-confirmed" if partial else "confirmed"][case["id"]] = expectation_digest(
+                case["expected"]
+            )
         cell = self.cells[engine][family]
         cell[outcome] += 1
         cell[kind][outcome] += 1
@@ -96,17 +122,40 @@ class Recorder:
             self.observations.append({"engine": engine, "case": case["id"], "outcome": outcome, "answer": observed})
         if outcome in ("pass", "rejected") + NOT_JUDGED:
             return
-        self.cases.append({
-            "engine": engine, "family": family, "id": case["id"], "rule": case["rule"], "section": case["section"],
-            "description": case["description"], "kind": kind, "outcome": outcome, "op": case["op"], "input": case["input"],
-            "expected": case["expected"], "observed": observed, "pinned": pinned, "message": message,
-            "rule-summary": _rule_summary(case["rule"]), "decided-by": decided_by, "upstream": upstream_url(upstream),
-            "obligation": case.get("obligation"), "question": question,
-        })  # fmt: skip
+        self.cases.append(
+            {
+                "engine": engine,
+                "family": family,
+                "id": case["id"],
+                "rule": case["rule"],
+                "section": case["section"],
+                "description": case["description"],
+                "kind": kind,
+                "outcome": outcome,
+                "op": case["op"],
+                "input": case["input"],
+                "expected": case["expected"],
+                "observed": observed,
+                "pinned": pinned,
+                "message": message,
+                "rule-summary": _rule_summary(case["rule"]),
+                "decided-by": decided_by,
+                "upstream": upstream_url(upstream),
+                "obligation": case.get("obligation"),
+                "question": question,
+            }
+        )
 
     def record_random(self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "") -> None:
-        self.random_values.append({"engine": engine, "op": op, "outcome": outcome,
-                                   "known-disagreements": known_disagreements, "message": message})  # fmt: skip
+        self.random_values.append(
+            {
+                "engine": engine,
+                "op": op,
+                "outcome": outcome,
+                "known-disagreements": known_disagreements,
+                "message": message,
+            }
+        )
 
     def build(self, runner, provenance: dict[str, dict[str, int]] | None = None) -> dict:
         engines = {}
@@ -133,15 +182,34 @@ class Recorder:
             totals[e] = empty_counts()
             for c in cells[e].values():
                 _add(totals[e], c)
-        verdicts = {e: {"violations": sum(totals[e][o] for o in VIOLATIONS), "divergences": totals[e]["divergence"],
-                        "allowed": totals[e]["allowed"]} for e in engines}  # fmt: skip
-        return {"format": REPORT_FORMAT, "engines": engines, "families": families, "cells": cells, "totals": totals,
-                "verdicts": verdicts, "random-seed": self.random_seed,
-                "provenance": provenance if provenance is not None else provenance_counts(),
-                "cases": sorted(self.cases, key=lambda c: (c["engine"], c["family"], c["id"])),
-                "outcomes": {e: {f: {o: sorted(ids) for o, ids in sorted(by_outcome.items())} for f, by_outcome in sorted(fams.items())}
-                             for e, fams in self.outcomes.items() if e in engines},
-                "random-values": self.random_values}  # fmt: skip
+        verdicts = {
+            e: {
+                "violations": sum(totals[e][o] for o in VIOLATIONS),
+                "divergences": totals[e]["divergence"],
+                "allowed": totals[e]["allowed"],
+            }
+            for e in engines
+        }
+        return {
+            "format": REPORT_FORMAT,
+            "engines": engines,
+            "families": families,
+            "cells": cells,
+            "totals": totals,
+            "verdicts": verdicts,
+            "random-seed": self.random_seed,
+            "provenance": provenance if provenance is not None else provenance_counts(),
+            "cases": sorted(self.cases, key=lambda c: (c["engine"], c["family"], c["id"])),
+            "outcomes": {
+                e: {
+                    f: {o: sorted(ids) for o, ids in sorted(by_outcome.items())}
+                    for f, by_outcome in sorted(fams.items())
+                }
+                for e, fams in self.outcomes.items()
+                if e in engines
+            },
+            "random-values": self.random_values,
+        }
 
 
 def _rule_summary(rule_id: str) -> str | None:
@@ -168,7 +236,9 @@ def provenance_counts() -> dict[str, dict[str, int]]:
     out = {}
     for family, cases in sorted(load_families().items()):
         kinds = Counter(c.get("provenance", {}).get("kind", "missing") for c in cases)
-        out[family] = {k: kinds.get(k, 0) for k in KINDS} | ({"missing": kinds["missing"]} if kinds.get("missing") else {})
+        out[family] = {k: kinds.get(k, 0) for k in KINDS} | (
+            {"missing": kinds["missing"]} if kinds.get("missing") else {}
+        )
     return out
 
 
@@ -178,7 +248,10 @@ def write_confirmations(recorder: Recorder, runner, path: Path, engines: set[str
     doc = {"format": CONFIRMATIONS_FORMAT, "engines": {}}
     for slot in runner.slots.values():
         if slot.name in engines and slot.engine is not None and slot.started:
-            doc["engines"][slot.name] = {"version": slot.engine.version, **recorder.confirmed.get(slot.name, {"confirmed": {}, "partially-confirmed": {}})}
+            doc["engines"][slot.name] = {
+                "version": slot.engine.version,
+                **recorder.confirmed.get(slot.name, {"confirmed": {}, "partially-confirmed": {}}),
+            }
     path = Path(path)
     path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
@@ -190,15 +263,31 @@ def write_observations(recorder: Recorder, runner, path: Path) -> int:
     rows = [{**o, "version": versions.get(o["engine"])} for o in recorder.observations]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"format": OBSERVATIONS_FORMAT, "engines": versions, "observations": rows},
-                               indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {"format": OBSERVATIONS_FORMAT, "engines": versions, "observations": rows},
+            indent=1,
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return len(rows)
 
 
 # --- rendering ---------------------------------------------------------------------------------
 
-_LETTERS = {"rejected-other-rule": "R", "divergence": "D", "allowed": "A", "fail": "F", "errored": "E", "known": "K",
-            "fixed": "X", "unsupported": "U"}
+_LETTERS = {
+    "rejected-other-rule": "R",
+    "divergence": "D",
+    "allowed": "A",
+    "fail": "F",
+    "errored": "E",
+    "known": "K",
+    "fixed": "X",
+    "unsupported": "U",
+}
 
 
 def cell_text(counts: dict[str, Any] | None, kind: str) -> str:
@@ -214,14 +303,16 @@ def cell_text(counts: dict[str, Any] | None, kind: str) -> str:
     return f"{correct}/{judged}" + (" " + " ".join(extra) if extra else "")
 
 
-LEGEND = ("cells: correct/judged, computed cases (an output expected) and rejection cases (the spec forbids the input) "
-          "apart; R rejected under another rule than the case's, D divergence (the spec is silent or ambiguous and the "
-          "engine reads it otherwise than the reference: not a failure), A allowed (a difference the spec permits), "
-          "F fail (a must of the spec broken: wrong answer, or a forbidden input accepted), "
-          "E errored (the engine raised where the spec defines a result, or crashed, hung or broke the protocol), "
-          "K known violation reproducing its pinned observation, X fixed discrepancy (remove it from "
-          "conformance/known_discrepancies.json), U unsupported (declined by the engine, not judged); "
-          "skipped cases are not judged")  # fmt: skip
+LEGEND = (
+    "cells: correct/judged, computed cases (an output expected) and rejection cases (the spec forbids the input) "
+    "apart; R rejected under another rule than the case's, D divergence (the spec is silent or ambiguous and the "
+    "engine reads it otherwise than the reference: not a failure), A allowed (a difference the spec permits), "
+    "F fail (a must of the spec broken: wrong answer, or a forbidden input accepted), "
+    "E errored (the engine raised where the spec defines a result, or crashed, hung or broke the protocol), "
+    "K known violation reproducing its pinned observation, X fixed discrepancy (remove it from "
+    "conformance/known_discrepancies.json), U unsupported (declined by the engine, not judged); "
+    "skipped cases are not judged"
+)
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -237,13 +328,30 @@ def text_lines(doc: dict) -> list[str]:
         if not info["available"]:
             notes.append(f"{name}: {'BROKEN' if info['broken'] else 'UNAVAILABLE'}, {info['unavailable-reason']}")
     if doc.get("verdicts"):
-        rows = [[n, str(doc["verdicts"][n]["violations"]), str(doc["verdicts"][n]["divergences"]), str(doc["verdicts"][n]["allowed"])]
-                for n in live if n in doc["verdicts"]]  # fmt: skip
-        lines += (["verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) beside them, never in them"]
-                  + _table(["engine", "violations", "divergences", "allowed"], rows) + [""])  # fmt: skip
-    for kind, title in (("computed", "computed cases: correct answers / judged"),
-                        ("rejection", "rejection cases: correct rejections / judged")):  # fmt: skip
-        families = [f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in live)]
+        rows = [
+            [
+                n,
+                str(doc["verdicts"][n]["violations"]),
+                str(doc["verdicts"][n]["divergences"]),
+                str(doc["verdicts"][n]["allowed"]),
+            ]
+            for n in live
+            if n in doc["verdicts"]
+        ]
+        lines += (
+            [
+                "verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) beside them, never in them"
+            ]
+            + _table(["engine", "violations", "divergences", "allowed"], rows)
+            + [""]
+        )
+    for kind, title in (
+        ("computed", "computed cases: correct answers / judged"),
+        ("rejection", "rejection cases: correct rejections / judged"),
+    ):
+        families = [
+            f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in live)
+        ]
         rows = [[f] + [cell_text(doc["cells"][n].get(f), kind) for n in live] for f in families]
         rows.append(["total"] + [cell_text(doc["totals"][n], kind) for n in live])
         if kind == "computed":
@@ -251,9 +359,14 @@ def text_lines(doc: dict) -> list[str]:
         lines += [title] + _table(["family"] + live, rows) + [""]
     kinds = [k for k in KINDS if any(p.get(k) for p in doc["provenance"].values())] or list(KINDS)
     prov_rows = [[f] + [str(p.get(k, 0)) for k in kinds] + [str(sum(p.values()))] for f, p in doc["provenance"].items()]
-    prov_rows.append(["total"] + [str(sum(p.get(k, 0) for p in doc["provenance"].values())) for k in kinds]
-                     + [str(sum(sum(p.values()) for p in doc["provenance"].values()))])  # fmt: skip
-    lines += ["provenance of the expectations (cases per family)"] + _table(["family"] + kinds + ["total"], prov_rows) + [""]
+    prov_rows.append(
+        ["total"]
+        + [str(sum(p.get(k, 0) for p in doc["provenance"].values())) for k in kinds]
+        + [str(sum(sum(p.values()) for p in doc["provenance"].values()))]
+    )
+    lines += (
+        ["provenance of the expectations (cases per family)"] + _table(["family"] + kinds + ["total"], prov_rows) + [""]
+    )
     return lines + notes + [LEGEND]
 
 
@@ -271,5 +384,3 @@ def write_pair(directory: Path, stem: str, doc: dict, page: str) -> list[Path]:
     json_path.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
     html_path.write_text(page, encoding="utf-8")
     return [json_path, html_path]
-
-

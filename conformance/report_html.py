@@ -115,16 +115,18 @@ if (location.search.includes('selftest')){  // layout facts for the page's own t
 """
 
 
-KEY = ("Each cell: <b>correct/judged</b> computed cases (an output expected), below it in small the rejection cases "
-       "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. "
-       "<b class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored (raised where "
-       "the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> known discrepancy, reproducing "
-       "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='divergence'>D</b> divergence (the "
-       "spec is silent or ambiguous and the engine reads it otherwise: not a failure) · <b class='allowed'>A</b> allowed "
-       "difference (the spec permits the answer) · <b class='fixed'>X</b> a known discrepancy "
-       "that now passes · <b class='unsupported'>U</b> declined by the engine. "
-       "<span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span style='background:#fff1c2'>&nbsp;known "
-       "violations only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>")
+KEY = (
+    "Each cell: <b>correct/judged</b> computed cases (an output expected), below it in small the rejection cases "
+    "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. "
+    "<b class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored (raised where "
+    "the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> known discrepancy, reproducing "
+    "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='divergence'>D</b> divergence (the "
+    "spec is silent or ambiguous and the engine reads it otherwise: not a failure) · <b class='allowed'>A</b> allowed "
+    "difference (the spec permits the answer) · <b class='fixed'>X</b> a known discrepancy "
+    "that now passes · <b class='unsupported'>U</b> declined by the engine. "
+    "<span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span style='background:#fff1c2'>&nbsp;known "
+    "violations only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>"
+)
 
 
 def anchor(engine: str, case_id: str) -> str:
@@ -162,14 +164,19 @@ def _cell(engine: str, family: str | None, counts: dict[str, Any] | None) -> str
     text = _cell_text(counts)
     if family is None:
         return f"<td class='{_css_class(counts)}' data-engine='{e(engine)}'>{text}</td>"
-    return (f"<td class='{_css_class(counts)}' data-engine='{e(engine)}'><a href='#cell/{e(engine)}/{e(family)}' "
-            f"title='{e(engine)} on {e(family)}: the list of its cases'>{text}</a></td>")  # fmt: skip
+    return (
+        f"<td class='{_css_class(counts)}' data-engine='{e(engine)}'><a href='#cell/{e(engine)}/{e(family)}' "
+        f"title='{e(engine)} on {e(family)}: the list of its cases'>{text}</a></td>"
+    )
 
 
 def _matrix(doc: dict, engines: list[str], title: str, note: str) -> list[str]:
     live = [n for n in engines if doc["engines"][n]["available"]]
-    out = [f"<h2>{e(title)}</h2><p class='key'>{note}</p><div class='matrix'><table><thead><tr><th>family</th>"
-           + "".join(f"<th data-engine='{e(n)}'><a href='#findings-{page_id(n)}'>{e(n)}</a></th>" for n in live) + "</tr></thead><tbody>"]  # fmt: skip
+    out = [
+        f"<h2>{e(title)}</h2><p class='key'>{note}</p><div class='matrix'><table><thead><tr><th>family</th>"
+        + "".join(f"<th data-engine='{e(n)}'><a href='#findings-{page_id(n)}'>{e(n)}</a></th>" for n in live)
+        + "</tr></thead><tbody>"
+    ]
     for family in doc["families"]:
         cells = "".join(_cell(n, family, doc["cells"][n].get(family)) for n in live)
         out.append(f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}</tr>")
@@ -179,7 +186,9 @@ def _matrix(doc: dict, engines: list[str], title: str, note: str) -> list[str]:
         info = doc["engines"][name]
         if not info["available"]:
             what = "broken" if info["broken"] else "unavailable"
-            out.append(f"<p class='bad' data-engine='{e(name)}'><b>{e(name)}</b>: {what}: {e(info['unavailable-reason'] or '')}</p>")
+            out.append(
+                f"<p class='bad' data-engine='{e(name)}'><b>{e(name)}</b>: {what}: {e(info['unavailable-reason'] or '')}</p>"
+            )
     return out
 
 
@@ -191,11 +200,21 @@ def _expected_observed(c: dict) -> str:
     expected = c["expected"].get("output", c["expected"])
     want, got = _pretty(expected), _pretty(c["observed"])
     if max(want.count("\n"), got.count("\n")) < DIFF_LINES:
-        return (f"<div class='pair'><div><b>expected</b><pre>{e(_pretty(c['expected']))}</pre></div>"
-                f"<div><b>observed</b><pre>{e(got)}</pre></div></div>")  # fmt: skip
+        return (
+            f"<div class='pair'><div><b>expected</b><pre>{e(_pretty(c['expected']))}</pre></div>"
+            f"<div><b>observed</b><pre>{e(got)}</pre></div></div>"
+        )
     lines = []
     for line in difflib.unified_diff(want.splitlines(), got.splitlines(), "expected", "observed", lineterm="", n=2):
-        css = "hunk" if line.startswith("@@") else "add" if line.startswith("+") else "del" if line.startswith("-") else ""
+        css = (
+            "hunk"
+            if line.startswith("@@")
+            else "add"
+            if line.startswith("+")
+            else "del"
+            if line.startswith("-")
+            else ""
+        )
         lines.append(f"<span class='{css}'>{e(line)}</span>" if css else e(line))
     return f"<b>expected → observed</b> <small>(unified diff of the JSON)</small><pre>{chr(10).join(lines)}</pre>"
 
@@ -207,37 +226,57 @@ def _finding(c: dict) -> str:
     o = c.get("obligation") or {}
     if c["outcome"] == "divergence":
         q = c.get("question") or o.get("question")
-        quote = f"Open question {q}: {QUESTIONS[q].asks} (spec-gaps.html#{q})" if q in QUESTIONS else c.get("rule-summary") or ""
+        quote = (
+            f"Open question {q}: {QUESTIONS[q].asks} (spec-gaps.html#{q})"
+            if q in QUESTIONS
+            else c.get("rule-summary") or ""
+        )
     elif c["outcome"] == "allowed":
         quote = f"Allowed ({o.get('allowance')}): “{o.get('quote', '')}”"
     else:
         quote = c.get("decided-by") or c.get("rule-summary") or ""
     upstream = f" · upstream: <a href='{e(c['upstream'])}'>{e(c['upstream'])}</a>" if c.get("upstream") else ""
     pinned = f"<b>pinned observation</b><pre>{e(_pretty(c['pinned']))}</pre>" if c.get("pinned") is not None else ""
-    return (f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' data-family='{e(c['family'])}' "
-            f"data-outcome='{e(c['outcome'])}'><summary><span class='outcome {e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
-            f"<code>{e(c['id'])}</code> <small>{e(c['family'])}, {e(c['kind'])}</small> {e(c['description'])}</summary>"
-            f"<p><small>rule <code>{e(c['rule'])}</code> · spec: {e(c['section'])}{upstream}</small></p>"
-            + (f"<blockquote>{e(quote)}</blockquote>" if quote else "")
-            + f"<b>input</b> <small>(op {e(c['op'])})</small><pre>{e(_pretty(c['input']))}</pre>{_expected_observed(c)}{pinned}"
-            + (f"<p><small>{e(c['message'])}</small></p>" if c["message"] else "") + "</details>")  # fmt: skip
+    return (
+        f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' data-family='{e(c['family'])}' "
+        f"data-outcome='{e(c['outcome'])}'><summary><span class='outcome {e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
+        f"<code>{e(c['id'])}</code> <small>{e(c['family'])}, {e(c['kind'])}</small> {e(c['description'])}</summary>"
+        f"<p><small>rule <code>{e(c['rule'])}</code> · spec: {e(c['section'])}{upstream}</small></p>"
+        + (f"<blockquote>{e(quote)}</blockquote>" if quote else "")
+        + f"<b>input</b> <small>(op {e(c['op'])})</small><pre>{e(_pretty(c['input']))}</pre>{_expected_observed(c)}{pinned}"
+        + (f"<p><small>{e(c['message'])}</small></p>" if c["message"] else "")
+        + "</details>"
+    )
 
 
 def _findings_page(name: str, cases: list[dict]) -> list[str]:
     counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in OUTCOMES}
     summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n and o in VIOLATION_OUTCOMES) or "none"
-    out = [f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of {e(name)}: {summary}</h2>",
-           "<p><small>Violations: cases where a <i>must</i> of the spec is broken (the quoted sentence decides each). "
-           "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>"]  # fmt: skip
+    out = [
+        f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of {e(name)}: {summary}</h2>",
+        "<p><small>Violations: cases where a <i>must</i> of the spec is broken (the quoted sentence decides each). "
+        "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>",
+    ]
     for title, outcomes, note in (
         ("Violations", VIOLATION_OUTCOMES, ""),
-        ("Divergences", ("divergence",), "The spec is silent or ambiguous; the engine reads the question otherwise than the reference. Not a failure."),
-        ("Allowed differences", ("allowed",), "The answer differs from the reference's, inside the set the spec permits. Not a failure."),
-    ):  # fmt: skip
+        (
+            "Divergences",
+            ("divergence",),
+            "The spec is silent or ambiguous; the engine reads the question otherwise than the reference. Not a failure.",
+        ),
+        (
+            "Allowed differences",
+            ("allowed",),
+            "The answer differs from the reference's, inside the set the spec permits. Not a failure.",
+        ),
+    ):
         found_all = [c for c in cases if c["outcome"] in outcomes]
         if title != "Violations" and not found_all:
             continue
-        out.append(f"<h2 class='{e(outcomes[0])}'>{title} ({len(found_all)})</h2>" + (f"<p><small>{note}</small></p>" if note else ""))
+        out.append(
+            f"<h2 class='{e(outcomes[0])}'>{title} ({len(found_all)})</h2>"
+            + (f"<p><small>{note}</small></p>" if note else "")
+        )
         families: dict[str, list[dict]] = {}
         for c in found_all:
             families.setdefault(c["family"], []).append(c)
@@ -252,18 +291,23 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
 def _verdicts(doc: dict, engines: list[str]) -> list[str]:
     """Per engine: violations of a must, and beside them divergences and allowed differences."""
     v = doc.get("verdicts", {})
-    rows = "".join(f"<tr data-engine='{e(n)}'><td><a href='#findings-{page_id(n)}'>{e(n)}</a></td>"
-                   f"<td class='num{' viol' if v[n]['violations'] else ''}'>{v[n]['violations']}</td>"
-                   f"<td class='num{' div' if v[n]['divergences'] else ''}'>{v[n]['divergences']}</td>"
-                   f"<td class='num{' allw' if v[n]['allowed'] else ''}'>{v[n]['allowed']}</td></tr>"
-                   for n in engines if n in v and doc["engines"][n]["available"])  # fmt: skip
-    return ["<h2>Verdicts</h2><p class='key'><b>Violations</b>: a <i>must</i> of the spec broken (a wrong answer, a forbidden "
-            "input accepted, an error where the spec defines a result, or a recorded violation), each quoting its sentence. "
-            "<b class='divergence'>Divergences</b>: the spec is silent or ambiguous and the engine reads it otherwise than the "
-            "reference (<a href='#divergences'>by question</a>, and <a href='spec-gaps.html'>the spec gaps</a>). "
-            "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the spec permits. "
-            "Only violations count as findings.</p>",
-            f"<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed differences</th></tr>{rows}</table>"]
+    rows = "".join(
+        f"<tr data-engine='{e(n)}'><td><a href='#findings-{page_id(n)}'>{e(n)}</a></td>"
+        f"<td class='num{' viol' if v[n]['violations'] else ''}'>{v[n]['violations']}</td>"
+        f"<td class='num{' div' if v[n]['divergences'] else ''}'>{v[n]['divergences']}</td>"
+        f"<td class='num{' allw' if v[n]['allowed'] else ''}'>{v[n]['allowed']}</td></tr>"
+        for n in engines
+        if n in v and doc["engines"][n]["available"]
+    )
+    return [
+        "<h2>Verdicts</h2><p class='key'><b>Violations</b>: a <i>must</i> of the spec broken (a wrong answer, a forbidden "
+        "input accepted, an error where the spec defines a result, or a recorded violation), each quoting its sentence. "
+        "<b class='divergence'>Divergences</b>: the spec is silent or ambiguous and the engine reads it otherwise than the "
+        "reference (<a href='#divergences'>by question</a>, and <a href='spec-gaps.html'>the spec gaps</a>). "
+        "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the spec permits. "
+        "Only violations count as findings.</p>",
+        f"<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed differences</th></tr>{rows}</table>",
+    ]
 
 
 def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
@@ -275,13 +319,20 @@ def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
             counts.setdefault(q, {}).setdefault(c["engine"], 0)
             counts[q][c["engine"]] += 1
     live = [n for n in engines if doc["engines"][n]["available"]]
-    out = ["<section data-page='divergences' id='divergences' class='hidden'><h2>Divergences by open question</h2>",
-           "<p><small>Cases per engine where the spec leaves the question open and the engine reads it otherwise than the "
-           "reference. Each question, its sentences, the readings and a proposed clarification: <a href='spec-gaps.html'>"
-           "spec-gaps.html</a>. <a href='#matrix'>back to the matrix</a></small></p>",
-           "<div class='matrix'><table><thead><tr><th>question</th>" + "".join(f"<th data-engine='{e(n)}'>{e(n)}</th>" for n in live) + "</tr></thead><tbody>"]  # fmt: skip
+    out = [
+        "<section data-page='divergences' id='divergences' class='hidden'><h2>Divergences by open question</h2>",
+        "<p><small>Cases per engine where the spec leaves the question open and the engine reads it otherwise than the "
+        "reference. Each question, its sentences, the readings and a proposed clarification: <a href='spec-gaps.html'>"
+        "spec-gaps.html</a>. <a href='#matrix'>back to the matrix</a></small></p>",
+        "<div class='matrix'><table><thead><tr><th>question</th>"
+        + "".join(f"<th data-engine='{e(n)}'>{e(n)}</th>" for n in live)
+        + "</tr></thead><tbody>",
+    ]
     for q in sorted(counts):
-        cells = "".join(f"<td class='num{' div' if counts[q].get(n) else ''}' data-engine='{e(n)}'>{counts[q].get(n, '')}</td>" for n in live)
+        cells = "".join(
+            f"<td class='num{' div' if counts[q].get(n) else ''}' data-engine='{e(n)}'>{counts[q].get(n, '')}</td>"
+            for n in live
+        )
         name = f"<a href='spec-gaps.html#{e(q)}'><code>{e(q)}</code></a>" if q in QUESTIONS else f"<code>{e(q)}</code>"
         out.append(f"<tr><td>{name}</td>{cells}</tr>")
     out.append("</tbody></table></div>" + ("" if counts else "<p>none</p>") + "</section>")
@@ -289,15 +340,24 @@ def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
 
 
 def _provenance(doc: dict) -> list[str]:
-    out = ["<h2 id='provenance'>Provenance of the expectations</h2><p><small>How each family's expected results were obtained: "
-           "the spec's own examples, values hand-typed from a cited source, tables a real engine wrote, results real engines "
-           "confirm (<code>spec_impl/vectors/provenance.py</code>), or the reference alone.</small></p>",
-           "<table><tr><th>family</th>" + "".join(f"<th>{e(k)}</th>" for k in KINDS) + "<th>total</th></tr>"]  # fmt: skip
+    out = [
+        "<h2 id='provenance'>Provenance of the expectations</h2><p><small>How each family's expected results were obtained: "
+        "the spec's own examples, values hand-typed from a cited source, tables a real engine wrote, results real engines "
+        "confirm (<code>spec_impl/vectors/provenance.py</code>), or the reference alone.</small></p>",
+        "<table><tr><th>family</th>" + "".join(f"<th>{e(k)}</th>" for k in KINDS) + "<th>total</th></tr>",
+    ]
     for family, p in doc["provenance"].items():
-        cells = "".join(f"<td class='num{' refonly' if k == 'reference-only' and p.get(k) else ''}'>{p.get(k, 0)}</td>" for k in KINDS)
-        out.append(f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}<td class='num'>{sum(p.values())}</td></tr>")
+        cells = "".join(
+            f"<td class='num{' refonly' if k == 'reference-only' and p.get(k) else ''}'>{p.get(k, 0)}</td>"
+            for k in KINDS
+        )
+        out.append(
+            f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}<td class='num'>{sum(p.values())}</td></tr>"
+        )
     totals = "".join(f"<td class='num'>{sum(p.get(k, 0) for p in doc['provenance'].values())}</td>" for k in KINDS)
-    out.append(f"<tr><th>total</th>{totals}<td class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>")
+    out.append(
+        f"<tr><th>total</th>{totals}<td class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>"
+    )
     return out
 
 
@@ -306,30 +366,45 @@ def _reasons(reasons: dict[str, int]) -> str:
 
 
 def _engines(doc: dict) -> list[str]:
-    out = ["<h2 id='engines'>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>protocol</th>"
-           "<th>wall time (s)</th><th>restarts</th><th>skipped (why)</th><th>declined by the engine (its reasons)</th></tr>"]  # fmt: skip
+    out = [
+        "<h2 id='engines'>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>protocol</th>"
+        "<th>wall time (s)</th><th>restarts</th><th>skipped (why)</th><th>declined by the engine (its reasons)</th></tr>"
+    ]
     for name, info in doc["engines"].items():
-        out.append(f"<tr data-engine='{e(name)}'><td>{e(name)}<br><small>{e(', '.join(info['capabilities']) or '-')}</small></td>"
-                   f"<td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td><td>{info['protocol'] or '-'}</td>"
-                   f"<td class='num'>{info['seconds']}</td><td class='num'>{info['restarts']}</td>"
-                   f"<td><small>{_reasons(info.get('skipped', {}))}</small></td><td><small>{_reasons(info['unsupported'])}</small></td></tr>")  # fmt: skip
+        out.append(
+            f"<tr data-engine='{e(name)}'><td>{e(name)}<br><small>{e(', '.join(info['capabilities']) or '-')}</small></td>"
+            f"<td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td><td>{info['protocol'] or '-'}</td>"
+            f"<td class='num'>{info['seconds']}</td><td class='num'>{info['restarts']}</td>"
+            f"<td><small>{_reasons(info.get('skipped', {}))}</small></td><td><small>{_reasons(info['unsupported'])}</small></td></tr>"
+        )
     out.append("</table>")
     if doc["random-values"]:
-        out.append("<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known disagreements</th><th>note</th></tr>")
+        out.append(
+            "<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known disagreements</th><th>note</th></tr>"
+        )
         for r in doc["random-values"]:
-            out.append(f"<tr data-engine='{e(r['engine'])}'><td>{e(r['engine'])}</td><td>{e(r['op'])}</td>"
-                       f"<td class='{e(r['outcome'])}'>{e(r['outcome'])}</td><td class='num'>{r['known-disagreements']}</td>"
-                       f"<td><small>{e(r.get('message') or '')}</small></td></tr>")  # fmt: skip
+            out.append(
+                f"<tr data-engine='{e(r['engine'])}'><td>{e(r['engine'])}</td><td>{e(r['op'])}</td>"
+                f"<td class='{e(r['outcome'])}'>{e(r['outcome'])}</td><td class='num'>{r['known-disagreements']}</td>"
+                f"<td><small>{e(r.get('message') or '')}</small></td></tr>"
+            )
         out.append("</table>")
     return out
 
 
 def _filters(engines: list[str]) -> str:
-    boxes = "".join(f"<label><input type='checkbox' name='engine' value='{e(n)}' checked> {e(n)}</label>" for n in engines)
-    outcomes = "".join(f"<label><input type='checkbox' name='outcome' value='{o}' checked> <span class='{o}'>{o}</span></label>" for o in OUTCOMES)
-    return (f"<div id='filters'><fieldset><legend>engines</legend>{boxes}</fieldset>"
-            f"<fieldset><legend>family</legend><input id='family-filter' type='search' placeholder='e.g. bucket' size='14'></fieldset>"
-            f"<fieldset><legend>outcomes</legend>{outcomes}</fieldset></div>")  # fmt: skip
+    boxes = "".join(
+        f"<label><input type='checkbox' name='engine' value='{e(n)}' checked> {e(n)}</label>" for n in engines
+    )
+    outcomes = "".join(
+        f"<label><input type='checkbox' name='outcome' value='{o}' checked> <span class='{o}'>{o}</span></label>"
+        for o in OUTCOMES
+    )
+    return (
+        f"<div id='filters'><fieldset><legend>engines</legend>{boxes}</fieldset>"
+        f"<fieldset><legend>family</legend><input id='family-filter' type='search' placeholder='e.g. bucket' size='14'></fieldset>"
+        f"<fieldset><legend>outcomes</legend>{outcomes}</fieldset></div>"
+    )
 
 
 def to_html(doc: dict) -> str:
@@ -340,34 +415,63 @@ def to_html(doc: dict) -> str:
     for c in doc["cases"]:
         cases_by_engine.setdefault(c["engine"], []).append(c)
     judged = sum(sum(t[o] for o in OUTCOMES if o not in NOT_JUDGED) for n, t in doc["totals"].items() if n in engines)
-    data = {"order": list(OUTCOMES), "pages": {n: page_id(n) for n in doc["engines"]}, "outcomes": doc.get("outcomes", {}),
-            "anchors": {n: {c["id"]: anchor(n, c["id"]) for c in cs} for n, cs in cases_by_engine.items()}}  # fmt: skip
+    data = {
+        "order": list(OUTCOMES),
+        "pages": {n: page_id(n) for n in doc["engines"]},
+        "outcomes": doc.get("outcomes", {}),
+        "anchors": {n: {c["id"]: anchor(n, c["id"]) for c in cs} for n, cs in cases_by_engine.items()},
+    }
     violations = {n: [c for c in cs if c["outcome"] in VIOLATION_OUTCOMES] for n, cs in cases_by_engine.items()}
-    nav = ["<a href='#matrix'>Matrix</a>"] + [
-        f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(violations[n])})</a>"
-        for n in engines + self_check
-    ] + ["<a href='#divergences'>Divergences</a>", "<a href='spec-gaps.html'>Spec gaps</a>", "<a href='#self-check'>Self-check</a>",
-         "<a href='#provenance'>Provenance</a>", "<a href='#engines'>Engines</a>"]  # fmt: skip
+    nav = (
+        ["<a href='#matrix'>Matrix</a>"]
+        + [
+            f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(violations[n])})</a>"
+            for n in engines + self_check
+        ]
+        + [
+            "<a href='#divergences'>Divergences</a>",
+            "<a href='spec-gaps.html'>Spec gaps</a>",
+            "<a href='#self-check'>Self-check</a>",
+            "<a href='#provenance'>Provenance</a>",
+            "<a href='#engines'>Engines</a>",
+        ]
+    )
     verdicts = doc.get("verdicts", {})
     divergences = sum(verdicts[n]["divergences"] for n in engines if n in verdicts)
     allowed = sum(verdicts[n]["allowed"] for n in engines if n in verdicts)
-    out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>",
-           f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
-           f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged: "
-           f"<b>{sum(len(violations[n]) for n in engines):,} violations</b> of a must of the spec; beside them, "
-           f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed differences</p></header>",
-           f"<nav>{' '.join(nav)}</nav>", _filters(list(doc["engines"])), "<main>",
-           "<section data-page='main' id='matrix'>"]  # fmt: skip
+    out = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>",
+        f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
+        f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged: "
+        f"<b>{sum(len(violations[n]) for n in engines):,} violations</b> of a must of the spec; beside them, "
+        f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed differences</p></header>",
+        f"<nav>{' '.join(nav)}</nav>",
+        _filters(list(doc["engines"])),
+        "<main>",
+        "<section data-page='main' id='matrix'>",
+    ]
     out += _verdicts(doc, engines)
     out += _matrix(doc, engines, "Engines × rule families", KEY)
     out.append("<div id='self-check'></div>")
-    out += _matrix(doc, self_check, "Self-check: the reference against its own vectors",
-                   "<code>reference</code> follows the adopted v3 text, <code>reference-seed</code> the 2024 seed text; "
-                   "anything but full marks here is a bug of the suite.")  # fmt: skip
-    out += _provenance(doc) + _engines(doc) + ["</section>", "<section data-page='cell' id='cell' class='hidden'></section>"]
+    out += _matrix(
+        doc,
+        self_check,
+        "Self-check: the reference against its own vectors",
+        "<code>reference</code> follows the adopted v3 text, <code>reference-seed</code> the 2024 seed text; "
+        "anything but full marks here is a bug of the suite.",
+    )
+    out += (
+        _provenance(doc)
+        + _engines(doc)
+        + ["</section>", "<section data-page='cell' id='cell' class='hidden'></section>"]
+    )
     out += _divergences_page(doc, engines)
     for name in engines + self_check:
         out += _findings_page(name, cases_by_engine[name])
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    out += ["</main>", f"<script type='application/json' id='report-data'>{payload}</script>", f"<script>{SCRIPT}</script></body></html>\n"]
+    out += [
+        "</main>",
+        f"<script type='application/json' id='report-data'>{payload}</script>",
+        f"<script>{SCRIPT}</script></body></html>\n",
+    ]
     return "\n".join(out)

@@ -42,7 +42,9 @@ class EngineSlot:
 
 
 class Runner:
-    def __init__(self, engine_classes: dict[str, type[Engine]], timeout: float | None = None, validate_protocol: bool = False):
+    def __init__(
+        self, engine_classes: dict[str, type[Engine]], timeout: float | None = None, validate_protocol: bool = False
+    ):
         self.slots: dict[str, EngineSlot] = {}
         for spec, cls in engine_classes.items():
             slot = EngineSlot(spec)
@@ -101,7 +103,9 @@ class Runner:
             return [EngineAnswer.failure(f"the adapter answered {len(answers)} of {len(cases)} cases")] * len(cases)
         return answers
 
-    def _recover(self, slot: EngineSlot, op: str, cases: list[dict[str, Any]], failure: EngineFailure) -> list[EngineAnswer]:
+    def _recover(
+        self, slot: EngineSlot, op: str, cases: list[dict[str, Any]], failure: EngineFailure
+    ) -> list[EngineAnswer]:
         """After a crash or a timeout: restart the engine and replay the batch in halves."""
         message = str(failure)
         if not failure.restart:

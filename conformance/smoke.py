@@ -46,11 +46,17 @@ def sample(engine: Engine, per_op: int) -> dict[str, list[dict[str, Any]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.smoke", description=__doc__.split("\n\n")[0],
-                                     epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.smoke",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("engine", help="a built-in name, package.module:Class, or 'cmd:NAME=COMMAND ARGS'")
     parser.add_argument("--per-op", type=int, default=5, help="cases per op (default 5)")
-    parser.add_argument("--timeout", type=float, default=min(DEFAULT_TIMEOUT, 20.0), help="seconds per reply (default 20)")
+    parser.add_argument(
+        "--timeout", type=float, default=min(DEFAULT_TIMEOUT, 20.0), help="seconds per reply (default 20)"
+    )
     args = parser.parse_args(argv)
     try:
         cls = registry.load(args.engine)
@@ -66,8 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         engine = slot.engine
         assert engine is not None
         protocol = getattr(engine, "protocol", None)
-        print(f"{slot.name} {engine.version}: " + (f"protocol {protocol}, " if protocol else "in-process, ")
-              + f"{len(engine.capabilities)} ops: {', '.join(sorted(engine.capabilities)) or '(none)'}")  # fmt: skip
+        print(
+            f"{slot.name} {engine.version}: "
+            + (f"protocol {protocol}, " if protocol else "in-process, ")
+            + f"{len(engine.capabilities)} ops: {', '.join(sorted(engine.capabilities)) or '(none)'}"
+        )
         broken = False
         for op, cases in sample(engine, args.per_op).items():
             answers = runner.ask(slot.name, op, cases)
@@ -84,8 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         if slot.broken:
             print(f"taken out of service: {slot.broken}")
             broken = True
-        print(f"{'FAILED: the engine broke the protocol, crashed or hung' if broken else 'ok: the engine speaks the protocol'}"
-              f" ({time.monotonic() - started:.1f} s)")  # fmt: skip
+        print(
+            f"{'FAILED: the engine broke the protocol, crashed or hung' if broken else 'ok: the engine speaks the protocol'}"
+            f" ({time.monotonic() - started:.1f} s)"
+        )
         return 1 if broken else 0
     except (EngineFailure, EngineUnavailable) as e:
         print(f"FAILED: {e}")

@@ -43,7 +43,9 @@ def build(doc: dict[str, Any], families: dict[str, list[dict[str, Any]]]) -> dic
     for family, cases in families.items():
         for case in cases:
             for q in questions_of(case):
-                entry = by_question.setdefault(q, {"cases": 0, "answers": defaultdict(lambda: {"as-reference": 0, "otherwise": 0, "examples": []})})
+                entry = by_question.setdefault(
+                    q, {"cases": 0, "answers": defaultdict(lambda: {"as-reference": 0, "otherwise": 0, "examples": []})}
+                )
                 entry["cases"] += 1
                 _answers(entry, doc, family, case, q, engines, listed)
     out = []
@@ -51,11 +53,24 @@ def build(doc: dict[str, Any], families: dict[str, list[dict[str, Any]]]) -> dic
         q = QUESTIONS[qid]
         answers = {n: {k: v for k, v in a.items()} for n, a in sorted(entry["answers"].items())}
         differing = sorted(n for n, a in answers.items() if a["otherwise"])
-        out.append({**q.as_json(), "cases": entry["cases"], "answers": answers, "engines-otherwise": differing,
-                    "contested": bool(differing) and any(a["as-reference"] for a in answers.values()) or len(differing) >= 2})  # fmt: skip
+        out.append(
+            {
+                **q.as_json(),
+                "cases": entry["cases"],
+                "answers": answers,
+                "engines-otherwise": differing,
+                "contested": bool(differing)
+                and any(a["as-reference"] for a in answers.values())
+                or len(differing) >= 2,
+            }
+        )
     contested = [q for q in out if q["contested"]]
-    return {"format": FORMAT, "engines": engines, "questions": sorted(out, key=lambda q: (not q["contested"], q["id"])),
-            "contested": len(contested)}  # fmt: skip
+    return {
+        "format": FORMAT,
+        "engines": engines,
+        "questions": sorted(out, key=lambda q: (not q["contested"], q["id"])),
+        "contested": len(contested),
+    }
 
 
 def _answers(entry: dict, doc: dict, family: str, case: dict, q: str, engines: list[str], listed: dict) -> None:
@@ -70,8 +85,15 @@ def _answers(entry: dict, doc: dict, family: str, case: dict, q: str, engines: l
         a = entry["answers"][engine]
         a["otherwise"] += 1
         if len(a["examples"]) < EXAMPLES:
-            a["examples"].append({"case": case["id"], "input": case["input"], "reference": case["expected"],
-                                  "engine": judged["observed"], "message": judged["message"]})  # fmt: skip
+            a["examples"].append(
+                {
+                    "case": case["id"],
+                    "input": case["input"],
+                    "reference": case["expected"],
+                    "engine": judged["observed"],
+                    "message": judged["message"],
+                }
+            )
 
 
 # --- the page -----------------------------------------------------------------------------------
@@ -91,16 +113,22 @@ small{color:#666}ul{margin:.2em 0}
 
 def to_html(report: dict[str, Any]) -> str:
     n = len(report["questions"])
-    out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Iceberg spec gaps</title><style>{CSS}</style></head><body>",
-           "<header><h1>Where the Iceberg spec is silent or ambiguous</h1>",
-           f"<p>{n} open questions asked by the vectors; {report['contested']} on which engines answer differently. "
-           f"Engines: {e(', '.join(report['engines']))}.</p></header><main>",
-           "<p>Each question quotes the sentences nearest to it, says which reading the reference takes and proposes a "
-           "clarification. An engine answering otherwise is a <b>divergence</b>: never a failure of the conformance run.</p>"]  # fmt: skip
-    rows = "".join(f"<tr><td><a href='#{e(q['id'])}'><code>{e(q['id'])}</code></a></td><td>{e(q['asks'])}</td>"
-                   f"<td class='num'>{q['cases']}</td><td>{e(', '.join(q['engines-otherwise'])) or '–'}</td></tr>"
-                   for q in report["questions"])  # fmt: skip
-    out.append(f"<table><tr><th>question</th><th>asks</th><th>cases</th><th>engines answering otherwise than the reference</th></tr>{rows}</table>")
+    out = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Iceberg spec gaps</title><style>{CSS}</style></head><body>",
+        "<header><h1>Where the Iceberg spec is silent or ambiguous</h1>",
+        f"<p>{n} open questions asked by the vectors; {report['contested']} on which engines answer differently. "
+        f"Engines: {e(', '.join(report['engines']))}.</p></header><main>",
+        "<p>Each question quotes the sentences nearest to it, says which reading the reference takes and proposes a "
+        "clarification. An engine answering otherwise is a <b>divergence</b>: never a failure of the conformance run.</p>",
+    ]
+    rows = "".join(
+        f"<tr><td><a href='#{e(q['id'])}'><code>{e(q['id'])}</code></a></td><td>{e(q['asks'])}</td>"
+        f"<td class='num'>{q['cases']}</td><td>{e(', '.join(q['engines-otherwise'])) or '–'}</td></tr>"
+        for q in report["questions"]
+    )
+    out.append(
+        f"<table><tr><th>question</th><th>asks</th><th>cases</th><th>engines answering otherwise than the reference</th></tr>{rows}</table>"
+    )
     for q in report["questions"]:
         out.append(_question(q))
     out.append("</main></body></html>")
@@ -108,22 +136,36 @@ def to_html(report: dict[str, Any]) -> str:
 
 
 def _question(q: dict[str, Any]) -> str:
-    parts = [f"<section class='q{'' if q['contested'] else ' quiet'}' id='{e(q['id'])}'><h2>{e(q['asks'])}</h2>",
-             f"<small><code>{e(q['id'])}</code> · {q['cases']} cases · "
-             + (f"engines answering otherwise: {e(', '.join(q['engines-otherwise']))}" if q["engines-otherwise"] else "no engine of this run answers otherwise")
-             + "</small>", "<p><b>Readings:</b></p><ul>" + "".join(f"<li>{e(a)}</li>" for a in q["alternatives"]) + "</ul>",
-             "<p><b>The spec's words:</b></p>" + "".join(f"<blockquote>“{e(s['quote'])}” <small>({e(s['document'])})</small></blockquote>" for s in q["sentences"]),
-             f"<p><b>The reference reads:</b> {e(q['reference'])}</p>",
-             f"<p class='prop'><b>Proposed clarification:</b> {e(q['clarification'])}</p>"]  # fmt: skip
+    parts = [
+        f"<section class='q{'' if q['contested'] else ' quiet'}' id='{e(q['id'])}'><h2>{e(q['asks'])}</h2>",
+        f"<small><code>{e(q['id'])}</code> · {q['cases']} cases · "
+        + (
+            f"engines answering otherwise: {e(', '.join(q['engines-otherwise']))}"
+            if q["engines-otherwise"]
+            else "no engine of this run answers otherwise"
+        )
+        + "</small>",
+        "<p><b>Readings:</b></p><ul>" + "".join(f"<li>{e(a)}</li>" for a in q["alternatives"]) + "</ul>",
+        "<p><b>The spec's words:</b></p>"
+        + "".join(
+            f"<blockquote>“{e(s['quote'])}” <small>({e(s['document'])})</small></blockquote>" for s in q["sentences"]
+        ),
+        f"<p><b>The reference reads:</b> {e(q['reference'])}</p>",
+        f"<p class='prop'><b>Proposed clarification:</b> {e(q['clarification'])}</p>",
+    ]
     if q["answers"]:
-        rows = "".join(f"<tr><td>{e(name)}</td><td class='num'>{a['as-reference']}</td><td class='num{' other' if a['otherwise'] else ''}'>{a['otherwise']}</td></tr>"
-                       for name, a in q["answers"].items())  # fmt: skip
+        rows = "".join(
+            f"<tr><td>{e(name)}</td><td class='num'>{a['as-reference']}</td><td class='num{' other' if a['otherwise'] else ''}'>{a['otherwise']}</td></tr>"
+            for name, a in q["answers"].items()
+        )
         parts.append(f"<table><tr><th>engine</th><th>as the reference</th><th>otherwise</th></tr>{rows}</table>")
     for name, a in q["answers"].items():
         for x in a["examples"]:
-            parts.append(f"<details><summary>{e(name)}: <code>{e(x['case'])}</code></summary>"
-                         f"<pre>input: {e(_short(x['input']))}</pre><pre>reference: {e(_short(x['reference']))}</pre>"
-                         f"<pre>{e(name)}: {e(_short(x['engine']))}</pre></details>")  # fmt: skip
+            parts.append(
+                f"<details><summary>{e(name)}: <code>{e(x['case'])}</code></summary>"
+                f"<pre>input: {e(_short(x['input']))}</pre><pre>reference: {e(_short(x['reference']))}</pre>"
+                f"<pre>{e(name)}: {e(_short(x['engine']))}</pre></details>"
+            )
     return "".join(parts) + "</section>"
 
 

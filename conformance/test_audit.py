@@ -31,14 +31,16 @@ from spec_impl.vectors.tables import captured_ids, materialize
 
 SPARK_TABLES = [c for c in captured_ids() if c.startswith("spark-")]
 CORRUPTED = "spark-v2-position-both-specs-equality-one"  # two specs, position and equality deletes
-MOR = "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"
+MOR = (
+    "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"
+)
 WRITTEN = {
     "types_v2": [
         "CREATE TABLE {t} (id bigint, s string, d double, f float, dec decimal(10, 2), dt date, ts timestamp, b binary, ok boolean, "
         f"i int) USING iceberg PARTITIONED BY (days(ts), truncate(2, s), bucket(4, id)) TBLPROPERTIES ('format-version' = '2', {MOR})",
         "INSERT INTO {t} VALUES (1, 'abcdefghijklmnopqrstuvwxyz', double('NaN'), float(-0.0), -12.50, DATE '1969-12-31', "
         "TIMESTAMP '1969-12-31 23:59:59.999999', X'00FF', true, -2147483647), "
-        "(2, 'ab\u00e9\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600\U0001F600', "
+        "(2, 'ab\u00e9\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600', "
         "-0.0, float('NaN'), 3.10, DATE '1970-01-01', TIMESTAMP '1969-12-31 00:00:00', X'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', NULL, NULL), "
         "(3, NULL, 0.0, NULL, NULL, NULL, TIMESTAMP '1969-12-31 12:00:00', NULL, false, 7)",
         "INSERT INTO {t} SELECT id, concat('ab', cast(id AS string)), id * 1.5, -id, id, DATE '2024-02-29', "
@@ -62,12 +64,20 @@ WRITTEN = {
 # --- the Arrow form of the metric counts agrees with the reference ------------------------------
 
 
-@pytest.mark.parametrize("t, values", [(STRING, ["b", None, "a"]), (DOUBLE, [float("nan"), -0.0, None, 0.0, 2.5]), (LONG, [None, None])])
+@pytest.mark.parametrize(
+    "t, values", [(STRING, ["b", None, "a"]), (DOUBLE, [float("nan"), -0.0, None, 0.0, 2.5]), (LONG, [None, None])]
+)
 def test_arrow_counts_agree_with_column_metrics(t, values):
     exact = column_metrics(t, values)
     arr = pa.array(values, {"string": pa.string(), "double": pa.float64(), "long": pa.int64()}[t.name])
     assert column_findings(t, arr, exact) == check_column_metrics(t, values, exact) == []
-    wrong = ColumnMetrics(exact.value_count + 1, exact.null_value_count + 1, (exact.nan_value_count or 0) + 1, exact.upper_bound, exact.lower_bound)
+    wrong = ColumnMetrics(
+        exact.value_count + 1,
+        exact.null_value_count + 1,
+        (exact.nan_value_count or 0) + 1,
+        exact.upper_bound,
+        exact.lower_bound,
+    )
     assert {f.rule for f in column_findings(t, arr, wrong)} == {f.rule for f in check_column_metrics(t, values, wrong)}
 
 
@@ -84,13 +94,19 @@ def spark(tmp_path_factory):
     import sys
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = spark_session.local_spark_session(tmp_path_factory.mktemp("audit") / "warehouse", app_name="iceberg-conformance-audit")
+    session = spark_session.local_spark_session(
+        tmp_path_factory.mktemp("audit") / "warehouse", app_name="iceberg-conformance-audit"
+    )
     yield session
     spark_session.stop_local_spark_session()
 
 
 def _latest(table_dir: Path) -> str:
-    versions = {int(m[1]): p for p in (table_dir / "metadata").iterdir() if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))}
+    versions = {
+        int(m[1]): p
+        for p in (table_dir / "metadata").iterdir()
+        if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))
+    }
     return str(versions[max(versions)])
 
 
@@ -126,7 +142,9 @@ def test_tables_spark_writes_have_no_violation_beyond_known_findings(spark, writ
     md = read_metadata_file(Path(written[name]).read_bytes())
     for snapshot in md.snapshots:
         result = audit(written[name], snapshot.snapshot_id, spark=spark, report_progress=_quiet)
-        assert result.files > 0 and (result.violations, result.errors) == ([], []), report.text_lines(result, written[name])
+        assert result.files > 0 and (result.violations, result.errors) == ([], []), report.text_lines(
+            result, written[name]
+        )
     if name == "truncate_min_int":
         assert {entry for _, entry in result.known} == {"truncate-overflow-wraps"}
 
@@ -153,10 +171,19 @@ class Table:
 
     def edit_entry(self, content: int, change, where=lambda f: True) -> None:
         """Change the first live entry of a file of `content` (where `where` holds); fix manifest lengths."""
-        m = next(m for m in self.tree.manifests if any(e["status"] != 2 and e["data_file"].get("content", 0) == content
-                                                       and where(e["data_file"]) for e in m.entries))  # fmt: skip
-        target = next(e["data_file"]["file_path"] for e in m.entries if e["status"] != 2 and e["data_file"].get("content", 0) == content
-                      and where(e["data_file"]))  # fmt: skip
+        m = next(
+            m
+            for m in self.tree.manifests
+            if any(
+                e["status"] != 2 and e["data_file"].get("content", 0) == content and where(e["data_file"])
+                for e in m.entries
+            )
+        )
+        target = next(
+            e["data_file"]["file_path"]
+            for e in m.entries
+            if e["status"] != 2 and e["data_file"].get("content", 0) == content and where(e["data_file"])
+        )
         self.load(m.path, self.manifest_list)
 
         def edit(records, _meta):
@@ -178,20 +205,39 @@ def _map_update(pairs: list[dict], key: int, value) -> None:
 
 def test_finds_an_edited_partition_value(spark, tmp_path):
     t = Table(tmp_path)
-    t.edit_entry(0, lambda f: f["partition"].update({k: "zz" for k in f["partition"]}), lambda f: None not in f["partition"].values())
+    t.edit_entry(
+        0,
+        lambda f: f["partition"].update({k: "zz" for k in f["partition"]}),
+        lambda f: None not in f["partition"].values(),
+    )
     rules = t.audit(spark)
-    assert "data-file.partition-tuple" in rules and rules <= {"data-file.partition-tuple", "partition-summary.upper-bound"}
+    assert "data-file.partition-tuple" in rules and rules <= {
+        "data-file.partition-tuple",
+        "partition-summary.upper-bound",
+    }
 
 
 def test_finds_a_lower_bound_above_a_row_value(spark, tmp_path):
     t = Table(tmp_path)
-    t.edit_entry(0, lambda f: _map_update(f["lower_bounds"], 1, to_binary(LONG, from_binary(LONG, dict((p["key"], p["value"]) for p in f["upper_bounds"])[1]) + 1)))
+    t.edit_entry(
+        0,
+        lambda f: _map_update(
+            f["lower_bounds"],
+            1,
+            to_binary(LONG, from_binary(LONG, dict((p["key"], p["value"]) for p in f["upper_bounds"])[1]) + 1),
+        ),
+    )
     assert t.audit(spark) == {"metrics.lower-bound"}
 
 
 def test_finds_a_wrong_null_value_count(spark, tmp_path):
     t = Table(tmp_path)
-    t.edit_entry(0, lambda f: _map_update(f["null_value_counts"], 2, next(p["value"] for p in f["null_value_counts"] if p["key"] == 2) + 1))
+    t.edit_entry(
+        0,
+        lambda f: _map_update(
+            f["null_value_counts"], 2, next(p["value"] for p in f["null_value_counts"] if p["key"] == 2) + 1
+        ),
+    )
     assert t.audit(spark) == {"metrics.null-value-count"}
 
 
@@ -203,8 +249,12 @@ def test_finds_a_wrong_record_count(spark, tmp_path):
 
 def test_finds_an_unsorted_position_delete_file(spark, tmp_path):
     t = Table(tmp_path)
-    two_rows = next(e["data_file"] for m in t.tree.manifests for e in m.entries
-                    if e["status"] != 2 and e["data_file"].get("content") == 1 and e["data_file"]["record_count"] >= 2)  # fmt: skip
+    two_rows = next(
+        e["data_file"]
+        for m in t.tree.manifests
+        for e in m.entries
+        if e["status"] != 2 and e["data_file"].get("content") == 1 and e["data_file"]["record_count"] >= 2
+    )
     path = two_rows["file_path"]
     rows = pq.read_table(path.removeprefix("file:"))
     reversed_rows = rows.take(pa.array(range(rows.num_rows - 1, -1, -1)))
@@ -218,7 +268,9 @@ def test_finds_an_unsorted_position_delete_file(spark, tmp_path):
 def test_finds_a_summary_that_misses_a_partition(spark, tmp_path):
     t = Table(tmp_path)
     t.load(t.manifest_list)
-    manifest = next(m for m in t.tree.manifests if m.row["partitions"] and m.row["partitions"][0]["upper_bound"] is not None)
+    manifest = next(
+        m for m in t.tree.manifests if m.row["partitions"] and m.row["partitions"][0]["upper_bound"] is not None
+    )
 
     def edit(rows, _meta):
         summary = next(r for r in rows if r["manifest_path"] == manifest.path)["partitions"][0]
@@ -231,7 +283,9 @@ def test_finds_a_summary_that_misses_a_partition(spark, tmp_path):
 
 def test_finds_a_deletion_vector_whose_record_count_is_not_its_cardinality(spark, tmp_path):
     t = Table(tmp_path, "spark-v3-position-both-specs-equality-one-dv-both")
-    t.edit_entry(1, lambda f: f.update(record_count=f["record_count"] + 1), lambda f: f["file_format"].lower() == "puffin")
+    t.edit_entry(
+        1, lambda f: f.update(record_count=f["record_count"] + 1), lambda f: f["file_format"].lower() == "puffin"
+    )
     assert t.audit(spark) == {"dv.cardinality"}
 
 

@@ -72,8 +72,17 @@ def test_reference_reads_the_entries_pyiceberg_reports(pyiceberg_tables, fv):
         reading = tree_reading(read_snapshot(LocalFiles(), table.metadata_location, snapshot.snapshot_id))
         ours = Counter(tuple(e[k] for k in KEYS) for e in reading["entries"])
         entries = table.inspect.entries(snapshot_id=snapshot.snapshot_id).to_pylist()
-        theirs = Counter((e["data_file"]["file_path"], e["status"], e["snapshot_id"], e["sequence_number"], e["file_sequence_number"],
-                          e["data_file"]["content"]) for e in entries)  # fmt: skip
+        theirs = Counter(
+            (
+                e["data_file"]["file_path"],
+                e["status"],
+                e["snapshot_id"],
+                e["sequence_number"],
+                e["file_sequence_number"],
+                e["data_file"]["content"],
+            )
+            for e in entries
+        )
         assert ours == theirs, f"snapshot {snapshot.snapshot_id}"
 
 
@@ -95,7 +104,9 @@ def duckdb_table(tmp_path_factory) -> Path:
     except EngineUnavailable as e:
         pytest.skip(str(e))
     try:
-        engine._con.execute(f"COPY (SELECT * FROM (VALUES (1::BIGINT, 'a'), (2::BIGINT, 'b')) AS v(id, data)) TO '{warehouse}/t' (FORMAT iceberg)").fetchall()
+        engine._con.execute(
+            f"COPY (SELECT * FROM (VALUES (1::BIGINT, 'a'), (2::BIGINT, 'b')) AS v(id, data)) TO '{warehouse}/t' (FORMAT iceberg)"
+        ).fetchall()
     finally:
         engine.stop()
     [metadata] = (warehouse / "t" / "metadata").glob("*.metadata.json")
@@ -111,7 +122,11 @@ def test_validator_on_a_duckdb_tree(duckdb_table):
     files = {str(p): p.read_bytes() for p in duckdb_table.parent.parent.rglob("*") if p.is_file()}
     files[str(duckdb_table)] = json.dumps(doc).encode()
     tree_violations = validate_table(InMemoryFiles(files), str(duckdb_table))
-    assert {v.rule for v in tree_violations if DUCKDB_INTERMITTENT not in v.message} == DUCKDB_TREE_FINDINGS, [v.to_json() for v in tree_violations]
-    assert all(v.rule in DUCKDB_TREE_FINDINGS or v.rule == "tree.manifest-metadata" for v in tree_violations), [v.to_json() for v in tree_violations]
+    assert {v.rule for v in tree_violations if DUCKDB_INTERMITTENT not in v.message} == DUCKDB_TREE_FINDINGS, [
+        v.to_json() for v in tree_violations
+    ]
+    assert all(v.rule in DUCKDB_TREE_FINDINGS or v.rule == "tree.manifest-metadata" for v in tree_violations), [
+        v.to_json() for v in tree_violations
+    ]
     reading = tree_reading(read_snapshot(InMemoryFiles(files), str(duckdb_table)))
     assert [(e["status"], e["content"], e["record_count"]) for e in reading["entries"]] == [(1, 0, 2)]

@@ -42,7 +42,9 @@ def test_audit_cli_reports_data_files_outside_the_location_and_reads_them_when_a
 
     def audit(*extra: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "conformance.audit.cli", metadata, "--master", "local[1]", *extra]
-        return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=Path(__file__).resolve().parents[1])
+        return subprocess.run(
+            command, capture_output=True, text=True, timeout=600, cwd=Path(__file__).resolve().parents[1]
+        )
 
     refused = audit()
     assert refused.returncode == 1, refused.stderr[-2000:]

@@ -15,8 +15,10 @@ def test_every_entry_names_a_case_and_a_reason_and_pins_an_observation():
         assert engine.strip(), case
         assert case in ids, f"{engine}: {case} is no longer a vector case"
         assert d.decided_by.strip() and d.observed.strip() and d.expected.strip()
-        assert d.is_pinned, (f"{engine} {case}: pin what the engine answers (returned or raised): "
-                                      "pytest --record-observations, then python -m conformance.known_pin")  # fmt: skip
+        assert d.is_pinned, (
+            f"{engine} {case}: pin what the engine answers (returned or raised): "
+            "pytest --record-observations, then python -m conformance.known_pin"
+        )
         if d.raised is not None:
             re.compile(d.raised)
 
@@ -36,10 +38,16 @@ def test_every_entry_is_a_violation_the_spec_words_support():
     cases = {c["id"]: c for cases in load_families().values() for c in cases}
     credited = []
     for (engine, case_id), d in known.load().items():
-        assert d.document and d.quote and len(d.quote) >= 10, f"{engine} {case_id}: cite the document and the sentence (quote)"
+        assert d.document and d.quote and len(d.quote) >= 10, (
+            f"{engine} {case_id}: cite the document and the sentence (quote)"
+        )
         case, answer = cases[case_id], d.answer()
-        lineage = not (answer.ok and isinstance(answer.output, dict) and "_row_id" not in answer.output.get("columns", ["_row_id"]))
-        view = (lambda op, out: out) if lineage else (lambda op, out: without_columns(out) if op == "read-table" else out)
+        lineage = not (
+            answer.ok and isinstance(answer.output, dict) and "_row_id" not in answer.output.get("columns", ["_row_id"])
+        )
+        view = (
+            (lambda op, out: out) if lineage else (lambda op, out: without_columns(out) if op == "read-table" else out)
+        )
         revision = "2024-seed" if case_id.endswith("@2024-seed") else "v3-adopted"
         verdict = judge(case, answer, revision, view)
         if verdict.outcome in (DIVERGENCE, ALLOWED):

@@ -27,7 +27,9 @@ def test_schema_is_valid():
 
 
 def test_protocol_engines_speak_the_schema(request: pytest.FixtureRequest):
-    slots = [s for s in request.config.stash[RUNNER].slots.values() if isinstance(s.engine, ProtocolEngine) and s.started]
+    slots = [
+        s for s in request.config.stash[RUNNER].slots.values() if isinstance(s.engine, ProtocolEngine) and s.started
+    ]
     if not slots:
         pytest.skip("no protocol engine selected or available")
     for slot in slots:
@@ -35,7 +37,10 @@ def test_protocol_engines_speak_the_schema(request: pytest.FixtureRequest):
         if process is None:
             continue  # taken out of service during the run: test_value_case reports why
         validate("start-reply", process.hello)
-        cases = [{"id": "a", "op": "hash", "type": "long", "value": 34}, {"id": "b", "op": "hash", "type": "int", "value": "x"}]
+        cases = [
+            {"id": "a", "op": "hash", "type": "long", "value": 34},
+            {"id": "b", "op": "hash", "type": "int", "value": "x"},
+        ]
         validate("run-request", {"cmd": "run", "cases": cases})
         validate(f"run-reply-v{process.protocol}", {"results": process.run(cases)})
 
@@ -69,19 +74,28 @@ def test_read_table_cases_carry_the_table_on_disk(tmp_path):
         engine.stop()
     table = golden_tables.table("position-deletes")
     sent = answer.output
-    assert answer.ok and sent == {"id": case["id"], "op": "read-table", "table": "position-deletes", "snapshot-id": 1,
-                                  "metadata-location": table.metadata_path, "table-location": str(table.directory)}  # fmt: skip
+    assert answer.ok and sent == {
+        "id": case["id"],
+        "op": "read-table",
+        "table": "position-deletes",
+        "snapshot-id": 1,
+        "metadata-location": table.metadata_path,
+        "table-location": str(table.directory),
+    }
     assert os.path.isfile(sent["metadata-location"]) and not sent["metadata-location"].startswith("file:")
     assert os.path.dirname(os.path.dirname(sent["metadata-location"])) == sent["table-location"]
     assert plain.output == {"id": "h", "op": "hash", "type": "int", "value": 34}
 
 
-@pytest.mark.parametrize("omits, accepted", [
-    (["_row_id", "_last_updated_sequence_number"], True),
-    (["_row_id"], True),
-    (["id"], False),          # a data column: the engine would dodge the comparison of its values
-    ("_row_id", False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "omits, accepted",
+    [
+        (["_row_id", "_last_updated_sequence_number"], True),
+        (["_row_id"], True),
+        (["id"], False),  # a data column: the engine would dodge the comparison of its values
+        ("_row_id", False),
+    ],
+)
 def test_a_hello_may_omit_only_the_row_lineage_columns(omits, accepted):
     from conformance.engines.protocol import check_hello
 

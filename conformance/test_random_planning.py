@@ -107,9 +107,13 @@ def _projection_inputs(draw) -> tuple[dict, list[bool], Expr]:
         values = [v for v in [draw(pst.literals(t))] if _in_years_1_to_9999(t, v)] or [0]
         expr = TRUE
     truth = [evaluate(expr, {"x": v}, {"x": t}) for v in values]
-    inp = {"schema": _schema(name), "spec": [{"name": "p", "source": "x", "transform": transform}],
-           "predicate": predicate_json(expr, {"x": t}), "mode": draw(st.sampled_from(["inclusive", "strict"])),
-           "rows": [{"x": encode(t, v)} for v in values]}  # fmt: skip
+    inp = {
+        "schema": _schema(name),
+        "spec": [{"name": "p", "source": "x", "transform": transform}],
+        "predicate": predicate_json(expr, {"x": t}),
+        "mode": draw(st.sampled_from(["inclusive", "strict"])),
+        "rows": [{"x": encode(t, v)} for v in values],
+    }
     return inp, truth, expr
 
 
@@ -128,13 +132,22 @@ def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
     name, t, expr, values = _column_case(draw)
     policy = draw(st.sampled_from(POLICIES))
     m = column_metrics(t, values, draw(st.integers(1, 4)) if policy == "truncated" else None)
-    drop = {"no-bounds": ("lower_bound", "upper_bound"), "no-counts": ("value_count", "null_value_count", "nan_value_count"),
-            "no-nan-count": ("nan_value_count",), "no-lower": ("lower_bound",)}.get(policy, ())  # fmt: skip
+    drop = {
+        "no-bounds": ("lower_bound", "upper_bound"),
+        "no-counts": ("value_count", "null_value_count", "nan_value_count"),
+        "no-nan-count": ("nan_value_count",),
+        "no-lower": ("lower_bound",),
+    }.get(policy, ())
     m = dataclasses.replace(m, **{k: None for k in drop})
     metrics = {k: (v.hex() if isinstance(v, bytes) else v) for k, v in dataclasses.asdict(m).items() if v is not None}
     truth = [evaluate(expr, {"x": v}, {"x": t}) for v in values]
-    inp = {"schema": _schema(name), "predicate": predicate_json(expr, {"x": t}), "mode": draw(st.sampled_from(["inclusive", "strict"])),
-           "record-count": len(values), "metrics": {"x": metrics}}  # fmt: skip
+    inp = {
+        "schema": _schema(name),
+        "predicate": predicate_json(expr, {"x": t}),
+        "mode": draw(st.sampled_from(["inclusive", "strict"])),
+        "record-count": len(values),
+        "metrics": {"x": metrics},
+    }
     return inp, truth, expr
 
 
@@ -142,9 +155,12 @@ def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
 def _manifest_inputs(draw) -> tuple[dict, list[bool], Expr]:
     name, t, expr, values = _column_case(draw)
     s = partition_summaries([t], [[v] for v in values])[0]
-    summary = {"contains_null": s.contains_null, "contains_nan": s.contains_nan if draw(st.booleans()) else None,
-               "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
-               "upper_bound": None if s.upper_bound is None else s.upper_bound.hex()}  # fmt: skip
+    summary = {
+        "contains_null": s.contains_null,
+        "contains_nan": s.contains_nan if draw(st.booleans()) else None,
+        "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
+        "upper_bound": None if s.upper_bound is None else s.upper_bound.hex(),
+    }
     truth = [evaluate(expr, {"x": v}, {"x": t}) for v in values]
     inp = {"fields": [{"name": "x", "type": name}], "predicate": predicate_json(expr, {"x": t}), "summaries": [summary]}
     return inp, truth, expr
@@ -160,7 +176,11 @@ def _without_negative_zero(e: Expr) -> Expr:
     return Not(_without_negative_zero(e.child)) if isinstance(e, Not) else e
 
 
-INPUTS = {"project-predicate": _projection_inputs(), "evaluate-metrics": _metrics_inputs(), "evaluate-manifest": _manifest_inputs()}
+INPUTS = {
+    "project-predicate": _projection_inputs(),
+    "evaluate-metrics": _metrics_inputs(),
+    "evaluate-manifest": _manifest_inputs(),
+}
 
 
 def broken(op: str, inp: dict, truth: list[bool], answer) -> bool:
@@ -179,9 +199,18 @@ def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:
     """The recorded finding a broken property reproduces (see known_discrepancies.json), if any."""
     ops = {p.op for p in leaves(expr)}
     if engine == "iceberg-java" and op == "project-predicate" and ops & {"starts-with", "not-starts-with"}:
-        if any(len(p.literal.encode("utf-16-le")) // 2 != len(p.literal) for p in leaves(expr) if p.op.endswith("starts-with")):
+        if any(
+            len(p.literal.encode("utf-16-le")) // 2 != len(p.literal)
+            for p in leaves(expr)
+            if p.op.endswith("starts-with")
+        ):
             return "Truncate.TruncateString projects starts-with by UTF-16 length (predicate-projection.*/truncate-string-multibyte-*)"
-    if engine == "pyiceberg" and op == "evaluate-metrics" and inp["mode"] == "strict" and "null_value_count" not in inp["metrics"]["x"]:
+    if (
+        engine == "pyiceberg"
+        and op == "evaluate-metrics"
+        and inp["mode"] == "strict"
+        and "null_value_count" not in inp["metrics"]["x"]
+    ):
         return "PyIceberg's strict evaluator reads a missing null count as zero (file-pruning.strict-metrics/x-no-counts-*)"
     if engine == "pyiceberg" and any(isinstance(v, float) and math.isinf(v) for p in leaves(expr) for v in p.literals):
         if _column_type(inp) == "float":
@@ -214,8 +243,9 @@ class BatchJudgement:
     notes: list[str] = dataclasses.field(default_factory=list)  # those answered or rejected under another rule
 
 
-def judge_batch(engine: str, op: str, drawn: list[tuple[dict, list[bool], Expr]], answers: list[EngineAnswer],
-                revision: str) -> BatchJudgement:  # fmt: skip
+def judge_batch(
+    engine: str, op: str, drawn: list[tuple[dict, list[bool], Expr]], answers: list[EngineAnswer], revision: str
+) -> BatchJudgement:
     """Each answer against the property its input forces. An input the reference rejects under a
     rule is judged as a rejection case of that rule: a rejection is credited, another rule's
     rejection or an answer is noted (the spec defines no answer to hold against it), and only a
@@ -234,7 +264,9 @@ def judge_batch(engine: str, op: str, drawn: list[tuple[dict, list[bool], Expr]]
             if verdict.outcome in (REJECTED_OTHER_RULE, FAIL):
                 out.notes.append(f"{rule}: {('answered ' + repr(a.output)) if a.ok else a.error}"[:300])
             elif verdict.outcome != REJECTED:  # a failure (crash, hang, protocol) is never a rejection
-                out.problems.append(f"  {inp}: {verdict.outcome} where the reference rejects under {rule}: {verdict.message}")
+                out.problems.append(
+                    f"  {inp}: {verdict.outcome} where the reference rejects under {rule}: {verdict.message}"
+                )
         elif not a.ok:
             out.problems.append(f"  {inp}: raised {a.error}")
         elif broken(op, inp, truth, a.output):
@@ -263,7 +295,10 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
     @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
     @given(st.lists(INPUTS[op], min_size=BATCH, max_size=BATCH))
     def check(drawn: list) -> None:
-        cases = [{"id": f"random-{i}", "op": op, "input": inp, "expected": {"output": None}} for i, (inp, _, _) in enumerate(drawn)]
+        cases = [
+            {"id": f"random-{i}", "op": op, "input": inp, "expected": {"output": None}}
+            for i, (inp, _, _) in enumerate(drawn)
+        ]
         answers = runner.ask(random_engine, op, cases)
         batch = judge_batch(random_engine, op, drawn, answers, revision)
         found_known.extend(batch.known)
@@ -271,14 +306,24 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
             undefined[outcome] = undefined.get(outcome, 0) + n
         notes.extend(batch.notes)
         problems = batch.problems
-        assert not problems, f"{random_engine} breaks the {op} property on {len(problems)} of {len(cases)} inputs:\n" + "\n".join(problems[:6])
+        assert not problems, (
+            f"{random_engine} breaks the {op} property on {len(problems)} of {len(cases)} inputs:\n"
+            + "\n".join(problems[:6])
+        )
 
     check()
     request.node.user_properties.append(("known_disagreements", len(found_known)))
     request.node.user_properties.append(("undefined_inputs", dict(undefined)))
     if found_known:
-        warnings.warn(f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: {' | '.join(sorted(set(found_known)))}",
-                      KnownPlanningDisagreement, stacklevel=1)  # fmt: skip
+        warnings.warn(
+            f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: {' | '.join(sorted(set(found_known)))}",
+            KnownPlanningDisagreement,
+            stacklevel=1,
+        )
     if notes:
-        warnings.warn(f"{random_engine} {op}: {len(notes)} random inputs the spec defines no answer for (the reference rejects them) "
-                      f"were answered or rejected under another rule, e.g. {notes[0]}", UndefinedInputNote, stacklevel=1)  # fmt: skip
+        warnings.warn(
+            f"{random_engine} {op}: {len(notes)} random inputs the spec defines no answer for (the reference rejects them) "
+            f"were answered or rejected under another rule, e.g. {notes[0]}",
+            UndefinedInputNote,
+            stacklevel=1,
+        )

@@ -59,6 +59,8 @@ def random_case(i: int, op: str, inp: dict, expected: dict, revision: str) -> di
     """A random input as a vector case, with the obligation a vector case of its rule carries."""
     case = {"id": f"random-{i}", "op": op, "input": inp, "expected": expected, "rule": rule_of(op, inp, revision)}
     return {**case, "obligation": obligation_for(case)}
+
+
 OPS = ("hash", "transform", "to-binary", "from-binary", "to-json", "from-json")
 HASHED = st.one_of(ist.primitive_types(bucketable=True), st.sampled_from(["float", "double"]).map(ist.T.SimpleType))
 
@@ -68,12 +70,17 @@ def _inputs(op: str) -> st.SearchStrategy[dict]:
     if op == "hash":
         return ist.typed_values(HASHED).map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
     if op == "transform":
-        return st.tuples(ist.typed_values(ist.primitive_types()), ist.transform_strings(max_param=10_000)).filter(
-            lambda p: accepts(p[1], p[0][0])).map(lambda p: {"type": p[0][0].to_json(), "transform": p[1], "value": encode(*p[0])})  # fmt: skip
+        return (
+            st.tuples(ist.typed_values(ist.primitive_types()), ist.transform_strings(max_param=10_000))
+            .filter(lambda p: accepts(p[1], p[0][0]))
+            .map(lambda p: {"type": p[0][0].to_json(), "transform": p[1], "value": encode(*p[0])})
+        )
     if op == "to-binary":
         return ist.typed_values(ist.primitive_types()).map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
     if op == "from-binary":
-        return ist.typed_values(ist.primitive_types()).map(lambda tv: {"type": tv[0].to_json(), "hex": binary.to_binary(*tv).hex()})
+        return ist.typed_values(ist.primitive_types()).map(
+            lambda tv: {"type": tv[0].to_json(), "hex": binary.to_binary(*tv).hex()}
+        )
     values = ist.typed_values(ist.primitive_types(), allow_nan=False)
     if op == "to-json":
         return values.map(lambda tv: {"type": tv[0].to_json(), "value": encode(*tv)})
@@ -121,17 +128,26 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
             else:
                 disagreements.append((c, verdict))
         shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreements[:8])
-        assert not disagreements, f"{engine_name} disagrees with the reference on {len(disagreements)} of {len(cases)} {op} cases:\n{shown}"
+        assert not disagreements, (
+            f"{engine_name} disagrees with the reference on {len(disagreements)} of {len(cases)} {op} cases:\n{shown}"
+        )
 
     known_disagreements: list[dict] = []
     permitted: list[str] = []
     check()
     request.node.user_properties.append(("known_disagreements", len(known_disagreements)))
     if permitted:
-        warnings.warn(f"{engine_name} {op}: {len(permitted)} random inputs answered otherwise than the reference where the spec "
-                      f"permits it ({permitted.count(ALLOWED)} allowed) or leaves it open ({permitted.count(DIVERGENCE)} divergences)",
-                      PermittedDifference, stacklevel=1)  # fmt: skip
+        warnings.warn(
+            f"{engine_name} {op}: {len(permitted)} random inputs answered otherwise than the reference where the spec "
+            f"permits it ({permitted.count(ALLOWED)} allowed) or leaves it open ({permitted.count(DIVERGENCE)} divergences)",
+            PermittedDifference,
+            stacklevel=1,
+        )
     if known_disagreements:
         scopes = {known.scope_for(engine_name, op, i).decided_by for i in known_disagreements}  # type: ignore[union-attr]
-        warnings.warn(f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded scopes: "
-                      + " | ".join(sorted(scopes)), KnownDisagreement, stacklevel=1)  # fmt: skip
+        warnings.warn(
+            f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded scopes: "
+            + " | ".join(sorted(scopes)),
+            KnownDisagreement,
+            stacklevel=1,
+        )

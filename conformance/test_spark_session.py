@@ -20,7 +20,11 @@ pytestmark = pytest.mark.spark
 
 
 def _latest_metadata(table_dir: Path) -> dict:
-    versions = {int(m[1]): p for p in (table_dir / "metadata").iterdir() if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))}
+    versions = {
+        int(m[1]): p
+        for p in (table_dir / "metadata").iterdir()
+        if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))
+    }
     assert versions, f"no vN.metadata.json in {table_dir / 'metadata'}"
     return json.loads(versions[max(versions)].read_text())
 
@@ -53,7 +57,12 @@ def test_iceberg_java_writes_a_v2_table_with_deletes(tmp_path: Path) -> None:
 
     metadata = _latest_metadata(warehouse / "db" / "events")
     assert metadata["format-version"] == 2
-    ids = {f["name"]: f["id"] for s in metadata["schemas"] if s["schema-id"] == metadata["current-schema-id"] for f in s["fields"]}
+    ids = {
+        f["name"]: f["id"]
+        for s in metadata["schemas"]
+        if s["schema-id"] == metadata["current-schema-id"]
+        for f in s["fields"]
+    }
     spec = next(s for s in metadata["partition-specs"] if s["spec-id"] == metadata["default-spec-id"])
     assert [(f["transform"], f["source-id"]) for f in spec["fields"]] == [("bucket[16]", ids["id"]), ("day", ids["ts"])]
     snapshots = metadata["snapshots"]

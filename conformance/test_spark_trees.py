@@ -28,8 +28,12 @@ from spec_impl.metadata.table_metadata import read_metadata_file
 
 pytestmark = pytest.mark.spark
 
-MOR = "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"
-COW = "'write.delete.mode' = 'copy-on-write', 'write.update.mode' = 'copy-on-write', 'write.merge.mode' = 'copy-on-write'"
+MOR = (
+    "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"
+)
+COW = (
+    "'write.delete.mode' = 'copy-on-write', 'write.update.mode' = 'copy-on-write', 'write.merge.mode' = 'copy-on-write'"
+)
 SCENARIOS: dict[str, list[str]] = {
     "v2_merge_on_read": [
         f"CREATE TABLE {{t}} (id bigint, data string) USING iceberg PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '2', {MOR})",
@@ -97,7 +101,11 @@ def tables(tmp_path_factory) -> dict[str, tuple[Path, object]]:
 
 
 def _latest_metadata(table_dir: Path) -> Path:
-    versions = {int(m[1]): p for p in (table_dir / "metadata").iterdir() if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))}
+    versions = {
+        int(m[1]): p
+        for p in (table_dir / "metadata").iterdir()
+        if (m := re.fullmatch(r"v(\d+)\.metadata\.json", p.name))
+    }
     return versions[max(versions)]
 
 
@@ -106,8 +114,15 @@ KEYS = ("file_path", "status", "snapshot_id", "sequence_number", "file_sequence_
 
 def _java_entries(spark, name: str, snapshot_id: int) -> Counter:
     df = spark.read.format("iceberg").option("snapshot-id", snapshot_id).load(f"local.db.{name}.entries")
-    rows = df.selectExpr("data_file.file_path", "status", "snapshot_id", "sequence_number", "file_sequence_number",
-                         "data_file.content", "data_file.first_row_id").collect()  # fmt: skip
+    rows = df.selectExpr(
+        "data_file.file_path",
+        "status",
+        "snapshot_id",
+        "sequence_number",
+        "file_sequence_number",
+        "data_file.content",
+        "data_file.first_row_id",
+    ).collect()
     return Counter(tuple(r) for r in rows)
 
 
@@ -126,7 +141,9 @@ def test_reference_reads_the_same_entries_as_iceberg_java(tables, name):
 def test_validator_finds_only_the_recorded_java_findings(tables, name):
     metadata, _ = tables[name]
     violations = validate_table(LocalFiles(), str(metadata))
-    assert {v.rule for v in violations} == JAVA_WRITER_FINDINGS, [v.to_json() for v in violations if v.rule not in JAVA_WRITER_FINDINGS]
+    assert {v.rule for v in violations} == JAVA_WRITER_FINDINGS, [
+        v.to_json() for v in violations if v.rule not in JAVA_WRITER_FINDINGS
+    ]
 
 
 def _in_memory(metadata: Path) -> tuple[dict[str, bytes], str, list[str]]:
@@ -138,7 +155,9 @@ def _in_memory(metadata: Path) -> tuple[dict[str, bytes], str, list[str]]:
 
 
 CORRUPTIONS = {
-    "tree.manifest-counts": lambda rows, meta: rows[0].update(added_files_count=(rows[0]["added_files_count"] or 0) + 1),
+    "tree.manifest-counts": lambda rows, meta: rows[0].update(
+        added_files_count=(rows[0]["added_files_count"] or 0) + 1
+    ),
     "tree.min-sequence-number": lambda rows, meta: rows[0].update(min_sequence_number=rows[0]["sequence_number"] + 1),
     "tree.sequence-number-bound": lambda rows, meta: rows[0].update(sequence_number=rows[0]["sequence_number"] + 100),
     "tree.partition-spec-id": lambda rows, meta: rows[0].update(partition_spec_id=77),

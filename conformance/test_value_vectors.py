@@ -35,4 +35,6 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
         pytest.skip(verdict.message)
     if verdict.outcome == KNOWN:
         pytest.xfail(verdict.message)
-    assert verdict.outcome in CREDITED, f"{verdict.outcome.upper()} [{case['rule']}] {case['description']}: {verdict.message}"
+    assert verdict.outcome in CREDITED, (
+        f"{verdict.outcome.upper()} [{case['rule']}] {case['description']}: {verdict.message}"
+    )

@@ -31,22 +31,62 @@ STEPS = int(os.environ.get("WRITER_HARNESS_STEPS", "6"))
 SEED = int(os.environ.get("WRITER_HARNESS_SEED", "20261124"))
 SCENARIOS = sorted((Path(__file__).parent / "writer_harness" / "scenarios").glob("*.json"))
 
-V2_MOR = {"format-version": 2, "columns": [{"name": "id", "type": "bigint"}, {"name": "c1", "type": "decimal(9,2)"}, {"name": "c2", "type": "string"}],
-          "partition": [{"transform": "truncate", "param": 3, "column": "c1", "name": "c1_trunc"}, {"transform": "bucket", "param": 4, "column": "c2", "name": "c2_bucket"}],
-          "properties": {"format-version": "2", "write.delete.mode": "merge-on-read", "write.update.mode": "merge-on-read", "write.merge.mode": "merge-on-read"},
-          "spark": {"shuffle-partitions": 2, "write-tasks": 2}}  # fmt: skip
+V2_MOR = {
+    "format-version": 2,
+    "columns": [
+        {"name": "id", "type": "bigint"},
+        {"name": "c1", "type": "decimal(9,2)"},
+        {"name": "c2", "type": "string"},
+    ],
+    "partition": [
+        {"transform": "truncate", "param": 3, "column": "c1", "name": "c1_trunc"},
+        {"transform": "bucket", "param": 4, "column": "c2", "name": "c2_bucket"},
+    ],
+    "properties": {
+        "format-version": "2",
+        "write.delete.mode": "merge-on-read",
+        "write.update.mode": "merge-on-read",
+        "write.merge.mode": "merge-on-read",
+    },
+    "spark": {"shuffle-partitions": 2, "write-tasks": 2},
+}
 ROWS = [{"id": i, "c1": f"{i - 3}.05", "c2": "x" * i} for i in range(6)]
-DELETING = {"format": scenario.FORMAT, "table": V2_MOR,
-            "steps": [{"op": "insert", "rows": ROWS, "branch": None}, {"op": "delete", "where": {"op": "id-mod", "mod": 2, "rest": 0}, "branch": None}]}  # fmt: skip
-PYICEBERG = {"format": scenario.FORMAT, "writer": "pyiceberg",
-             "table": {**V2_MOR, "columns": [*V2_MOR["columns"], {"name": "d", "type": "date"}], "partition": V2_MOR["partition"][1:]},
-             "steps": [{"op": "insert", "rows": [{**r, "d": 19000 + r["id"]} for r in ROWS], "branch": None},
-                       {"op": "add-column", "name": "a1", "type": "int", "default": None},
-                       {"op": "insert", "rows": [{"id": 6, "c1": "1.00", "c2": "q", "d": -1, "a1": 7}], "branch": None},
-                       {"op": "delete", "where": {"op": "or", "args": [{"op": "id-mod", "mod": 3, "rest": 0}, {"op": "not", "arg": {"op": "<", "column": "c1", "value": "0.00"}}]}, "branch": None},
-                       {"op": "add-partition-field", "field": {"transform": "month", "column": "d", "name": "p1"}},
-                       {"op": "insert", "rows": [{"id": 7, "c1": "-2.50", "c2": "", "d": 19500, "a1": None}], "branch": None},
-                       {"op": "delete", "where": {"op": "is-null", "column": "a1"}, "branch": None}]}  # fmt: skip
+DELETING = {
+    "format": scenario.FORMAT,
+    "table": V2_MOR,
+    "steps": [
+        {"op": "insert", "rows": ROWS, "branch": None},
+        {"op": "delete", "where": {"op": "id-mod", "mod": 2, "rest": 0}, "branch": None},
+    ],
+}
+PYICEBERG = {
+    "format": scenario.FORMAT,
+    "writer": "pyiceberg",
+    "table": {
+        **V2_MOR,
+        "columns": [*V2_MOR["columns"], {"name": "d", "type": "date"}],
+        "partition": V2_MOR["partition"][1:],
+    },
+    "steps": [
+        {"op": "insert", "rows": [{**r, "d": 19000 + r["id"]} for r in ROWS], "branch": None},
+        {"op": "add-column", "name": "a1", "type": "int", "default": None},
+        {"op": "insert", "rows": [{"id": 6, "c1": "1.00", "c2": "q", "d": -1, "a1": 7}], "branch": None},
+        {
+            "op": "delete",
+            "where": {
+                "op": "or",
+                "args": [
+                    {"op": "id-mod", "mod": 3, "rest": 0},
+                    {"op": "not", "arg": {"op": "<", "column": "c1", "value": "0.00"}},
+                ],
+            },
+            "branch": None,
+        },
+        {"op": "add-partition-field", "field": {"transform": "month", "column": "d", "name": "p1"}},
+        {"op": "insert", "rows": [{"id": 7, "c1": "-2.50", "c2": "", "d": 19500, "a1": None}], "branch": None},
+        {"op": "delete", "where": {"op": "is-null", "column": "a1"}, "branch": None},
+    ],
+}
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +126,9 @@ def test_recorded_scenario_still_shows_its_known_finding(harness, path):
     """Each recorded finding's minimal history still shows exactly the known finding it was saved for
     (when Iceberg fixes it, this fails: then update the entry and the scenario)."""
     doc = scenario.load(path)
-    outcome = harness.run({k: doc[k] for k in ("format", "table", "steps", "writer") if k in doc})  # the writer the scenario names
+    outcome = harness.run(
+        {k: doc[k] for k in ("format", "table", "steps", "writer") if k in doc}
+    )  # the writer the scenario names
     new, known = classify(outcome.findings, harness.known)
     assert not new, [f.to_json() for f in new]
     assert doc["known"] in {entry.id for _, entry in known}
@@ -105,8 +147,14 @@ def test_a_correct_history_passes_every_check(harness):
 def test_a_snapshot_of_a_branch_only_is_declined_by_iceberg_rust_and_listed(harness):
     """iceberg-rust's table provider reads the current snapshot of a metadata file; a snapshot
     committed to a branch is current in none, so its adapter declines it: listed, not a finding."""
-    history = {**DELETING, "steps": [DELETING["steps"][0], {"op": "create-branch", "name": "b1"},
-                                     {"op": "insert", "rows": [{"id": 9, "c1": "1.00", "c2": "b"}], "branch": "b1"}]}  # fmt: skip
+    history = {
+        **DELETING,
+        "steps": [
+            DELETING["steps"][0],
+            {"op": "create-branch", "name": "b1"},
+            {"op": "insert", "rows": [{"id": 9, "c1": "1.00", "c2": "b"}], "branch": "b1"},
+        ],
+    }
     outcome = harness.run(history)
     assert outcome.steps_run == 3 and _new(harness, outcome) == []
     assert {(step, reader) for step, reader, _ in outcome.declined} == {(2, "pyiceberg-core")}, outcome.declined
@@ -115,15 +163,23 @@ def test_a_snapshot_of_a_branch_only_is_declined_by_iceberg_rust_and_listed(harn
 def test_an_equality_delete_the_model_cannot_scope_is_skipped_and_changes_nothing(harness):
     """Under a bucket partition the model cannot tell where rows live: the step is listed as skipped
     with the model's reason, before Spark writes anything, and the history goes on."""
-    history = {**DELETING, "steps": [DELETING["steps"][0], {"op": "equality-delete", "columns": ["c2"], "where": {"op": "id-mod", "mod": 2, "rest": 0}},
-                                     DELETING["steps"][1]]}  # fmt: skip
+    history = {
+        **DELETING,
+        "steps": [
+            DELETING["steps"][0],
+            {"op": "equality-delete", "columns": ["c2"], "where": {"op": "id-mod", "mod": 2, "rest": 0}},
+            DELETING["steps"][1],
+        ],
+    }
     outcome = harness.run(history)
     assert [(i, why.split(":")[0]) for i, why in outcome.skipped] == [(1, "the model cannot predict this step")]
     assert outcome.steps_run == 2 and _new(harness, outcome) == []
     location = outcome.metadata_location
     snapshots = json.loads(Path(location.removeprefix("file://").removeprefix("file:")).read_text())["snapshots"]
     assert [s["summary"]["operation"] for s in snapshots] == ["append", "delete"]  # the insert and the position delete
-    assert all(s["summary"].get("total-equality-deletes", "0") == "0" for s in snapshots), [s["summary"] for s in snapshots]
+    assert all(s["summary"].get("total-equality-deletes", "0") == "0" for s in snapshots), [
+        s["summary"] for s in snapshots
+    ]
 
 
 def test_a_corrupted_model_fails_check_1(harness):
@@ -151,7 +207,9 @@ def test_an_edited_partition_tuple_fails_checks_3_and_4(harness):
     from spec_impl.manifests.writer import edit_avro, fix_manifest_lengths
     from conformance.writer_harness.runner import HistoryRun
 
-    run = HistoryRun(harness.spark, harness.warehouse, "edited", {**DELETING, "steps": DELETING["steps"][:1]}, harness.readers)
+    run = HistoryRun(
+        harness.spark, harness.warehouse, "edited", {**DELETING, "steps": DELETING["steps"][:1]}, harness.readers
+    )
     run.run()
     md = run.table.metadata()
     list_uri = md["snapshots"][-1]["manifest-list"]
@@ -208,8 +266,24 @@ def test_the_same_harness_runs_with_executors_in_their_own_jvms(tmp_path):
     if (reason := spark_session.missing_requirement()) is not None:
         pytest.skip(reason)
     path = Path(__file__).parent / "writer_harness" / "scenarios" / "java-rewrite-manifests-row-ids.json"
-    run = subprocess.run([sys.executable, "-m", "conformance.writer_harness.cli", "replay", str(path), "--master", "local-cluster[2,1,1024]",
-                          "--readers", "", "--warehouse", str(tmp_path)], capture_output=True, text=True, timeout=600)  # fmt: skip
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.writer_harness.cli",
+            "replay",
+            str(path),
+            "--master",
+            "local-cluster[2,1,1024]",
+            "--readers",
+            "",
+            "--warehouse",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr[-2000:]
     assert "known finding java-rewrite-manifests-row-ids" in run.stdout
 
@@ -255,8 +329,15 @@ def test_pyiceberg_histories_draw_only_what_pyiceberg_writes():
     def check(history):
         scenario.validate(history)
         assert history["writer"] == "pyiceberg" and history["table"]["format-version"] in (1, 2)
-        assert not {s["op"] for s in history["steps"]} & {"update", "merge", "equality-delete", "cherrypick", "rewrite-data-files",
-                                                          "rewrite-manifests", "rewrite-position-deletes"}  # fmt: skip
+        assert not {s["op"] for s in history["steps"]} & {
+            "update",
+            "merge",
+            "equality-delete",
+            "cherrypick",
+            "rewrite-data-files",
+            "rewrite-manifests",
+            "rewrite-position-deletes",
+        }
         assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
 
     check()
@@ -276,19 +357,43 @@ def test_pyiceberg_delete_filters_hold_where_the_sql_predicate_holds():
     from pyiceberg.types import NestedField
 
     types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)"}
-    rows = [{"id": i, "f": f, "s": s, "n": n} for i, (f, s, n) in
-            enumerate([(float("nan"), None, "1.00"), (-0.0, "a", None), (0.0, "", "-1.50"), (None, "b", "0.00"), (1.5, None, None), (float("-inf"), "😀", "2.25")])]  # fmt: skip
+    rows = [
+        {"id": i, "f": f, "s": s, "n": n}
+        for i, (f, s, n) in enumerate(
+            [
+                (float("nan"), None, "1.00"),
+                (-0.0, "a", None),
+                (0.0, "", "-1.50"),
+                (None, "b", "0.00"),
+                (1.5, None, None),
+                (float("-inf"), "😀", "2.25"),
+            ]
+        )
+    ]
     ids = _Ids()
     schema = Schema(*[NestedField(ids(), n, iceberg_type(t, ids), required=n == "id") for n, t in types.items()])
     model = [{**r, "n": None if r["n"] is None else __import__("decimal").Decimal(r["n"])} for r in rows]
     table = pa.Table.from_pylist(model, schema=pa.schema([(n, arrow_type(t)) for n, t in types.items()]))
-    leaves = [{"op": "<", "column": "f", "value": 0.0}, {"op": ">=", "column": "f", "value": "NaN"}, {"op": "=", "column": "f", "value": 0.0},
-              {"op": ">=", "column": "f", "value": -1.0}, {"op": "is-null", "column": "s"}, {"op": "<", "column": "s", "value": "b"},
-              {"op": "=", "column": "n", "value": "0.00"}, {"op": "id-mod", "mod": 2, "rest": 1}]  # fmt: skip
-    preds = leaves + [{"op": "not", "arg": p} for p in leaves] + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    leaves = [
+        {"op": "<", "column": "f", "value": 0.0},
+        {"op": ">=", "column": "f", "value": "NaN"},
+        {"op": "=", "column": "f", "value": 0.0},
+        {"op": ">=", "column": "f", "value": -1.0},
+        {"op": "is-null", "column": "s"},
+        {"op": "<", "column": "s", "value": "b"},
+        {"op": "=", "column": "n", "value": "0.00"},
+        {"op": "id-mod", "mod": 2, "rest": 1},
+    ]
+    preds = (
+        leaves
+        + [{"op": "not", "arg": p} for p in leaves]
+        + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    )
     for pred in preds:
         want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
-        got = table.filter(expression_to_pyarrow(bind(schema, expression(pred, types, set(range(6))), case_sensitive=True)))
+        got = table.filter(
+            expression_to_pyarrow(bind(schema, expression(pred, types, set(range(6))), case_sensitive=True))
+        )
         assert sorted(got.column("id").to_pylist()) == want, pred
 
 
@@ -326,11 +431,21 @@ def test_the_model_scopes_an_equality_delete_to_its_spec_and_partition():
     every row when its spec is unpartitioned; null equals null."""
     from conformance.writer_harness.model import ModelLimit, TableModel
 
-    m = TableModel([("id", "bigint"), ("c", "string"), ("r", "string")], [{"transform": "identity", "column": "c", "name": "c"}])
-    first = m.insert("main", [{"id": 1, "c": "x", "r": "eu"}, {"id": 2, "c": "y", "r": None}, {"id": 3, "c": None, "r": None}])
+    m = TableModel(
+        [("id", "bigint"), ("c", "string"), ("r", "string")], [{"transform": "identity", "column": "c", "name": "c"}]
+    )
+    first = m.insert(
+        "main", [{"id": 1, "c": "x", "r": "eu"}, {"id": 2, "c": "y", "r": None}, {"id": 3, "c": None, "r": None}]
+    )
     m.commit(first, 1, "insert")
     m.evolve_partition(drop="c", add={"transform": "identity", "column": "r", "name": "r"})
-    m.commit(m.insert("main", [{"id": 4, "c": "x", "r": "eu"}, {"id": 5, "c": "x", "r": "us"}, {"id": 6, "c": None, "r": None}]), 2, "insert")
+    m.commit(
+        m.insert(
+            "main", [{"id": 4, "c": "x", "r": "eu"}, {"id": 5, "c": "x", "r": "us"}, {"id": 6, "c": None, "r": None}]
+        ),
+        2,
+        "insert",
+    )
     change, groups = m.equality_delete("main", ["c"], {"column": "id", "op": "=", "value": 4})
     assert groups == [[4]] and sorted(change.rows) == [1, 2, 3, 5, 6]  # not 1 (old spec) nor 5 (region us)
     change, _ = m.equality_delete("main", ["c", "r"], {"column": "id", "op": "=", "value": 6})
@@ -350,22 +465,42 @@ def test_spark_histories_draw_equality_deletes_the_model_can_scope():
     from conformance.writer_harness import values
     from conformance.writer_harness.strategies import Shape, _step_of, ops_of
 
-    every_type = [("id", "bigint"), *[(f"c{i}", t) for i, t in enumerate(values.PRIMITIVES + values.NESTED)], ("d", "decimal(9,2)")]
+    every_type = [
+        ("id", "bigint"),
+        *[(f"c{i}", t) for i, t in enumerate(values.PRIMITIVES + values.NESTED)],
+        ("d", "decimal(9,2)"),
+    ]
 
     @settings_(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given_(st_.data())
     def columns_of_a_delete(data):
         step = _step_of(data.draw, Shape(2, every_type, []), "equality-delete", "spark")
-        scenario.validate({"format": "iceberg-writer-harness/1", "table": {"format-version": 2, "columns": [{"name": n, "type": t} for n, t in every_type],
-                           "partition": [], "properties": {}, "spark": {"shuffle-partitions": 1, "write-tasks": 1}}, "steps": [step]})  # fmt: skip
+        scenario.validate(
+            {
+                "format": "iceberg-writer-harness/1",
+                "table": {
+                    "format-version": 2,
+                    "columns": [{"name": n, "type": t} for n, t in every_type],
+                    "partition": [],
+                    "properties": {},
+                    "spark": {"shuffle-partitions": 1, "write-tasks": 1},
+                },
+                "steps": [step],
+            }
+        )
         kinds = {values.kind(t) for n, t in every_type if n in step["columns"]}
         assert kinds and not kinds & {"float", "double", "struct", "array", "map"}, step
 
     columns_of_a_delete()
     for version in (1, 2, 3):
         for transform in ("identity", "bucket", "day"):
-            shape = Shape(version, [("id", "bigint"), ("t", "timestamp")], [{"name": "p", "column": "t", "transform": transform}])
-            assert ("equality-delete" in ops_of(shape)) == (version >= 2 and transform == "identity"), (version, transform)
+            shape = Shape(
+                version, [("id", "bigint"), ("t", "timestamp")], [{"name": "p", "column": "t", "transform": transform}]
+            )
+            assert ("equality-delete" in ops_of(shape)) == (version >= 2 and transform == "identity"), (
+                version,
+                transform,
+            )
         assert ("equality-delete" in ops_of(Shape(version, [("id", "bigint")], []))) == (version >= 2)
 
 
@@ -403,7 +538,9 @@ def test_chdb_histories_draw_only_what_chdb_writes():
         assert history["writer"] == "chdb" and history["table"]["format-version"] == 2
         assert history["table"]["properties"] == {"format-version": "2"}
         assert {s["op"] for s in history["steps"]} <= set(strategies.CHDB_OPS)
-        types = [c["type"] for c in history["table"]["columns"]] + [s["type"] for s in history["steps"] if s["op"] == "add-column"]
+        types = [c["type"] for c in history["table"]["columns"]] + [
+            s["type"] for s in history["steps"] if s["op"] == "add-column"
+        ]
         assert not any(values.kind(t) in ("boolean", "binary", "struct", "array", "map") for t in types), types
 
     check()
@@ -417,19 +554,46 @@ def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
     from conformance.writer_harness.chdb_steps import _Conditions, column_sql, literal, session
 
     types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)", "t": "timestamp"}
-    model = [{"id": i, "f": f, "s": s, "n": None if n is None else Decimal(n), "t": t} for i, (f, s, n, t) in
-             enumerate([(float("nan"), None, "1.00", 0), (-0.0, "a", None, -1), (0.0, "", "-1.50", None), (None, "b", "0.00", 86_400_000_000),
-                        (1.5, None, None, 1), (float("-inf"), "😀", "2.25", -62135596800000000)])]  # fmt: skip
+    model = [
+        {"id": i, "f": f, "s": s, "n": None if n is None else Decimal(n), "t": t}
+        for i, (f, s, n, t) in enumerate(
+            [
+                (float("nan"), None, "1.00", 0),
+                (-0.0, "a", None, -1),
+                (0.0, "", "-1.50", None),
+                (None, "b", "0.00", 86_400_000_000),
+                (1.5, None, None, 1),
+                (float("-inf"), "😀", "2.25", -62135596800000000),
+            ]
+        )
+    ]
     s = session(tmp_path)
     s.query(f"CREATE TABLE rows ({', '.join(column_sql(n, t, n != 'id') for n, t in types.items())}) ENGINE = Memory")
-    s.query("INSERT INTO rows VALUES " + ", ".join("(" + ", ".join(literal(t, r[n]) for n, t in types.items()) + ")" for r in model))
-    leaves = [{"op": "<", "column": "f", "value": 0.0}, {"op": ">=", "column": "f", "value": "NaN"}, {"op": "=", "column": "f", "value": 0.0},
-              {"op": ">=", "column": "f", "value": -1.0}, {"op": "is-null", "column": "s"}, {"op": "<", "column": "s", "value": "b"},
-              {"op": "=", "column": "n", "value": "0.00"}, {"op": "<", "column": "t", "value": 1}, {"op": "id-mod", "mod": 2, "rest": 1}]  # fmt: skip
-    preds = leaves + [{"op": "not", "arg": p} for p in leaves] + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    s.query(
+        "INSERT INTO rows VALUES "
+        + ", ".join("(" + ", ".join(literal(t, r[n]) for n, t in types.items()) + ")" for r in model)
+    )
+    leaves = [
+        {"op": "<", "column": "f", "value": 0.0},
+        {"op": ">=", "column": "f", "value": "NaN"},
+        {"op": "=", "column": "f", "value": 0.0},
+        {"op": ">=", "column": "f", "value": -1.0},
+        {"op": "is-null", "column": "s"},
+        {"op": "<", "column": "s", "value": "b"},
+        {"op": "=", "column": "n", "value": "0.00"},
+        {"op": "<", "column": "t", "value": 1},
+        {"op": "id-mod", "mod": 2, "rest": 1},
+    ]
+    preds = (
+        leaves
+        + [{"op": "not", "arg": p} for p in leaves]
+        + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
+    )
     for pred in preds:
         want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
-        got = s.query(f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions())} ORDER BY id")
+        got = s.query(
+            f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions())} ORDER BY id"
+        )
         assert [int(x) for x in got.split()] == want, pred
 
 
@@ -440,10 +604,20 @@ def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
     from conformance.writer_harness.child_session import Died
 
     table = ChdbTable(None, tmp_path, "t")
-    assert table.classify(ChdbError("Code: 36. DB::Exception: Iceberg spec doesn't allow to add non-nullable columns. (BAD_ARGUMENTS)"))[0] == "refused"
+    assert (
+        table.classify(
+            ChdbError(
+                "Code: 36. DB::Exception: Iceberg spec doesn't allow to add non-nullable columns. (BAD_ARGUMENTS)"
+            )
+        )[0]
+        == "refused"
+    )
     assert table.classify(ChdbError("Code: 49. DB::Exception: Unexpected state. (LOGICAL_ERROR)"))[0] == "crash"
     assert table.classify(Died("the chDB process ended (exit code -6)"))[0] == "crash"
-    assert table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0] == "harness"
+    assert (
+        table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0]
+        == "harness"
+    )
     assert table.classify(KeyError("x"))[0] == "harness"
 
 
@@ -460,7 +634,9 @@ def test_duckdb_histories_draw_only_what_duckdb_writes():
         assert history["writer"] == "duckdb" and history["table"]["format-version"] in (1, 2)
         assert {s["op"] for s in history["steps"]} <= set(strategies.DUCKDB_OPS) | {"upgrade"}
         assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
-        assert not any(values.kind(s["type"]) in ("struct", "array", "map") for s in history["steps"] if s["op"] == "add-column")
+        assert not any(
+            values.kind(s["type"]) in ("struct", "array", "map") for s in history["steps"] if s["op"] == "add-column"
+        )
 
     check()
 
@@ -502,19 +678,40 @@ def test_new_findings_are_judged_against_the_rule_of_their_check():
     from conformance.writer_harness.harness import judged_against
     from conformance.writer_harness.runner import Finding
 
-    rows = judged_against(Finding("reader:duckdb", 1, "table", "1 rows; the model has 2: 1 missing [], 0 unexpected []"))
+    rows = judged_against(
+        Finding("reader:duckdb", 1, "table", "1 rows; the model has 2: 1 missing [], 0 unexpected []")
+    )
     assert rows["kind"] == "operation" and "three-valued" in rows["meaning"]
     assert judged_against(Finding("spark-crash", 1, "table", "boom"))["kind"] == "operation"
-    lineage = judged_against(Finding("row-lineage", 1, "snapshot 1", "id 3 was not touched, yet its lineage changed from (1, 2) to (5, 2)"))
-    assert lineage == {"kind": "spec", "section": "§1.4 Row lineage", "file": "v3-adopted-digest.md", "quote": "Copy a non-null `_row_id`."}
-    tree = judged_against(Finding("validator", 1, "table", "[tree.manifest-schema-id] m.avro: lacks the key-value metadata 'schema-id'"))
-    assert tree["kind"] == "spec" and tree["rule-id"] == "tree.manifest-schema-id" and tree["quote"] and tree["file"], tree
+    lineage = judged_against(
+        Finding("row-lineage", 1, "snapshot 1", "id 3 was not touched, yet its lineage changed from (1, 2) to (5, 2)")
+    )
+    assert lineage == {
+        "kind": "spec",
+        "section": "§1.4 Row lineage",
+        "file": "v3-adopted-digest.md",
+        "quote": "Copy a non-null `_row_id`.",
+    }
+    tree = judged_against(
+        Finding("validator", 1, "table", "[tree.manifest-schema-id] m.avro: lacks the key-value metadata 'schema-id'")
+    )
+    assert tree["kind"] == "spec" and tree["rule-id"] == "tree.manifest-schema-id" and tree["quote"] and tree["file"], (
+        tree
+    )
 
 
 def _known(level):
     from conformance.writer_harness.harness import KnownFinding
 
-    return KnownFinding(f"k-{level}", "audit", f"^{level}", "r", "s", rule={"kind": "operation", "operation": "o", "meaning": "m"}, level=level)
+    return KnownFinding(
+        f"k-{level}",
+        "audit",
+        f"^{level}",
+        "r",
+        "s",
+        rule={"kind": "operation", "operation": "o", "meaning": "m"},
+        level=level,
+    )
 
 
 def test_findings_that_are_not_violations_are_counted_apart_and_never_fail(capsys):
@@ -556,7 +753,11 @@ def test_findings_that_are_not_violations_are_counted_apart_and_never_fail(capsy
     assert "findings: 1 violations (0 new, 1 known); not violations, apart: 2 divergences, 1 allowed" in out
     violations, apart = out.split("known findings that are not violations")
     assert "known finding k-violation (1x; seed 77, first in history 1) [violation]" in violations
-    assert "k-divergence (2x; seed 77, first in history 2) [divergence]" in apart and "k-allowed" in apart and "k-violation" not in apart
+    assert (
+        "k-divergence (2x; seed 77, first in history 2) [divergence]" in apart
+        and "k-allowed" in apart
+        and "k-violation" not in apart
+    )
 
     FakeHarness.findings = [*found, Finding("audit", 0, "table", "[tree.manifest-schema-id] new one")]
     with mock.patch.object(cli, "Harness", FakeHarness):
@@ -576,17 +777,25 @@ def test_a_delete_on_a_null_identity_partition_removes_the_null_row(harness):
     identity(c) drops the file of the null partition whole, so the row with c null, whose condition is
     NULL, is gone from every reader; the model keeps it (java-delete-null-partition-not-equal, a
     violation of the DELETE's meaning). The same history on an unpartitioned table keeps the row."""
-    doc = scenario.load(Path(__file__).parent / "writer_harness" / "scenarios" / "java-delete-null-partition-not-equal.json")
+    doc = scenario.load(
+        Path(__file__).parent / "writer_harness" / "scenarios" / "java-delete-null-partition-not-equal.json"
+    )
     history = {k: doc[k] for k in ("format", "table", "steps")}
     outcome = harness.run(history)
     new, known = classify(outcome.findings, harness.known)
     assert not new, [f.to_json() for f in new]
     seen = {f.check for f, entry in known if entry.id == "java-delete-null-partition-not-equal"}
     assert {"spark-rows", "reference-rows"} <= seen, known
-    assert all("missing ['{id=1, c=None}']" in f.message for f, entry in known if entry.id == "java-delete-null-partition-not-equal")
+    assert all(
+        "missing ['{id=1, c=None}']" in f.message
+        for f, entry in known
+        if entry.id == "java-delete-null-partition-not-equal"
+    )
     entry = next(k for k in harness.known if k.id == "java-delete-null-partition-not-equal")
     assert entry.level == "violation" and entry.rule["kind"] == "operation"
     assert outcome.tally.known_violations >= 2 and outcome.tally.new == 0
 
     unpartitioned = harness.run({**history, "table": {**history["table"], "partition": []}})
-    assert not any(f.check in ("spark-rows", "reference-rows") or f.check.startswith("reader:") for f in unpartitioned.findings), unpartitioned.findings
+    assert not any(
+        f.check in ("spark-rows", "reference-rows") or f.check.startswith("reader:") for f in unpartitioned.findings
+    ), unpartitioned.findings

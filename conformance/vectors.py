@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from spec_impl.vectors.tables import snapshot_case_id
 VECTORS_DIR = vectors_dir()
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_families(root: Path = VECTORS_DIR) -> dict[str, list[dict[str, Any]]]:
     """family name -> its cases, in file order, from every set directory under `root` (after
     `recover`: an interrupted regeneration is completed or discarded first)."""
@@ -42,13 +42,23 @@ def table_cases(root: Path = VECTORS_DIR) -> list[dict[str, Any]]:
     for path in sorted(root.glob("tables/*/case.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
         for s in doc["snapshots"]:
-            cases.append({
-                "id": snapshot_case_id(doc["id"], s["snapshot-id"]), "rule": doc["rules"][0], "rules": doc["rules"],
-                "section": "Scan Planning; Delete Files; Column Projection", "description": f"{doc['description']} (snapshot {s['snapshot-id']}, {s['operation']})",
-                "op": "read-table", "input": {"table": doc["id"], "snapshot-id": s["snapshot-id"]},
-                "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
-                "revisions": ["v3-adopted"], "format-versions": [doc["format-version"]], "obligation": s["obligation"],
-            })  # fmt: skip
+            cases.append(
+                {
+                    "id": snapshot_case_id(doc["id"], s["snapshot-id"]),
+                    "rule": doc["rules"][0],
+                    "rules": doc["rules"],
+                    "section": "Scan Planning; Delete Files; Column Projection",
+                    "description": f"{doc['description']} (snapshot {s['snapshot-id']}, {s['operation']})",
+                    "op": "read-table",
+                    "input": {"table": doc["id"], "snapshot-id": s["snapshot-id"]},
+                    "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
+                    "revisions": ["v3-adopted"],
+                    "format-versions": [doc["format-version"]],
+                    "obligation": s["obligation"],
+                }
+            )
             c = cases[-1]
-            c["provenance"] = s.get("provenance") or doc.get("provenance") or provenance_for(c["id"], None, c["expected"])
+            c["provenance"] = (
+                s.get("provenance") or doc.get("provenance") or provenance_for(c["id"], None, c["expected"])
+            )
     return cases

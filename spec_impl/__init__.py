@@ -54,10 +54,27 @@ from spec_impl import expressions, metrics  # noqa: F401  (registers their rules
 from spec_impl.metadata.table_metadata import normalized as normalized_metadata, parse_table_metadata
 
 __all__ = [
-    "IcebergType", "InvalidInput", "NotDefined", "RULES", "Rule", "SpecError", "Transform",
-    "apply_transform", "can_promote", "from_binary", "from_json", "hash_value", "parse_transform",
-    "parse_type", "result_type", "revisions", "to_binary", "to_json", "parse_table_metadata", "normalized_metadata",
-]  # fmt: skip
+    "IcebergType",
+    "InvalidInput",
+    "NotDefined",
+    "RULES",
+    "Rule",
+    "SpecError",
+    "Transform",
+    "apply_transform",
+    "can_promote",
+    "from_binary",
+    "from_json",
+    "hash_value",
+    "parse_transform",
+    "parse_type",
+    "result_type",
+    "revisions",
+    "to_binary",
+    "to_json",
+    "parse_table_metadata",
+    "normalized_metadata",
+]
 
 
 def hash_value(t: IcebergType | str, value: Any, revision: str = revisions.DEFAULT) -> int | None:

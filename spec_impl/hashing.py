@@ -22,8 +22,14 @@ from spec_impl.values import normalize, unscaled_value
 CANONICAL_NAN_BITS = 0x7FF8000000000000
 
 # Appendix B rows: type name -> rule id. The integer-like rows all hash as hashLong.
-_LONG_HASHED = {"int": "hash.integer", "long": "hash.integer", "date": "hash.date", "time": "hash.time",
-                "timestamp": "hash.timestamp", "timestamptz": "hash.timestamp"}  # fmt: skip
+_LONG_HASHED = {
+    "int": "hash.integer",
+    "long": "hash.integer",
+    "date": "hash.date",
+    "time": "hash.time",
+    "timestamp": "hash.timestamp",
+    "timestamptz": "hash.timestamp",
+}
 _BYTES_HASHED = {"fixed": "hash.bytes", "binary": "hash.bytes", "string": "hash.string", "uuid": "hash.uuid"}
 
 

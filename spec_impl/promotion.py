@@ -19,8 +19,9 @@ _BASE = {("int", "long"), ("float", "double")}
 _V3_ADOPTED_DATE = {("date", "timestamp"), ("date", "timestamp_ns")}
 
 
-def promotion_rule(source: IcebergType, target: IcebergType, format_version: int,
-                   revision: str = revisions.DEFAULT) -> str | None:  # fmt: skip
+def promotion_rule(
+    source: IcebergType, target: IcebergType, format_version: int, revision: str = revisions.DEFAULT
+) -> str | None:
     """The rule id that allows promoting `source` to `target`, or None when it is not allowed.
 
     An unchanged type is not a promotion and returns None.
@@ -39,14 +40,16 @@ def promotion_rule(source: IcebergType, target: IcebergType, format_version: int
     return None
 
 
-def can_promote(source: IcebergType, target: IcebergType, format_version: int,
-                revision: str = revisions.DEFAULT) -> bool:  # fmt: skip
+def can_promote(
+    source: IcebergType, target: IcebergType, format_version: int, revision: str = revisions.DEFAULT
+) -> bool:
     """True when the spec allows evolving a column of type `source` to `target`."""
     return promotion_rule(source, target, format_version, revision) is not None
 
 
-def check_promotion(source: IcebergType, target: IcebergType, format_version: int,
-                    revision: str = revisions.DEFAULT) -> str:  # fmt: skip
+def check_promotion(
+    source: IcebergType, target: IcebergType, format_version: int, revision: str = revisions.DEFAULT
+) -> str:
     """Return the allowing rule id, or raise InvalidInput naming the promotion table."""
     found = promotion_rule(source, target, format_version, revision)
     if found is None:

@@ -22,8 +22,10 @@ def vectors_dir() -> Path:
     for location in (spec.submodule_search_locations or []) if spec is not None else []:
         if (Path(location) / "README.md").is_file():
             return Path(location)
-    raise FileNotFoundError(f"no vectors: neither {CHECKOUT_VECTORS} nor the package {VECTORS_PACKAGE} is here "
-                            "(install the project, or run from a checkout)")  # fmt: skip
+    raise FileNotFoundError(
+        f"no vectors: neither {CHECKOUT_VECTORS} nor the package {VECTORS_PACKAGE} is here "
+        "(install the project, or run from a checkout)"
+    )
 
 
 def is_checkout() -> bool:

@@ -20,10 +20,37 @@ from spec_impl import types as T
 from spec_impl.temporal import MICROS_PER_DAY
 from spec_impl.values import INT_RANGE, LONG_RANGE, decimal_from_unscaled
 
-BUCKETABLE = ("int", "long", "decimal", "date", "time", "timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns",
-              "string", "uuid", "fixed", "binary")  # fmt: skip
-_SIMPLE = ("boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz", "timestamp_ns",
-           "timestamptz_ns", "string", "uuid", "binary")  # fmt: skip
+BUCKETABLE = (
+    "int",
+    "long",
+    "decimal",
+    "date",
+    "time",
+    "timestamp",
+    "timestamptz",
+    "timestamp_ns",
+    "timestamptz_ns",
+    "string",
+    "uuid",
+    "fixed",
+    "binary",
+)
+_SIMPLE = (
+    "boolean",
+    "int",
+    "long",
+    "float",
+    "double",
+    "date",
+    "time",
+    "timestamp",
+    "timestamptz",
+    "timestamp_ns",
+    "timestamptz_ns",
+    "string",
+    "uuid",
+    "binary",
+)
 
 
 def decimal_types(max_precision: int = T.MAX_DECIMAL_PRECISION) -> st.SearchStrategy[T.DecimalType]:
@@ -70,7 +97,9 @@ def values(t: T.IcebergType, *, allow_nan: bool = True) -> st.SearchStrategy[Any
     raise ValueError(f"no value strategy for type {t}")
 
 
-def typed_values(type_strategy: st.SearchStrategy[T.PrimitiveType], *, allow_nan: bool = True) -> st.SearchStrategy[tuple]:
+def typed_values(
+    type_strategy: st.SearchStrategy[T.PrimitiveType], *, allow_nan: bool = True
+) -> st.SearchStrategy[tuple]:
     """(type, value) pairs: a type, then a value of it."""
     return type_strategy.flatmap(lambda t: values(t, allow_nan=allow_nan).map(lambda v: (t, v)))
 
@@ -78,8 +107,11 @@ def typed_values(type_strategy: st.SearchStrategy[T.PrimitiveType], *, allow_nan
 def transform_strings(max_param: int = 2**31 - 1) -> st.SearchStrategy[str]:
     """Known transform strings: identity, bucket[N], truncate[W], year, month, day, hour, void."""
     params = st.integers(1, max_param)
-    return st.one_of(st.sampled_from(["identity", "year", "month", "day", "hour", "void"]),
-                     params.map("bucket[{}]".format), params.map("truncate[{}]".format))  # fmt: skip
+    return st.one_of(
+        st.sampled_from(["identity", "year", "month", "day", "hour", "void"]),
+        params.map("bucket[{}]".format),
+        params.map("truncate[{}]".format),
+    )
 
 
 def unknown_transform_strings() -> st.SearchStrategy[str]:

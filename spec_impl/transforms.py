@@ -16,8 +16,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.hashing import hash_value
-from spec_impl.temporal import (MICROS_PER_DAY, MICROS_PER_HOUR, months_from_epoch_days, to_micros,
-                                years_from_epoch_days)  # fmt: skip
+from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, months_from_epoch_days, to_micros, years_from_epoch_days
 from spec_impl.types import DATE, INT, DecimalType, IcebergType, PrimitiveType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE, decimal_from_unscaled, normalize, unscaled_value
 
@@ -29,14 +28,27 @@ _PARAM_FORM = re.compile(r"(bucket|truncate)\[([0-9]+)\]", re.ASCII)
 
 TEMPORAL_SOURCES = {"date", "timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"}
 SOURCE_TYPES: dict[str, set[str]] = {  # the "Source types" column; identity and void are special
-    "bucket": {"int", "long", "decimal", "date", "time", "timestamp", "timestamptz", "timestamp_ns",
-               "timestamptz_ns", "string", "uuid", "fixed", "binary"},
+    "bucket": {
+        "int",
+        "long",
+        "decimal",
+        "date",
+        "time",
+        "timestamp",
+        "timestamptz",
+        "timestamp_ns",
+        "timestamptz_ns",
+        "string",
+        "uuid",
+        "fixed",
+        "binary",
+    },
     "truncate": {"int", "long", "decimal", "string", "binary"},
     "year": TEMPORAL_SOURCES,
     "month": TEMPORAL_SOURCES,
     "day": TEMPORAL_SOURCES,
     "hour": TEMPORAL_SOURCES - {"date"},
-}  # fmt: skip
+}
 _GEO = {"geometry", "geography"}
 
 
@@ -108,8 +120,9 @@ def accepts(transform: str | Transform, source: IcebergType | str, revision: str
     return type_name in SOURCE_TYPES[name]
 
 
-def result_type(transform: str | Transform, source: IcebergType | str,
-                revision: str = revisions.DEFAULT) -> IcebergType:  # fmt: skip
+def result_type(
+    transform: str | Transform, source: IcebergType | str, revision: str = revisions.DEFAULT
+) -> IcebergType:
     """The result type of the transform for this source type (rule transform.result-type).
 
     `day` produces int in the seed text and date in the adopted spec (Iceberg Java's DateType).
@@ -127,11 +140,14 @@ def result_type(transform: str | Transform, source: IcebergType | str,
 
 def _check_source(t: Transform, source: IcebergType, revision: str) -> None:
     if not accepts(t, source, revision):
-        raise InvalidInput("transform.source-type", f"{t.text} does not accept source type {source} ({revision})", str(source))
+        raise InvalidInput(
+            "transform.source-type", f"{t.text} does not accept source type {source} ({revision})", str(source)
+        )
 
 
-def apply_transform(transform: str | Transform, source: IcebergType | str, value: Any,
-                    revision: str = revisions.DEFAULT) -> Any:  # fmt: skip
+def apply_transform(
+    transform: str | Transform, source: IcebergType | str, value: Any, revision: str = revisions.DEFAULT
+) -> Any:
     """Apply a transform to one physical value of type `source`; null gives null (transform.null)."""
     revisions.check(revision)
     t, source = _as_transform(transform), parse_type(source)
@@ -157,13 +173,17 @@ def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> A
         result = value - value % width  # Python's % already has the sign of the (positive) width
         low, high = INT_RANGE if name == "int" else LONG_RANGE
         if not low <= result <= high:
-            raise InvalidInput("transform.overflow", f"truncate[{width}] of {value} is outside the range of {name}", value)
+            raise InvalidInput(
+                "transform.overflow", f"truncate[{width}] of {value} is outside the range of {name}", value
+            )
         return result
     if isinstance(source, DecimalType):
         unscaled = unscaled_value(source, value)
         result = unscaled - unscaled % width
         if len(str(abs(result))) > source.precision:
-            raise InvalidInput("transform.overflow", f"truncate[{width}] of {value} has more digits than {source}", value)
+            raise InvalidInput(
+                "transform.overflow", f"truncate[{width}] of {value} has more digits than {source}", value
+            )
         return decimal_from_unscaled(result, source.scale)
     return value[:width]  # string: code points (Python str indexing); binary: bytes
 
@@ -187,12 +207,25 @@ def _temporal(t: Transform, source: IcebergType, value: Any, revision: str) -> i
     return hours
 
 
-_APPLY = {"identity": _identity, "bucket": _bucket, "truncate": _truncate,
-          "year": _temporal, "month": _temporal, "day": _temporal, "hour": _temporal}  # fmt: skip
+_APPLY = {
+    "identity": _identity,
+    "bucket": _bucket,
+    "truncate": _truncate,
+    "year": _temporal,
+    "month": _temporal,
+    "day": _temporal,
+    "hour": _temporal,
+}
 
-RULE_OF = {"identity": "transform.identity", "void": "transform.void", "bucket": "transform.bucket",
-           "year": "transform.year", "month": "transform.month", "day": "transform.day",
-           "hour": "transform.hour"}  # fmt: skip
+RULE_OF = {
+    "identity": "transform.identity",
+    "void": "transform.void",
+    "bucket": "transform.bucket",
+    "year": "transform.year",
+    "month": "transform.month",
+    "day": "transform.day",
+    "hour": "transform.hour",
+}
 
 
 def rule_for(transform: str | Transform, source: IcebergType | str) -> str:
@@ -202,6 +235,10 @@ def rule_for(transform: str | Transform, source: IcebergType | str) -> str:
     if name != "truncate":
         return RULE_OF[name]
     kind = getattr(source, "name", "")
-    return {"int": "transform.truncate.integer", "long": "transform.truncate.integer",
-            "decimal": "transform.truncate.decimal", "string": "transform.truncate.string",
-            "binary": "transform.truncate.binary"}.get(kind, "transform.source-type")  # fmt: skip
+    return {
+        "int": "transform.truncate.integer",
+        "long": "transform.truncate.integer",
+        "decimal": "transform.truncate.decimal",
+        "string": "transform.truncate.string",
+        "binary": "transform.truncate.binary",
+    }.get(kind, "transform.source-type")

@@ -40,9 +40,23 @@ class PrimitiveType(IcebergType):
 
 
 SIMPLE_TYPE_NAMES = (
-    "boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz",
-    "timestamp_ns", "timestamptz_ns", "string", "uuid", "binary", "unknown", "variant",
-)  # fmt: skip
+    "boolean",
+    "int",
+    "long",
+    "float",
+    "double",
+    "date",
+    "time",
+    "timestamp",
+    "timestamptz",
+    "timestamp_ns",
+    "timestamptz_ns",
+    "string",
+    "uuid",
+    "binary",
+    "unknown",
+    "variant",
+)
 
 
 @dataclass(frozen=True)
@@ -127,7 +141,9 @@ class GeographyType(PrimitiveType):
 
     def __post_init__(self):
         if self.algorithm not in EDGE_ALGORITHMS:
-            raise InvalidInput("type.geo", f"edge algorithm must be one of {', '.join(EDGE_ALGORITHMS)}", self.algorithm)
+            raise InvalidInput(
+                "type.geo", f"edge algorithm must be one of {', '.join(EDGE_ALGORITHMS)}", self.algorithm
+            )
 
     def __str__(self) -> str:
         if self.algorithm != DEFAULT_EDGE_ALGORITHM:
@@ -192,8 +208,12 @@ class ListType(IcebergType):
     element_required: bool
 
     def to_json(self) -> dict:
-        return {"type": "list", "element-id": self.element_id, "element-required": self.element_required,
-                "element": self.element.to_json()}  # fmt: skip
+        return {
+            "type": "list",
+            "element-id": self.element_id,
+            "element-required": self.element_required,
+            "element": self.element.to_json(),
+        }
 
     def __str__(self) -> str:
         return f"list<{self.element}>"
@@ -208,8 +228,14 @@ class MapType(IcebergType):
     value_required: bool
 
     def to_json(self) -> dict:
-        return {"type": "map", "key-id": self.key_id, "key": self.key.to_json(), "value-id": self.value_id,
-                "value-required": self.value_required, "value": self.value.to_json()}  # fmt: skip
+        return {
+            "type": "map",
+            "key-id": self.key_id,
+            "key": self.key.to_json(),
+            "value-id": self.value_id,
+            "value-required": self.value_required,
+            "value": self.value.to_json(),
+        }
 
     def __str__(self) -> str:
         return f"map<{self.key}, {self.value}>"
@@ -281,17 +307,28 @@ def _parse_type(obj: Any, depth: int) -> IcebergType:
         raise InvalidInput("type.nested", "a type must be a JSON string or object", _kind_of(obj))
     kind = obj.get("type")
     if kind in ("struct", "list", "map") and depth > MAX_NESTING_DEPTH:
-        raise InvalidInput("type.nesting-limit", f"nested types deeper than {MAX_NESTING_DEPTH} levels are beyond the "
-                           "reference's limit (the spec sets none)", depth)  # fmt: skip
+        raise InvalidInput(
+            "type.nesting-limit",
+            f"nested types deeper than {MAX_NESTING_DEPTH} levels are beyond the "
+            "reference's limit (the spec sets none)",
+            depth,
+        )
     if kind == "struct":
         return StructType(tuple(_parse_field(f, depth + 1) for f in _require(obj, "fields", list)))
     if kind == "list":
-        return ListType(_require(obj, "element-id", int), _parse_type(_require(obj, "element", (str, dict)), depth + 1),
-                        _require(obj, "element-required", bool))  # fmt: skip
+        return ListType(
+            _require(obj, "element-id", int),
+            _parse_type(_require(obj, "element", (str, dict)), depth + 1),
+            _require(obj, "element-required", bool),
+        )
     if kind == "map":
-        return MapType(_require(obj, "key-id", int), _parse_type(_require(obj, "key", (str, dict)), depth + 1),
-                       _require(obj, "value-id", int), _parse_type(_require(obj, "value", (str, dict)), depth + 1),
-                       _require(obj, "value-required", bool))  # fmt: skip
+        return MapType(
+            _require(obj, "key-id", int),
+            _parse_type(_require(obj, "key", (str, dict)), depth + 1),
+            _require(obj, "value-id", int),
+            _parse_type(_require(obj, "value", (str, dict)), depth + 1),
+            _require(obj, "value-required", bool),
+        )
     raise InvalidInput("type.nested", "a nested type object needs type 'struct', 'list' or 'map'", _kind_of(kind))
 
 
@@ -350,4 +387,6 @@ def check_format_version(t: IcebergType, format_version: int) -> None:
     """Raise InvalidInput (rule type.version) when `t` needs a later format version."""
     needed = min_format_version(t)
     if format_version < needed:
-        raise InvalidInput("type.version", f"type {t} needs format version {needed}, table is v{format_version}", str(t))
+        raise InvalidInput(
+            "type.version", f"type {t} needs format version {needed}, table is v{format_version}", str(t)
+        )

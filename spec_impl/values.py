@@ -30,14 +30,20 @@ from typing import Any
 
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.temporal import MICROS_PER_DAY
-from spec_impl.types import (DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType,
-                             StructType)  # fmt: skip
+from spec_impl.types import DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType, StructType
 
 INT_RANGE = (-(2**31), 2**31 - 1)
 LONG_RANGE = (-(2**63), 2**63 - 1)
-_INT_TYPES = {"int": INT_RANGE, "date": INT_RANGE, "long": LONG_RANGE, "timestamp": LONG_RANGE,
-              "timestamptz": LONG_RANGE, "timestamp_ns": LONG_RANGE, "timestamptz_ns": LONG_RANGE,
-              "time": (0, MICROS_PER_DAY - 1)}  # fmt: skip
+_INT_TYPES = {
+    "int": INT_RANGE,
+    "date": INT_RANGE,
+    "long": LONG_RANGE,
+    "timestamp": LONG_RANGE,
+    "timestamptz": LONG_RANGE,
+    "timestamp_ns": LONG_RANGE,
+    "timestamptz_ns": LONG_RANGE,
+    "time": (0, MICROS_PER_DAY - 1),
+}
 _BYTES_TYPES = {"binary", "fixed", "geometry", "geography"}
 
 
@@ -82,7 +88,9 @@ def normalize(t: IcebergType, value: Any) -> Any:
         _expect(t, value, (bytes, bytearray, memoryview))
         value = bytes(value)
         if isinstance(t, FixedType) and len(value) != t.length:
-            raise InvalidInput("value.range", f"a {t} value must have exactly {t.length} bytes, not {len(value)}", value.hex())
+            raise InvalidInput(
+                "value.range", f"a {t} value must have exactly {t.length} bytes, not {len(value)}", value.hex()
+            )
         return value
     if name == "unknown":
         raise InvalidInput("value.range", "an unknown-typed value is always null", value)
@@ -153,17 +161,21 @@ def unscaled_value(t: DecimalType, value: decimal.Decimal) -> int:
     sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int):
         raise InvalidInput("value.decimal", f"a {t} value must be a finite decimal.Decimal", value)
-    digits = digits[next((i for i, d in enumerate(digits) if d), len(digits)):]  # without leading zeros
+    digits = digits[next((i for i, d in enumerate(digits) if d), len(digits)) :]  # without leading zeros
     shift = exponent + t.scale  # value = digits * 10**exponent = (digits * 10**shift) * 10**-S
     if not digits:
         return 0
     if shift < 0:
         kept, dropped = digits[:shift], digits[shift:]
         if any(dropped):
-            raise InvalidInput("value.decimal", f"{value} does not fit the scale {t.scale} of {t} without rounding", value)
+            raise InvalidInput(
+                "value.decimal", f"{value} does not fit the scale {t.scale} of {t} without rounding", value
+            )
         digits, shift = kept, 0
     if len(digits) + shift > t.precision:
-        raise InvalidInput("value.decimal", f"{_short(value)} has more than {t.precision} digits for {t}", _short(value))
+        raise InvalidInput(
+            "value.decimal", f"{_short(value)} has more than {t.precision} digits for {t}", _short(value)
+        )
     u = int("".join(map(str, digits))) * 10**shift
     return -u if sign else u
 

@@ -23,8 +23,17 @@ from spec_impl import strategies as ist
 from spec_impl import types as T
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.metadata.schema import Schema, parse_schema, walk
-from spec_impl.scan.arrow_values import (FIELD_ID_KEY, HAS_UUID_EXTENSION, arrow_schema, arrow_table, arrow_type,
-                                         iceberg_schema, read_parquet, rows_from_arrow, write_parquet)  # fmt: skip
+from spec_impl.scan.arrow_values import (
+    FIELD_ID_KEY,
+    HAS_UUID_EXTENSION,
+    arrow_schema,
+    arrow_table,
+    arrow_type,
+    iceberg_schema,
+    read_parquet,
+    rows_from_arrow,
+    write_parquet,
+)
 from spec_impl.types import NestedField as F
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -42,9 +51,17 @@ def same(a, b) -> bool:
 
 
 def _arrow_ids(arrow: pa.Schema | pa.DataType, prefix: str = ""):
-    fields = list(arrow) if isinstance(arrow, pa.Schema) else [arrow.field(i) for i in range(arrow.num_fields)] \
-        if pa.types.is_struct(arrow) else [arrow.key_field, arrow.item_field] if pa.types.is_map(arrow) \
-        else [arrow.value_field] if pa.types.is_list(arrow) else []  # fmt: skip
+    fields = (
+        list(arrow)
+        if isinstance(arrow, pa.Schema)
+        else [arrow.field(i) for i in range(arrow.num_fields)]
+        if pa.types.is_struct(arrow)
+        else [arrow.key_field, arrow.item_field]
+        if pa.types.is_map(arrow)
+        else [arrow.value_field]
+        if pa.types.is_list(arrow)
+        else []
+    )
     for f in fields:
         path = f"{prefix}.{f.name}" if prefix else f.name
         yield path, int(f.metadata[FIELD_ID_KEY]) if f.metadata and FIELD_ID_KEY in f.metadata else None
@@ -57,8 +74,10 @@ def with_ids_stripped(t: pa.DataType) -> pa.DataType:
     if pa.types.is_list(t):
         return pa.list_(pa.field("element", with_ids_stripped(t.value_type), t.value_field.nullable))
     if pa.types.is_map(t):
-        return pa.map_(pa.field("key", with_ids_stripped(t.key_type), False),
-                       pa.field("value", with_ids_stripped(t.item_type), t.item_field.nullable))  # fmt: skip
+        return pa.map_(
+            pa.field("key", with_ids_stripped(t.key_type), False),
+            pa.field("value", with_ids_stripped(t.item_type), t.item_field.nullable),
+        )
     return t
 
 
@@ -81,7 +100,7 @@ def nested_types(draw, next_id, depth: int = 0):
         kid, vid = next_id(), next_id()
         return T.MapType(kid, draw(KEY_PRIMITIVES), vid, draw(nested_types(next_id, depth + 1)), draw(st.booleans()))
     fields = []
-    for i in range(draw(st.integers(0, 3))):
+    for _i in range(draw(st.integers(0, 3))):
         fid = next_id()
         fields.append(F(fid, f"f{fid}", draw(nested_types(next_id, depth + 1)), draw(st.booleans())))
     return T.StructType(tuple(fields))
@@ -132,20 +151,24 @@ EVERY_PRIMITIVE = [
     (T.UUID, [uuid.UUID("f79c3e09-677c-4bbd-a479-3f349cb785e7"), uuid.UUID(int=0)], pa.binary(16)),
     (T.FixedType(3), [b"abc", b"\x00\x00\x00"], pa.binary(3)),
     (T.BINARY, [b"", b"\xff\x00"], pa.binary()),
-]  # fmt: skip
+]
 
 # --- schemas --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("t, values, arrow", EVERY_PRIMITIVE, ids=lambda p: str(p) if isinstance(p, T.IcebergType) else "")
+@pytest.mark.parametrize(
+    "t, values, arrow", EVERY_PRIMITIVE, ids=lambda p: str(p) if isinstance(p, T.IcebergType) else ""
+)
 def test_every_primitive_type(t, values, arrow):
     """scan.arrow-type: the Appendix A mapping, written to Parquet and read back, values included."""
     schema = Schema.of(F(1, "req", t, True), F(2, "opt", t, False))
     assert arrow_schema(schema).field("req").type == arrow and not arrow_schema(schema).field("req").nullable
     rows = [{1: v, 2: v} for v in values] + [{1: values[0], 2: None}]
     assert same(rows_from_arrow(arrow_table(rows, schema), schema=schema), rows)
-    assert same(rows_from_arrow(arrow_table(rows, schema), by_id=False, schema=schema),
-                [{"req": r[1], "opt": r[2]} for r in rows])  # fmt: skip
+    assert same(
+        rows_from_arrow(arrow_table(rows, schema), by_id=False, schema=schema),
+        [{"req": r[1], "opt": r[2]} for r in rows],
+    )
     read_schema, read_rows = read_parquet(write_parquet(rows, schema))
     assert read_schema == schema and same(read_rows, rows)
 
@@ -155,34 +178,62 @@ def test_nested_field_ids_in_arrow_metadata():
         F(1, "s", T.StructType((F(2, "x", T.INT, True),)), False),
         F(3, "l", T.ListType(4, T.STRING, True), True),
         F(5, "m", T.MapType(6, T.STRING, 7, T.ListType(8, T.LONG, False), False), False),
-    )  # fmt: skip
+    )
     arrow = arrow_schema(schema)
-    assert dict(_arrow_ids(arrow)) == {"s": 1, "s.x": 2, "l": 3, "l.element": 4, "m": 5, "m.key": 6, "m.value": 7,
-                                       "m.value.element": 8}  # fmt: skip
+    assert dict(_arrow_ids(arrow)) == {
+        "s": 1,
+        "s.x": 2,
+        "l": 3,
+        "l.element": 4,
+        "m": 5,
+        "m.key": 6,
+        "m.value": 7,
+        "m.value.element": 8,
+    }
     assert not arrow.field("l").type.value_field.nullable and not arrow.field("m").type.key_field.nullable
     assert arrow.field("m").type.item_field.nullable and arrow.field("l").nullable is False
     assert iceberg_schema(arrow) == schema
 
 
-@pytest.mark.parametrize("t", [T.UNKNOWN, T.VARIANT, T.GeometryType(), T.GeographyType(), T.FixedType(0), T.DecimalType(0, 0)])
+@pytest.mark.parametrize(
+    "t", [T.UNKNOWN, T.VARIANT, T.GeometryType(), T.GeographyType(), T.FixedType(0), T.DecimalType(0, 0)]
+)
 def test_types_without_an_arrow_mapping(t):
     """scan.arrow-type: unknown, variant and the geo types have no Arrow/Parquet type here."""
     with pytest.raises(NotDefined, match=r"\[scan.arrow-type\]"):
         arrow_schema(Schema.of(F(1, "x", T.StructType((F(2, "y", t, False),)), False)))
 
 
-@pytest.mark.parametrize("arrow, expected", [
-    (pa.large_string(), T.STRING), (pa.large_binary(), T.BINARY), (pa.int16(), T.INT), (pa.uint32(), T.LONG),
-    (pa.dictionary(pa.int32(), pa.string()), T.STRING), (pa.timestamp("us", tz="+00:00"), T.TIMESTAMPTZ),
-    (pa.timestamp("ns", tz="Etc/UTC"), T.TIMESTAMPTZ_NS), (pa.large_list(pa.field("e", pa.int32(), metadata={FIELD_ID_KEY: b"2"})), T.ListType(2, T.INT, False)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "arrow, expected",
+    [
+        (pa.large_string(), T.STRING),
+        (pa.large_binary(), T.BINARY),
+        (pa.int16(), T.INT),
+        (pa.uint32(), T.LONG),
+        (pa.dictionary(pa.int32(), pa.string()), T.STRING),
+        (pa.timestamp("us", tz="+00:00"), T.TIMESTAMPTZ),
+        (pa.timestamp("ns", tz="Etc/UTC"), T.TIMESTAMPTZ_NS),
+        (pa.large_list(pa.field("e", pa.int32(), metadata={FIELD_ID_KEY: b"2"})), T.ListType(2, T.INT, False)),
+    ],
+)
 def test_arrow_types_accepted_on_read(arrow, expected):
     field = pa.field("x", arrow, metadata={FIELD_ID_KEY: b"1"})
     assert iceberg_schema(pa.schema([field])) == Schema.of(F(1, "x", expected, False))
 
 
-@pytest.mark.parametrize("arrow", [pa.timestamp("ms"), pa.timestamp("us", tz="America/New_York"), pa.time32("ms"),
-                                   pa.uint64(), pa.null(), pa.float16(), pa.date64()])  # fmt: skip
+@pytest.mark.parametrize(
+    "arrow",
+    [
+        pa.timestamp("ms"),
+        pa.timestamp("us", tz="America/New_York"),
+        pa.time32("ms"),
+        pa.uint64(),
+        pa.null(),
+        pa.float16(),
+        pa.date64(),
+    ],
+)
 def test_arrow_types_without_an_iceberg_type(arrow):
     with pytest.raises(NotDefined, match=r"\[scan.arrow-type\]"):
         iceberg_schema(pa.schema([pa.field("x", arrow, metadata={FIELD_ID_KEY: b"1"})]))
@@ -199,7 +250,9 @@ def test_partial_field_ids_are_an_error():
     with pytest.raises(InvalidInput, match=r"\[scan.field-ids\].*not an integer"):
         iceberg_schema(pa.schema([pa.field("a", pa.int32(), metadata={FIELD_ID_KEY: b"one"})]))
     with pytest.raises(InvalidInput, match=r"\[schema.field-id.unique\]"):
-        iceberg_schema(pa.schema([pa.field("a", pa.int32(), metadata=with_id), pa.field("b", pa.int32(), metadata=with_id)]))
+        iceberg_schema(
+            pa.schema([pa.field("a", pa.int32(), metadata=with_id), pa.field("b", pa.int32(), metadata=with_id)])
+        )
     assert iceberg_schema(pa.schema([pa.field("a", pa.int32())])) is None
     with pytest.raises(InvalidInput, match=r"\[scan.field-ids\].*read by names"):
         rows_from_arrow(pa.table({"a": [1]}))
@@ -222,18 +275,18 @@ def test_nulls_at_every_level():
         F(1, "s", T.StructType((F(2, "a", T.INT, True), F(3, "b", T.STRING, False))), False),
         F(4, "l", T.ListType(5, T.StructType((F(6, "x", T.LONG, False),)), False), False),
         F(7, "m", T.MapType(8, T.STRING, 9, T.ListType(10, T.DATE, False), False), False),
-    )  # fmt: skip
+    )
     rows = [
         {1: None, 4: None, 7: None},
         {1: {2: 1, 3: None}, 4: [None, {6: None}, {6: 5}], 7: {"a": None, "b": [None, 3], "c": []}},
         {1: {2: 2, 3: "x"}, 4: [], 7: {}},
-    ]  # fmt: skip
+    ]
     expected = rows
     table = arrow_table(rows, schema)
     assert rows_from_arrow(table) == expected
     for start in range(3):  # sliced arrays: offsets and validity bitmaps of the slice
         assert rows_from_arrow(table.slice(start)) == expected[start:]
-        assert rows_from_arrow(table.slice(start, 1)) == expected[start:start + 1]
+        assert rows_from_arrow(table.slice(start, 1)) == expected[start : start + 1]
     assert rows_from_arrow(pa.concat_tables([table, table])) == expected * 2  # several chunks
     assert read_parquet(write_parquet(rows, schema)) == (schema, expected)
 
@@ -241,8 +294,9 @@ def test_nulls_at_every_level():
 def test_null_list_slots_with_hidden_children():
     """A null list may cover child values in Arrow; they are not part of any row."""
     elem = pa.field("element", pa.int64(), metadata={FIELD_ID_KEY: b"2"})
-    arr = pa.ListArray.from_arrays(pa.array([0, 2, 4], pa.int32()), pa.array([1, 2, 3, 4]), type=pa.list_(elem),
-                                   mask=pa.array([False, True]))  # fmt: skip
+    arr = pa.ListArray.from_arrays(
+        pa.array([0, 2, 4], pa.int32()), pa.array([1, 2, 3, 4]), type=pa.list_(elem), mask=pa.array([False, True])
+    )
     table = pa.Table.from_arrays([arr], schema=pa.schema([pa.field("l", arr.type, metadata={FIELD_ID_KEY: b"1"})]))
     assert rows_from_arrow(table) == [{1: [1, 2]}, {1: None}]
     assert rows_from_arrow(table.slice(1)) == [{1: None}]
@@ -251,8 +305,11 @@ def test_null_list_slots_with_hidden_children():
 def test_required_nulls_are_rejected():
     """scan.required: a required field, element or value is not null where its parent is present."""
     struct = T.StructType((F(2, "a", T.INT, True),))
-    schema = Schema.of(F(1, "s", struct, False), F(3, "l", T.ListType(4, T.INT, True), False),
-                       F(5, "m", T.MapType(6, T.INT, 7, T.INT, True), False))  # fmt: skip
+    schema = Schema.of(
+        F(1, "s", struct, False),
+        F(3, "l", T.ListType(4, T.INT, True), False),
+        F(5, "m", T.MapType(6, T.INT, 7, T.INT, True), False),
+    )
     assert arrow_table([{1: None, 3: None, 5: None}], schema).num_rows == 1  # absent parents: fine
     for row in ({1: {2: None}}, {3: [1, None]}, {5: {1: None}}):
         with pytest.raises(InvalidInput, match=r"\[scan.required\]"):
@@ -270,7 +327,10 @@ def test_invalid_values_are_rejected_on_write():
 
 def test_duplicate_map_keys_are_rejected():
     """scan.map-keys: Arrow does not enforce distinct keys; the dict form of a map needs them."""
-    mtype = pa.map_(pa.field("key", pa.string(), False, {FIELD_ID_KEY: b"2"}), pa.field("value", pa.int32(), True, {FIELD_ID_KEY: b"3"}))
+    mtype = pa.map_(
+        pa.field("key", pa.string(), False, {FIELD_ID_KEY: b"2"}),
+        pa.field("value", pa.int32(), True, {FIELD_ID_KEY: b"3"}),
+    )
     table = pa.table({"m": pa.array([[("a", 1), ("a", 2)]], mtype)})
     table = table.cast(pa.schema([pa.field("m", mtype, metadata={FIELD_ID_KEY: b"1"})]))
     with pytest.raises(InvalidInput, match=r"\[scan.map-keys\]"):
@@ -285,7 +345,9 @@ def test_uuid_needs_the_iceberg_type_or_the_extension():
     assert table.schema.field("u").type == pa.binary(16)
     assert rows_from_arrow(table) == [{1: u.bytes, 2: [u.bytes, None]}]
     assert rows_from_arrow(table, schema=schema) == [{1: u, 2: [u, None]}]
-    assert iceberg_schema(table.schema) == Schema.of(F(1, "u", T.FixedType(16), False), F(2, "l", T.ListType(3, T.FixedType(16), False), False))
+    assert iceberg_schema(table.schema) == Schema.of(
+        F(1, "u", T.FixedType(16), False), F(2, "l", T.ListType(3, T.FixedType(16), False), False)
+    )
     with pytest.raises(NotDefined, match=r"\[scan.arrow-type\]"):
         rows_from_arrow(table, schema=Schema.of(F(1, "u", T.STRING, False)))
     data = write_parquet([{1: u, 2: [u, None]}], schema)
@@ -298,7 +360,9 @@ def test_uuid_needs_the_iceberg_type_or_the_extension():
 
 def test_timestamptz_is_utc():
     """scan.arrow-type: timestamptz is UTC-adjusted in Arrow (tz 'UTC') and in Parquet (isAdjustedToUTC)."""
-    schema = Schema.of(F(1, "tz", T.TIMESTAMPTZ, False), F(2, "ntz", T.TIMESTAMP, False), F(3, "tzns", T.TIMESTAMPTZ_NS, False))
+    schema = Schema.of(
+        F(1, "tz", T.TIMESTAMPTZ, False), F(2, "ntz", T.TIMESTAMP, False), F(3, "tzns", T.TIMESTAMPTZ_NS, False)
+    )
     assert [arrow_schema(schema).field(i).type.tz for i in range(3)] == ["UTC", None, "UTC"]
     rows = [{1: 1510871468000001, 2: 1510871468000001, 3: -1}]
     data = write_parquet(rows, schema)
@@ -313,18 +377,24 @@ def test_timestamptz_is_utc():
 
 
 def test_parquet_without_field_ids_is_read_by_names():
-    table = pa.table({
-        "id": pa.array([1, None], pa.int64()),
-        "s": pa.array([{"a": "x", "l": [1, None]}, None], pa.struct([("a", pa.string()), ("l", pa.list_(pa.int32()))])),
-        "m": pa.array([[("k", 1.5)], None], pa.map_(pa.string(), pa.float32())),
-        "d": pa.array([19000, None], pa.date32()),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "id": pa.array([1, None], pa.int64()),
+            "s": pa.array(
+                [{"a": "x", "l": [1, None]}, None], pa.struct([("a", pa.string()), ("l", pa.list_(pa.int32()))])
+            ),
+            "m": pa.array([[("k", 1.5)], None], pa.map_(pa.string(), pa.float32())),
+            "d": pa.array([19000, None], pa.date32()),
+        }
+    )
     buf = io.BytesIO()
     pq.write_table(table, buf)
     schema, rows = read_parquet(buf.getvalue())
     assert schema is None
-    assert rows == [{"id": 1, "s": {"a": "x", "l": [1, None]}, "m": {"k": 1.5}, "d": 19000},
-                    {"id": None, "s": None, "m": None, "d": None}]  # fmt: skip
+    assert rows == [
+        {"id": 1, "s": {"a": "x", "l": [1, None]}, "m": {"k": 1.5}, "d": 19000},
+        {"id": None, "s": None, "m": None, "d": None},
+    ]
 
 
 def test_written_parquet_carries_field_ids_and_is_deterministic():
@@ -332,14 +402,26 @@ def test_written_parquet_carries_field_ids_and_is_deterministic():
         F(10, "id", T.LONG, True),
         F(11, "s", T.StructType((F(12, "d", T.DecimalType(20, 3), False),)), False),
         F(13, "m", T.MapType(14, T.STRING, 15, T.ListType(16, T.DOUBLE, False), False), False),
-    )  # fmt: skip
+    )
     rows = [{10: 1, 11: {12: Decimal("1.500")}, 13: {"a": [1.0, None]}}, {10: 2}]
     data = write_parquet(rows, schema)
     assert data == write_parquet(rows, schema)
     parquet = pq.ParquetFile(io.BytesIO(data)).schema
-    assert [parquet.column(i).path for i in range(len(parquet))] == ["id", "s.d", "m.key_value.key", "m.key_value.value.list.element"]
+    assert [parquet.column(i).path for i in range(len(parquet))] == [
+        "id",
+        "s.d",
+        "m.key_value.key",
+        "m.key_value.value.list.element",
+    ]
     assert dict(_arrow_ids(pq.read_schema(io.BytesIO(data)))) == {
-        "id": 10, "s": 11, "s.d": 12, "m": 13, "m.key": 14, "m.value": 15, "m.value.element": 16}
+        "id": 10,
+        "s": 11,
+        "s.d": 12,
+        "m": 13,
+        "m.key": 14,
+        "m.value": 15,
+        "m.value.element": 16,
+    }
     assert "field_id=16 element" in str(parquet) and "field_id=14 key" in str(parquet)
     assert "int64 field_id=10 id" in str(parquet)
     assert read_parquet(write_parquet(rows, schema, compression="none"))[1] == read_parquet(data)[1]
@@ -353,7 +435,9 @@ def test_pyiceberg_reads_our_field_ids_and_types():
     for t, _values, _arrow in EVERY_PRIMITIVE:
         fid = next(next_id)
         fields.append(F(fid, f"c{fid}", t, fid % 2 == 0))
-    fields.append(F(100, "s", T.StructType((F(101, "x", T.INT, True), F(102, "l", T.ListType(103, T.UUID, True), False))), False))
+    fields.append(
+        F(100, "s", T.StructType((F(101, "x", T.INT, True), F(102, "l", T.ListType(103, T.UUID, True), False))), False)
+    )
     fields.append(F(104, "m", T.MapType(105, T.STRING, 106, T.TIMESTAMPTZ_NS, False), True))
     schema = Schema.of(*fields)
     data = write_parquet([], schema)

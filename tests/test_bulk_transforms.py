@@ -17,11 +17,34 @@ from spec_impl.revisions import ALL as REVISIONS
 from spec_impl.transforms import accepts
 from spec_impl.types import parse_type
 
-ARROW = {"int": pa.int32(), "long": pa.int64(), "date": pa.date32(), "time": pa.time64("us"), "timestamp": pa.timestamp("us"),
-         "timestamptz": pa.timestamp("us", tz="UTC"), "timestamp_ns": pa.timestamp("ns"), "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
-         "string": pa.string(), "binary": pa.binary(), "uuid": pa.binary(16), "fixed[5]": pa.binary(5), "decimal(9,2)": pa.decimal128(9, 2),
-         "decimal(38,5)": pa.decimal128(38, 5)}  # fmt: skip
-TRANSFORMS = ("identity", "bucket[16]", "bucket[1000003]", "truncate[3]", "truncate[1000]", "year", "month", "day", "hour", "void")
+ARROW = {
+    "int": pa.int32(),
+    "long": pa.int64(),
+    "date": pa.date32(),
+    "time": pa.time64("us"),
+    "timestamp": pa.timestamp("us"),
+    "timestamptz": pa.timestamp("us", tz="UTC"),
+    "timestamp_ns": pa.timestamp("ns"),
+    "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
+    "string": pa.string(),
+    "binary": pa.binary(),
+    "uuid": pa.binary(16),
+    "fixed[5]": pa.binary(5),
+    "decimal(9,2)": pa.decimal128(9, 2),
+    "decimal(38,5)": pa.decimal128(38, 5),
+}
+TRANSFORMS = (
+    "identity",
+    "bucket[16]",
+    "bucket[1000003]",
+    "truncate[3]",
+    "truncate[1000]",
+    "year",
+    "month",
+    "day",
+    "hour",
+    "void",
+)
 CASES = [(t, tr) for t in ARROW for tr in TRANSFORMS if accepts(tr, parse_type(t))]
 
 
@@ -68,4 +91,7 @@ def test_slices_and_chunks():
     whole = apply_transform_array("truncate[7]", "long", arr).to_pylist()
     assert apply_transform_array("truncate[7]", "long", arr.slice(10, 20)).to_pylist() == whole[10:30]
     chunked = pa.chunked_array([arr.slice(0, 30), arr.slice(30)])
-    assert apply_transform_array("bucket[5]", "long", chunked).to_pylist() == apply_transform_array("bucket[5]", "long", arr).to_pylist()
+    assert (
+        apply_transform_array("bucket[5]", "long", chunked).to_pylist()
+        == apply_transform_array("bucket[5]", "long", arr).to_pylist()
+    )

@@ -9,8 +9,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from spec_impl.expressions import strategies as pst
-from spec_impl.metrics.column_metrics import (ColumnMetrics, check_column_metrics, column_metrics, read_bound, truncate_lower,
-                                              truncate_upper)  # fmt: skip
+from spec_impl.metrics.column_metrics import (
+    ColumnMetrics,
+    check_column_metrics,
+    column_metrics,
+    read_bound,
+    truncate_lower,
+    truncate_upper,
+)
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import RULES
 from spec_impl.types import parse_type
@@ -86,8 +92,12 @@ def test_truncation_only_for_strings_and_binary():
 
 
 @settings(max_examples=300, deadline=None, database=None)
-@given(st.sampled_from([S, B]).flatmap(lambda t: st.tuples(st.just(t), st.lists(st.one_of(st.none(), pst.literals(t)), max_size=6))),
-       st.integers(1, 4))
+@given(
+    st.sampled_from([S, B]).flatmap(
+        lambda t: st.tuples(st.just(t), st.lists(st.one_of(st.none(), pst.literals(t)), max_size=6))
+    ),
+    st.integers(1, 4),
+)
 def test_truncated_bounds_are_valid_bounds(typed, length):
     """Truncated metrics pass the checker: the lower bound is at most the minimum, the upper bound
     at least the maximum (multi-byte, non-BMP, U+D7FF and U+10FFFF strings; 0xff bytes)."""
@@ -100,8 +110,23 @@ def test_truncated_bounds_are_valid_bounds(typed, length):
 
 
 @settings(max_examples=300, deadline=None, database=None)
-@given(st.sampled_from(["long", "double", "float", "decimal(9,2)", "date", "timestamp_ns", "uuid", "boolean", "fixed[2]"]).flatmap(
-    lambda name: st.tuples(st.just(parse_type(name)), st.lists(st.one_of(st.none(), pst.literals(parse_type(name)), st.just(NAN) if name in ("double", "float") else st.none()), max_size=6))))
+@given(
+    st.sampled_from(
+        ["long", "double", "float", "decimal(9,2)", "date", "timestamp_ns", "uuid", "boolean", "fixed[2]"]
+    ).flatmap(
+        lambda name: st.tuples(
+            st.just(parse_type(name)),
+            st.lists(
+                st.one_of(
+                    st.none(),
+                    pst.literals(parse_type(name)),
+                    st.just(NAN) if name in ("double", "float") else st.none(),
+                ),
+                max_size=6,
+            ),
+        )
+    )
+)
 def test_computed_metrics_pass_the_checker_and_tampering_fails_it(typed):
     t, values = typed
     m = column_metrics(t, values)

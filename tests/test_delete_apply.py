@@ -12,7 +12,12 @@ from spec_impl.errors import InvalidInput
 from spec_impl.types import parse_type
 
 # "Equality Delete Files": 1: id | 2: category | 3: name
-SPEC_TABLE = [{1: 1, 2: "marsupial", 3: "Koala"}, {1: 2, 2: "toy", 3: "Teddy"}, {1: 3, 2: None, 3: "Grizzly"}, {1: 4, 2: None, 3: "Polar"}]
+SPEC_TABLE = [
+    {1: 1, 2: "marsupial", 3: "Koala"},
+    {1: 2, 2: "toy", 3: "Teddy"},
+    {1: 3, 2: None, 3: "Grizzly"},
+    {1: 4, 2: None, 3: "Polar"},
+]
 TYPES = {1: parse_type("long"), 2: parse_type("string"), 3: parse_type("string")}
 
 
@@ -27,7 +32,12 @@ def test_the_spec_example_id_4_and_category_is_null():
     e = equality_delete("e", [1, 2], [{1: 4, 2: None, 3: "Polar"}], TYPES)
     assert surviving_positions(SPEC_TABLE, set(), [e]) == [0, 1, 2]
     # the AND: id 3 has a null category too, but not id 4; id 4 with category "toy" matches nothing
-    assert surviving_positions(SPEC_TABLE, set(), [equality_delete("e", [1, 2], [{1: 4, 2: "toy"}], TYPES)]) == [0, 1, 2, 3]
+    assert surviving_positions(SPEC_TABLE, set(), [equality_delete("e", [1, 2], [{1: 4, 2: "toy"}], TYPES)]) == [
+        0,
+        1,
+        2,
+        3,
+    ]
 
 
 def test_null_delete_value_matches_only_null():

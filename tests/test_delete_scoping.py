@@ -26,7 +26,11 @@ def _same_partition(a: ScanFile, b: ScanFile) -> bool:
             return (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1, x) == math.copysign(1, y))
         return type(x) is type(y) and x == y
 
-    return a.spec_id == b.spec_id and len(a.partition) == len(b.partition) and all(same(x, y) for x, y in zip(a.partition, b.partition))
+    return (
+        a.spec_id == b.spec_id
+        and len(a.partition) == len(b.partition)
+        and all(same(x, y) for x, y in zip(a.partition, b.partition))
+    )
 
 
 def _pairwise(data: list[ScanFile], deletes: list[ScanFile], revision: str) -> dict[str, list[str]]:
@@ -34,12 +38,21 @@ def _pairwise(data: list[ScanFile], deletes: list[ScanFile], revision: str) -> d
     adopted = revision == revisions.V3_ADOPTED
     out = {}
     for d in data:
-        dvs = [x for x in deletes if adopted and x.is_dv and x.referenced_data_file == d.path
-               and d.sequence_number <= x.sequence_number and _same_partition(d, x)]  # fmt: skip
+        dvs = [
+            x
+            for x in deletes
+            if adopted
+            and x.is_dv
+            and x.referenced_data_file == d.path
+            and d.sequence_number <= x.sequence_number
+            and _same_partition(d, x)
+        ]
         applied = list(dvs)
         for x in deletes:
             if x.content == EQUALITY:
-                if d.sequence_number < x.sequence_number and (_same_partition(d, x) or x.spec_id in UNPARTITIONED_SPECS):
+                if d.sequence_number < x.sequence_number and (
+                    _same_partition(d, x) or x.spec_id in UNPARTITIONED_SPECS
+                ):
                     applied.append(x)
             elif x.content == POSITION and not (adopted and x.is_dv) and not dvs:
                 target = x.referenced_data_file if adopted else None
@@ -57,7 +70,10 @@ partition_values = st.sampled_from([0, 1, None, 0.0, -0.0, float("nan"), "a"])
 @st.composite
 def snapshots(draw):
     n_data = draw(st.integers(1, 8))
-    data = [ScanFile(f"d{i}", DATA, draw(st.sampled_from([0, 1, 2])), (draw(partition_values),), draw(st.integers(0, 5))) for i in range(n_data)]
+    data = [
+        ScanFile(f"d{i}", DATA, draw(st.sampled_from([0, 1, 2])), (draw(partition_values),), draw(st.integers(0, 5)))
+        for i in range(n_data)
+    ]
     deletes, dv_targets = [], set()
     for j in range(draw(st.integers(0, 10))):
         kind = draw(st.sampled_from(["pos", "eq", "dv", "targeted", "bounds"]))
@@ -73,7 +89,9 @@ def snapshots(draw):
         elif kind == "targeted":
             deletes.append(ScanFile(f"x{j}", POSITION, spec, partition, seq, referenced_data_file=target))
         elif kind == "bounds":
-            deletes.append(ScanFile(f"x{j}", POSITION, spec, partition, seq, file_path_lower=target, file_path_upper=target))
+            deletes.append(
+                ScanFile(f"x{j}", POSITION, spec, partition, seq, file_path_lower=target, file_path_upper=target)
+            )
         else:
             deletes.append(ScanFile(f"x{j}", POSITION if kind == "pos" else EQUALITY, spec, partition, seq))
     return data, deletes
@@ -113,5 +131,9 @@ def test_scan_file_errors_name_the_file():
 
 
 def test_unpartitioned_spec_ids():
-    specs = [{"spec-id": 0, "fields": []}, {"spec-id": 1, "fields": [{"transform": "void"}]}, {"spec-id": 2, "fields": [{"transform": "bucket[2]"}]}]
+    specs = [
+        {"spec-id": 0, "fields": []},
+        {"spec-id": 1, "fields": [{"transform": "void"}]},
+        {"spec-id": 2, "fields": [{"transform": "bucket[2]"}]},
+    ]
     assert unpartitioned_spec_ids(specs) == {0, 1}

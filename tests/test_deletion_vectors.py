@@ -59,12 +59,14 @@ def test_single_position_example_of_the_digest():
         "D1D33964"  # magic
         "0100000000000000"  # one 32-bit bitmap, count as 8 bytes little-endian
         "00000000"  # its key: high 32 bits of the positions = 0, 4 bytes little-endian
-        "3A300000" "01000000"  # Roaring: cookie 12346 (no run containers), 1 container
-        "0000" "0000"  # descriptive header: container key 0, cardinality - 1 = 0
+        "3A300000"
+        "01000000"  # Roaring: cookie 12346 (no run containers), 1 container
+        "0000"
+        "0000"  # descriptive header: container key 0, cardinality - 1 = 0
         "10000000"  # offset header: the container starts at byte 16 of the bitmap
         "0300"  # array container: the low 16 bits of the value, 3
         "DC8BE776"  # CRC-32 of magic + vector, big-endian
-    )  # fmt: skip
+    )
     assert serialize_dv([3]) == expected
     assert list(deserialize_dv(expected).positions()) == [3]
 
@@ -78,11 +80,19 @@ def test_two_keys_and_a_run_container_written_out_by_hand():
         "00000000"  # key 0: positions 10..19
         "3B300000"  # cookie 12347 (run containers present) | (containers - 1 = 0) << 16
         "01"  # run bitset: container 0 is a run container
-        "0000" "0900"  # descriptive header: key 0, cardinality - 1 = 9; no offset header below 4 containers
-        "0100" "0A00" "0900"  # one run: start 10, length - 1 = 9
+        "0000"
+        "0900"  # descriptive header: key 0, cardinality - 1 = 9; no offset header below 4 containers
+        "0100"
+        "0A00"
+        "0900"  # one run: start 10, length - 1 = 9
         "01000000"  # key 1: position 2^32 + 7
-        "3A300000" "01000000" "0000" "0000" "10000000" "0700"  # as in the digest's example, value 7
-    )  # fmt: skip
+        "3A300000"
+        "01000000"
+        "0000"
+        "0000"
+        "10000000"
+        "0700"  # as in the digest's example, value 7
+    )
     expected = bytes.fromhex("00000035") + MAGIC + vector + bytes.fromhex("CABE0F27")  # length 53 = 4 + 49
     assert zlib.crc32(MAGIC + vector) == 0xCABE0F27
     assert serialize_dv([2**32 + 7, *range(10, 20)]) == expected
@@ -92,7 +102,7 @@ def test_two_keys_and_a_run_container_written_out_by_hand():
 
 
 def test_empty_vector():
-    expected = bytes.fromhex("0000000C" "D1D33964" "0000000000000000") + struct.pack(">I", zlib.crc32(MAGIC + bytes(8)))
+    expected = bytes.fromhex("0000000CD1D339640000000000000000") + struct.pack(">I", zlib.crc32(MAGIC + bytes(8)))
     assert serialize_dv([]) == expected
     assert deserialize_dv(expected, 0).cardinality == 0
 
@@ -108,7 +118,9 @@ positions = st.one_of(
 @st.composite
 def position_sets(draw) -> set[int]:
     out = draw(st.sets(positions, max_size=60))
-    for start, length in draw(st.lists(st.tuples(st.sampled_from([0, 5000, 2**32 - 100, 2**40]), st.integers(1, 9000)), max_size=2)):
+    for start, length in draw(
+        st.lists(st.tuples(st.sampled_from([0, 5000, 2**32 - 100, 2**40]), st.integers(1, 9000)), max_size=2)
+    ):
         out.update(range(start, start + length))  # runs, and bitmap containers above 4096 values
     return out
 
@@ -174,8 +186,11 @@ def test_crc():
         (vector_of((0, roaring(*range(0, 10000, 2))[:-100])), "truncated"),  # a bitmap container
         (vector_of((0, BitMap(range(10)).serialize()[:-2])), "truncated"),  # a run container
         (vector_of((0, BitMap(range(10)).serialize()[:-2] + b"\x00\x00")), "holds 1 values, its header says"),
-        (vector_of((0, bytes.fromhex("3A300000" "01000000" "0000" "0100" "10000000" "0200" "0100"))), "not a valid 32-bit Roaring bitmap"),
-        (vector_of((0, bytes.fromhex("3A300000" "FFFF0100"))), "at most 65536 containers"),
+        (
+            vector_of((0, bytes.fromhex("3A30000001000000000001001000000002000100"))),
+            "not a valid 32-bit Roaring bitmap",
+        ),
+        (vector_of((0, bytes.fromhex("3A300000FFFF0100"))), "at most 65536 containers"),
     ],
 )
 def test_layout(vector, match):
@@ -222,7 +237,10 @@ def puffin_with_dvs() -> tuple[bytes, list[dict], list[list[int]]]:
     blobs = [Blob("apache-datasketches-theta-v1", b"sketch", (1,), 1, 1, "zstd", {"ndv": "3"})]
     blobs += [dvs.dv_blob(s, f"s3://bucket/t/data/{i}.parquet") for i, s in enumerate(sets)]
     data = write_puffin(blobs, {"created-by": "test"})
-    entries = [dict(dvs.manifest_fields(b), file_path="s3://bucket/t/data/dv.puffin", file_size_in_bytes=len(data)) for b in read_puffin(data).blobs[1:]]
+    entries = [
+        dict(dvs.manifest_fields(b), file_path="s3://bucket/t/data/dv.puffin", file_size_in_bytes=len(data))
+        for b in read_puffin(data).blobs[1:]
+    ]
     return data, entries, [sorted(s) for s in sets]
 
 
@@ -232,11 +250,24 @@ def test_deleted_positions_of_each_dv_in_a_file():
     assert deleted_positions(data, {"status": 1, "data_file": entries[1]}) == sets[1]
     f = read_puffin(data)
     b = f.blobs[1]
-    assert (b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec) == (dvs.BLOB_TYPE, (dvs.POS_FIELD_ID,), -1, -1, None)
+    assert (b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec) == (
+        dvs.BLOB_TYPE,
+        (dvs.POS_FIELD_ID,),
+        -1,
+        -1,
+        None,
+    )
     assert b.properties == {"referenced-data-file": "s3://bucket/t/data/0.parquet", "cardinality": "3"}
-    assert entries[0] == {"content": 1, "file_format": "puffin", "record_count": 3, "referenced_data_file": "s3://bucket/t/data/0.parquet",
-                          "content_offset": b.offset, "content_size_in_bytes": b.length, "file_path": "s3://bucket/t/data/dv.puffin",
-                          "file_size_in_bytes": len(data)}  # fmt: skip
+    assert entries[0] == {
+        "content": 1,
+        "file_format": "puffin",
+        "record_count": 3,
+        "referenced_data_file": "s3://bucket/t/data/0.parquet",
+        "content_offset": b.offset,
+        "content_size_in_bytes": b.length,
+        "file_path": "s3://bucket/t/data/dv.puffin",
+        "file_size_in_bytes": len(data),
+    }
 
 
 @pytest.mark.parametrize(
@@ -250,7 +281,11 @@ def test_deleted_positions_of_each_dv_in_a_file():
         ({"content_offset": 5}, "dv.blob-reference", "name no blob"),
         ({"content_size_in_bytes": 41}, "dv.blob-reference", "name no blob"),
         ({"content_offset": 4, "content_size_in_bytes": None}, "dv.entry", "needs content_size_in_bytes"),
-        ({"referenced_data_file": "s3://bucket/t/data/1.parquet"}, "dv.blob-reference", "referenced-data-file is 's3://bucket/t/data/0.parquet'"),
+        (
+            {"referenced_data_file": "s3://bucket/t/data/1.parquet"},
+            "dv.blob-reference",
+            "referenced-data-file is 's3://bucket/t/data/0.parquet'",
+        ),
         ({"record_count": 4}, "dv.cardinality", "record_count"),
     ],
 )
@@ -263,7 +298,11 @@ def test_entry_checks(change, rule, match):
 def test_entry_pointing_at_another_blob_type():
     data, entries, _ = puffin_with_dvs()
     sketch = read_puffin(data).blobs[0]
-    e = rule_of(lambda: deleted_positions(data, {**entries[0], "content_offset": sketch.offset, "content_size_in_bytes": sketch.length}))
+    e = rule_of(
+        lambda: deleted_positions(
+            data, {**entries[0], "content_offset": sketch.offset, "content_size_in_bytes": sketch.length}
+        )
+    )
     assert e.rule == "dv.blob-reference" and "'apache-datasketches-theta-v1' blob" in str(e)
 
 
@@ -272,8 +311,14 @@ def one_dv_file(**blob_changes) -> tuple[bytes, dict]:
     good = dvs.dv_blob([1, 2], DATA_FILE)
     data = write_puffin([dataclasses.replace(good, **blob_changes)])
     blob = read_puffin(data).blobs[0]
-    return data, {"content": 1, "file_format": "puffin", "record_count": 2, "referenced_data_file": DATA_FILE,
-                  "content_offset": blob.offset, "content_size_in_bytes": blob.length}  # fmt: skip
+    return data, {
+        "content": 1,
+        "file_format": "puffin",
+        "record_count": 2,
+        "referenced_data_file": DATA_FILE,
+        "content_offset": blob.offset,
+        "content_size_in_bytes": blob.length,
+    }
 
 
 @pytest.mark.parametrize(
@@ -337,5 +382,6 @@ def test_deletion_vector_written_by_iceberg_java():
     assert serialize_dv(expected) == f.payload(blob)
     assert write_puffin([dvs.dv_blob(expected, entry["referenced_data_file"])], f.properties) == data
     assert {k: v for k, v in dvs.manifest_fields(blob).items() if k != "file_format"} == {
-        k: entry[k] for k in ("content", "record_count", "referenced_data_file", "content_offset", "content_size_in_bytes")
+        k: entry[k]
+        for k in ("content", "record_count", "referenced_data_file", "content_offset", "content_size_in_bytes")
     }

@@ -10,7 +10,11 @@ from spec_impl.metadata import retention
 
 
 def test_values_within_the_bound_read_as_int():
-    assert bounded_int("42", 3, "type.fixed", "n") == 42 and bounded_int("-007", 3, "type.fixed", "n") == -7 and bounded_int("+0", 1, "type.fixed", "n") == 0
+    assert (
+        bounded_int("42", 3, "type.fixed", "n") == 42
+        and bounded_int("-007", 3, "type.fixed", "n") == -7
+        and bounded_int("+0", 1, "type.fixed", "n") == 0
+    )
 
 
 def test_more_digits_than_the_bound_are_refused_under_the_rule():

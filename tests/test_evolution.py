@@ -44,14 +44,23 @@ def test_violation_shape():
         v.rule = "x"  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(("old", "new", "version", "revision", "ok"), [
-    ("int", "long", 1, V3_ADOPTED, True), ("float", "double", 2, V3_ADOPTED, True),
-    ("decimal(9,2)", "decimal(18,2)", 2, V3_ADOPTED, True), ("decimal(9,2)", "decimal(18,3)", 3, V3_ADOPTED, False),
-    ("long", "int", 2, V3_ADOPTED, False), ("string", "binary", 2, V3_ADOPTED, False),
-    ("date", "timestamp", 3, V3_ADOPTED, True), ("date", "timestamp_ns", 3, V3_ADOPTED, True),
-    ("date", "timestamptz", 3, V3_ADOPTED, False), ("date", "timestamp", 2, V3_ADOPTED, False),
-    ("date", "timestamp", 3, SEED_2024, False), ("unknown", "string", 3, V3_ADOPTED, True),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("old", "new", "version", "revision", "ok"),
+    [
+        ("int", "long", 1, V3_ADOPTED, True),
+        ("float", "double", 2, V3_ADOPTED, True),
+        ("decimal(9,2)", "decimal(18,2)", 2, V3_ADOPTED, True),
+        ("decimal(9,2)", "decimal(18,3)", 3, V3_ADOPTED, False),
+        ("long", "int", 2, V3_ADOPTED, False),
+        ("string", "binary", 2, V3_ADOPTED, False),
+        ("date", "timestamp", 3, V3_ADOPTED, True),
+        ("date", "timestamp_ns", 3, V3_ADOPTED, True),
+        ("date", "timestamptz", 3, V3_ADOPTED, False),
+        ("date", "timestamp", 2, V3_ADOPTED, False),
+        ("date", "timestamp", 3, SEED_2024, False),
+        ("unknown", "string", 3, V3_ADOPTED, True),
+    ],
+)
 def test_primitive_promotions(old, new, version, revision, ok):
     """evolution.type.promotion: the promotion table of spec_impl.promotion."""
     before, after = Schema.of(field(1, "x", old)), Schema.of(field(1, "x", new))
@@ -60,21 +69,56 @@ def test_primitive_promotions(old, new, version, revision, ok):
 
 def test_promotions_inside_lists_and_maps():
     """evolution.type.promotion: element, key and value types are checked by their own ids."""
-    old = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}),
-                    field(3, "m", {"type": "map", "key-id": 4, "key": "int", "value-id": 5, "value-required": False, "value": "float"}))  # fmt: skip
-    ok = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "long"}),
-                   field(3, "m", {"type": "map", "key-id": 4, "key": "long", "value-id": 5, "value-required": False, "value": "double"}))  # fmt: skip
+    old = Schema.of(
+        field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}),
+        field(
+            3, "m", {"type": "map", "key-id": 4, "key": "int", "value-id": 5, "value-required": False, "value": "float"}
+        ),
+    )
+    ok = Schema.of(
+        field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "long"}),
+        field(
+            3,
+            "m",
+            {"type": "map", "key-id": 4, "key": "long", "value-id": 5, "value-required": False, "value": "double"},
+        ),
+    )
     assert rules(old, ok, 2) == []
-    bad = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "string"}),
-                    field(3, "m", {"type": "map", "key-id": 4, "key": "int", "value-id": 5, "value-required": False, "value": "int"}))  # fmt: skip
-    assert [(v.rule, v.field_id) for v in check_evolution(old, bad, 2)] == [("evolution.type.promotion", 2), ("evolution.type.promotion", 5)]
+    bad = Schema.of(
+        field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "string"}),
+        field(
+            3, "m", {"type": "map", "key-id": 4, "key": "int", "value-id": 5, "value-required": False, "value": "int"}
+        ),
+    )
+    assert [(v.rule, v.field_id) for v in check_evolution(old, bad, 2)] == [
+        ("evolution.type.promotion", 2),
+        ("evolution.type.promotion", 5),
+    ]
 
 
 def test_primitive_and_nested_types_do_not_interchange():
     """evolution.type.nested: map<string, int> <-> map<string, struct<int>> (the spec's example)."""
-    flat = Schema.of(field(1, "m", {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value-required": False, "value": "int"}))
-    wrapped = Schema.of(field(1, "m", {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value-required": False,
-                                       "value": struct(field(4, "v", "int"))}))  # fmt: skip
+    flat = Schema.of(
+        field(
+            1,
+            "m",
+            {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value-required": False, "value": "int"},
+        )
+    )
+    wrapped = Schema.of(
+        field(
+            1,
+            "m",
+            {
+                "type": "map",
+                "key-id": 2,
+                "key": "string",
+                "value-id": 3,
+                "value-required": False,
+                "value": struct(field(4, "v", "int")),
+            },
+        )
+    )
     assert rules(flat, wrapped) == ["evolution.type.nested"]
     assert rules(wrapped, flat) == ["evolution.type.nested"]
     as_list = Schema.of(field(1, "m", {"type": "list", "element-id": 5, "element-required": False, "element": "int"}))
@@ -86,8 +130,20 @@ def test_collection_member_ids_are_kept():
     old = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}))
     new = Schema.of(field(1, "l", {"type": "list", "element-id": 3, "element-required": False, "element": "int"}))
     assert rules(old, new) == ["evolution.field-id.kept"]
-    old_map = Schema.of(field(1, "m", {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value-required": False, "value": "int"}))
-    new_map = Schema.of(field(1, "m", {"type": "map", "key-id": 2, "key": "string", "value-id": 4, "value-required": False, "value": "int"}))
+    old_map = Schema.of(
+        field(
+            1,
+            "m",
+            {"type": "map", "key-id": 2, "key": "string", "value-id": 3, "value-required": False, "value": "int"},
+        )
+    )
+    new_map = Schema.of(
+        field(
+            1,
+            "m",
+            {"type": "map", "key-id": 2, "key": "string", "value-id": 4, "value-required": False, "value": "int"},
+        )
+    )
     assert rules(old_map, new_map) == ["evolution.field-id.kept"]
 
 
@@ -95,22 +151,34 @@ def test_grouping_and_ungrouping_are_forbidden():
     """evolution.move: struct<a, b, c> <-> struct<a, struct<b, c>> (the spec's example)."""
     flat = Schema.of(field(1, "a", "int"), field(2, "b", "int"), field(3, "c", "int"))
     grouped = Schema.of(field(1, "a", "int"), field(4, "s", struct(field(2, "b", "int"), field(3, "c", "int"))))
-    assert [(v.rule, v.field_id) for v in check_evolution(flat, grouped, 3)] == [("evolution.move", 2), ("evolution.move", 3)]
+    assert [(v.rule, v.field_id) for v in check_evolution(flat, grouped, 3)] == [
+        ("evolution.move", 2),
+        ("evolution.move", 3),
+    ]
     assert rules(grouped, flat) == ["evolution.move", "evolution.move"]
 
 
 def test_new_ids_must_be_fresh():
     """evolution.field-id.new: above the old highest id and the table's last-column-id; nested ids too."""
     assert rules(BASE, Schema.of(*BASE.fields, field(4, "d", "int"))) == []
-    assert rules(BASE, Schema.of(field(1, "a", "int", True), field(2, "b", "string"), field(3, "d", "int"))) == ["evolution.type.promotion"]
+    assert rules(BASE, Schema.of(field(1, "a", "int", True), field(2, "b", "string"), field(3, "d", "int"))) == [
+        "evolution.type.promotion"
+    ]
     dropped = Schema.of(field(1, "a", "int", True), field(2, "b", "string"))
     reuse = Schema.of(*dropped.fields, field(3, "d", "int"))
     assert rules(dropped, reuse) == []  # 3 is free as far as the old schema shows
     assert rules(dropped, reuse, last_column_id=3) == ["evolution.field-id.new"]
-    nested = Schema.of(*dropped.fields, field(4, "l", {"type": "list", "element-id": 3, "element-required": False, "element": "int"}))
-    assert [(v.rule, v.field_id) for v in check_evolution(dropped, nested, 3, last_column_id=3)] == [("evolution.field-id.new", 3)]
-    reused_live_id = Schema.of(field(1, "a", "int", True), field(3, "c", "double"),
-                               field(5, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}))  # fmt: skip
+    nested = Schema.of(
+        *dropped.fields, field(4, "l", {"type": "list", "element-id": 3, "element-required": False, "element": "int"})
+    )
+    assert [(v.rule, v.field_id) for v in check_evolution(dropped, nested, 3, last_column_id=3)] == [
+        ("evolution.field-id.new", 3)
+    ]
+    reused_live_id = Schema.of(
+        field(1, "a", "int", True),
+        field(3, "c", "double"),
+        field(5, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}),
+    )
     assert rules(BASE, reused_live_id) == ["evolution.move", "evolution.type.promotion"]  # id 2 is b's: not new, moved
     low = Schema.of(field(10, "a", "int"))
     assert rules(low, Schema.of(field(10, "a", "int"), field(5, "b", "int"))) == ["evolution.field-id.new"]
@@ -135,8 +203,14 @@ def test_required_fields_inside_new_optional_structs_and_collections():
     required sub-fields need no default; a new required struct passes the requirement down."""
     opt = Schema.of(*BASE.fields, field(4, "s", struct(field(5, "x", "int", True))))
     assert rules(BASE, opt, 2) == []
-    in_list = Schema.of(*BASE.fields, field(4, "l", {"type": "list", "element-id": 5, "element-required": True,
-                                                     "element": struct(field(6, "x", "int", True))}))  # fmt: skip
+    in_list = Schema.of(
+        *BASE.fields,
+        field(
+            4,
+            "l",
+            {"type": "list", "element-id": 5, "element-required": True, "element": struct(field(6, "x", "int", True))},
+        ),
+    )
     assert rules(BASE, in_list, 2) == []
     req = Schema.of(*BASE.fields, field(4, "s", struct(field(5, "x", "int", True)), True, initial={}, write={}))
     assert [(v.rule, v.field_id) for v in check_evolution(BASE, req, 3)] == [("evolution.add-required", 5)]
@@ -153,7 +227,9 @@ def test_optional_fields_may_be_added_with_null_defaults():
 
 def test_optional_to_required_is_forbidden():
     """evolution.required: also for list elements and map values; required -> optional is fine."""
-    assert rules(BASE, Schema.of(field(1, "a", "int", True), field(2, "b", "string", True), field(3, "c", "double"))) == ["evolution.required"]
+    assert rules(
+        BASE, Schema.of(field(1, "a", "int", True), field(2, "b", "string", True), field(3, "c", "double"))
+    ) == ["evolution.required"]
     assert rules(BASE, Schema.of(field(1, "a", "int"), field(2, "b", "string"), field(3, "c", "double"))) == []
     old = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": False, "element": "int"}))
     new = Schema.of(field(1, "l", {"type": "list", "element-id": 2, "element-required": True, "element": "int"}))
@@ -164,7 +240,9 @@ def test_initial_default_never_changes():
     """evolution.default.initial: set when added, then fixed; write-default may change."""
     old = Schema.of(field(1, "a", "int", True), field(2, "d", "int", True, initial=1, write=1))
     assert rules(old, Schema.of(field(1, "a", "int", True), field(2, "d", "int", True, initial=1, write=5))) == []
-    assert rules(old, Schema.of(field(1, "a", "int", True), field(2, "d", "int", True, initial=2, write=1))) == ["evolution.default.initial"]
+    assert rules(old, Schema.of(field(1, "a", "int", True), field(2, "d", "int", True, initial=2, write=1))) == [
+        "evolution.default.initial"
+    ]
     promoted = Schema.of(field(1, "a", "int", True), field(2, "d", "long", True, initial=1, write=1))
     assert rules(old, promoted) == []
     no_default = Schema.of(field(1, "x", "int"))
@@ -175,14 +253,26 @@ def test_initial_default_never_changes():
 
 
 def test_every_violation_is_reported():
-    new = Schema.of(field(1, "a", "string"), field(2, "b", "string", True), field(3, "c", StructType(())), field(4, "d", "int", True))
-    assert sorted(rules(BASE, new, 2)) == ["evolution.add-required", "evolution.required", "evolution.type.nested", "evolution.type.promotion"]
+    new = Schema.of(
+        field(1, "a", "string"),
+        field(2, "b", "string", True),
+        field(3, "c", StructType(())),
+        field(4, "d", "int", True),
+    )
+    assert sorted(rules(BASE, new, 2)) == [
+        "evolution.add-required",
+        "evolution.required",
+        "evolution.type.nested",
+        "evolution.type.promotion",
+    ]
 
 
 @given(schemas())
 def test_a_schema_evolves_into_itself(s):
     assert check_evolution(s, s, 3) == []
-    renamed = Schema(StructType(tuple(dataclasses.replace(f, name=f.name + "_x") for f in reversed(s.fields))), s.schema_id + 1)
+    renamed = Schema(
+        StructType(tuple(dataclasses.replace(f, name=f.name + "_x") for f in reversed(s.fields))), s.schema_id + 1
+    )
     assert check_evolution(s, renamed, 3) == []
 
 
@@ -192,9 +282,16 @@ def test_date_to_timestamp_is_refused_under_identity_and_bucket():
     from spec_impl.metadata.partitioning import parse_partition_spec
     from spec_impl.metadata.schema import parse_schema
 
-    old = parse_schema({"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "date"}]}, 3)
-    new = parse_schema({"type": "struct", "schema-id": 1, "fields": [{"id": 1, "name": "d", "required": False, "type": "timestamp"}]}, 3)
+    old = parse_schema(
+        {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "date"}]}, 3
+    )
+    new = parse_schema(
+        {"type": "struct", "schema-id": 1, "fields": [{"id": 1, "name": "d", "required": False, "type": "timestamp"}]},
+        3,
+    )
     for transform, refused in (("day", False), ("month", False), ("identity", True), ("bucket[8]", True)):
-        spec = parse_partition_spec({"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "p", "transform": transform}]}, 3)
+        spec = parse_partition_spec(
+            {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "p", "transform": transform}]}, 3
+        )
         rules = {v.rule for v in check_evolution(old, new, 3, partition_specs=[spec])}
         assert ("evolution.type.partition-transform" in rules) is refused, transform

@@ -34,18 +34,32 @@ def test_release_is_named_by_version_and_lists_every_file(release):
     assert manifest["version"] == version() and manifest["case-format"] == 1
     assert set(manifest["files"]) == set(files) - {"MANIFEST.json"}
     assert all(hashlib.sha256(files[n]).hexdigest() == digest for n, digest in manifest["files"].items())
-    for name in ("README.md", "FORMAT.md", "CHANGELOG.md", "known-discrepancies.json", "vectors/values/bucket.json", "vectors/tables/SHA256SUMS"):
+    for name in (
+        "README.md",
+        "FORMAT.md",
+        "CHANGELOG.md",
+        "known-discrepancies.json",
+        "vectors/values/bucket.json",
+        "vectors/tables/SHA256SUMS",
+    ):
         assert name in files, name
     shipped = {n.removeprefix("vectors/") for n in files if n.startswith("vectors/")}
-    generated = {p.relative_to(vectors_dir()).as_posix() for p in vectors_dir().rglob("*") if p.is_file()
-                 and p.relative_to(vectors_dir()).parts[0] != "sources" and len(p.relative_to(vectors_dir()).parts) > 1}  # fmt: skip
+    generated = {
+        p.relative_to(vectors_dir()).as_posix()
+        for p in vectors_dir().rglob("*")
+        if p.is_file()
+        and p.relative_to(vectors_dir()).parts[0] != "sources"
+        and len(p.relative_to(vectors_dir()).parts) > 1
+    }
     assert shipped == generated
 
 
 def test_every_file_follows_its_schema(release):
     _, files = release
     cases = _schema(files, "value-vectors.schema.json")
-    family_files = [n for n in files if n.startswith("vectors/") and n.count("/") == 2 and n.endswith(".json") and "schema" not in n]
+    family_files = [
+        n for n in files if n.startswith("vectors/") and n.count("/") == 2 and n.endswith(".json") and "schema" not in n
+    ]
     assert len(family_files) > 20
     for name in family_files:
         cases.validate(json.loads(files[name]))
@@ -74,8 +88,15 @@ def test_json_safe_files_survive_a_parser_of_doubles(release):
         as_doubles = json.loads(data, parse_int=float)  # what JSON.parse does
         exact = json.loads(files[f"vectors/{name}"])
         assert restore_ints(_ints_back(as_doubles)) == exact, name
-    unsafe = [n for n, d in files.items() if n.startswith("vectors/") and n.endswith(".json") and n.removeprefix("vectors/") not in safe
-              and (n.count("/") == 2 or n.endswith("/case.json")) and json_safe(json.loads(d))[1]]  # fmt: skip
+    unsafe = [
+        n
+        for n, d in files.items()
+        if n.startswith("vectors/")
+        and n.endswith(".json")
+        and n.removeprefix("vectors/") not in safe
+        and (n.count("/") == 2 or n.endswith("/case.json"))
+        and json_safe(json.loads(d))[1]
+    ]
     assert unsafe == []
 
 
@@ -93,5 +114,10 @@ def _ints_back(value):
 def test_json_safe_marks_only_unsafe_integers():
     value = {"a": [2**53 - 1, 2**53, -(2**63)], "b": True, "c": 1.5, "d": "9007199254740993"}
     safe, changed = json_safe(value)
-    assert changed and safe == {"a": [2**53 - 1, {"$int": str(2**53)}, {"$int": str(-(2**63))}], "b": True, "c": 1.5, "d": "9007199254740993"}
+    assert changed and safe == {
+        "a": [2**53 - 1, {"$int": str(2**53)}, {"$int": str(-(2**63))}],
+        "b": True,
+        "c": 1.5,
+        "d": "9007199254740993",
+    }
     assert restore_ints(safe) == value and json_safe({"x": [1, 2]}) == ({"x": [1, 2]}, False)

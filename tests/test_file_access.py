@@ -68,8 +68,12 @@ def _materialize(files: dict[str, bytes]) -> None:
 def _tree(tmp_path: Path) -> TreeWriter:
     """A v2 table at file:<tmp>/t with two snapshots (manifests m1, m2)."""
     w = TreeWriter(f"file:{tmp_path}/t", 2, trees.SCHEMA)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/a.parquet", 3))])])
-    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/b.parquet", 4))])], rows)
+    rows = w.commit(
+        1, "append", [w.write_manifest("m1.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/a.parquet", 3))])]
+    )
+    w.commit(
+        2, "append", [w.write_manifest("m2.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/b.parquet", 4))])], rows
+    )
     return w
 
 
@@ -79,7 +83,13 @@ def _validate(capsys, *args: str) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-HOSTILE = ["../../etc/passwd", "/etc/hostname", "file:///etc/hostname", "file:/etc/hostname", "file://localhost/etc/hostname"]
+HOSTILE = [
+    "../../etc/passwd",
+    "/etc/hostname",
+    "file:///etc/hostname",
+    "file:/etc/hostname",
+    "file://localhost/etc/hostname",
+]
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
@@ -116,7 +126,9 @@ def test_outside_file_is_refused_the_same_whether_it_exists_or_not(tmp_path, cap
     assert _opened_under(opened, sentinel.parent) == []
     with _Watch() as opened:
         assert _validate(capsys, w.metadata_location, "--allow-outside", f"{tmp_path}/outside")[0] == 0
-    assert [os.path.realpath(p) for p in _opened_under(opened, sentinel.parent)] == [os.path.realpath(sentinel)]  # allowed: read
+    assert [os.path.realpath(p) for p in _opened_under(opened, sentinel.parent)] == [
+        os.path.realpath(sentinel)
+    ]  # allowed: read
     sentinel.unlink()
     code, out = _validate(capsys, w.metadata_location, "--allow-outside", f"file://{tmp_path}/outside")
     assert code == 1 and "[tree.file-exists]" in out  # allowed, read, and not there
@@ -142,8 +154,9 @@ def test_symlink_out_of_the_table_is_not_followed(tmp_path, capsys):
     assert _validate(capsys, w.metadata_location)[0] == 0
     # a symlinked table directory reads: prefixes are resolved too
     (tmp_path / "alias").symlink_to(tmp_path / "t")
-    assert ContainedFiles.for_table(LocalFiles(), str(tmp_path / "alias" / "metadata" / Path(w.metadata_location).name)).read(
-        f"file:{tmp_path}/t/metadata/m1.avro")  # fmt: skip
+    assert ContainedFiles.for_table(
+        LocalFiles(), str(tmp_path / "alias" / "metadata" / Path(w.metadata_location).name)
+    ).read(f"file:{tmp_path}/t/metadata/m1.avro")
 
 
 def test_write_paths_of_the_properties_are_inside(tmp_path, capsys):
@@ -158,7 +171,10 @@ def test_write_paths_of_the_properties_are_inside(tmp_path, capsys):
         doc = json.loads(w.files[w.metadata_location])
         doc["properties"] = {prop: f"file:{tmp_path}/elsewhere"}
         Path(canonical(w.metadata_location)[1]).write_text(json.dumps(doc))
-        assert _validate(capsys, w.metadata_location) == (0, f"ok: no violation in the tree of {w.metadata_location}\n"), prop
+        assert _validate(capsys, w.metadata_location) == (
+            0,
+            f"ok: no violation in the tree of {w.metadata_location}\n",
+        ), prop
 
 
 def test_missing_directory_and_unreadable_files_exit_2(tmp_path, capsys):
@@ -186,20 +202,38 @@ def test_help_documents_the_exit_codes_and_allow_outside(capsys):
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert "Exit status" in out and "--allow-outside PREFIX" in out and FILE_LOCATION in out
-    assert "0  the tree has no violation" in out and "1  it has violations" in out and "2  bad arguments, or a file that cannot be read" in out
+    assert (
+        "0  the tree has no violation" in out
+        and "1  it has violations" in out
+        and "2  bad arguments, or a file that cannot be read" in out
+    )
 
 
 # --- normalization ----------------------------------------------------------------------------------
 
 
 def test_spellings_of_one_file_are_one_path_and_prefixes_end_at_a_segment(tmp_path):
-    assert canonical("file:/a/b") == canonical("file:///a/b") == canonical("file://localhost/a/b") == canonical("/a/b") == ("", "/a/b")
+    assert (
+        canonical("file:/a/b")
+        == canonical("file:///a/b")
+        == canonical("file://localhost/a/b")
+        == canonical("/a/b")
+        == ("", "/a/b")
+    )
     assert canonical("/a/t/data/../../b") == ("", "/a/b")
     assert canonical("s3://bucket/t/../x") == ("s3://bucket", "/x")
     files = ContainedFiles(InMemoryFiles({}), ["file:/w/t"])
     files.check("file:///w/t/data/a.parquet")
     files.check("/w/t")
-    for outside in ("/w/t2/a.parquet", "file:/w/t/../t2/a", "file://otherhost/w/t/a", "s3://w/t/a", "relative/w/t/a", "", "/w/t/\x00"):
+    for outside in (
+        "/w/t2/a.parquet",
+        "file:/w/t/../t2/a",
+        "file://otherhost/w/t/a",
+        "s3://w/t/a",
+        "relative/w/t/a",
+        "",
+        "/w/t/\x00",
+    ):
         with pytest.raises(InvalidInput) as e:
             files.check(outside)
         assert e.value.rule == FILE_LOCATION
@@ -209,7 +243,9 @@ def test_spellings_of_one_file_are_one_path_and_prefixes_end_at_a_segment(tmp_pa
 
 def test_a_metadata_file_without_a_location_allows_only_itself():
     assert table_prefixes(b"\x1f\x8b\x08\x00 not deflate") == table_prefixes(b"[1]") == table_prefixes(b"{") == []
-    assert table_prefixes(json.dumps({"location": "s3://b/t", "properties": {"write.data.path": "s3://b/d", "other": "x"}}).encode()) == ["s3://b/t", "s3://b/d"]
+    assert table_prefixes(
+        json.dumps({"location": "s3://b/t", "properties": {"write.data.path": "s3://b/d", "other": "x"}}).encode()
+    ) == ["s3://b/t", "s3://b/d"]
     files = contain(InMemoryFiles({"m.json": b"{", "x": b""}), "m.json")
     assert files.read("m.json") == b"{"
     with pytest.raises(InvalidInput, match=FILE_LOCATION):
@@ -219,7 +255,9 @@ def test_a_metadata_file_without_a_location_allows_only_itself():
 # --- the reference reader ---------------------------------------------------------------------------------
 
 
-def _reader_table(tmp_path: Path, *, outside_data: bool = False, position_row: str | None = None, dv_target: str | None = None) -> TableBuilder:
+def _reader_table(
+    tmp_path: Path, *, outside_data: bool = False, position_row: str | None = None, dv_target: str | None = None
+) -> TableBuilder:
     fv = 3 if dv_target else 2
     t = TableBuilder(f"file:{tmp_path}/t", fv, tables.SCHEMA)
     a = t.data("a.parquet", tables.rows((1, "a", "x"), (2, "b", "x")))
@@ -229,11 +267,16 @@ def _reader_table(tmp_path: Path, *, outside_data: bool = False, position_row: s
         a = dict(a, file_path=moved)
     t.commit("append", [t.added([a])])
     if position_row is not None:
-        t.commit("delete", [t.added([t.position_deletes("d.parquet", [(position_row, 0), (a["file_path"], 1)], referenced=None)])])
+        t.commit(
+            "delete",
+            [t.added([t.position_deletes("d.parquet", [(position_row, 0), (a["file_path"], 1)], referenced=None)])],
+        )
     if dv_target is not None:
         t.commit("delete", [t.added([t.deletion_vector("dv.puffin", a["file_path"], [0])])])
         manifest = next(r["manifest_path"] for r in t.current if r.get("content") == 1)
-        edit_avro(t.files, manifest, lambda records, meta: records[0]["data_file"].update(referenced_data_file=dv_target))
+        edit_avro(
+            t.files, manifest, lambda records, meta: records[0]["data_file"].update(referenced_data_file=dv_target)
+        )
         fix_manifest_lengths(t.files, [s["manifest-list"] for s in t.tree.snapshots], manifest)
     _materialize(t.files)
     return t
@@ -253,9 +296,13 @@ def test_reader_refuses_a_position_delete_row_naming_a_file_outside(tmp_path):
     t = _reader_table(tmp_path, position_row="/etc/hostname")
     with _Watch() as opened, pytest.raises(InvalidInput) as e:
         read_table(LocalFiles(), t.tree.metadata_location)
-    assert e.value.rule == FILE_LOCATION and "'/etc/hostname'" in str(e.value) and "position delete file" in str(e.value)
+    assert (
+        e.value.rule == FILE_LOCATION and "'/etc/hostname'" in str(e.value) and "position delete file" in str(e.value)
+    )
     assert "/etc/hostname" not in opened
-    rows = read_table(LocalFiles(), t.tree.metadata_location, allow_outside=["/etc"]).to_pylist()  # a row elsewhere: deletes nothing here
+    rows = read_table(
+        LocalFiles(), t.tree.metadata_location, allow_outside=["/etc"]
+    ).to_pylist()  # a row elsewhere: deletes nothing here
     assert [r["id"] for r in rows] == [1]
 
 
@@ -263,7 +310,11 @@ def test_reader_refuses_a_dv_whose_referenced_data_file_is_outside(tmp_path):
     t = _reader_table(tmp_path, dv_target="file:///etc/hostname")
     with pytest.raises(InvalidInput) as e:
         read_table(LocalFiles(), t.tree.metadata_location)
-    assert e.value.rule == FILE_LOCATION and "referenced_data_file" in str(e.value) and "file:///etc/hostname" in str(e.value)
+    assert (
+        e.value.rule == FILE_LOCATION
+        and "referenced_data_file" in str(e.value)
+        and "file:///etc/hostname" in str(e.value)
+    )
 
 
 def test_golden_tables_read_at_their_relocated_locations(tmp_path):
@@ -273,9 +324,15 @@ def test_golden_tables_read_at_their_relocated_locations(tmp_path):
         metadata, doc = tables.materialize(case_id, tmp_path / case_id)
         last = doc["snapshots"][-1]
         with _Watch() as opened:
-            got = tables.table_rows(read_table(LocalFiles(), metadata, last["snapshot-id"], with_lineage=doc["format-version"] >= 3))
+            got = tables.table_rows(
+                read_table(LocalFiles(), metadata, last["snapshot-id"], with_lineage=doc["format-version"] >= 3)
+            )
         assert got == {"columns": last["columns"], "rows": last["rows"]}, case_id
-        assert all(os.path.realpath(p).startswith(os.path.realpath(tmp_path / case_id)) for p in opened if p.startswith(str(tmp_path)))
+        assert all(
+            os.path.realpath(p).startswith(os.path.realpath(tmp_path / case_id))
+            for p in opened
+            if p.startswith(str(tmp_path))
+        )
 
 
 # --- the audit (without Spark: the plan and the local run) -------------------------------------------------
@@ -290,7 +347,12 @@ def test_audit_reports_files_outside_and_never_reads_them(tmp_path):
         result = run_local(plan(LocalFiles(), t.tree.metadata_location))
     assert [(v.rule, v.path) for v in result.violations] == [(FILE_LOCATION, f"file:{tmp_path}/outside/a.parquet")]
     assert _opened_under(opened, tmp_path / "outside") == []
-    allowed = run_local(plan(ContainedFiles.for_table(LocalFiles(), t.tree.metadata_location, [f"{tmp_path}/outside"]), t.tree.metadata_location))
+    allowed = run_local(
+        plan(
+            ContainedFiles.for_table(LocalFiles(), t.tree.metadata_location, [f"{tmp_path}/outside"]),
+            t.tree.metadata_location,
+        )
+    )
     assert [v.rule for v in allowed.violations] == [] and allowed.files == 1
 
     shutil.rmtree(tmp_path / "t")

@@ -11,7 +11,10 @@ import pytest
 from spec_impl.metrics.file_counts import check_file_size, check_record_count
 
 
-@pytest.mark.parametrize(("claimed", "ok"), [(3, True), (2, False), (4, False), (-3, False), (None, False), (3.0, False), (True, False), ("3", False)])
+@pytest.mark.parametrize(
+    ("claimed", "ok"),
+    [(3, True), (2, False), (4, False), (-3, False), (None, False), (3.0, False), (True, False), ("3", False)],
+)
 def test_record_count(claimed, ok):
     found = check_record_count(claimed, 3)
     assert (found == []) is ok

@@ -21,8 +21,15 @@ from spec_impl.types import parse_type
 
 TYPES = ["long", "double", "float", "string", "binary", "decimal(9,2)", "date", "timestamp"]
 POLICIES = ["exact", "truncated", "no-bounds", "no-counts", "nothing", "no-lower", "no-nan-count"]
-_DROP = {"exact": (), "truncated": (), "no-bounds": ("lower_bound", "upper_bound"), "nothing": tuple(f.name for f in dataclasses.fields(ColumnMetrics)),
-         "no-counts": ("value_count", "null_value_count", "nan_value_count"), "no-lower": ("lower_bound",), "no-nan-count": ("nan_value_count",)}  # fmt: skip
+_DROP = {
+    "exact": (),
+    "truncated": (),
+    "no-bounds": ("lower_bound", "upper_bound"),
+    "nothing": tuple(f.name for f in dataclasses.fields(ColumnMetrics)),
+    "no-counts": ("value_count", "null_value_count", "nan_value_count"),
+    "no-lower": ("lower_bound",),
+    "no-nan-count": ("nan_value_count",),
+}
 
 
 def file_metrics(t, values, policy: str, length: int) -> ColumnMetrics:
@@ -49,7 +56,9 @@ def check_manifest(t, pred, values, drop_nan: bool, no_summaries: bool) -> None:
         summaries = [dataclasses.replace(s, contains_nan=None) for s in summaries]
     rows = [{"x": v} for v in values]
     if any(evaluate(pred, row, {"x": t}) for row in rows):
-        assert manifest_might_match(pred, [("x", t)], None if no_summaries else summaries), f"skipped a manifest with a matching file: {summaries}"
+        assert manifest_might_match(pred, [("x", t)], None if no_summaries else summaries), (
+            f"skipped a manifest with a matching file: {summaries}"
+        )
 
 
 FAMILIES = list(pst.FAMILIES)

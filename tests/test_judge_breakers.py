@@ -13,14 +13,25 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from conformance import known
 from conformance.engines import registry
 from conformance.engines.base import EngineAnswer
 from conformance.examples import breaking_engines
-from conformance.judge import (ALLOWED, DIVERGENCE, ERRORED, FAIL, FIXED, KNOWN, PASS, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED,
-                               Verdict, judge)
+from conformance.judge import (
+    ALLOWED,
+    DIVERGENCE,
+    ERRORED,
+    FAIL,
+    FIXED,
+    KNOWN,
+    PASS,
+    REJECTED,
+    REJECTED_OTHER_RULE,
+    UNSUPPORTED,
+    Verdict,
+    judge,
+)
 from conformance.runner import Runner
 from conformance.vectors import load_families
 
@@ -57,7 +68,10 @@ def test_a_failure_is_never_a_rejection():
 def test_a_rejection_under_another_rule_is_its_own_outcome():
     verdict = judge(REJECTION, EngineAnswer.rejection("no", rule="json.timestamptz"), "v3-adopted")
     assert verdict.outcome == REJECTED_OTHER_RULE and REJECTION["expected"]["error"] in verdict.message
-    assert judge(REJECTION, EngineAnswer.rejection("no", rule=REJECTION["expected"]["error"]), "v3-adopted").outcome == REJECTED
+    assert (
+        judge(REJECTION, EngineAnswer.rejection("no", rule=REJECTION["expected"]["error"]), "v3-adopted").outcome
+        == REJECTED
+    )
 
 
 def test_unsupported_is_not_judged():
@@ -77,8 +91,11 @@ def test_an_input_the_spec_does_not_define_is_a_divergence_when_answered():
 
 
 def test_a_reader_may_read_a_document_that_breaks_a_writer_rule():
-    case = next(c for c in load_families()["table-metadata"]
-                if "error" in c["expected"] and c["obligation"].get("allowance") == "reader.may-accept")  # fmt: skip
+    case = next(
+        c
+        for c in load_families()["table-metadata"]
+        if "error" in c["expected"] and c["obligation"].get("allowance") == "reader.may-accept"
+    )
     assert judge(case, EngineAnswer(True, {}), "v3-adopted").outcome == ALLOWED
     assert judge(case, EngineAnswer.rejection("no"), "v3-adopted").outcome == REJECTED
     assert judge(case, EngineAnswer.failure("crashed"), "v3-adopted").outcome == ERRORED
@@ -93,12 +110,17 @@ def test_refuse_all_earns_nothing_on_computed_cases():
     verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:RefuseAll"), HASHES)
     computed = {(c["obligation"]["level"], v.outcome) for c, v in zip(HASHES, verdicts) if "output" in c["expected"]}
     rejections = [v.outcome for c, v in zip(HASHES, verdicts) if "error" in c["expected"]]
-    assert computed == {("must", ERRORED), ("allowed", ALLOWED), ("reading", DIVERGENCE)} and set(rejections) == {REJECTED}
+    assert computed == {("must", ERRORED), ("allowed", ALLOWED), ("reading", DIVERGENCE)} and set(rejections) == {
+        REJECTED
+    }
 
 
 def test_garbage_under_a_known_engines_name_is_not_known():
-    family, cases = next((f, [c for c in cs if ("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary"])
-                         for f, cs in load_families().items() if any(("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary" for c in cs))  # fmt: skip
+    family, cases = next(
+        (f, [c for c in cs if ("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary"])
+        for f, cs in load_families().items()
+        if any(("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary" for c in cs)
+    )
     assert cases, "iceberg-java has known violations reading binary single values"
     verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:GarbageAsIcebergJava"), cases, family)
     assert KNOWN not in {v.outcome for v in verdicts}
@@ -121,8 +143,13 @@ def test_a_different_wrong_answer_to_a_known_case_fails_and_shows_the_pin():
 def test_a_known_case_answered_correctly_is_fixed():
     entry = next(d for d in known.load().values() if d.engine == "iceberg-java")
     family, case = next((f, c) for f, cases in load_families().items() for c in cases if c["id"] == entry.case)
-    verdict = judge(case, EngineAnswer(True, case["expected"].get("output")) if "output" in case["expected"]
-                    else EngineAnswer.rejection("no"), "v3-adopted")  # fmt: skip
+    verdict = judge(
+        case,
+        EngineAnswer(True, case["expected"].get("output"))
+        if "output" in case["expected"]
+        else EngineAnswer.rejection("no"),
+        "v3-adopted",
+    )
     assert known.decide(verdict, entry, case, EngineAnswer(True, None)).outcome == FIXED
 
 
@@ -184,9 +211,25 @@ def test_a_hello_under_another_name_is_refused():
 
 
 def _suite(tmp_path: Path, *engine_args: str, select: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess, dict]:
-    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance/test_value_vectors.py", "-q", "-p", "no:cacheprovider",
-                           "--compliance-report", str(tmp_path), *engine_args, *select],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)  # fmt: skip
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "conformance/test_value_vectors.py",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--compliance-report",
+            str(tmp_path),
+            *engine_args,
+            *select,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return proc, json.loads((tmp_path / "compliance.json").read_text())
 
 
@@ -206,8 +249,16 @@ def test_suite_garbage_as_iceberg_java_shows_f_not_k(tmp_path):
 
 def test_suite_hanging_engine_times_out_and_the_run_goes_on(tmp_path):
     started = time.monotonic()
-    proc, report = _suite(tmp_path, "--engine", "cmd:hang=sleep 100000", "--engine", "reference", "--engine-timeout", "5",
-                          select=("-m", "hash or bucket"))  # fmt: skip
+    proc, report = _suite(
+        tmp_path,
+        "--engine",
+        "cmd:hang=sleep 100000",
+        "--engine",
+        "reference",
+        "--engine-timeout",
+        "5",
+        select=("-m", "hash or bucket"),
+    )
     assert time.monotonic() - started < 120
     assert "timeout" in proc.stdout and report["engines"]["hang"]["broken"]
     assert proc.returncode == 1  # a broken engine fails the run, although -m selected none of its failing tests
@@ -228,7 +279,12 @@ def test_a_table_read_in_another_column_order_is_a_divergence_and_garbage_is_not
     reordered = {"columns": list(reversed(want["columns"])), "rows": want["rows"]}
     verdict = judge(table, EngineAnswer(True, reordered), "v3-adopted")
     assert verdict.outcome == DIVERGENCE and verdict.question == "read.column-order"
-    for garbage in ({"columns": want["columns"][::-1], "rows": 5}, {"columns": want["columns"][::-1], "rows": [1, 2]}, [1], None):
+    for garbage in (
+        {"columns": want["columns"][::-1], "rows": 5},
+        {"columns": want["columns"][::-1], "rows": [1, 2]},
+        [1],
+        None,
+    ):
         assert judge(table, EngineAnswer(True, garbage), "v3-adopted").outcome == FAIL, garbage
 
 
@@ -253,10 +309,14 @@ def test_the_judge_answers_any_json_with_a_verdict():
     from conformance.judge import ALLOWED as A, DIVERGENCE as D
 
     outcomes = {PASS, REJECTED, REJECTED_OTHER_RULE, FAIL, ERRORED, A, D}
-    json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
-                               lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-                               max_leaves=10)  # fmt: skip
-    answers = json_values.map(lambda v: EngineAnswer(True, v)) | st.text(max_size=8).map(lambda r: EngineAnswer.rejection("no", rule=r or None))
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+        max_leaves=10,
+    )
+    answers = json_values.map(lambda v: EngineAnswer(True, v)) | st.text(max_size=8).map(
+        lambda r: EngineAnswer.rejection("no", rule=r or None)
+    )
     cases = _sample_by_obligation()
     assert len({c["obligation"]["level"] for c in cases}) == 3
 
@@ -273,7 +333,9 @@ def test_declining_a_strict_projection_is_allowed_an_inclusive_one_is_not():
     partition") but offers the strict one only as "an alternative": declining it accepts nothing."""
     projections = load_families()["predicate-projection"]
     strict = next(c for c in projections if c["input"]["mode"] == "strict" and c["obligation"]["level"] == "allowed")
-    inclusive = next(c for c in projections if c["input"]["mode"] == "inclusive" and c["obligation"]["level"] == "allowed")
+    inclusive = next(
+        c for c in projections if c["input"]["mode"] == "inclusive" and c["obligation"]["level"] == "allowed"
+    )
     assert judge(strict, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ALLOWED
     assert judge(inclusive, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ERRORED
     assert judge(strict, EngineAnswer.failure("crashed"), "v3-adopted").outcome == ERRORED

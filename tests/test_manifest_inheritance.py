@@ -7,8 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec_impl.errors import InvalidInput
-from spec_impl.manifests.inheritance import (assign_manifest_first_row_ids, file_first_row_ids, inherit_entries,
-                                             min_sequence_number, read_manifest_file, row_lineage)  # fmt: skip
+from spec_impl.manifests.inheritance import (
+    assign_manifest_first_row_ids,
+    file_first_row_ids,
+    inherit_entries,
+    min_sequence_number,
+    read_manifest_file,
+    row_lineage,
+)
 
 ROW = {"manifest_path": "m.avro", "sequence_number": 5, "added_snapshot_id": 8}
 
@@ -32,20 +38,33 @@ def test_added_entries_inherit_and_others_must_carry():
 
 def test_v1_defaults():
     """manifest.v1-defaults: v1 rows and entries read sequence numbers 0 and content 0."""
-    assert read_manifest_file({"manifest_path": "m"}) == {"manifest_path": "m", "content": 0, "sequence_number": 0, "min_sequence_number": 0}
+    assert read_manifest_file({"manifest_path": "m"}) == {
+        "manifest_path": "m",
+        "content": 0,
+        "sequence_number": 0,
+        "min_sequence_number": 0,
+    }
     entries = inherit_entries({"manifest_path": "m", "added_snapshot_id": 1}, [_e(0, snapshot_id=1)], 1)
     assert entries[0]["sequence_number"] == 0 and entries[0]["data_file"]["content"] == 0
 
 
 def test_min_sequence_number_counts_live_entries_only():
     """manifest.min-sequence-number: 0 is a legitimate minimum; DELETED entries do not count."""
-    entries = inherit_entries(ROW, [_e(0, snapshot_id=1, sequence_number=0, file_sequence_number=0),
-                                    _e(2, snapshot_id=1, sequence_number=9, file_sequence_number=9)], 2)  # fmt: skip
+    entries = inherit_entries(
+        ROW,
+        [
+            _e(0, snapshot_id=1, sequence_number=0, file_sequence_number=0),
+            _e(2, snapshot_id=1, sequence_number=9, file_sequence_number=9),
+        ],
+        2,
+    )
     assert min_sequence_number(entries) == 0
     assert min_sequence_number(entries[1:]) is None
 
 
-@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 50), st.integers(0, 50)), max_size=8), st.integers(0, 10**6))
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 50), st.integers(0, 50)), max_size=8), st.integers(0, 10**6)
+)
 def test_manifest_first_row_ids_never_overlap(rows, start):
     """lineage.manifest-first-row-id: assigned ranges are consecutive and disjoint; delete manifests get null."""
     manifests = [{"content": c, "added_rows_count": a, "existing_rows_count": e} for c, a, e in rows]
@@ -70,6 +89,8 @@ def test_file_first_row_ids():
 
 def test_row_values():
     """lineage.row-values"""
-    assert row_lineage(10, 4, [{}, {"_row_id": 3}]) == [{"_row_id": 10, "_last_updated_sequence_number": 4},
-                                                       {"_row_id": 3, "_last_updated_sequence_number": 4}]  # fmt: skip
+    assert row_lineage(10, 4, [{}, {"_row_id": 3}]) == [
+        {"_row_id": 10, "_last_updated_sequence_number": 4},
+        {"_row_id": 3, "_last_updated_sequence_number": 4},
+    ]
     assert row_lineage(None, 4, [{}]) == [{"_row_id": None, "_last_updated_sequence_number": None}]

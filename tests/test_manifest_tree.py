@@ -21,8 +21,16 @@ def _reading(w: TreeWriter, snapshot_id: int | None = None) -> dict:
 
 
 def _entries(reading: dict) -> dict[str, tuple]:
-    return {e["file_path"].rsplit("/", 1)[1]: (e["status"], e["snapshot_id"], e["sequence_number"], e["file_sequence_number"], e["first_row_id"])
-            for e in reading["entries"]}  # fmt: skip
+    return {
+        e["file_path"].rsplit("/", 1)[1]: (
+            e["status"],
+            e["snapshot_id"],
+            e["sequence_number"],
+            e["file_sequence_number"],
+            e["first_row_id"],
+        )
+        for e in reading["entries"]
+    }
 
 
 def test_avro_file_errors_name_the_rule_and_path():
@@ -32,9 +40,24 @@ def test_avro_file_errors_name_the_rule_and_path():
 
 
 def test_avro_writing_is_deterministic_and_keeps_physical_values():
-    schema = {"type": "record", "name": "r", "fields": [{"name": "d", "type": {"type": "int", "logicalType": "date"}},
-                                                         {"name": "m", "type": {"type": "array", "items": {"type": "record", "name": "kv",
-                                                          "fields": [{"name": "key", "type": "int"}, {"name": "value", "type": "bytes"}]}}}]}  # fmt: skip
+    schema = {
+        "type": "record",
+        "name": "r",
+        "fields": [
+            {"name": "d", "type": {"type": "int", "logicalType": "date"}},
+            {
+                "name": "m",
+                "type": {
+                    "type": "array",
+                    "items": {
+                        "type": "record",
+                        "name": "kv",
+                        "fields": [{"name": "key", "type": "int"}, {"name": "value", "type": "bytes"}],
+                    },
+                },
+            },
+        ],
+    }
     data = write_avro(schema, [{"d": 19723, "m": to_avro_map({1: b"\x01"})}], {"k": "v"})
     assert data == write_avro(schema, [{"d": 19723, "m": to_avro_map({1: b"\x01"})}], {"k": "v"})
     f = read_avro(data)
@@ -43,7 +66,11 @@ def test_avro_writing_is_deterministic_and_keeps_physical_values():
 
 def test_v2_delete_reads_existing_and_deleted_entries_with_their_own_sequence_numbers():
     r = _reading(trees.v2_delete_rewrites_manifest())
-    assert _entries(r) == {"a.parquet": (0, 1, 1, 1, None), "b.parquet": (2, 3, 1, 1, None), "c.parquet": (1, 2, 2, 2, None)}
+    assert _entries(r) == {
+        "a.parquet": (0, 1, 1, 1, None),
+        "b.parquet": (2, 3, 1, 1, None),
+        "c.parquet": (1, 2, 2, 2, None),
+    }
     assert [m["min_sequence_number"] for m in r["manifests"]] == [1, 2]
 
 
@@ -73,7 +100,11 @@ def test_v1_snapshot_with_inline_manifests_list(tmp_path):
 
     doc = json.loads(w.files[w.metadata_location])
     for s in doc["snapshots"]:  # v1 allowed "manifests" instead of a manifest list
-        s["manifests"] = [f"{w.location}/metadata/m{s['snapshot-id']}.avro"] if s["snapshot-id"] == 1 else [f"{w.location}/metadata/m2.avro", f"{w.location}/metadata/m1.avro"]
+        s["manifests"] = (
+            [f"{w.location}/metadata/m{s['snapshot-id']}.avro"]
+            if s["snapshot-id"] == 1
+            else [f"{w.location}/metadata/m2.avro", f"{w.location}/metadata/m1.avro"]
+        )
         del s["manifest-list"]
     w.files[w.metadata_location] = json.dumps(doc).encode()
     r = _reading(w)
@@ -113,7 +144,11 @@ def test_trees_of_the_writer_are_valid(name):
     assert validate_table(InMemoryFiles(w.files), w.metadata_location) == []
 
 
-@pytest.mark.parametrize("rule_id,slug,build,corrupt", [(c[0], c[1], c[3], c[4]) for c in trees.CORRUPTIONS], ids=[c[1] for c in trees.CORRUPTIONS])
+@pytest.mark.parametrize(
+    "rule_id,slug,build,corrupt",
+    [(c[0], c[1], c[3], c[4]) for c in trees.CORRUPTIONS],
+    ids=[c[1] for c in trees.CORRUPTIONS],
+)
 def test_validator_finds_each_corruption(rule_id, slug, build, corrupt):
     """Rules: tree.manifest-counts, tree.min-sequence-number, tree.manifest-length, tree.partition-spec-id,
     tree.sequence-number-bound, tree.unique-live-files, tree.content, tree.equality-ids, tree.partition-tuple,
@@ -127,9 +162,17 @@ def test_validator_finds_each_corruption(rule_id, slug, build, corrupt):
     assert all(v.path and v.message for v in violations)
 
 
-@pytest.mark.parametrize("file_path,violates", [("s3://bucket/t/data/a.parquet", False), ("hdfs://nn:8020/t/a.parquet", False),
-                                                ("file:///warehouse/t/a.parquet", False), ("/warehouse/t/a.parquet", True),
-                                                ("warehouse/t/a.parquet", True), ("C:/warehouse/t/a.parquet", True)])  # fmt: skip
+@pytest.mark.parametrize(
+    "file_path,violates",
+    [
+        ("s3://bucket/t/data/a.parquet", False),
+        ("hdfs://nn:8020/t/a.parquet", False),
+        ("file:///warehouse/t/a.parquet", False),
+        ("/warehouse/t/a.parquet", True),
+        ("warehouse/t/a.parquet", True),
+        ("C:/warehouse/t/a.parquet", True),
+    ],
+)
 def test_file_path_is_a_uri_with_a_scheme(file_path, violates):
     """tree.file-path-uri: "Full URI for the file with FS scheme"; a drive letter is no scheme."""
     w = trees.rewrite_manifests()
@@ -156,7 +199,12 @@ def test_writer_counts_and_min_sequence_number():
     f = data_file("file:/t/data/a.parquet", 7)
     m = w.write_manifest("m.avro", [entry(1, f), entry(0, dict(f, file_path="file:/t/data/b.parquet"), 9, 0, 0)])
     [row] = w.commit(10, "append", [m], sequence_number=4)
-    assert (row["added_files_count"], row["existing_files_count"], row["added_rows_count"], row["min_sequence_number"]) == (1, 1, 7, 0)
+    assert (
+        row["added_files_count"],
+        row["existing_files_count"],
+        row["added_rows_count"],
+        row["min_sequence_number"],
+    ) == (1, 1, 7, 0)
 
 
 def test_validate_table_cli(tmp_path, capsys):
@@ -165,8 +213,12 @@ def test_validate_table_cli(tmp_path, capsys):
     from spec_impl.manifests import cli
 
     w = TreeWriter(f"file:{tmp_path}/t", 2, trees.SCHEMA)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/a.parquet", 3))])])
-    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/b.parquet", 4))])], rows)
+    rows = w.commit(
+        1, "append", [w.write_manifest("m1.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/a.parquet", 3))])]
+    )
+    w.commit(
+        2, "append", [w.write_manifest("m2.avro", [entry(1, data_file(f"file:{tmp_path}/t/data/b.parquet", 4))])], rows
+    )
 
     def materialize():
         for path, data in w.files.items():

@@ -16,8 +16,18 @@ import pytest
 from spec_impl.vectors.cli import DEFAULT_ROOT
 from spec_impl.vectors.metadata_schemas import SCHEMA_FILES
 
-EXPRESSIBLE = {"table.required-field", "table.format-version", "table.field-type", "table.table-uuid", "table.logs",
-               "table.statistics", "table.encryption-keys", "snapshot-log.json", "view.uuid", "view.format-version"}  # fmt: skip
+EXPRESSIBLE = {
+    "table.required-field",
+    "table.format-version",
+    "table.field-type",
+    "table.table-uuid",
+    "table.logs",
+    "table.statistics",
+    "table.encryption-keys",
+    "snapshot-log.json",
+    "view.uuid",
+    "view.format-version",
+}
 
 
 def _cases(op: str):
@@ -34,7 +44,11 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
 
 def _table_errors(document) -> list:
     fv = document.get("format-version") if isinstance(document, dict) else None
-    names = [f"table-metadata-v{fv}.schema.json"] if fv in (1, 2, 3) else [f"table-metadata-v{v}.schema.json" for v in (1, 2, 3)]
+    names = (
+        [f"table-metadata-v{fv}.schema.json"]
+        if fv in (1, 2, 3)
+        else [f"table-metadata-v{v}.schema.json" for v in (1, 2, 3)]
+    )
     return [e for name in names for e in _validator(name).iter_errors(document)]
 
 

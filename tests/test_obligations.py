@@ -50,9 +50,14 @@ def test_every_case_carries_an_obligation(cases):
 
 
 def test_every_must_and_allowed_case_cites_a_sentence_of_the_spec(cases, texts):
-    absent = sorted({(c["obligation"]["document"], c["obligation"]["quote"]) for c in cases
-                     if c["obligation"]["level"] != "reading" or "quote" in c["obligation"]
-                     if normalize(c["obligation"]["quote"]) not in texts.get(c["obligation"]["document"], "")})  # fmt: skip
+    absent = sorted(
+        {
+            (c["obligation"]["document"], c["obligation"]["quote"])
+            for c in cases
+            if c["obligation"]["level"] != "reading" or "quote" in c["obligation"]
+            if normalize(c["obligation"]["quote"]) not in texts.get(c["obligation"]["document"], "")
+        }
+    )
     assert not absent, f"quotes not found in their spec text: {absent[:5]}"
 
 
@@ -63,7 +68,9 @@ def test_every_reading_names_a_registered_question_and_its_alternatives(cases):
             assert row["question"] in QUESTIONS, c["id"]
         if o["level"] == "reading":
             q = QUESTIONS[o["question"]]
-            assert o["asks"] == q.asks and o["alternatives"] == list(q.alternatives) and len(q.alternatives) >= 2, c["id"]
+            assert o["asks"] == q.asks and o["alternatives"] == list(q.alternatives) and len(q.alternatives) >= 2, c[
+                "id"
+            ]
 
 
 def test_every_allowed_case_names_a_registered_allowance_and_states_its_set(cases):
@@ -106,28 +113,52 @@ def test_the_levels_follow_the_spec_words(cases):
     """Spot checks, each with the sentence that decides it."""
     # "Implementations must throw an exception if a table's version is higher than the supported version."
     assert _case("table.format-version/format-version-99", cases)["obligation"] | {"quote": ""} == {
-        "level": "must", "rejected-by": "reader", "quote": "", "document": "000_60deb644de29d3e6.txt",
-        "section": _case("table.format-version/format-version-99", cases)["obligation"]["section"]}
+        "level": "must",
+        "rejected-by": "reader",
+        "quote": "",
+        "document": "000_60deb644de29d3e6.txt",
+        "section": _case("table.format-version/format-version-99", cases)["obligation"]["section"],
+    }
     # "The types below are not currently valid for bucketing, and so are not hashed."
     assert _case("hash.floating/appendix-b-float-1.0", cases)["obligation"]["allowance"] == "hash.not-bucketable"
     # "may be skipped": a file kept that the metrics rule out is no error.
     pruning = [c for c in cases if c.get("op") == "evaluate-metrics"]
-    assert {c["obligation"]["check"]["kind"] for c in pruning if c["obligation"]["level"] == "allowed"} == {INCLUSIVE, STRICT}
+    assert {c["obligation"]["check"]["kind"] for c in pruning if c["obligation"]["level"] == "allowed"} == {
+        INCLUSIVE,
+        STRICT,
+    }
     assert all(c["id"] in decisions() for c in pruning if c["obligation"]["level"] != "allowed")
     # A reader has no duty to reject a document that breaks a writer rule; a validator must.
     required = [c for c in cases if c.get("rule") == "table.required-field" and "error" in c["expected"]]
-    assert required and all(c["obligation"]["level"] == "allowed" and c["obligation"]["rejected-by"] == "validator"
-                            for c in required if c["id"] not in decisions())  # fmt: skip
+    assert required and all(
+        c["obligation"]["level"] == "allowed" and c["obligation"]["rejected-by"] == "validator"
+        for c in required
+        if c["id"] not in decisions()
+    )
 
 
 def test_open_rows_are_the_rows_with_a_null_nan_or_signed_zero_operand():
-    case = {"id": "x/y", "rule": "expression.evaluate", "op": "evaluate-predicate", "expected": {"output": [False, False, False]},
-            "input": {"schema": {"type": "struct", "fields": [{"id": 1, "name": "f", "required": False, "type": "double"}]},
-                      "predicate": {"type": "lt-eq", "term": "f", "value": 0.0},
-                      "rows": [{"f": 1.0}, {"f": None}, {"f": {"ieee754": "7ff8000000000000"}}, {"f": {"ieee754": "8000000000000000"}}]}}  # fmt: skip
-    assert obligation_for(case)["open-rows"] == [{"row": 1, "question": "predicate.null-operand"},
-                                                  {"row": 2, "question": "predicate.nan-operand"},
-                                                  {"row": 3, "question": "predicate.signed-zero"}]  # fmt: skip
+    case = {
+        "id": "x/y",
+        "rule": "expression.evaluate",
+        "op": "evaluate-predicate",
+        "expected": {"output": [False, False, False]},
+        "input": {
+            "schema": {"type": "struct", "fields": [{"id": 1, "name": "f", "required": False, "type": "double"}]},
+            "predicate": {"type": "lt-eq", "term": "f", "value": 0.0},
+            "rows": [
+                {"f": 1.0},
+                {"f": None},
+                {"f": {"ieee754": "7ff8000000000000"}},
+                {"f": {"ieee754": "8000000000000000"}},
+            ],
+        },
+    }
+    assert obligation_for(case)["open-rows"] == [
+        {"row": 1, "question": "predicate.null-operand"},
+        {"row": 2, "question": "predicate.nan-operand"},
+        {"row": 3, "question": "predicate.signed-zero"},
+    ]
 
 
 def test_the_audits_known_findings_have_a_level_and_quote_the_spec(texts):
@@ -145,8 +176,11 @@ def test_every_known_violation_quotes_the_sentence_it_breaks(texts):
     entry is a violation under its case's obligation is conformance/test_known.py's check)."""
     from conformance import known
 
-    absent = [(engine, case, d.quote) for (engine, case), d in known.load().items()
-              if not d.quote or normalize(d.quote) not in texts.get(d.document or "", "")]  # fmt: skip
+    absent = [
+        (engine, case, d.quote)
+        for (engine, case), d in known.load().items()
+        if not d.quote or normalize(d.quote) not in texts.get(d.document or "", "")
+    ]
     assert not absent, f"{len(absent)} entries whose quote is not in their spec text, e.g. {absent[:3]}"
 
 

@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_package_list_names_every_package_of_the_tree():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {str(p.parent.relative_to(ROOT)).replace(os.sep, ".") for top in ("spec_impl", "conformance") for p in (ROOT / top).rglob("__init__.py")}
+    found = {
+        str(p.parent.relative_to(ROOT)).replace(os.sep, ".")
+        for top in ("spec_impl", "conformance")
+        for p in (ROOT / top).rglob("__init__.py")
+    }
     assert listed == found | {"iceberg_conformance_vectors"}
 
 
@@ -39,7 +43,11 @@ def installed(tmp_path_factory) -> tuple[Path, dict]:
     work = tmp_path_factory.mktemp("packaging")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
-    sdist = _run([sys.executable, "-c", "import setuptools.build_meta as b, sys; print(b.build_sdist(sys.argv[1]))", str(work)], ROOT, env)
+    sdist = _run(
+        [sys.executable, "-c", "import setuptools.build_meta as b, sys; print(b.build_sdist(sys.argv[1]))", str(work)],
+        ROOT,
+        env,
+    )
     assert sdist.returncode == 0, sdist.stderr[-3000:]
     unpacked = work / "unpacked"
     shutil.unpack_archive(work / sdist.stdout.strip().splitlines()[-1], unpacked)
@@ -49,7 +57,9 @@ def installed(tmp_path_factory) -> tuple[Path, dict]:
     venv = work / "venv"
     assert _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], work, env).returncode == 0
     python = venv / "bin" / "python"
-    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], work, env).stdout.strip())
+    site = Path(
+        _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], work, env).stdout.strip()
+    )
     (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     (whl,) = (work / "dist").glob("*.whl")
     done = _run([*pip, "--python", str(python), "install", "--no-deps", str(whl)], work, env)
@@ -62,21 +72,35 @@ def installed(tmp_path_factory) -> tuple[Path, dict]:
 
 def test_wheel_carries_the_data(installed):
     cwd, env = installed
-    probe = ("import spec_impl, conformance, spec_impl.resources as r, conformance.engines.iceberg_java.build as b, json;"
-             "print(json.dumps([spec_impl.__file__, conformance.__file__, str(r.vectors_dir()), [str(p) for p in b.java_sources()]]))")  # fmt: skip
+    probe = (
+        "import spec_impl, conformance, spec_impl.resources as r, conformance.engines.iceberg_java.build as b, json;"
+        "print(json.dumps([spec_impl.__file__, conformance.__file__, str(r.vectors_dir()), [str(p) for p in b.java_sources()]]))"
+    )
     done = _run(["python", "-c", probe], cwd, env)
     assert done.returncode == 0, done.stderr[-3000:]
     spec_file, conformance_file, vectors, java = json.loads(done.stdout)
     assert str(ROOT) not in spec_file + conformance_file + vectors, "imported from the checkout, not the wheel"
-    for name in ("values/SHA256SUMS", "tables", "sources/tables", "metadata/table-metadata-v3.schema.json", "README.md"):
+    for name in (
+        "values/SHA256SUMS",
+        "tables",
+        "sources/tables",
+        "metadata/table-metadata-v3.schema.json",
+        "README.md",
+    ):
         assert (Path(vectors) / name).exists(), name
-    assert any(p.endswith("DeletePlanner.java") for p in java) and any(p.endswith("IcebergValueEngine.java") for p in java)
+    assert any(p.endswith("DeletePlanner.java") for p in java) and any(
+        p.endswith("IcebergValueEngine.java") for p in java
+    )
 
 
 def test_vector_commands_work_installed(installed):
     cwd, env = installed
     listed = _run(["iceberg-vectors", "list"], cwd, env)
-    assert listed.returncode == 0 and "transform.bucket/" in listed.stdout and "data-file.partition-tuple/" in listed.stdout, listed.stderr[-2000:]
+    assert (
+        listed.returncode == 0
+        and "transform.bucket/" in listed.stdout
+        and "data-file.partition-tuple/" in listed.stdout
+    ), listed.stderr[-2000:]
     unknown = _run(["iceberg-vectors", "list", "--family", "nope"], cwd, env)
     assert unknown.returncode == 2 and "nope" in unknown.stderr
     checked = _run(["iceberg-vectors", "check"], cwd, env)
@@ -93,9 +117,28 @@ def test_vector_commands_work_installed(installed):
 
 def test_suite_runs_from_the_installed_plugin(installed):
     cwd, env = installed
-    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--engine", "reference", "-m", "bucket or truncate",
-                 "-q", "-p", "no:cacheprovider", "-W", "error::pytest.PytestUnknownMarkWarning",
-                 "--compliance-report", str(cwd / "report")], cwd, env)  # fmt: skip
+    done = _run(
+        [
+            "python",
+            "-m",
+            "pytest",
+            "-p",
+            "iceberg_conformance",
+            "--engine",
+            "reference",
+            "-m",
+            "bucket or truncate",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-W",
+            "error::pytest.PytestUnknownMarkWarning",
+            "--compliance-report",
+            str(cwd / "report"),
+        ],
+        cwd,
+        env,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and (cwd / "report" / "compliance.html").is_file()
 
@@ -118,8 +161,26 @@ def _java_engine_missing() -> str:
 def test_java_engine_builds_from_the_installed_sources(installed, tmp_path):
     cwd, env = installed
     env = {**env, "ICEBERG_CONFORMANCE_CACHE": str(tmp_path / "cache")}
-    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "iceberg-java",
-                 "-m", "bucket", "-q", "-p", "no:cacheprovider"], cwd, env)  # fmt: skip
+    done = _run(
+        [
+            "python",
+            "-m",
+            "pytest",
+            "-p",
+            "iceberg_conformance",
+            "--pyargs",
+            "conformance",
+            "--engine",
+            "iceberg-java",
+            "-m",
+            "bucket",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd,
+        env,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
 
@@ -167,11 +228,39 @@ def test_the_readme_plugin_command_is_green_without_the_engines_extra(installed_
     wheel with only its test extra: an engine developer's first run passes; tests that need an
     engine's package skip and name the extra."""
     cwd, env = installed_without_engines
-    probe = _run(["python", "-c", "import importlib.util as u; print(u.find_spec('pyspark'), u.find_spec('pyiceberg'), u.find_spec('pytest') is not None)"], cwd, env)
+    probe = _run(
+        [
+            "python",
+            "-c",
+            "import importlib.util as u; print(u.find_spec('pyspark'), u.find_spec('pyiceberg'), u.find_spec('pytest') is not None)",
+        ],
+        cwd,
+        env,
+    )
     assert probe.stdout.split() == ["None", "None", "True"], probe.stdout + probe.stderr
-    done = _run(["python", "-m", "pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", "reference",
-                 "-q", "-p", "no:cacheprovider", "-rs"], cwd, env, timeout=1500)  # fmt: skip
+    done = _run(
+        [
+            "python",
+            "-m",
+            "pytest",
+            "-p",
+            "iceberg_conformance",
+            "--pyargs",
+            "conformance",
+            "--engine",
+            "reference",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-rs",
+        ],
+        cwd,
+        env,
+        timeout=1500,
+    )
     tail = done.stdout[-4000:] + done.stderr[-2000:]
     assert done.returncode == 0, tail
     summary = done.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"\d+ passed(, \d+ (skipped|xfailed|warnings?|deselected))* in .*", summary), tail  # no failed, no error
+    assert re.fullmatch(r"\d+ passed(, \d+ (skipped|xfailed|warnings?|deselected))* in .*", summary), (
+        tail
+    )  # no failed, no error

@@ -50,13 +50,21 @@ def test_checker_on_both_sides():
     assert rules([I], tuples, [FieldSummary(True, False, i4(2), i4(3))]) == ["partition-summary.lower-bound"]
     assert rules([I], tuples, [FieldSummary(True, False, i4(1), i4(2))]) == ["partition-summary.upper-bound"]
     assert rules([I], tuples, [FieldSummary(True, False, None, i4(3))]) == ["partition-summary.lower-bound"]
-    assert rules([I], [[None]], [FieldSummary(True, False, i4(1), i4(1))]) == ["partition-summary.lower-bound", "partition-summary.upper-bound"]
+    assert rules([I], [[None]], [FieldSummary(True, False, i4(1), i4(1))]) == [
+        "partition-summary.lower-bound",
+        "partition-summary.upper-bound",
+    ]
     assert rules([I, I], [[1, 2]], [ok]) == ["partition-summary.fields"]
 
 
 @settings(max_examples=200, deadline=None, database=None)
-@given(st.sampled_from(["int", "double", "string", "date", "decimal(9,2)"]).flatmap(
-    lambda n: st.tuples(st.just(parse_type(n)), st.lists(st.one_of(st.none(), pst.literals(parse_type(n))), max_size=6))))
+@given(
+    st.sampled_from(["int", "double", "string", "date", "decimal(9,2)"]).flatmap(
+        lambda n: st.tuples(
+            st.just(parse_type(n)), st.lists(st.one_of(st.none(), pst.literals(parse_type(n))), max_size=6)
+        )
+    )
+)
 def test_computed_summaries_pass_the_checker(typed):
     t, values = typed
     tuples = [[v] for v in values]

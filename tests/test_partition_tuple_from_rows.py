@@ -18,10 +18,20 @@ from spec_impl.rules import RULES
 from spec_impl.scan.arrow_values import arrow_type
 from spec_impl.types import parse_type
 
-TYPES = {"id": parse_type("long"), "ts": parse_type("timestamp"), "name": parse_type("string"),
-         "amount": parse_type("decimal(9,2)"), "f": parse_type("double")}  # fmt: skip
-SPEC = [PartitionField.of("day", "ts", "day"), PartitionField.of("b", "id", "bucket[16]"), PartitionField.of("t", "name", "truncate[2]"),
-        PartitionField.of("a", "amount", "truncate[50]"), PartitionField.of("f", "f", "identity")]  # fmt: skip
+TYPES = {
+    "id": parse_type("long"),
+    "ts": parse_type("timestamp"),
+    "name": parse_type("string"),
+    "amount": parse_type("decimal(9,2)"),
+    "f": parse_type("double"),
+}
+SPEC = [
+    PartitionField.of("day", "ts", "day"),
+    PartitionField.of("b", "id", "bucket[16]"),
+    PartitionField.of("t", "name", "truncate[2]"),
+    PartitionField.of("a", "amount", "truncate[50]"),
+    PartitionField.of("f", "f", "identity"),
+]
 US_PER_DAY = 86_400_000_000
 
 
@@ -30,16 +40,28 @@ def _table(rows):
 
 
 def test_tuple_of_rows_in_one_partition():
-    rows = [{"ts": -1, "id": 34, "name": "日本語", "amount": Decimal("-0.01"), "f": -0.0},
-            {"ts": -US_PER_DAY, "id": 34, "name": "日本", "amount": Decimal("-0.50"), "f": -0.0}]  # fmt: skip
+    rows = [
+        {"ts": -1, "id": 34, "name": "日本語", "amount": Decimal("-0.01"), "f": -0.0},
+        {"ts": -US_PER_DAY, "id": 34, "name": "日本", "amount": Decimal("-0.50"), "f": -0.0},
+    ]
     assert partition_tuple(SPEC, TYPES, rows) == [-1, 3, "日本", Decimal("-0.50"), -0.0]
     assert partition_tuple_arrow(SPEC, TYPES, _table(rows)) == [-1, 3, "日本", Decimal("-0.50"), -0.0]
 
 
-@pytest.mark.parametrize("a,b", [({"ts": -1}, {"ts": 0}), ({"f": -0.0}, {"f": 0.0}), ({"id": None}, {"id": 1}),
-                                 ({"amount": Decimal("-0.51")}, {"amount": Decimal("-0.50")})])  # fmt: skip
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ({"ts": -1}, {"ts": 0}),
+        ({"f": -0.0}, {"f": 0.0}),
+        ({"id": None}, {"id": 1}),
+        ({"amount": Decimal("-0.51")}, {"amount": Decimal("-0.50")}),
+    ],
+)
 def test_rows_of_two_partitions_are_rejected(a, b):
-    for compute in (lambda rows: partition_tuple(SPEC, TYPES, rows), lambda rows: partition_tuple_arrow(SPEC, TYPES, _table(rows))):
+    for compute in (
+        lambda rows: partition_tuple(SPEC, TYPES, rows),
+        lambda rows: partition_tuple_arrow(SPEC, TYPES, _table(rows)),
+    ):
         with pytest.raises(InvalidInput, match="data-file.partition-tuple.single"):
             compute([a, b])
 
@@ -62,10 +84,19 @@ def test_check_names_each_row_outside_the_claimed_tuple():
 
 
 @settings(max_examples=200, deadline=None, database=None)
-@given(st.lists(st.fixed_dictionaries({"ts": st.one_of(st.none(), st.integers(-3 * US_PER_DAY, 3 * US_PER_DAY)),
-                                       "id": st.one_of(st.none(), st.integers(-50, 50)),
-                                       "name": st.one_of(st.none(), st.text(alphabet="ab日\U0001f600", max_size=3))}),
-                min_size=1, max_size=5))  # fmt: skip
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "ts": st.one_of(st.none(), st.integers(-3 * US_PER_DAY, 3 * US_PER_DAY)),
+                "id": st.one_of(st.none(), st.integers(-50, 50)),
+                "name": st.one_of(st.none(), st.text(alphabet="ab日\U0001f600", max_size=3)),
+            }
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_scalar_and_arrow_agree(rows):
     spec = SPEC[:3]
     try:

@@ -11,28 +11,70 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec_impl.errors import InvalidInput, NotDefined
-from spec_impl.metadata.partitioning import (PartitionField, PartitionSpec, assign_field_ids, check_new_spec, equivalent,
-                                             parse_partition_fields, parse_partition_spec, partition_type,
-                                             partition_values_equal, unified_partition_type, v1_evolution_warnings,
-                                             validate_partition_spec, validate_partition_specs, writer_violations)  # fmt: skip
+from spec_impl.metadata.partitioning import (
+    PartitionField,
+    PartitionSpec,
+    assign_field_ids,
+    check_new_spec,
+    equivalent,
+    parse_partition_fields,
+    parse_partition_spec,
+    partition_type,
+    partition_values_equal,
+    unified_partition_type,
+    v1_evolution_warnings,
+    validate_partition_spec,
+    validate_partition_specs,
+    writer_violations,
+)
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
 from spec_impl.rules import RULES
 from spec_impl.types import DATE, DOUBLE, INT, LONG, STRING, StructType, parse_type
 
-SCHEMA = parse_type({"type": "struct", "fields": [
-    {"id": 1, "name": "id", "required": True, "type": "long"},
-    {"id": 2, "name": "data", "required": False, "type": "string"},
-    {"id": 3, "name": "category", "required": False, "type": "string"},
-    {"id": 4, "name": "ts", "required": False, "type": "timestamp"},
-    {"id": 5, "name": "loc", "required": False, "type": {"type": "struct", "fields": [
-        {"id": 6, "name": "lat", "required": False, "type": "double"},
-        {"id": 7, "name": "day", "required": False, "type": "date"}]}},
-    {"id": 8, "name": "tags", "required": False, "type": {"type": "list", "element-id": 9, "element": "string", "element-required": False}},
-    {"id": 10, "name": "props", "required": False, "type": {"type": "map", "key-id": 11, "key": "string", "value-id": 12,
-                                                            "value": "string", "value-required": False}},
-    {"id": 13, "name": "v", "required": False, "type": "variant"},
-    {"id": 14, "name": "price", "required": False, "type": "float"},
-]})  # fmt: skip
+SCHEMA = parse_type(
+    {
+        "type": "struct",
+        "fields": [
+            {"id": 1, "name": "id", "required": True, "type": "long"},
+            {"id": 2, "name": "data", "required": False, "type": "string"},
+            {"id": 3, "name": "category", "required": False, "type": "string"},
+            {"id": 4, "name": "ts", "required": False, "type": "timestamp"},
+            {
+                "id": 5,
+                "name": "loc",
+                "required": False,
+                "type": {
+                    "type": "struct",
+                    "fields": [
+                        {"id": 6, "name": "lat", "required": False, "type": "double"},
+                        {"id": 7, "name": "day", "required": False, "type": "date"},
+                    ],
+                },
+            },
+            {
+                "id": 8,
+                "name": "tags",
+                "required": False,
+                "type": {"type": "list", "element-id": 9, "element": "string", "element-required": False},
+            },
+            {
+                "id": 10,
+                "name": "props",
+                "required": False,
+                "type": {
+                    "type": "map",
+                    "key-id": 11,
+                    "key": "string",
+                    "value-id": 12,
+                    "value": "string",
+                    "value-required": False,
+                },
+            },
+            {"id": 13, "name": "v", "required": False, "type": "variant"},
+            {"id": 14, "name": "price", "required": False, "type": "float"},
+        ],
+    }
+)
 
 # Appendix C, "Partition Specs": the example of the `fields` row.
 APPENDIX_C_FIELDS = [
@@ -91,18 +133,21 @@ def test_field_id_is_required_from_v2(fv):
         validate_partition_spec(PartitionSpec(0, (field(1, None, "x", "identity"),)), SCHEMA, fv)
 
 
-@pytest.mark.parametrize(("fv", "revision", "ids", "expected"), [
-    (1, SEED_2024, (4,), {"source-id": 4}),
-    (2, SEED_2024, (4,), {"source-id": 4}),
-    (1, SEED_2024, (1, 2), {"source-id": 1, "source-ids": [1, 2]}),
-    (2, SEED_2024, (1, 2), {"source-id": 1, "source-ids": [1, 2]}),
-    (1, V3_ADOPTED, (4,), {"source-id": 4}),
-    (2, V3_ADOPTED, (4,), {"source-id": 4}),
-    (3, SEED_2024, (4,), {"source-ids": [4]}),
-    (3, SEED_2024, (1, 2), {"source-ids": [1, 2]}),
-    (3, V3_ADOPTED, (4,), {"source-id": 4}),
-    (3, V3_ADOPTED, (1, 2), {"source-ids": [1, 2]}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fv", "revision", "ids", "expected"),
+    [
+        (1, SEED_2024, (4,), {"source-id": 4}),
+        (2, SEED_2024, (4,), {"source-id": 4}),
+        (1, SEED_2024, (1, 2), {"source-id": 1, "source-ids": [1, 2]}),
+        (2, SEED_2024, (1, 2), {"source-id": 1, "source-ids": [1, 2]}),
+        (1, V3_ADOPTED, (4,), {"source-id": 4}),
+        (2, V3_ADOPTED, (4,), {"source-id": 4}),
+        (3, SEED_2024, (4,), {"source-ids": [4]}),
+        (3, SEED_2024, (1, 2), {"source-ids": [1, 2]}),
+        (3, V3_ADOPTED, (4,), {"source-id": 4}),
+        (3, V3_ADOPTED, (1, 2), {"source-ids": [1, 2]}),
+    ],
+)
 def test_write_form_per_version_and_revision(fv, revision, ids, expected):
     """partition-spec.source-id (v1/v2), partition-spec.source-ids (v3): exactly the keys each writes."""
     out = field(ids, 1000, "p", "identity" if len(ids) == 1 else "zorder").to_json(fv, revision)
@@ -118,25 +163,28 @@ def test_adopted_v1_v2_cannot_write_multi_argument_fields(fv):
         field((1, 2), 1000, "z", "zorder").to_json(fv, V3_ADOPTED)
 
 
-@pytest.mark.parametrize(("fv", "revision", "keys", "rule", "ids"), [
-    (1, SEED_2024, {"source-ids": [4]}, "partition-spec.source-id", None),
-    (2, V3_ADOPTED, {"source-ids": [4]}, "partition-spec.source-id", None),
-    (2, V3_ADOPTED, {"source-id": 4, "source-ids": [4]}, None, (4,)),  # tolerated when it agrees
-    (2, SEED_2024, {"source-id": 1, "source-ids": [1, 2]}, None, (1, 2)),
-    (2, SEED_2024, {"source-id": 2, "source-ids": [1, 2]}, "partition-spec.source-ids.agree", None),
-    (3, SEED_2024, {"source-id": 4}, "partition-spec.source-ids", None),
-    (3, SEED_2024, {"source-ids": [4]}, None, (4,)),
-    (3, SEED_2024, {"source-id": 4, "source-ids": [4]}, None, (4,)),
-    (3, SEED_2024, {"source-id": 5, "source-ids": [4]}, "partition-spec.source-ids.agree", None),
-    (3, V3_ADOPTED, {"source-id": 4}, None, (4,)),
-    (3, V3_ADOPTED, {"source-ids": [1, 2]}, None, (1, 2)),
-    (3, V3_ADOPTED, {"source-ids": [4]}, None, (4,)),  # a seed-era v3 writer
-    (3, V3_ADOPTED, {}, "partition-spec.source-ids", None),
-    (3, V3_ADOPTED, {"source-id": 2, "source-ids": [1, 2]}, "partition-spec.source-ids.agree", None),
-    (3, V3_ADOPTED, {"source-ids": []}, "partition-spec.json", None),
-    (2, SEED_2024, {"source-id": "4"}, "partition-spec.json", None),
-    (3, SEED_2024, {"source-ids": [1, True]}, "partition-spec.json", None),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fv", "revision", "keys", "rule", "ids"),
+    [
+        (1, SEED_2024, {"source-ids": [4]}, "partition-spec.source-id", None),
+        (2, V3_ADOPTED, {"source-ids": [4]}, "partition-spec.source-id", None),
+        (2, V3_ADOPTED, {"source-id": 4, "source-ids": [4]}, None, (4,)),  # tolerated when it agrees
+        (2, SEED_2024, {"source-id": 1, "source-ids": [1, 2]}, None, (1, 2)),
+        (2, SEED_2024, {"source-id": 2, "source-ids": [1, 2]}, "partition-spec.source-ids.agree", None),
+        (3, SEED_2024, {"source-id": 4}, "partition-spec.source-ids", None),
+        (3, SEED_2024, {"source-ids": [4]}, None, (4,)),
+        (3, SEED_2024, {"source-id": 4, "source-ids": [4]}, None, (4,)),
+        (3, SEED_2024, {"source-id": 5, "source-ids": [4]}, "partition-spec.source-ids.agree", None),
+        (3, V3_ADOPTED, {"source-id": 4}, None, (4,)),
+        (3, V3_ADOPTED, {"source-ids": [1, 2]}, None, (1, 2)),
+        (3, V3_ADOPTED, {"source-ids": [4]}, None, (4,)),  # a seed-era v3 writer
+        (3, V3_ADOPTED, {}, "partition-spec.source-ids", None),
+        (3, V3_ADOPTED, {"source-id": 2, "source-ids": [1, 2]}, "partition-spec.source-ids.agree", None),
+        (3, V3_ADOPTED, {"source-ids": []}, "partition-spec.json", None),
+        (2, SEED_2024, {"source-id": "4"}, "partition-spec.json", None),
+        (3, SEED_2024, {"source-ids": [1, True]}, "partition-spec.json", None),
+    ],
+)
 def test_read_source_keys(fv, revision, keys, rule, ids):
     """partition-spec.source-id, partition-spec.source-ids, partition-spec.source-ids.agree."""
     obj = {**keys, "field-id": 1000, "name": "p", "transform": "identity"}
@@ -147,13 +195,21 @@ def test_read_source_keys(fv, revision, keys, rule, ids):
             parse_partition_fields([obj], fv, revision)
 
 
-@pytest.mark.parametrize("doc", [
-    [], {"fields": []}, {"spec-id": "0", "fields": []}, {"spec-id": 0}, {"spec-id": 0, "fields": {}},
-    {"spec-id": 0, "fields": [1]}, {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "transform": "identity"}]},
-    {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": 7, "transform": "identity"}]},
-    {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "x"}]},
-    {"spec-id": 0, "fields": [{"source-id": 1, "field-id": "1000", "name": "x", "transform": "identity"}]},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"fields": []},
+        {"spec-id": "0", "fields": []},
+        {"spec-id": 0},
+        {"spec-id": 0, "fields": {}},
+        {"spec-id": 0, "fields": [1]},
+        {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "transform": "identity"}]},
+        {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": 7, "transform": "identity"}]},
+        {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "x"}]},
+        {"spec-id": 0, "fields": [{"source-id": 1, "field-id": "1000", "name": "x", "transform": "identity"}]},
+    ],
+)
 def test_malformed_json_is_rejected(doc):
     """partition-spec.json."""
     with raises("partition-spec.json"):
@@ -174,19 +230,22 @@ def test_unknown_transforms_are_read_verbatim_and_written_back():
 # --- validation against a schema ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("f", "rule"), [
-    (field(99, 1000, "x", "identity"), "partition-spec.source.exists"),
-    (field(5, 1000, "x", "identity"), "partition-spec.source.primitive"),
-    (field(5, 1000, "x", "void"), "partition-spec.source.primitive"),
-    (field(13, 1000, "x", "void"), "partition-spec.source.primitive"),
-    (field(9, 1000, "x", "identity"), "partition-spec.source.nesting"),
-    (field(11, 1000, "x", "identity"), "partition-spec.source.nesting"),
-    (field(12, 1000, "x", "bucket[4]"), "partition-spec.source.nesting"),
-    (field(14, 1000, "x", "bucket[4]"), "transform.source-type"),
-    (field(7, 1000, "x", "hour"), "transform.source-type"),
-    (field((1, 2), 1000, "x", "identity"), "partition-spec.transform.arity"),
-    (field((1, 99), 1000, "x", "zorder"), "partition-spec.source.exists"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("f", "rule"),
+    [
+        (field(99, 1000, "x", "identity"), "partition-spec.source.exists"),
+        (field(5, 1000, "x", "identity"), "partition-spec.source.primitive"),
+        (field(5, 1000, "x", "void"), "partition-spec.source.primitive"),
+        (field(13, 1000, "x", "void"), "partition-spec.source.primitive"),
+        (field(9, 1000, "x", "identity"), "partition-spec.source.nesting"),
+        (field(11, 1000, "x", "identity"), "partition-spec.source.nesting"),
+        (field(12, 1000, "x", "bucket[4]"), "partition-spec.source.nesting"),
+        (field(14, 1000, "x", "bucket[4]"), "transform.source-type"),
+        (field(7, 1000, "x", "hour"), "transform.source-type"),
+        (field((1, 2), 1000, "x", "identity"), "partition-spec.transform.arity"),
+        (field((1, 99), 1000, "x", "zorder"), "partition-spec.source.exists"),
+    ],
+)
 def test_invalid_sources_are_rejected(f, rule):
     """partition-spec.source.exists, partition-spec.source.primitive, partition-spec.source.nesting,
     partition-spec.transform.arity and transform.source-type."""
@@ -194,10 +253,17 @@ def test_invalid_sources_are_rejected(f, rule):
         validate_partition_spec(PartitionSpec(0, (f,)), SCHEMA, 2)
 
 
-@pytest.mark.parametrize("f", [
-    field(6, 1000, "lat", "identity"), field(7, 1000, "d", "month"), field(14, 1000, "p", "void"),
-    field(2, 1000, "t", "truncate[3]"), field((1, 2, 3), 1000, "z", "zorder"), field(4, 1000, "h", "hour"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "f",
+    [
+        field(6, 1000, "lat", "identity"),
+        field(7, 1000, "d", "month"),
+        field(14, 1000, "p", "void"),
+        field(2, 1000, "t", "truncate[3]"),
+        field((1, 2, 3), 1000, "z", "zorder"),
+        field(4, 1000, "h", "hour"),
+    ],
+)
 def test_valid_sources_pass(f):
     """Sources nested in structs are allowed; unknown transforms take any number of existing sources."""
     validate_partition_spec(PartitionSpec(0, (f,)), SCHEMA, 2)
@@ -270,8 +336,14 @@ def test_assign_field_ids_v2_reuses_equivalent_fields():
     """partition-spec.field-id.reuse: same source and transform (a rename keeps the id), else new ids."""
     s0 = parse_partition_spec(APPENDIX_C_SPEC, 2)
     dropped = PartitionSpec(1, (s0.fields[0],))
-    new = PartitionSpec(2, (field(1, None, "bucket_id", "bucket[16]"), field(2, None, "data", "identity"),
-                            field(1, None, "id_b8", "bucket[8]")))  # fmt: skip
+    new = PartitionSpec(
+        2,
+        (
+            field(1, None, "bucket_id", "bucket[16]"),
+            field(2, None, "data", "identity"),
+            field(1, None, "id_b8", "bucket[8]"),
+        ),
+    )
     spec, last = assign_field_ids(new, [s0, dropped], 1001, 2)
     assert [f.field_id for f in spec.fields] == [1001, 1002, 1003]
     assert last == 1003
@@ -297,7 +369,9 @@ def test_assign_field_ids_v1_is_positional():
 def test_v1_evolution_recommendations():
     """partition-spec.v1-evolution.reorder, partition-spec.v1-evolution.drop, partition-spec.v1-evolution.append."""
     old = PartitionSpec(0, (field(1, 1000, "a", "identity"), field(2, 1001, "b", "bucket[4]")))
-    good = PartitionSpec(1, (field(1, 1000, "a2", "identity"), field(2, 1001, "b", "void"), field(3, 1002, "c", "identity")))
+    good = PartitionSpec(
+        1, (field(1, 1000, "a2", "identity"), field(2, 1001, "b", "void"), field(3, 1002, "c", "identity"))
+    )
     assert v1_evolution_warnings(old, good) == []
     reordered = PartitionSpec(1, old.fields[::-1])
     assert {w.rule for w in v1_evolution_warnings(old, reordered)} == {"partition-spec.v1-evolution.reorder"}
@@ -315,13 +389,17 @@ def test_partition_type_of_the_appendix_c_example():
     """partition-spec.partition-type: ids and names of the partition fields, optional, result types."""
     spec = parse_partition_spec(APPENDIX_C_SPEC, 2)
     adopted = partition_type(spec, SCHEMA, V3_ADOPTED)
-    assert [(f.id, f.name, f.type, f.required) for f in adopted.fields] == [(1000, "ts_day", DATE, False),
-                                                                            (1001, "id_bucket", INT, False)]  # fmt: skip
+    assert [(f.id, f.name, f.type, f.required) for f in adopted.fields] == [
+        (1000, "ts_day", DATE, False),
+        (1001, "id_bucket", INT, False),
+    ]
     assert partition_type(spec, SCHEMA, SEED_2024).fields[0].type == INT  # day is int in the seed text
 
 
 def test_partition_type_of_void_nested_and_unknown_fields():
-    spec = PartitionSpec(0, (field(6, 1000, "lat", "identity"), field(1, 1001, "gone", "void"), field(2, 1002, "t", "truncate[2]")))
+    spec = PartitionSpec(
+        0, (field(6, 1000, "lat", "identity"), field(1, 1001, "gone", "void"), field(2, 1002, "t", "truncate[2]"))
+    )
     assert [f.type for f in partition_type(spec, SCHEMA).fields] == [DOUBLE, LONG, STRING]
     unknown = PartitionSpec(1, (field((1, 2), 1000, "z", "zorder"),))
     with pytest.raises(NotDefined, match="transform.unknown"):
@@ -336,7 +414,11 @@ def _ids(t: StructType) -> list[int]:
 def test_unified_partition_type_spec_examples():
     """partition-statistics.unified-type, the two examples of "Partition Statistics"."""
     f1, f2, f3 = field(1, 1, "f1", "bucket[4]"), field(2, 2, "f2", "identity"), field(3, 3, "f3", "identity")
-    assert _ids(unified_partition_type([PartitionSpec(0, (f1, f2)), PartitionSpec(1, (f1, f2, f3))], SCHEMA)) == [1, 2, 3]
+    assert _ids(unified_partition_type([PartitionSpec(0, (f1, f2)), PartitionSpec(1, (f1, f2, f3))], SCHEMA)) == [
+        1,
+        2,
+        3,
+    ]
     assert _ids(unified_partition_type([PartitionSpec(0, (f1, f2)), PartitionSpec(1, (f2,))], SCHEMA)) == [1, 2]
     assert _ids(unified_partition_type([PartitionSpec(1, (f3, f1)), PartitionSpec(0, (f2,))], SCHEMA)) == [1, 2, 3]
 
@@ -361,10 +443,16 @@ def _double(bits: int) -> float:
 
 def test_partition_values_compare_floats_by_canonical_bits():
     """partition-values.equality: Scan Planning note 3 (floatToIntBits / doubleToLongBits)."""
-    t = parse_type({"type": "struct", "fields": [
-        {"id": 1000, "name": "d", "required": False, "type": "double"},
-        {"id": 1001, "name": "f", "required": False, "type": "float"},
-        {"id": 1002, "name": "s", "required": False, "type": "string"}]})  # fmt: skip
+    t = parse_type(
+        {
+            "type": "struct",
+            "fields": [
+                {"id": 1000, "name": "d", "required": False, "type": "double"},
+                {"id": 1001, "name": "f", "required": False, "type": "float"},
+                {"id": 1002, "name": "s", "required": False, "type": "string"},
+            ],
+        }
+    )
     assert partition_values_equal((1.5, 2.5, "a"), (1.5, 2.5, "a"), t)
     assert not partition_values_equal((0.0, 1.0, "a"), (-0.0, 1.0, "a"), t)
     assert not partition_values_equal((1.0, 0.0, "a"), (1.0, -0.0, "a"), t)
@@ -377,7 +465,9 @@ def test_partition_values_compare_floats_by_canonical_bits():
 
 # --- properties --------------------------------------------------------------------------------
 
-_TRANSFORMS = st.sampled_from(["identity", "bucket[16]", "truncate[4]", "year", "month", "day", "hour", "void", "zorder", "custom[3]"])
+_TRANSFORMS = st.sampled_from(
+    ["identity", "bucket[16]", "truncate[4]", "year", "month", "day", "hour", "void", "zorder", "custom[3]"]
+)
 
 
 @st.composite

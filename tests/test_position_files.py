@@ -35,7 +35,9 @@ def test_positions_numeric_and_code_point_order():
     assert check_position_rows([(A, 9), (A, 10), ("\uff61", 0), ("\U0001f600", 0)], lambda path: None) == []
 
 
-@pytest.mark.parametrize(("low", "high", "rows", "bad"), [(0, 4, 5, None), (0, 5, 5, 5), (-1, 3, 5, -1), (0, 0, 0, 0), (7, 9, None, None)])
+@pytest.mark.parametrize(
+    ("low", "high", "rows", "bad"), [(0, 4, 5, None), (0, 5, 5, 5), (-1, 3, 5, -1), (0, 0, 0, 0), (7, 9, None, None)]
+)
 def test_in_range_boundaries(low, high, rows, bad):
     found = check_positions_in_range(A, low, high, rows)
     assert [f.value for f in found] == ([] if bad is None else [bad])
@@ -61,7 +63,10 @@ row_lists = st.lists(st.tuples(paths, st.integers(-2, 12)), max_size=12)
 def test_arrow_form_equals_row_form(rows, counts, chunked):
     path_column, pos_column = pa.array([p for p, _ in rows], pa.string()), pa.array([q for _, q in rows], pa.int64())
     if chunked:
-        path_column, pos_column = pa.chunked_array([path_column.slice(0, 1), path_column.slice(1)]), pa.chunked_array([pos_column.slice(0, 1), pos_column.slice(1)])
+        path_column, pos_column = (
+            pa.chunked_array([path_column.slice(0, 1), path_column.slice(1)]),
+            pa.chunked_array([pos_column.slice(0, 1), pos_column.slice(1)]),
+        )
     assert check_position_arrays(path_column, pos_column, counts) == check_position_rows(rows, counts)
 
 

@@ -19,7 +19,18 @@ from spec_impl.types import parse_type
 
 SOURCES = {
     "identity": ["long", "double", "string", "decimal(9,2)", "date", "timestamp", "binary", "uuid", "boolean"],
-    "bucket[4]": ["int", "long", "decimal(9,2)", "date", "time", "timestamp", "timestamptz_ns", "string", "binary", "uuid"],
+    "bucket[4]": [
+        "int",
+        "long",
+        "decimal(9,2)",
+        "date",
+        "time",
+        "timestamp",
+        "timestamptz_ns",
+        "string",
+        "binary",
+        "uuid",
+    ],
     "truncate[10]": ["int", "long"],
     "truncate[50]": ["decimal(9,2)", "decimal(4,0)"],
     "truncate[2]": ["string", "binary"],
@@ -29,8 +40,12 @@ SOURCES = {
     "hour": ["timestamp", "timestamptz", "timestamp_ns"],
     "void": ["long", "string"],
 }
-PARAMS = [(tr, fam) for tr, sources in SOURCES.items() for fam in pst.FAMILIES
-          if any(pst.supports(parse_type(src), fam) for src in sources)]  # fmt: skip
+PARAMS = [
+    (tr, fam)
+    for tr, sources in SOURCES.items()
+    for fam in pst.FAMILIES
+    if any(pst.supports(parse_type(src), fam) for src in sources)
+]
 
 
 def check_projection(transform: str, source: str, pred, values: list, projector=project) -> int:
@@ -48,7 +63,9 @@ def check_projection(transform: str, source: str, pred, values: list, projector=
             continue
         matches = evaluate(pred, {"x": v}, types)
         if matches:
-            assert evaluate(inclusive, part, ptypes), f"inclusive {inclusive} rejects the partition {part} of a matching row {v!r}"
+            assert evaluate(inclusive, part, ptypes), (
+                f"inclusive {inclusive} rejects the partition {part} of a matching row {v!r}"
+            )
         if evaluate(strict, part, ptypes):
             assert matches, f"strict {strict} accepts the partition {part} of a row {v!r} that does not match"
         checked += 1
@@ -93,14 +110,17 @@ def test_the_property_check_catches_a_projection_that_is_not_strict():
         check_projection("truncate[10]", "long", _leaf("lt", "long", 5), [7], projector=too_loose)
 
 
-@pytest.mark.parametrize("op,inclusive,strict", [
-    ("lt", Pred("lt-eq", "p", (0,)), Pred("lt", "p", (0,))),
-    ("lt-eq", Pred("lt-eq", "p", (0,)), Pred("lt", "p", (0,))),
-    ("gt", Pred("gt-eq", "p", (0,)), Pred("gt", "p", (0,))),
-    ("gt-eq", Pred("gt-eq", "p", (0,)), Pred("gt", "p", (0,))),
-    ("eq", Pred("eq", "p", (0,)), FALSE),
-    ("not-eq", TRUE, Pred("not-eq", "p", (0,))),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "op,inclusive,strict",
+    [
+        ("lt", Pred("lt-eq", "p", (0,)), Pred("lt", "p", (0,))),
+        ("lt-eq", Pred("lt-eq", "p", (0,)), Pred("lt", "p", (0,))),
+        ("gt", Pred("gt-eq", "p", (0,)), Pred("gt", "p", (0,))),
+        ("gt-eq", Pred("gt-eq", "p", (0,)), Pred("gt", "p", (0,))),
+        ("eq", Pred("eq", "p", (0,)), FALSE),
+        ("not-eq", TRUE, Pred("not-eq", "p", (0,))),
+    ],
+)
 def test_truncate_integer_shapes(op, inclusive, strict):
     """truncate[10] of x OP 5: x < 5 is p <= T(4) inclusive, p < T(5) strict; x > 5 is p >= T(6), p > T(5)."""
     pred, t = _leaf(op, "long", 5), parse_transform("truncate[10]")
@@ -110,7 +130,9 @@ def test_truncate_integer_shapes(op, inclusive, strict):
 
 def test_inclusive_lt_at_a_partition_start_uses_the_value_before():
     """x < 10 with truncate[10]: rows up to 9, so partitions up to 0 (not 10)."""
-    assert project_leaf(_leaf("lt", "int", 10), parse_type("int"), parse_transform("truncate[10]"), "p", True) == Pred("lt-eq", "p", (0,))
+    assert project_leaf(_leaf("lt", "int", 10), parse_type("int"), parse_transform("truncate[10]"), "p", True) == Pred(
+        "lt-eq", "p", (0,)
+    )
 
 
 def test_pre_epoch_day_projection():
@@ -122,16 +144,24 @@ def test_pre_epoch_day_projection():
 
 def test_negative_decimal_truncate():
     d, t = parse_type("decimal(9,2)"), parse_transform("truncate[50]")
-    assert project_leaf(_leaf("lt", "decimal(9,2)", Decimal("-0.50")), d, t, "p", True) == Pred("lt-eq", "p", (Decimal("-1.00"),))
-    assert project_leaf(_leaf("gt", "decimal(9,2)", Decimal("-0.51")), d, t, "p", True) == Pred("gt-eq", "p", (Decimal("-0.50"),))
+    assert project_leaf(_leaf("lt", "decimal(9,2)", Decimal("-0.50")), d, t, "p", True) == Pred(
+        "lt-eq", "p", (Decimal("-1.00"),)
+    )
+    assert project_leaf(_leaf("gt", "decimal(9,2)", Decimal("-0.51")), d, t, "p", True) == Pred(
+        "gt-eq", "p", (Decimal("-0.50"),)
+    )
 
 
 def test_multibyte_prefix_through_truncate():
     s, t = parse_type("string"), parse_transform("truncate[2]")
-    assert project_leaf(_leaf("starts-with", "string", "日本語"), s, t, "p", True) == Pred("starts-with", "p", ("日本",))
+    assert project_leaf(_leaf("starts-with", "string", "日本語"), s, t, "p", True) == Pred(
+        "starts-with", "p", ("日本",)
+    )
     assert project_leaf(_leaf("starts-with", "string", "日本語"), s, t, "p", False) == FALSE
     assert project_leaf(_leaf("starts-with", "string", "日"), s, t, "p", False) == Pred("starts-with", "p", ("日",))
-    assert project_leaf(_leaf("not-starts-with", "string", "日本語"), s, t, "p", False) == Pred("not-starts-with", "p", ("日本",))
+    assert project_leaf(_leaf("not-starts-with", "string", "日本語"), s, t, "p", False) == Pred(
+        "not-starts-with", "p", ("日本",)
+    )
 
 
 def test_boundaries_outside_the_type():
@@ -158,8 +188,12 @@ def test_several_fields_on_one_source_are_combined():
     types = {"x": parse_type("long")}
     fields = [PartitionField.of("b", "x", "bucket[4]"), PartitionField.of("t", "x", "truncate[10]")]
     inc = project(_leaf("eq", "long", 5), fields, types, "inclusive")
-    assert evaluate(inc, {"b": apply_transform("bucket[4]", "long", 5), "t": 0}, {"b": parse_type("int"), "t": parse_type("long")})
-    assert not evaluate(inc, {"b": apply_transform("bucket[4]", "long", 5), "t": 10}, {"b": parse_type("int"), "t": parse_type("long")})
+    assert evaluate(
+        inc, {"b": apply_transform("bucket[4]", "long", 5), "t": 0}, {"b": parse_type("int"), "t": parse_type("long")}
+    )
+    assert not evaluate(
+        inc, {"b": apply_transform("bucket[4]", "long", 5), "t": 10}, {"b": parse_type("int"), "t": parse_type("long")}
+    )
 
 
 def test_every_registered_projection_rule_is_named_here():

@@ -8,8 +8,20 @@ from hypothesis import given, settings, strategies as st
 
 from spec_impl.errors import InvalidInput
 from spec_impl.expressions import strategies as pst
-from spec_impl.expressions.predicates import (FALSE, TRUE, And, Not, Or, Pred, and_, bind, evaluate, negate, or_,
-                                              rewrite_not)  # fmt: skip
+from spec_impl.expressions.predicates import (
+    FALSE,
+    TRUE,
+    And,
+    Not,
+    Or,
+    Pred,
+    and_,
+    bind,
+    evaluate,
+    negate,
+    or_,
+    rewrite_not,
+)
 from spec_impl.rules import RULES
 from spec_impl.types import parse_type
 
@@ -38,7 +50,9 @@ def test_not_is_pushed_to_the_leaves():
     e = bind(Not(Pred("lt", "x", (5,))), T)
     assert not evaluate(e, {"x": None}, T) and not truth("lt", "x", None, 5)
     assert rewrite_not(e) == Pred("gt-eq", "x", (5,))
-    assert negate(And(Pred("is-null", "x"), Pred("eq", "x", (1,)))) == Or(Pred("not-null", "x"), Pred("not-eq", "x", (1,)))
+    assert negate(And(Pred("is-null", "x"), Pred("eq", "x", (1,)))) == Or(
+        Pred("not-null", "x"), Pred("not-eq", "x", (1,))
+    )
 
 
 def test_signed_zero_in_total_order():
@@ -60,16 +74,31 @@ def test_constants_simplify():
     assert and_(TRUE, p) == p and and_(FALSE, p) == FALSE and or_(TRUE, p) == TRUE and or_(FALSE, p) == p
 
 
-@pytest.mark.parametrize("pred", [Pred("is-nan", "x"), Pred("starts-with", "x", (1,)), Pred("eq", "f", (NAN,)),
-                                  Pred("eq", "x", (None,)), Pred("eq", "y", (1,)), Pred("lt", "x", ()), Pred("is-null", "x", (1,)),
-                                  Pred("eq", "x", (2**63,)), Pred("near", "x", (1,))])  # fmt: skip
+@pytest.mark.parametrize(
+    "pred",
+    [
+        Pred("is-nan", "x"),
+        Pred("starts-with", "x", (1,)),
+        Pred("eq", "f", (NAN,)),
+        Pred("eq", "x", (None,)),
+        Pred("eq", "y", (1,)),
+        Pred("lt", "x", ()),
+        Pred("is-null", "x", (1,)),
+        Pred("eq", "x", (2**63,)),
+        Pred("near", "x", (1,)),
+    ],
+)
 def test_bind_rejects(pred):
     with pytest.raises(InvalidInput, match="expression.bind"):
         bind(pred, T)
 
 
 @settings(max_examples=300, deadline=None, database=None)
-@given(st.sampled_from(["long", "double", "string"]).flatmap(lambda n: pst.cases(parse_type(n), "compound").map(lambda c: (n, c))))
+@given(
+    st.sampled_from(["long", "double", "string"]).flatmap(
+        lambda n: pst.cases(parse_type(n), "compound").map(lambda c: (n, c))
+    )
+)
 def test_double_negation_and_de_morgan(example):
     """not (not e) and e agree on every row; and/or follow their leaves."""
     name, (e, values) = example

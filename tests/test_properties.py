@@ -36,9 +36,14 @@ def test_float_hash_equals_hash_of_widened_double(v):
     assert hash_value("float", v) == hash_value("double", v)
 
 
-@given(st.one_of(st.just("int"), st.just("long"), st.just("string"), st.just("binary"), ist.decimal_types()).flatmap(
-    lambda t: st.tuples(st.just(parse_type(t) if isinstance(t, str) else t), ist.values(parse_type(t) if isinstance(t, str) else t))),
-    st.integers(1, 1000))  # fmt: skip
+@given(
+    st.one_of(st.just("int"), st.just("long"), st.just("string"), st.just("binary"), ist.decimal_types()).flatmap(
+        lambda t: st.tuples(
+            st.just(parse_type(t) if isinstance(t, str) else t), ist.values(parse_type(t) if isinstance(t, str) else t)
+        )
+    ),
+    st.integers(1, 1000),
+)
 def test_truncate_is_idempotent_and_never_grows(tv, width):
     """transform.truncate.*: truncating twice equals truncating once, and a number never goes up."""
     t, v = tv
@@ -68,8 +73,12 @@ def test_json_round_trip(tv):
     assert same_value(t, from_json(t, to_json(t, v)), v)
 
 
-@given(st.sampled_from(["timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"]), st.integers(-(2**62), 2**62),
-       st.integers(-(2**62), 2**62), st.sampled_from(["year", "month", "day", "hour"]))  # fmt: skip
+@given(
+    st.sampled_from(["timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"]),
+    st.integers(-(2**62), 2**62),
+    st.integers(-(2**62), 2**62),
+    st.sampled_from(["year", "month", "day", "hour"]),
+)
 def test_temporal_transforms_are_monotone(type_, a, b, transform):
     """transform.year/month/day/hour: a <= b implies f(a) <= f(b) (floor, never truncation toward zero)."""
     a, b = sorted((a, b))

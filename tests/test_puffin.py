@@ -25,12 +25,22 @@ NO_FLAGS = b"\x00\x00\x00\x00"
 
 def puffin_bytes(footer: bytes | str | dict, body: bytes = b"", flags: bytes = NO_FLAGS) -> bytes:
     """A Puffin file assembled by hand: magic, blob bytes, then the footer around `footer`."""
-    payload = footer if isinstance(footer, bytes) else (footer if isinstance(footer, str) else json.dumps(footer)).encode()
+    payload = (
+        footer if isinstance(footer, bytes) else (footer if isinstance(footer, str) else json.dumps(footer)).encode()
+    )
     return MAGIC + body + MAGIC + payload + struct.pack("<i", len(payload)) + flags + MAGIC
 
 
 def blob_json(offset: int = 4, length: int = 3, **extra) -> dict:
-    return {"type": "t", "fields": [1], "snapshot-id": 5, "sequence-number": 2, "offset": offset, "length": length, **extra}
+    return {
+        "type": "t",
+        "fields": [1],
+        "snapshot-id": 5,
+        "sequence-number": 2,
+        "offset": offset,
+        "length": length,
+        **extra,
+    }
 
 
 def rule_of(data: bytes) -> str:
@@ -44,9 +54,13 @@ def rule_of(data: bytes) -> str:
 
 def test_layout_of_a_one_blob_file_written_out_by_hand():
     """Puffin spec "File structure" and "Footer structure", byte by byte."""
-    data = write_puffin([Blob("apache-datasketches-theta-v1", b"abc", (7,), 12, 3, properties={"ndv": "3"})], {"created-by": "me"})
-    footer = (b'{"blobs":[{"type":"apache-datasketches-theta-v1","fields":[7],"snapshot-id":12,"sequence-number":3,'
-              b'"offset":4,"length":3,"properties":{"ndv":"3"}}],"properties":{"created-by":"me"}}')  # fmt: skip
+    data = write_puffin(
+        [Blob("apache-datasketches-theta-v1", b"abc", (7,), 12, 3, properties={"ndv": "3"})], {"created-by": "me"}
+    )
+    footer = (
+        b'{"blobs":[{"type":"apache-datasketches-theta-v1","fields":[7],"snapshot-id":12,"sequence-number":3,'
+        b'"offset":4,"length":3,"properties":{"ndv":"3"}}],"properties":{"created-by":"me"}}'
+    )
     expected = (
         b"PFA1"  # Magic
         + b"abc"  # Blob 1 at offset 4, length 3
@@ -61,7 +75,14 @@ def test_layout_of_a_one_blob_file_written_out_by_hand():
     assert f.footer_size == 4 + len(footer) + 12 and not f.footer_compressed
     assert f.properties == {"created-by": "me"}
     [b] = f.blobs
-    assert (b.type, b.fields, b.snapshot_id, b.sequence_number, b.offset, b.length) == ("apache-datasketches-theta-v1", (7,), 12, 3, 4, 3)
+    assert (b.type, b.fields, b.snapshot_id, b.sequence_number, b.offset, b.length) == (
+        "apache-datasketches-theta-v1",
+        (7,),
+        12,
+        3,
+        4,
+        3,
+    )
     assert b.compression_codec is None and b.properties == {"ndv": "3"} and f.read_blob(b) == b"abc"
 
 
@@ -74,16 +95,28 @@ def test_empty_file_has_no_blobs():
 
 def test_several_blobs_with_lz4_and_zstd_payloads():
     contents = [b"plain" * 10, b"lz4 " * 100, b"zstd" * 100, b""]
-    blobs = [Blob("a", contents[0]), Blob("b", contents[1], (1, 2), 10, 4, "lz4"), Blob("c", contents[2], compression_codec="zstd"), Blob("d", b"")]
+    blobs = [
+        Blob("a", contents[0]),
+        Blob("b", contents[1], (1, 2), 10, 4, "lz4"),
+        Blob("c", contents[2], compression_codec="zstd"),
+        Blob("d", b""),
+    ]
     data = write_puffin(blobs, {"created-by": "test"})
     f = read_puffin(data)
     assert [b.type for b in f.blobs] == ["a", "b", "c", "d"]
     assert [b.compression_codec for b in f.blobs] == [None, "lz4", "zstd", None]
     assert [f.read_blob(b) for b in f.blobs] == contents
     lz4_blob, zstd_blob = f.blobs[1], f.blobs[2]
-    assert f.payload(lz4_blob)[:4] == b"\x04\x22\x4d\x18" and lz4_blob.length < len(contents[1])  # length after compression
+    assert f.payload(lz4_blob)[:4] == b"\x04\x22\x4d\x18" and lz4_blob.length < len(
+        contents[1]
+    )  # length after compression
     assert f.payload(zstd_blob)[:4] == b"\x28\xb5\x2f\xfd" and zstd_blob.length < len(contents[2])
-    assert [b.offset for b in f.blobs] == [4, 4 + f.blobs[0].length, lz4_blob.offset + lz4_blob.length, zstd_blob.offset + zstd_blob.length]
+    assert [b.offset for b in f.blobs] == [
+        4,
+        4 + f.blobs[0].length,
+        lz4_blob.offset + lz4_blob.length,
+        zstd_blob.offset + zstd_blob.length,
+    ]
     assert write_puffin(blobs, {"created-by": "test"}) == data  # deterministic
 
 
@@ -108,16 +141,26 @@ def test_compressed_footer():
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.binary(max_size=300), st.sampled_from([None, "lz4", "zstd"]), st.dictionaries(st.text(max_size=5), st.text())), max_size=5),
+    st.lists(
+        st.tuples(
+            st.binary(max_size=300),
+            st.sampled_from([None, "lz4", "zstd"]),
+            st.dictionaries(st.text(max_size=5), st.text()),
+        ),
+        max_size=5,
+    ),
     st.booleans(),
 )
 def test_round_trip(blobs, compress_footer):
-    written = [Blob(f"type-{i}", c, (i,), i, -i, codec if (c or codec != "lz4") else None, props) for i, (c, codec, props) in enumerate(blobs)]
+    written = [
+        Blob(f"type-{i}", c, (i,), i, -i, codec if (c or codec != "lz4") else None, props)
+        for i, (c, codec, props) in enumerate(blobs)
+    ]
     f = read_puffin(write_puffin(written, {"created-by": "hypothesis"}, compress_footer=compress_footer))
     assert [f.read_blob(b) for b in f.blobs] == [b.content for b in written]
-    assert [(b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec, b.properties) for b in f.blobs] == [
-        (b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec, b.properties) for b in written
-    ]
+    assert [
+        (b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec, b.properties) for b in f.blobs
+    ] == [(b.type, b.fields, b.snapshot_id, b.sequence_number, b.compression_codec, b.properties) for b in written]
 
 
 # --- puffin.magic --------------------------------------------------------------------------
@@ -141,7 +184,9 @@ def test_magic():
 
 def test_footer_payload_size():
     good = puffin_bytes(b'{"blobs":[]}')
-    assert rule_of(b"PFA1" + NO_FLAGS * 2 + b"\x00" * 3 + b"PFA1") == "puffin.footer"  # 19 bytes: below magic + empty footer
+    assert (
+        rule_of(b"PFA1" + NO_FLAGS * 2 + b"\x00" * 3 + b"PFA1") == "puffin.footer"
+    )  # 19 bytes: below magic + empty footer
     for size in (-1, len(good), 2**31 - 1):
         bad = good[:-12] + struct.pack("<i", size) + good[-8:]
         with pytest.raises(InvalidInput) as e:
@@ -179,7 +224,9 @@ def test_footer_properties_and_unknown_keys():
 # --- puffin.flags --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("flags", [b"\x02\x00\x00\x00", b"\x80\x00\x00\x00", b"\x00\x01\x00\x00", b"\x00\x00\x00\x80", b"\x03\x00\x00\x00"])
+@pytest.mark.parametrize(
+    "flags", [b"\x02\x00\x00\x00", b"\x80\x00\x00\x00", b"\x00\x01\x00\x00", b"\x00\x00\x00\x80", b"\x03\x00\x00\x00"]
+)
 def test_reserved_flags_are_rejected(flags):
     with pytest.raises(InvalidInput, match="reserved footer flag") as e:
         read_puffin(puffin_bytes({"blobs": []}, flags=flags))

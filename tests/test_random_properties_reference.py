@@ -44,8 +44,10 @@ def suite(request) -> SimpleNamespace:
     config = request.config
     if "random_values" not in "\n".join(config.getini("markers")):
         config.addinivalue_line("markers", f"random_values: {SUITE_MARKERS['random_values']}")
-    return SimpleNamespace(values=importlib.import_module("conformance.test_random_values"),
-                           planning=importlib.import_module("conformance.test_random_planning"))
+    return SimpleNamespace(
+        values=importlib.import_module("conformance.test_random_values"),
+        planning=importlib.import_module("conformance.test_random_planning"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +62,10 @@ def _request(runner: Runner) -> SimpleNamespace:
     return SimpleNamespace(config=SimpleNamespace(stash={RUNNER: runner}), node=SimpleNamespace(user_properties=[]))
 
 
-@pytest.mark.parametrize("module, test", [("values", "test_engine_agrees_with_reference"),
-                                          ("planning", "test_engine_keeps_the_planning_properties")])
+@pytest.mark.parametrize(
+    "module, test",
+    [("values", "test_engine_agrees_with_reference"), ("planning", "test_engine_keeps_the_planning_properties")],
+)
 def test_the_reference_named_by_its_module_path_passes(suite, reference_runner, module, test, monkeypatch):
     """Every op of the module's test, as the suite runs it for a third-party engine."""
     monkeypatch.setattr(hypothesis.core, "global_force_seed", SEED)  # what --hypothesis-seed sets
@@ -72,7 +76,9 @@ def test_the_reference_named_by_its_module_path_passes(suite, reference_runner, 
     for op in mod.OPS:
         request = _request(reference_runner)
         getattr(mod, test)(name, op, request)  # raises on any disagreement or broken property
-        assert dict(request.node.user_properties).get("known_disagreements", 0) == 0, op  # nothing recorded against the reference
+        assert dict(request.node.user_properties).get("known_disagreements", 0) == 0, (
+            op
+        )  # nothing recorded against the reference
 
 
 # --- an input the spec defines no answer for ----------------------------------------------------
@@ -85,8 +91,13 @@ def _projection(rows: list[int], mode: str = "inclusive") -> tuple[dict, list[bo
     from spec_impl.expressions.predicates import Pred
 
     expr = Pred("not-eq", "x", (5,))
-    inp = {"schema": SCHEMA, "spec": [{"name": "p", "source": "x", "transform": "truncate[3]"}],
-           "predicate": {"type": "not-eq", "term": "x", "value": 5}, "mode": mode, "rows": [{"x": v} for v in rows]}  # fmt: skip
+    inp = {
+        "schema": SCHEMA,
+        "spec": [{"name": "p", "source": "x", "transform": "truncate[3]"}],
+        "predicate": {"type": "not-eq", "term": "x", "value": 5},
+        "mode": mode,
+        "rows": [{"x": v} for v in rows],
+    }
     return inp, [v != 5 for v in rows], expr
 
 
@@ -103,7 +114,9 @@ def test_the_reference_rejects_the_long_minimum_under_truncate_3(suite):
 @pytest.fixture
 def judge_one(suite):
     """judge_batch on one input (the undefined one unless told) and one answer."""
-    return lambda answer, drawn=UNDEFINED: suite.planning.judge_batch("some-engine", "project-predicate", [drawn], [answer], REVISION)
+    return lambda answer, drawn=UNDEFINED: suite.planning.judge_batch(
+        "some-engine", "project-predicate", [drawn], [answer], REVISION
+    )
 
 
 def test_the_reference_answer_to_an_undefined_input_is_credited(judge_one):
@@ -119,7 +132,9 @@ def test_a_rejection_under_the_same_rule_is_credited(judge_one):
 
 
 def test_an_answer_or_another_rule_on_an_undefined_input_is_noted_never_failed(judge_one):
-    answered = judge_one(EngineAnswer(True, [False, False, False]))  # would break the inclusive property, were it defined
+    answered = judge_one(
+        EngineAnswer(True, [False, False, False])
+    )  # would break the inclusive property, were it defined
     assert answered.problems == [] and answered.undefined == {"answered": 1} and answered.notes
     other = judge_one(EngineAnswer.rejection("no", rule="transform.source-type"))
     assert other.problems == [] and other.undefined == {"rejected-other-rule": 1} and other.notes
@@ -130,7 +145,9 @@ def test_a_failure_on_an_undefined_input_is_still_a_problem(judge_one):
 
 
 def test_defined_inputs_are_stilljudge_oned(judge_one):
-    assert judge_one(EngineAnswer.rejection("no", rule="transform.overflow"), DEFINED).problems  # raised where an answer is defined
+    assert judge_one(
+        EngineAnswer.rejection("no", rule="transform.overflow"), DEFINED
+    ).problems  # raised where an answer is defined
     assert judge_one(EngineAnswer(True, [True, False, True]), DEFINED).problems == []
     assert judge_one(EngineAnswer(True, [True, False, False]), DEFINED).problems  # a matching row's partition skipped
 
@@ -143,9 +160,24 @@ def test_an_engine_answering_as_the_reference_passes_through_the_plugin():
     --hypothesis-seed 3`, the reference named by its module path as a third-party engine is: before
     issue 25 these draws failed the projection property with `transform.overflow`."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    cmd = [sys.executable, "-m", "pytest", "conformance/test_random_planning.py", "-k", "project-predicate", "-p", "no:cacheprovider",
-           "--engine", "conformance.engines.reference:ReferenceEngine", f"--hypothesis-seed={SEED}", "-q", "-rA"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "conformance/test_random_planning.py",
+        "-k",
+        "project-predicate",
+        "-p",
+        "no:cacheprovider",
+        "--engine",
+        "conformance.engines.reference:ReferenceEngine",
+        f"--hypothesis-seed={SEED}",
+        "-q",
+        "-rA",
+    ]
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert re.search(r"\b1 passed\b", done.stdout) and "[reference-project-predicate]" in done.stdout, done.stdout[-2000:]
+    assert re.search(r"\b1 passed\b", done.stdout) and "[reference-project-predicate]" in done.stdout, done.stdout[
+        -2000:
+    ]
     assert "UndefinedInputNote" not in done.stdout  # the reference rejects every input it does not define

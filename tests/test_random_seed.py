@@ -14,8 +14,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _header(*options: str) -> str:
-    command = [sys.executable, "-m", "pytest", "conformance/test_random_values.py", "--engine", "reference", "--collect-only",
-               "-p", "no:cacheprovider", *options]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "conformance/test_random_values.py",
+        "--engine",
+        "reference",
+        "--collect-only",
+        "-p",
+        "no:cacheprovider",
+        *options,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return next(line for line in done.stdout.splitlines() if line.startswith("random seed"))

@@ -45,7 +45,9 @@ def _tree_hash(directory: Path) -> str:
 
 
 def _state(root: Path) -> dict[str, str]:
-    return {name: _tree_hash(root / name) for name in (*SETS, "sources")} | {"README.md": _tree_hash_file(root / "README.md")}
+    return {name: _tree_hash(root / name) for name in (*SETS, "sources")} | {
+        "README.md": _tree_hash_file(root / "README.md")
+    }
 
 
 def _tree_hash_file(path: Path) -> str:
@@ -53,7 +55,16 @@ def _tree_hash_file(path: Path) -> str:
 
 
 def _generate(root: Path) -> subprocess.Popen:
-    args = [sys.executable, "-m", "spec_impl.vectors", "--root", str(root), "-q", *(a for s in SETS for a in ("--set", s)), "generate"]
+    args = [
+        sys.executable,
+        "-m",
+        "spec_impl.vectors",
+        "--root",
+        str(root),
+        "-q",
+        *(a for s in SETS for a in ("--set", s)),
+        "generate",
+    ]
     env = dict(os.environ, **{golden.SWAP_DELAY_ENV: str(SWAP_DELAY)})
     return subprocess.Popen(args, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -86,7 +97,9 @@ class Corpus:
         assert proc.returncode == 0, proc.stderr.read().decode()
         assert self.journal_at is not None, "the journal of the swap phase was never seen"
         self.new = _state(measured)
-        assert sorted(p.name for p in measured.iterdir()) == sorted([*SETS, "sources", "README.md"])  # nothing left behind
+        assert sorted(p.name for p in measured.iterdir()) == sorted(
+            [*SETS, "sources", "README.md"]
+        )  # nothing left behind
         assert all(self.new[n] != self.old[n] for n in SETS) and self.new["sources"] == self.old["sources"]
 
 
@@ -108,7 +121,9 @@ def _moments() -> list[tuple[str, float]]:
     return out
 
 
-@pytest.mark.parametrize("phase,fraction", _moments(), ids=[f"kill{i:02d}-{p}-{f:.2f}" for i, (p, f) in enumerate(_moments())])
+@pytest.mark.parametrize(
+    "phase,fraction", _moments(), ids=[f"kill{i:02d}-{p}-{f:.2f}" for i, (p, f) in enumerate(_moments())]
+)
 def test_a_killed_generate_leaves_all_old_or_all_new(corpus, tmp_path, phase, fraction):
     root = tmp_path / "vectors"
     shutil.copytree(corpus.old_root, root)
@@ -131,7 +146,9 @@ def test_a_killed_generate_leaves_all_old_or_all_new(corpus, tmp_path, phase, fr
     recovered = golden.recover(root)
     state = _state(root)
     assert sorted(p.name for p in root.iterdir()) == sorted([*SETS, "sources", "README.md"]), recovered
-    assert state in (corpus.old, corpus.new), {n: ("old" if state[n] == corpus.old[n] else "new" if state[n] == corpus.new[n] else "neither") for n in state}
+    assert state in (corpus.old, corpus.new), {
+        n: ("old" if state[n] == corpus.old[n] else "new" if state[n] == corpus.new[n] else "neither") for n in state
+    }
     if journaled:  # past the commit point: the run is completed
         assert state == corpus.new and recovered and "completed" in recovered
     assert golden.recover(root) is None  # whole: nothing more to do

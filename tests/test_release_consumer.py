@@ -47,7 +47,9 @@ def release(tmp_path_factory) -> Path:
 
 def _run(consumer, tarball: Path) -> subprocess.CompletedProcess:
     node, work = consumer
-    return subprocess.run([node, str(work / "validate_release.mjs"), str(tarball)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [node, str(work / "validate_release.mjs"), str(tarball)], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_node_reads_and_validates_the_release(consumer, release):

@@ -31,8 +31,15 @@ def test_a_relocated_reference_table_reads_like_one_written_there(case_id):
     moved = relocate(here.files, OLD, NEW)
     assert sorted(moved) == sorted(there.files)
     for s in there.tree.snapshots:
-        want = read_table(InMemoryFiles(there.files), there.tree.metadata_location, s["snapshot-id"], with_lineage=case.format_version >= 3)
-        got = read_table(InMemoryFiles(moved), there.tree.metadata_location, s["snapshot-id"], with_lineage=case.format_version >= 3)
+        want = read_table(
+            InMemoryFiles(there.files),
+            there.tree.metadata_location,
+            s["snapshot-id"],
+            with_lineage=case.format_version >= 3,
+        )
+        got = read_table(
+            InMemoryFiles(moved), there.tree.metadata_location, s["snapshot-id"], with_lineage=case.format_version >= 3
+        )
         assert tables.table_rows(got) == tables.table_rows(want)
     assert not [p for p, data in moved.items() if OLD.encode() in data]
 
@@ -42,18 +49,26 @@ def test_a_relocated_captured_table_validates_and_reads_its_expected_rows(case_i
     files, metadata_location, format_version = tables.table_files(case_id)
     document = tables.captured_document(case_id)
     moved = relocate(files, document["location"], NEW)
-    location = NEW + metadata_location[len(document["location"]):]
+    location = NEW + metadata_location[len(document["location"]) :]
     assert not [p for p, data in moved.items() if document["location"].encode() in data]
-    assert {v.rule for v in validate_table(InMemoryFiles(moved), location)} <= {"tree.manifest-schema-id"}  # Iceberg Java's known omission
+    assert {v.rule for v in validate_table(InMemoryFiles(moved), location)} <= {
+        "tree.manifest-schema-id"
+    }  # Iceberg Java's known omission
     for s in document["snapshots"]:
-        got = tables.table_rows(read_table(InMemoryFiles(moved), location, s["snapshot-id"], with_lineage=format_version >= 3))
+        got = tables.table_rows(
+            read_table(InMemoryFiles(moved), location, s["snapshot-id"], with_lineage=format_version >= 3)
+        )
         assert got == {"columns": s["columns"], "rows": s["rows"]}
 
 
 def test_position_delete_paths_bounds_and_sizes_follow_the_move():
     _, t = tables.build("position-deletes", OLD)
     moved = relocate(t.files, OLD, NEW)
-    deletes = [p for p, data in moved.items() if p.endswith(".parquet") and "file_path" in pq.read_schema(io.BytesIO(data)).names]
+    deletes = [
+        p
+        for p, data in moved.items()
+        if p.endswith(".parquet") and "file_path" in pq.read_schema(io.BytesIO(data)).names
+    ]
     assert deletes
     for p in deletes:
         assert all(x.startswith(NEW + "/") for x in pq.read_table(io.BytesIO(moved[p])).column("file_path").to_pylist())

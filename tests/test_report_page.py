@@ -24,13 +24,26 @@ from conformance.report import OUTCOMES, SCHEMA_FILE, Recorder, text_lines, upst
 from conformance.report_html import anchor, page_id, to_html
 from conformance.vectors import load_families
 
-ENGINES = ["iceberg-java", "pyiceberg", "pyiceberg-core", "duckdb", "polars", "iceberg-spark", "chdb", "daft", "reference", "reference-seed"]
+ENGINES = [
+    "iceberg-java",
+    "pyiceberg",
+    "pyiceberg-core",
+    "duckdb",
+    "polars",
+    "iceberg-spark",
+    "chdb",
+    "daft",
+    "reference",
+    "reference-seed",
+]
 KNOWN = {"decided_by": "Appendix B: 'a quote of the spec'", "upstream": "apache/iceberg#6568"}
 
 
 def _slot(name: str) -> SimpleNamespace:
     engine = SimpleNamespace(version="1.0", revision="v3-adopted", protocol=2, capabilities={"hash"})
-    return SimpleNamespace(name=name, engine=engine, started=True, unavailable=None, broken=None, seconds=1.0, restarts=0)
+    return SimpleNamespace(
+        name=name, engine=engine, started=True, unavailable=None, broken=None, seconds=1.0, restarts=0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +58,17 @@ def report_doc() -> dict:
                 known = KNOWN if outcome == "known" else {}
                 message = "Skipped: engine lacks the capability 'x'" if outcome == "skipped" else ""
                 question = "predicate.null-operand" if outcome == "divergence" else None
-                recorder.record_case(engine, family, case, outcome, {"rows": list(range(40))} if outcome == "fail" else 1,
-                                     message, answered=outcome not in ("skipped", "unsupported"), question=question, **known)  # fmt: skip
+                recorder.record_case(
+                    engine,
+                    family,
+                    case,
+                    outcome,
+                    {"rows": list(range(40))} if outcome == "fail" else 1,
+                    message,
+                    answered=outcome not in ("skipped", "unsupported"),
+                    question=question,
+                    **known,
+                )
     runner = SimpleNamespace(slots={name: _slot(name) for name in ENGINES})
     return recorder.build(runner, provenance={"bucket": {"reference-only": 1}})
 
@@ -99,23 +121,35 @@ def test_findings_carry_the_spec_text_and_outcomes_list_every_case(report_doc):
     found = [c for c in report_doc["cases"] if c["outcome"] == "known"]
     assert found and all(c["decided-by"] == KNOWN["decided_by"] and c["upstream"].startswith("https://") for c in found)
     assert all(c["rule-summary"] for c in report_doc["cases"])
-    listed = sum(len(ids) for fams in report_doc["outcomes"].values() for outcomes in fams.values() for ids in outcomes.values())
+    listed = sum(
+        len(ids) for fams in report_doc["outcomes"].values() for outcomes in fams.values() for ids in outcomes.values()
+    )
     assert listed == sum(t[o] for t in report_doc["totals"].values() for o in OUTCOMES)
-    assert report_doc["engines"]["chdb"]["skipped"] == {"engine lacks the capability 'x'": sum(
-        len(f.get("skipped", [])) for f in report_doc["outcomes"]["chdb"].values())}  # fmt: skip
+    assert report_doc["engines"]["chdb"]["skipped"] == {
+        "engine lacks the capability 'x'": sum(
+            len(f.get("skipped", [])) for f in report_doc["outcomes"]["chdb"].values()
+        )
+    }
 
 
 def test_terminal_verdicts_come_first_violations_apart(report_doc):
     lines = text_lines(report_doc)
-    assert lines[0].startswith("verdicts: violations of a must") and lines[1].split() == ["engine", "violations", "divergences", "allowed"]
+    assert lines[0].startswith("verdicts: violations of a must") and lines[1].split() == [
+        "engine",
+        "violations",
+        "divergences",
+        "allowed",
+    ]
     for line in lines[2 : 2 + len(ENGINES)]:
         name, violations, divergences, allowed = line.split()
-        assert [int(violations), int(divergences), int(allowed)] == [report_doc["verdicts"][name][k] for k in ("violations", "divergences", "allowed")]
+        assert [int(violations), int(divergences), int(allowed)] == [
+            report_doc["verdicts"][name][k] for k in ("violations", "divergences", "allowed")
+        ]
 
 
 def test_terminal_matrix_has_families_as_rows(report_doc):
     lines = text_lines(report_doc)
-    lines = lines[lines.index("computed cases: correct answers / judged"):]
+    lines = lines[lines.index("computed cases: correct answers / judged") :]
     header = lines[1].split()
     assert header[0] == "family" and header[1:] == list(report_doc["engines"])
     rows = lines[2 : 2 + len(report_doc["families"])]
@@ -124,7 +158,10 @@ def test_terminal_matrix_has_families_as_rows(report_doc):
 
 def test_upstream_references_become_links():
     assert upstream_url("apache/iceberg#13494") == "https://github.com/apache/iceberg/issues/13494"
-    assert upstream_url("https://github.com/duckdb/duckdb-iceberg/issues/1325") == "https://github.com/duckdb/duckdb-iceberg/issues/1325"
+    assert (
+        upstream_url("https://github.com/duckdb/duckdb-iceberg/issues/1325")
+        == "https://github.com/duckdb/duckdb-iceberg/issues/1325"
+    )
     assert upstream_url(None) is None and upstream_url("see the mailing list") == "see the mailing list"
 
 
@@ -138,9 +175,21 @@ def _chromium() -> str:
 
 
 def _layout(page: Path, fragment: str, tmp_path: Path) -> dict:
-    command = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,900",
-               "--virtual-time-budget=3000", "--dump-dom", f"{page.as_uri()}?selftest#{fragment}"]  # fmt: skip
+    command = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=1280,900",
+        "--virtual-time-budget=3000",
+        "--dump-dom",
+        f"{page.as_uri()}?selftest#{fragment}",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     found = re.search(r'data-selftest="([^"]*)"', done.stdout)
     assert found, f"no layout from chromium (exit {done.returncode}): {done.stderr[-1500:]}"

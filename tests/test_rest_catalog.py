@@ -13,8 +13,14 @@ import pytest
 
 from conformance.writer_harness.rest_catalog import RestCatalogServer
 
-SCHEMA = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "type": "long", "required": True},
-                                                        {"id": 2, "name": "s", "type": "string", "required": False}]}  # fmt: skip
+SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "fields": [
+        {"id": 1, "name": "id", "type": "long", "required": True},
+        {"id": 2, "name": "s", "type": "string", "required": False},
+    ],
+}
 
 
 @pytest.fixture
@@ -26,7 +32,9 @@ def server(tmp_path: Path):
 
 def call(server: RestCatalogServer, method: str, path: str, body: dict | None = None) -> tuple[int, dict | None]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server.uri + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.uri + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             raw = response.read()
@@ -38,8 +46,12 @@ def call(server: RestCatalogServer, method: str, path: str, body: dict | None = 
 
 def create(server: RestCatalogServer, name: str = "t", stage: bool = False) -> tuple[int, dict | None]:
     call(server, "POST", "/v1/namespaces", {"namespace": ["db"]})
-    return call(server, "POST", "/v1/namespaces/db/tables", {"name": name, "schema": SCHEMA, "stage-create": stage,
-                                                              "properties": {"format-version": "2"}})  # fmt: skip
+    return call(
+        server,
+        "POST",
+        "/v1/namespaces/db/tables",
+        {"name": name, "schema": SCHEMA, "stage-create": stage, "properties": {"format-version": "2"}},
+    )
 
 
 def test_binds_loopback_on_a_chosen_port(server):
@@ -95,13 +107,20 @@ def test_staged_create_commits_nothing_until_assert_create(server):
     assert status == 200 and "metadata-location" not in body
     assert call(server, "HEAD", "/v1/namespaces/db/tables/t")[0] == 404
     metadata = body["metadata"]
-    updates = [{"action": "assign-uuid", "uuid": metadata["table-uuid"]}, {"action": "upgrade-format-version", "format-version": 2},
-               {"action": "add-schema", "schema": SCHEMA, "last-column-id": 2}, {"action": "set-current-schema", "schema-id": -1},
-               {"action": "add-spec", "spec": {"spec-id": 0, "fields": []}}, {"action": "set-default-spec", "spec-id": -1},
-               {"action": "add-sort-order", "sort-order": {"order-id": 0, "fields": []}},
-               {"action": "set-default-sort-order", "sort-order-id": -1},
-               {"action": "set-location", "location": metadata["location"]}]  # fmt: skip
-    status, body = call(server, "POST", "/v1/namespaces/db/tables/t", {"requirements": [{"type": "assert-create"}], "updates": updates})
+    updates = [
+        {"action": "assign-uuid", "uuid": metadata["table-uuid"]},
+        {"action": "upgrade-format-version", "format-version": 2},
+        {"action": "add-schema", "schema": SCHEMA, "last-column-id": 2},
+        {"action": "set-current-schema", "schema-id": -1},
+        {"action": "add-spec", "spec": {"spec-id": 0, "fields": []}},
+        {"action": "set-default-spec", "spec-id": -1},
+        {"action": "add-sort-order", "sort-order": {"order-id": 0, "fields": []}},
+        {"action": "set-default-sort-order", "sort-order-id": -1},
+        {"action": "set-location", "location": metadata["location"]},
+    ]
+    status, body = call(
+        server, "POST", "/v1/namespaces/db/tables/t", {"requirements": [{"type": "assert-create"}], "updates": updates}
+    )
     assert status == 200, body
     assert body["metadata"]["table-uuid"] == metadata["table-uuid"]
     assert call(server, "HEAD", "/v1/namespaces/db/tables/t")[0] == 204
@@ -110,15 +129,22 @@ def test_staged_create_commits_nothing_until_assert_create(server):
 def test_commit_applies_updates_and_refuses_a_stale_requirement(server):
     _, created = create(server)
     uuid = created["metadata"]["table-uuid"]
-    change = {"requirements": [{"type": "assert-table-uuid", "uuid": uuid}, {"type": "assert-current-schema-id", "current-schema-id": 0}],
-              "updates": [{"action": "set-properties", "updates": {"k": "v"}}]}  # fmt: skip
+    change = {
+        "requirements": [
+            {"type": "assert-table-uuid", "uuid": uuid},
+            {"type": "assert-current-schema-id", "current-schema-id": 0},
+        ],
+        "updates": [{"action": "set-properties", "updates": {"k": "v"}}],
+    }
     status, body = call(server, "POST", "/v1/namespaces/db/tables/t", change)
     assert status == 200
     assert body["metadata"]["properties"]["k"] == "v" and body["metadata-location"] != created["metadata-location"]
     stale = {**change, "requirements": [{"type": "assert-current-schema-id", "current-schema-id": 7}]}
     status, body = call(server, "POST", "/v1/namespaces/db/tables/t", stale)
     assert status == 409 and body["error"]["type"] == "CommitFailedException"
-    assert call(server, "GET", "/v1/namespaces/db/tables/t")[1]["metadata"]["properties"] == {"k": "v"}  # unchanged by the refusal
+    assert call(server, "GET", "/v1/namespaces/db/tables/t")[1]["metadata"]["properties"] == {
+        "k": "v"
+    }  # unchanged by the refusal
     assert call(server, "POST", "/v1/namespaces/db/tables/nope", change)[0] == 404
     status, body = call(server, "POST", "/v1/namespaces/db/tables/t", {"updates": [{"action": "no-such-update"}]})
     assert status == 400 and body["error"]["type"] == "BadRequestException"

@@ -8,8 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spec_impl.errors import InvalidInput
-from spec_impl.metadata.retention import (JAVA_MAX_SNAPSHOT_AGE_MS, ExpirationResult, RetentionPolicy, expire_snapshots,
-                                          prune_snapshot_log, table_policy)  # fmt: skip
+from spec_impl.metadata.retention import (
+    JAVA_MAX_SNAPSHOT_AGE_MS,
+    ExpirationResult,
+    RetentionPolicy,
+    expire_snapshots,
+    prune_snapshot_log,
+    table_policy,
+)
 from spec_impl.metadata.snapshots import Snapshot, SnapshotLogEntry, SnapshotRef
 
 DAY = 24 * 60 * 60 * 1000
@@ -151,8 +157,14 @@ def test_expired_parent_ends_the_walk():
     assert r.kept == {3, 4, 5} and r.expired == set()
 
 
-@pytest.mark.parametrize("props", [{"history.expire.min-snapshots-to-keep": "0"}, {"history.expire.max-snapshot-age-ms": "-5"},
-                                   {"history.expire.max-ref-age-ms": "five days"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"history.expire.min-snapshots-to-keep": "0"},
+        {"history.expire.max-snapshot-age-ms": "-5"},
+        {"history.expire.max-ref-age-ms": "five days"},
+    ],
+)
 def test_bad_properties(props):
     """retention.property"""
     with pytest.raises(InvalidInput) as e:
@@ -171,7 +183,13 @@ def test_refs_to_unknown_snapshots_and_duplicate_ids():
 
 def test_prune_snapshot_log():
     """retention.snapshot-log: entries up to and including the last expired snapshot are removed."""
-    log = [SnapshotLogEntry(1, 1), SnapshotLogEntry(2, 2), SnapshotLogEntry(3, 3), SnapshotLogEntry(4, 2), SnapshotLogEntry(5, 5)]
+    log = [
+        SnapshotLogEntry(1, 1),
+        SnapshotLogEntry(2, 2),
+        SnapshotLogEntry(3, 3),
+        SnapshotLogEntry(4, 2),
+        SnapshotLogEntry(5, 5),
+    ]
     assert prune_snapshot_log(log, {2, 4, 5}) == (SnapshotLogEntry(4, 2), SnapshotLogEntry(5, 5))
     assert prune_snapshot_log(log, {1, 2, 3, 5}) == tuple(log)
     assert prune_snapshot_log(log, set()) == ()
@@ -193,16 +211,27 @@ def tables(draw):
     ids = st.integers(1, n)
     refs = {}
     if draw(st.booleans()):
-        refs["main"] = branch(draw(ids), min_snapshots_to_keep=draw(st.none() | st.integers(1, 4)), max_snapshot_age_ms=draw(AGES),
-                              max_ref_age_ms=draw(AGES))  # fmt: skip
+        refs["main"] = branch(
+            draw(ids),
+            min_snapshots_to_keep=draw(st.none() | st.integers(1, 4)),
+            max_snapshot_age_ms=draw(AGES),
+            max_ref_age_ms=draw(AGES),
+        )
     for k in range(draw(st.integers(0, 4))):
         if draw(st.booleans()):
-            refs[f"b{k}"] = branch(draw(ids), min_snapshots_to_keep=draw(st.none() | st.integers(1, 4)),
-                                   max_snapshot_age_ms=draw(AGES), max_ref_age_ms=draw(AGES))  # fmt: skip
+            refs[f"b{k}"] = branch(
+                draw(ids),
+                min_snapshots_to_keep=draw(st.none() | st.integers(1, 4)),
+                max_snapshot_age_ms=draw(AGES),
+                max_ref_age_ms=draw(AGES),
+            )
         else:
             refs[f"t{k}"] = tag(draw(ids), max_ref_age_ms=draw(AGES))
-    keys = {"history.expire.max-snapshot-age-ms": AGES, "history.expire.min-snapshots-to-keep": st.none() | st.integers(1, 4),
-            "history.expire.max-ref-age-ms": AGES}  # fmt: skip
+    keys = {
+        "history.expire.max-snapshot-age-ms": AGES,
+        "history.expire.min-snapshots-to-keep": st.none() | st.integers(1, 4),
+        "history.expire.max-ref-age-ms": AGES,
+    }
     props = {k: str(v) for k, s in keys.items() if (v := draw(s)) is not None}
     return snaps, refs, props, draw(st.integers(0, 100))
 

@@ -17,14 +17,31 @@ from spec_impl.metadata.table_metadata import parse_table_metadata
 from spec_impl.metadata.view_metadata import parse_view_metadata
 from spec_impl.vectors.families.table_metadata import v1_legacy, v2, v3
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                    max_leaves=8)  # fmt: skip
-VIEW = {"view-uuid": "fa6506c3-7681-40c8-86dc-e36561f83385", "format-version": 1, "location": "s3://b/v",
-        "schemas": [{"schema-id": 1, "type": "struct", "fields": [{"id": 1, "name": "x", "required": False, "type": "int"}]}],
-        "current-version-id": 1, "versions": [{"version-id": 1, "schema-id": 1, "timestamp-ms": 1, "summary": {},
-        "representations": [{"type": "sql", "sql": "select 1", "dialect": "spark"}], "default-namespace": ["d"]}],
-        "version-log": [{"timestamp-ms": 1, "version-id": 1}]}  # fmt: skip
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+VIEW = {
+    "view-uuid": "fa6506c3-7681-40c8-86dc-e36561f83385",
+    "format-version": 1,
+    "location": "s3://b/v",
+    "schemas": [
+        {"schema-id": 1, "type": "struct", "fields": [{"id": 1, "name": "x", "required": False, "type": "int"}]}
+    ],
+    "current-version-id": 1,
+    "versions": [
+        {
+            "version-id": 1,
+            "schema-id": 1,
+            "timestamp-ms": 1,
+            "summary": {},
+            "representations": [{"type": "sql", "sql": "select 1", "dialect": "spark"}],
+            "default-namespace": ["d"],
+        }
+    ],
+    "version-log": [{"timestamp-ms": 1, "version-id": 1}],
+}
 
 
 @st.composite
@@ -67,10 +84,24 @@ def test_view_metadata_reader_raises_only_spec_errors(doc):
 
 
 @settings(max_examples=300, suppress_health_check=list(HealthCheck), deadline=None)
-@given(JSON, st.sampled_from(["int", "long", "decimal(9,2)", "date", "timestamptz_ns", "uuid", "fixed[2]", "binary",
-                              {"type": "struct", "fields": [{"id": 1, "name": "a", "required": True, "type": "int"}]},
-                              {"type": "map", "key-id": 1, "key": "string", "value-id": 2, "value-required": False, "value": "long"},
-                              {"type": "list", "element-id": 1, "element-required": True, "element": "double"}]))  # fmt: skip
+@given(
+    JSON,
+    st.sampled_from(
+        [
+            "int",
+            "long",
+            "decimal(9,2)",
+            "date",
+            "timestamptz_ns",
+            "uuid",
+            "fixed[2]",
+            "binary",
+            {"type": "struct", "fields": [{"id": 1, "name": "a", "required": True, "type": "int"}]},
+            {"type": "map", "key-id": 1, "key": "string", "value-id": 2, "value-required": False, "value": "long"},
+            {"type": "list", "element-id": 1, "element-required": True, "element": "double"},
+        ]
+    ),
+)
 def test_json_values_and_types_raise_only_spec_errors(obj, type_json):
     _only_spec_errors(from_json, type_json, obj)
     _only_spec_errors(parse_type, obj)
@@ -91,14 +122,23 @@ def _bytes(doc: dict) -> bytes:
     return json.dumps(doc).encode()
 
 
-@pytest.mark.parametrize("text, what", [
-    (b'{"format-version": 2, "format-version": 2}', "twice"),             # RFC 8259 §4: duplicate names are ambiguous
-    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1), "NaN"),   # RFC 8259 §6
-    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": -Infinity, "x": ', 1), "Infinity"),
-    (b'{"a":' + b"[" * 100_000, "nests deeper"),                          # a bound, not a RecursionError
-    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"x": ' + b"9" * 5000 + b', "last-updated-ms": ', 1), "5000 digits"),  # not ValueError
-    (_bytes(v2()).replace(b'"last-updated-ms": ', b'"x": 1e400, "last-updated-ms": ', 1), "range of a double"),  # not a silent inf
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, what",
+    [
+        (b'{"format-version": 2, "format-version": 2}', "twice"),  # RFC 8259 §4: duplicate names are ambiguous
+        (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1), "NaN"),  # RFC 8259 §6
+        (_bytes(v2()).replace(b'"last-updated-ms": ', b'"last-updated-ms": -Infinity, "x": ', 1), "Infinity"),
+        (b'{"a":' + b"[" * 100_000, "nests deeper"),  # a bound, not a RecursionError
+        (
+            _bytes(v2()).replace(b'"last-updated-ms": ', b'"x": ' + b"9" * 5000 + b', "last-updated-ms": ', 1),
+            "5000 digits",
+        ),  # not ValueError
+        (
+            _bytes(v2()).replace(b'"last-updated-ms": ', b'"x": 1e400, "last-updated-ms": ', 1),
+            "range of a double",
+        ),  # not a silent inf
+    ],
+)
 def test_metadata_files_are_strict_bounded_json(text, what):
     """json.document: duplicate keys, NaN/Infinity tokens, runaway nesting, integers past the digit bound and numbers
     beyond a double are rejected with the rule."""

@@ -47,7 +47,12 @@ def test_index_lists_every_registered_rule_once(rules, index):
     assert ids == sorted(rules) and len(ids) == len(set(ids))
     for r in index["rules"]:
         rule = rules[r["id"]]
-        assert (r["summary"], r["section"], tuple(r["versions"]), tuple(r["revisions"])) == (rule.summary, rule.section, rule.versions, rule.revisions)
+        assert (r["summary"], r["section"], tuple(r["versions"]), tuple(r["revisions"])) == (
+            rule.summary,
+            rule.section,
+            rule.versions,
+            rule.revisions,
+        )
 
 
 def test_index_matches_its_schema(index):
@@ -83,8 +88,12 @@ def test_scan_finds_raise_sites_docstrings_and_constants(rules):
     found = rule_index.scan_implementations(rules)
     assert "spec_impl.hashing:hash_value" in found["hash.timestamp"]  # a raise/branch naming the id
     assert "spec_impl.transforms:rule_for" in found["transform.hour"]  # through the module constant RULE_OF
-    assert "spec_impl.metadata.partitioning:read_source_ids" in found["sort-order.source-ids.agree"]  # f"{kind}.source-ids.agree"
-    assert "spec_impl.deletes.scoping:DeleteIndex.for_data_file" in found["deletes.equality-scope"]  # "rules deletes.*-scope"
+    assert (
+        "spec_impl.metadata.partitioning:read_source_ids" in found["sort-order.source-ids.agree"]
+    )  # f"{kind}.source-ids.agree"
+    assert (
+        "spec_impl.deletes.scoping:DeleteIndex.for_data_file" in found["deletes.equality-scope"]
+    )  # "rules deletes.*-scope"
     assert not any(f.startswith("spec_impl.vectors") for fs in found.values() for f in fs)
 
 
@@ -92,29 +101,40 @@ def test_every_cited_section_resolves_to_an_anchor_and_a_quote(rules, index):
     for r in index["rules"]:
         cited = spec_sections.parse_section(rules[r["id"]].section)
         assert len(r["sections"]) == len(cited) >= 1, r["id"]
-        for s, c in zip(r["sections"], cited):
+        for s, _c in zip(r["sections"], cited):
             if s["document"] == spec_sections.V4:
                 assert "url" not in s and s["heading"] in dict(spec_sections.V4_HEADINGS), r["id"]
             else:
-                assert s["url"] == spec_sections.DOCUMENTS[s["document"]]["url"] + "#" + spec_sections.anchor(s["document"], s["heading"])
+                assert s["url"] == spec_sections.DOCUMENTS[s["document"]]["url"] + "#" + spec_sections.anchor(
+                    s["document"], s["heading"]
+                )
             assert 0 < len(s["quote"]) <= spec_sections.MAX_QUOTE, r["id"]
 
 
 def test_anchors_are_made_as_the_site_makes_them():
     assert spec_sections.slugify("Appendix B: 32-bit Hash Requirements") == "appendix-b-32-bit-hash-requirements"
     assert spec_sections.slugify("`deletion-vector-v1` blob type") == "deletion-vector-v1-blob-type"
-    assert spec_sections.anchor(spec_sections.TABLE, "Content File (Data and Delete) Serialization") == "content-file-data-and-delete-serialization"
+    assert (
+        spec_sections.anchor(spec_sections.TABLE, "Content File (Data and Delete) Serialization")
+        == "content-file-data-and-delete-serialization"
+    )
     cited = spec_sections.parse_section("adopted 1.5 Deletion vectors; Appendix D: Binary single-value serialization")
-    assert [c.url for c in cited] == ["https://iceberg.apache.org/spec/#deletion-vectors",
-                                      "https://iceberg.apache.org/spec/#binary-single-value-serialization"]  # fmt: skip
+    assert [c.url for c in cited] == [
+        "https://iceberg.apache.org/spec/#deletion-vectors",
+        "https://iceberg.apache.org/spec/#binary-single-value-serialization",
+    ]
     with pytest.raises(KeyError):
         spec_sections.parse_section("Appendix Q: no such section")
 
 
 def test_every_quote_occurs_in_the_spec_texts(index, spec_dir):
     texts = {p.name: spec_sections.normalize(p.read_text(encoding="utf-8")) for p in spec_dir.iterdir() if p.is_file()}
-    absent = [(r["id"], s["quote"]) for r in index["rules"] for s in r["sections"]
-              if spec_sections.normalize(s["quote"]) not in texts.get(s["source"]["file"], "")]  # fmt: skip
+    absent = [
+        (r["id"], s["quote"])
+        for r in index["rules"]
+        for s in r["sections"]
+        if spec_sections.normalize(s["quote"]) not in texts.get(s["source"]["file"], "")
+    ]
     assert absent == []
 
 
@@ -138,8 +158,12 @@ def test_vectors_listed_are_the_cases_of_the_rule(index):
     for path in root.glob("tables/*/case.json"):
         doc = json.loads(path.read_text(encoding="utf-8"))
         for r in doc["rules"]:
-            by_rule.setdefault(r, set()).update(f"table.{doc['id']}/snapshot-{s['snapshot-id']}" for s in doc["snapshots"])
-    assert {r["id"]: sorted(r["vectors"]) for r in index["rules"]} == {r["id"]: sorted(by_rule.get(r["id"], ())) for r in index["rules"]}
+            by_rule.setdefault(r, set()).update(
+                f"table.{doc['id']}/snapshot-{s['snapshot-id']}" for s in doc["snapshots"]
+            )
+    assert {r["id"]: sorted(r["vectors"]) for r in index["rules"]} == {
+        r["id"]: sorted(by_rule.get(r["id"], ())) for r in index["rules"]
+    }
 
 
 def test_engines_come_from_the_records(index):

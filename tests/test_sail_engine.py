@@ -76,8 +76,10 @@ def test_identity_partition_columns_come_last(engine):
 
 
 def test_partial_view_leaves_out_only_the_lineage_columns():
-    output = {"columns": ["id", "_row_id", "_last_updated_sequence_number"],
-              "rows": [{"id": 1, "_row_id": 0, "_last_updated_sequence_number": 1}]}  # fmt: skip
+    output = {
+        "columns": ["id", "_row_id", "_last_updated_sequence_number"],
+        "rows": [{"id": 1, "_row_id": 0, "_last_updated_sequence_number": 1}],
+    }
     assert SailEngine().partial_view("read-table", output) == {"columns": ["id"], "rows": [{"id": 1}]}
     assert SailEngine().partial_view("transform", output) is output
 

@@ -8,9 +8,20 @@ import json
 import pytest
 
 from spec_impl.errors import InvalidInput
-from spec_impl.metadata.snapshots import (Snapshot, SnapshotLogEntry, SnapshotRef, ancestors, current_snapshot_id_to_json,
-                                          parse_current_snapshot_id, parse_ref, parse_snapshot, parse_snapshot_log,
-                                          refs_to_json, resolve_refs, validate_snapshots)  # fmt: skip
+from spec_impl.metadata.snapshots import (
+    Snapshot,
+    SnapshotLogEntry,
+    SnapshotRef,
+    ancestors,
+    current_snapshot_id_to_json,
+    parse_current_snapshot_id,
+    parse_ref,
+    parse_snapshot,
+    parse_snapshot_log,
+    refs_to_json,
+    resolve_refs,
+    validate_snapshots,
+)
 from spec_impl.revisions import SEED_2024
 from spec_impl.rules import RULES
 
@@ -24,7 +35,14 @@ APPENDIX_C_SNAPSHOT = {
 }
 APPENDIX_C_REFS = {"test": {"snapshot-id": 123456789000, "type": "tag", "max-ref-age-ms": 10000000}}
 
-V2 = {"snapshot-id": 2, "parent-snapshot-id": 1, "sequence-number": 5, "timestamp-ms": 20, "summary": {"operation": "overwrite"}, "manifest-list": "s3://m/2.avro"}  # fmt: skip
+V2 = {
+    "snapshot-id": 2,
+    "parent-snapshot-id": 1,
+    "sequence-number": 5,
+    "timestamp-ms": 20,
+    "summary": {"operation": "overwrite"},
+    "manifest-list": "s3://m/2.avro",
+}
 V3 = dict(V2, **{"first-row-id": 100, "added-rows": 30, "key-id": "k1"})
 
 
@@ -86,7 +104,12 @@ def test_manifest_list_rules():
     """snapshot.manifest-list: required in v2+; v1 accepts the manifests list instead."""
     no_list = {k: v for k, v in V2.items() if k != "manifest-list"}
     _err("snapshot.manifest-list", parse_snapshot, no_list, 2)
-    _err("snapshot.manifest-list", parse_snapshot, {k: v for k, v in APPENDIX_C_SNAPSHOT.items() if k != "manifest-list"}, 1)
+    _err(
+        "snapshot.manifest-list",
+        parse_snapshot,
+        {k: v for k, v in APPENDIX_C_SNAPSHOT.items() if k != "manifest-list"},
+        1,
+    )
     _err("snapshot.manifest-list", parse_snapshot, dict(V2, **{"manifest-list": 3}), 2)
     v1 = {"snapshot-id": 1, "timestamp-ms": 5, "manifests": ["s3://m/a.avro", "s3://m/b.avro"]}
     s = parse_snapshot(v1, 1)
@@ -135,7 +158,11 @@ def test_v3_row_lineage_fields():
     _err("snapshot.row-lineage", parse_snapshot, dict(V2, **{"first-row-id": 100}), 3)
     _err("snapshot.row-lineage", parse_snapshot, dict(V2, **{"added-rows": 3}), 3)
     _err("snapshot.row-lineage", parse_snapshot, dict(V3, **{"added-rows": -1}), 3)
-    _err("snapshot.row-lineage", Snapshot(2, 20, 5, first_row_id=1, manifest_list="m", summary=(("operation", "append"),)).to_json, 3)
+    _err(
+        "snapshot.row-lineage",
+        Snapshot(2, 20, 5, first_row_id=1, manifest_list="m", summary=(("operation", "append"),)).to_json,
+        3,
+    )
     _err("snapshot.key-id", parse_snapshot, dict(V3, **{"key-id": 7}), 3)
     seed = parse_snapshot(V3, 3, SEED_2024)  # the 2024 text has no row lineage: fields ignored
     assert seed.first_row_id is None and seed.key_id is None and seed.to_json(3, SEED_2024) == V2
@@ -160,7 +187,13 @@ def test_ref_json_and_type():
 
 def test_branch_only_retention():
     """ref.branch-only-retention: min-snapshots-to-keep and max-snapshot-age-ms are for branches."""
-    branch = {"snapshot-id": 1, "type": "branch", "min-snapshots-to-keep": 3, "max-snapshot-age-ms": 1000, "max-ref-age-ms": 5000}
+    branch = {
+        "snapshot-id": 1,
+        "type": "branch",
+        "min-snapshots-to-keep": 3,
+        "max-snapshot-age-ms": 1000,
+        "max-ref-age-ms": 5000,
+    }
     assert parse_ref(branch).to_json() == branch
     for key in ("min-snapshots-to-keep", "max-snapshot-age-ms"):
         _err("ref.branch-only-retention", parse_ref, {"snapshot-id": 1, "type": "tag", key: 3})
@@ -261,20 +294,38 @@ def test_sequence_numbers():
 def test_refs_must_point_to_known_snapshots():
     """ref.unknown-snapshot"""
     snaps = _chain(1, 2)
-    e = _err("ref.unknown-snapshot", validate_snapshots, snaps, {"main": SnapshotRef(2, "branch"), "t": SnapshotRef(7, "tag")}, 2, 2)
+    e = _err(
+        "ref.unknown-snapshot",
+        validate_snapshots,
+        snaps,
+        {"main": SnapshotRef(2, "branch"), "t": SnapshotRef(7, "tag")},
+        2,
+        2,
+    )
     assert e.value == 7 and "'t'" in str(e)
 
 
 def test_snapshot_log_parse_and_order():
     """snapshot-log.json and snapshot-log.order (one minute of clock skew tolerated)."""
     log = parse_snapshot_log([{"timestamp-ms": 1000, "snapshot-id": 1}, {"timestamp-ms": 2000, "snapshot-id": 2}])
-    assert log == (SnapshotLogEntry(1000, 1), SnapshotLogEntry(2000, 2)) and log[0].to_json() == {"timestamp-ms": 1000, "snapshot-id": 1}
+    assert log == (SnapshotLogEntry(1000, 1), SnapshotLogEntry(2000, 2)) and log[0].to_json() == {
+        "timestamp-ms": 1000,
+        "snapshot-id": 1,
+    }
     assert parse_snapshot_log(None) == ()
     _err("snapshot-log.json", parse_snapshot_log, {"timestamp-ms": 1})
     _err("snapshot-log.json", parse_snapshot_log, [{"timestamp-ms": 1}])
     snaps = _chain(1, 2)
     validate_snapshots(snaps, {}, 2, 2, snapshot_log=[SnapshotLogEntry(70_000, 1), SnapshotLogEntry(10_000, 2)])
-    _err("snapshot-log.order", validate_snapshots, snaps, {}, 2, 2, snapshot_log=[SnapshotLogEntry(70_001, 1), SnapshotLogEntry(1, 2)])
+    _err(
+        "snapshot-log.order",
+        validate_snapshots,
+        snaps,
+        {},
+        2,
+        2,
+        snapshot_log=[SnapshotLogEntry(70_001, 1), SnapshotLogEntry(1, 2)],
+    )
 
 
 def test_snapshot_log_expired_entries():
@@ -288,7 +339,9 @@ def test_snapshot_log_expired_entries():
 
 
 def _lineage(sid, first, added, parent=None):
-    return Snapshot(sid, sid * 10, sid, parent, "m", None, (("operation", "append"),), first_row_id=first, added_rows=added)
+    return Snapshot(
+        sid, sid * 10, sid, parent, "m", None, (("operation", "append"),), first_row_id=first, added_rows=added
+    )
 
 
 def test_next_row_id():
@@ -304,7 +357,9 @@ def test_next_row_id():
 
 def test_row_ranges_do_not_overlap():
     """snapshot.row-range: each commit takes ids from next-row-id, so ranges are disjoint."""
-    _err("snapshot.row-range", validate_snapshots, [_lineage(1, 0, 10), _lineage(2, 5, 10, 1)], {}, 2, 3, next_row_id=20)
+    _err(
+        "snapshot.row-range", validate_snapshots, [_lineage(1, 0, 10), _lineage(2, 5, 10, 1)], {}, 2, 3, next_row_id=20
+    )
     validate_snapshots([_lineage(1, 0, 10), _lineage(2, 10, 0, 1), _lineage(3, 10, 4, 2)], {}, 3, 3, next_row_id=14)
     validate_snapshots([_lineage(1, 0, 10), _lineage(2, 5, 0, 1)], {}, 2, 3, next_row_id=10)  # no ids assigned
 

@@ -13,22 +13,45 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spec_impl.errors import InvalidInput, NotDefined
-from spec_impl.metadata.sorting import (UNSORTED, SortField, SortOrder, compare_floats, float_sort_key,
-                                        parse_sort_order, record_sort_key, sort_key, sort_records,
-                                        validate_sort_order)  # fmt: skip
+from spec_impl.metadata.sorting import (
+    UNSORTED,
+    SortField,
+    SortOrder,
+    compare_floats,
+    float_sort_key,
+    parse_sort_order,
+    record_sort_key,
+    sort_key,
+    sort_records,
+    validate_sort_order,
+)
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
 from spec_impl.rules import RULES
 from spec_impl.types import parse_type
 
-SCHEMA = parse_type({"type": "struct", "fields": [
-    {"id": 1, "name": "id", "required": True, "type": "long"},
-    {"id": 2, "name": "data", "required": False, "type": "string"},
-    {"id": 3, "name": "category", "required": False, "type": "string"},
-    {"id": 4, "name": "score", "required": False, "type": "double"},
-    {"id": 5, "name": "loc", "required": False, "type": {"type": "struct", "fields": [
-        {"id": 6, "name": "lat", "required": False, "type": "float"}]}},
-    {"id": 7, "name": "tags", "required": False, "type": {"type": "list", "element-id": 8, "element": "string", "element-required": False}},
-]})  # fmt: skip
+SCHEMA = parse_type(
+    {
+        "type": "struct",
+        "fields": [
+            {"id": 1, "name": "id", "required": True, "type": "long"},
+            {"id": 2, "name": "data", "required": False, "type": "string"},
+            {"id": 3, "name": "category", "required": False, "type": "string"},
+            {"id": 4, "name": "score", "required": False, "type": "double"},
+            {
+                "id": 5,
+                "name": "loc",
+                "required": False,
+                "type": {"type": "struct", "fields": [{"id": 6, "name": "lat", "required": False, "type": "float"}]},
+            },
+            {
+                "id": 7,
+                "name": "tags",
+                "required": False,
+                "type": {"type": "list", "element-id": 8, "element": "string", "element-required": False},
+            },
+        ],
+    }
+)
 
 # Appendix C, "Sort Orders": the example of the `fields` row, in an order object.
 APPENDIX_C_FIELDS = [
@@ -63,20 +86,25 @@ def _float32(bits: int) -> float:
 def test_appendix_c_example_reads_and_writes_back(fv, revision):
     """sort-order.json: the Appendix C example."""
     order = parse_sort_order(APPENDIX_C_ORDER, fv, revision)
-    assert order == SortOrder(1, (SortField(2, "identity", "asc", "nulls-first"), SortField(3, "bucket[4]", "desc", "nulls-last")))
+    assert order == SortOrder(
+        1, (SortField(2, "identity", "asc", "nulls-first"), SortField(3, "bucket[4]", "desc", "nulls-last"))
+    )
     assert order.to_json(fv, revision) == APPENDIX_C_ORDER
     assert list(order.to_json(fv, revision)["fields"][0]) == ["transform", "source-id", "direction", "null-order"]
     validate_sort_order(order, SCHEMA, fv, revision)
 
 
-@pytest.mark.parametrize(("fv", "revision", "ids", "expected"), [
-    (1, SEED_2024, (2,), {"source-id": 2}),
-    (2, SEED_2024, (2, 3), {"source-id": 2, "source-ids": [2, 3]}),
-    (2, V3_ADOPTED, (2,), {"source-id": 2}),
-    (3, SEED_2024, (2,), {"source-ids": [2]}),
-    (3, V3_ADOPTED, (2,), {"source-id": 2}),
-    (3, V3_ADOPTED, (2, 3), {"source-ids": [2, 3]}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fv", "revision", "ids", "expected"),
+    [
+        (1, SEED_2024, (2,), {"source-id": 2}),
+        (2, SEED_2024, (2, 3), {"source-id": 2, "source-ids": [2, 3]}),
+        (2, V3_ADOPTED, (2,), {"source-id": 2}),
+        (3, SEED_2024, (2,), {"source-ids": [2]}),
+        (3, V3_ADOPTED, (2,), {"source-id": 2}),
+        (3, V3_ADOPTED, (2, 3), {"source-ids": [2, 3]}),
+    ],
+)
 def test_write_form_per_version_and_revision(fv, revision, ids, expected):
     """sort-order.source-id (v1/v2) and sort-order.source-ids (v3): exactly the keys each writes."""
     f = SortField(ids, "identity" if len(ids) == 1 else "zorder", "desc", "nulls-last")
@@ -90,15 +118,18 @@ def test_adopted_v2_cannot_write_multi_argument_fields():
         SortField((2, 3), "zorder").to_json(2, V3_ADOPTED)
 
 
-@pytest.mark.parametrize(("fv", "revision", "keys", "rule"), [
-    (2, SEED_2024, {"source-ids": [2]}, "sort-order.source-id"),
-    (1, V3_ADOPTED, {}, "sort-order.source-id"),
-    (3, SEED_2024, {"source-id": 2}, "sort-order.source-ids"),
-    (3, V3_ADOPTED, {}, "sort-order.source-ids"),
-    (3, V3_ADOPTED, {"source-id": 3, "source-ids": [2, 3]}, "sort-order.source-ids.agree"),
-    (2, SEED_2024, {"source-id": 3, "source-ids": [2, 3]}, "sort-order.source-ids.agree"),
-    (3, SEED_2024, {"source-ids": "2"}, "sort-order.json"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fv", "revision", "keys", "rule"),
+    [
+        (2, SEED_2024, {"source-ids": [2]}, "sort-order.source-id"),
+        (1, V3_ADOPTED, {}, "sort-order.source-id"),
+        (3, SEED_2024, {"source-id": 2}, "sort-order.source-ids"),
+        (3, V3_ADOPTED, {}, "sort-order.source-ids"),
+        (3, V3_ADOPTED, {"source-id": 3, "source-ids": [2, 3]}, "sort-order.source-ids.agree"),
+        (2, SEED_2024, {"source-id": 3, "source-ids": [2, 3]}, "sort-order.source-ids.agree"),
+        (3, SEED_2024, {"source-ids": "2"}, "sort-order.json"),
+    ],
+)
 def test_read_source_keys_are_checked(fv, revision, keys, rule):
     """sort-order.source-id, sort-order.source-ids, sort-order.source-ids.agree."""
     obj = {"order-id": 1, "fields": [{"transform": "identity", **keys, "direction": "asc", "null-order": "nulls-last"}]}
@@ -106,13 +137,20 @@ def test_read_source_keys_are_checked(fv, revision, keys, rule):
         parse_sort_order(obj, fv, revision)
 
 
-@pytest.mark.parametrize("doc", [
-    [], {"fields": []}, {"order-id": 1}, {"order-id": "1", "fields": []}, {"order-id": 1, "fields": {}},
-    {"order-id": 1, "fields": ["identity"]},
-    {"order-id": 1, "fields": [{"source-id": 2, "direction": "asc", "null-order": "nulls-last"}]},
-    {"order-id": 1, "fields": [{"transform": 1, "source-id": 2, "direction": "asc", "null-order": "nulls-last"}]},
-    {"order-id": 1, "fields": [{"transform": "identity", "source-id": 2, "null-order": "nulls-last"}]},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"fields": []},
+        {"order-id": 1},
+        {"order-id": "1", "fields": []},
+        {"order-id": 1, "fields": {}},
+        {"order-id": 1, "fields": ["identity"]},
+        {"order-id": 1, "fields": [{"source-id": 2, "direction": "asc", "null-order": "nulls-last"}]},
+        {"order-id": 1, "fields": [{"transform": 1, "source-id": 2, "direction": "asc", "null-order": "nulls-last"}]},
+        {"order-id": 1, "fields": [{"transform": "identity", "source-id": 2, "null-order": "nulls-last"}]},
+    ],
+)
 def test_malformed_json_is_rejected(doc):
     """sort-order.json."""
     with raises("sort-order.json"):
@@ -160,13 +198,16 @@ def test_null_order_is_nulls_first_or_nulls_last(null_order):
         sort_key(None, "long", "asc", null_order)
 
 
-@pytest.mark.parametrize(("f", "rule"), [
-    (SortField(99, "identity"), "sort-order.source.exists"),
-    (SortField(5, "identity"), "transform.source-type"),
-    (SortField(4, "bucket[4]"), "transform.source-type"),
-    (SortField((1, 2), "identity"), "sort-order.transform.arity"),
-    (SortField((1, 99), "zorder"), "sort-order.source.exists"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("f", "rule"),
+    [
+        (SortField(99, "identity"), "sort-order.source.exists"),
+        (SortField(5, "identity"), "transform.source-type"),
+        (SortField(4, "bucket[4]"), "transform.source-type"),
+        (SortField((1, 2), "identity"), "sort-order.transform.arity"),
+        (SortField((1, 99), "zorder"), "sort-order.source.exists"),
+    ],
+)
 def test_invalid_sources_are_rejected(f, rule):
     """sort-order.source.exists, sort-order.transform.arity, transform.source-type."""
     with raises(rule):
@@ -183,7 +224,20 @@ def test_valid_sources_and_unknown_transforms_pass():
 # --- the floating-point order ------------------------------------------------------------------
 
 # -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN
-CHAIN = [_double(0xFFF8000000000000), -math.inf, -1e300, -1.0, -5e-324, -0.0, 0.0, 5e-324, 1.0, 1e300, math.inf, math.nan]
+CHAIN = [
+    _double(0xFFF8000000000000),
+    -math.inf,
+    -1e300,
+    -1.0,
+    -5e-324,
+    -0.0,
+    0.0,
+    5e-324,
+    1.0,
+    1e300,
+    math.inf,
+    math.nan,
+]
 
 
 def test_float_order_follows_the_spec_chain():
@@ -219,7 +273,9 @@ def _class(x: float) -> int:
 
 ANY_DOUBLE = st.integers(0, 2**64 - 1).map(_double)
 ANY_FLOAT32 = st.integers(0, 2**32 - 1).map(_float32)
-NANS = st.integers(1, 2**52 - 1).flatmap(lambda m: st.sampled_from([_double(0x7FF0000000000000 | m), _double(0xFFF0000000000000 | m)]))
+NANS = st.integers(1, 2**52 - 1).flatmap(
+    lambda m: st.sampled_from([_double(0x7FF0000000000000 | m), _double(0xFFF0000000000000 | m)])
+)
 FLOATS = st.one_of(ANY_DOUBLE, ANY_FLOAT32, NANS, st.floats(allow_nan=True), st.sampled_from(CHAIN))
 
 
@@ -247,10 +303,15 @@ def test_float_order_is_consistent_with_the_chain(a, b):
 # --- sorting values and records ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("direction", "null_order", "expected"), [
-    ("asc", "nulls-first", [None, "a", "b", "c"]), ("asc", "nulls-last", ["a", "b", "c", None]),
-    ("desc", "nulls-first", [None, "c", "b", "a"]), ("desc", "nulls-last", ["c", "b", "a", None]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("direction", "null_order", "expected"),
+    [
+        ("asc", "nulls-first", [None, "a", "b", "c"]),
+        ("asc", "nulls-last", ["a", "b", "c", None]),
+        ("desc", "nulls-first", [None, "c", "b", "a"]),
+        ("desc", "nulls-last", ["c", "b", "a", None]),
+    ],
+)
 def test_sort_key_direction_and_null_order(direction, null_order, expected):
     """sort-order.record-order: nulls first or last whatever the direction."""
     assert sorted(["b", None, "c", "a"], key=lambda v: sort_key(v, "string", direction, null_order)) == expected
@@ -260,7 +321,10 @@ def test_sort_key_for_other_types():
     doubles = [math.nan, 1.0, -0.0, 0.0, -math.inf]
     out = sorted(doubles, key=lambda v: sort_key(v, "double", "desc"))
     assert [struct.pack(">d", x) for x in out] == [struct.pack(">d", x) for x in [math.nan, 1.0, 0.0, -0.0, -math.inf]]
-    assert sorted([Decimal("1.10"), Decimal("-2.00")], key=lambda v: sort_key(v, "decimal(5,2)")) == [Decimal("-2.00"), Decimal("1.10")]
+    assert sorted([Decimal("1.10"), Decimal("-2.00")], key=lambda v: sort_key(v, "decimal(5,2)")) == [
+        Decimal("-2.00"),
+        Decimal("1.10"),
+    ]
     low, high = uuid.UUID(int=1), uuid.UUID(int=2**127)  # unsigned, not Java's signed UUID.compareTo
     assert sorted([high, low], key=lambda v: sort_key(v, "uuid")) == [low, high]
     assert sorted([b"\xff", b"\x01\x02"], key=lambda v: sort_key(v, "binary")) == [b"\x01\x02", b"\xff"]

@@ -4,7 +4,7 @@ reference, and each names a case the generator still emits, with the provenance 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -15,13 +15,12 @@ from spec_impl.vectors.ops import run
 from spec_impl.vectors.spec_examples import TYPED
 
 
-
-@lru_cache(maxsize=None)
+@cache
 def by_family() -> dict[str, list[dict]]:
     return {family.NAME: build_all(family.specs()) for families in SETS.values() for family in families}
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated() -> dict[str, dict]:
     return {c["id"]: c for cases in by_family().values() for c in cases}
 
@@ -44,5 +43,6 @@ def test_typed_expectation_agrees_with_the_reference(case_id):
         got = {"output": run(case["op"], case["input"], revision)}
     except SpecError as e:
         got = {"error": e.rule}
-    assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True), \
+    assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True), (
         f"{case_id}: the reference gives {got}, the spec text {expected} ({provenance['source']})"
+    )

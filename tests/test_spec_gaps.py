@@ -22,7 +22,9 @@ from tests.test_report_page import _chromium
 
 def _slot(name: str) -> SimpleNamespace:
     engine = SimpleNamespace(version="1.0", revision="v3-adopted", protocol=2, capabilities={"evaluate-predicate"})
-    return SimpleNamespace(name=name, engine=engine, started=True, unavailable=None, broken=None, seconds=1.0, restarts=0)
+    return SimpleNamespace(
+        name=name, engine=engine, started=True, unavailable=None, broken=None, seconds=1.0, restarts=0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +37,9 @@ def run() -> tuple[dict, dict]:
         questions = spec_gaps.questions_of(case)
         recorder.record_case("a", "predicates", case, "pass" if "output" in case["expected"] else "rejected")
         if questions:
-            recorder.record_case("b", "predicates", case, "divergence", [True], "otherwise", answered=True, question=questions[0])
+            recorder.record_case(
+                "b", "predicates", case, "divergence", [True], "otherwise", answered=True, question=questions[0]
+            )
         else:
             recorder.record_case("b", "predicates", case, "pass" if "output" in case["expected"] else "rejected")
     runner = SimpleNamespace(slots={n: _slot(n) for n in ("a", "b", "c")})
@@ -67,8 +71,17 @@ def test_the_page_renders_every_question(run, tmp_path):
     doc, families = run
     paths = spec_gaps.write(doc, families, tmp_path)
     page = next(p for p in paths if p.suffix == ".html")
-    command = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
-               "--window-size=1280,900", "--dump-dom", page.as_uri()]  # fmt: skip
+    command = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=1280,900",
+        "--dump-dom",
+        page.as_uri(),
+    ]
     dom = subprocess.run(command, capture_output=True, text=True, timeout=120).stdout
     report = json.loads((tmp_path / "spec-gaps.json").read_text())
     sections = re.findall(r"<section class=\"q[^\"]*\" id=\"([^\"]+)\"", dom)

@@ -28,7 +28,9 @@ def test_v1_old_style_gets_the_appendix_e_defaults():
     """table.v1-defaults: sequence number 0, schema 0, spec 0 with ids from 1000, the unsorted order, main."""
     md = normalized(parse_table_metadata(_doc("v1-old-style.json")))
     assert md["last-sequence-number"] == 0 and md["current-schema-id"] == 0
-    assert [f["field-id"] for f in md["partition-specs"][0]["fields"]] == list(range(1000, 1000 + len(md["partition-specs"][0]["fields"])))
+    assert [f["field-id"] for f in md["partition-specs"][0]["fields"]] == list(
+        range(1000, 1000 + len(md["partition-specs"][0]["fields"]))
+    )
     assert md["sort-orders"] == [{"order-id": 0, "fields": []}] and md["default-sort-order-id"] == 0
     assert all(s["sequence-number"] == 0 for s in md["snapshots"])
     if md["current-snapshot-id"] is not None:
@@ -44,8 +46,17 @@ def test_minus_one_means_no_current_snapshot():
 def test_complete_documents_read_back_their_values(name):
     doc = _doc(name)
     md = normalized(parse_table_metadata(doc))
-    for key in ("format-version", "table-uuid", "location", "last-sequence-number", "last-column-id", "current-snapshot-id",
-                "default-spec-id", "last-partition-id", "default-sort-order-id"):  # fmt: skip
+    for key in (
+        "format-version",
+        "table-uuid",
+        "location",
+        "last-sequence-number",
+        "last-column-id",
+        "current-snapshot-id",
+        "default-spec-id",
+        "last-partition-id",
+        "default-sort-order-id",
+    ):
         assert md[key] == doc[key], key
     assert set(md["refs"]) == set(doc["refs"])
     assert (md["next-row-id"] is not None) == (doc["format-version"] >= 3)
@@ -59,25 +70,36 @@ def test_deprecated_fields_are_ignored_when_the_new_ones_exist():
     assert normalized(parse_table_metadata(doc)) == normalized(parse_table_metadata(_doc("v2-branch-tag.json")))
 
 
-@pytest.mark.parametrize(("name", "rule"), [
-    ("invalid-format-version-4.json", None),  # Iceberg Java 1.10 reads v4; the reference supports up to v3
-    ("invalid-v2-missing-last-sequence-number.json", "table.required-field"),
-    ("invalid-current-snapshot-not-main.json", "ref.current-snapshot"),
-    ("invalid-ref-unknown-snapshot.json", "ref.unknown-snapshot"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("invalid-format-version-4.json", None),  # Iceberg Java 1.10 reads v4; the reference supports up to v3
+        ("invalid-v2-missing-last-sequence-number.json", "table.required-field"),
+        ("invalid-current-snapshot-not-main.json", "ref.current-snapshot"),
+        ("invalid-ref-unknown-snapshot.json", "ref.unknown-snapshot"),
+    ],
+)
 def test_invalid_documents(name, rule):
     with pytest.raises(InvalidInput) as e:
         parse_table_metadata(_doc(name))
     assert e.value.rule == (rule or "table.format-version")
 
 
-@pytest.mark.parametrize(("change", "rule"), [
-    ({"format-version": 99}, "table.format-version"), ({"table-uuid": "x"}, "table.table-uuid"),
-    ({"current-schema-id": 42}, "table.current-schema"), ({"default-spec-id": 42}, "table.default-spec"),
-    ({"default-sort-order-id": 42}, "table.default-sort-order"), ({"last-column-id": 0}, "table.last-column-id"),
-    ({"last-partition-id": 0}, "table.last-partition-id"), ({"properties": {"a": 1}}, "table.field-type"),
-    ({"metadata-log": [{"timestamp-ms": 1}]}, "table.logs"), ({"statistics": [{"snapshot-id": 1}]}, "table.statistics"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "rule"),
+    [
+        ({"format-version": 99}, "table.format-version"),
+        ({"table-uuid": "x"}, "table.table-uuid"),
+        ({"current-schema-id": 42}, "table.current-schema"),
+        ({"default-spec-id": 42}, "table.default-spec"),
+        ({"default-sort-order-id": 42}, "table.default-sort-order"),
+        ({"last-column-id": 0}, "table.last-column-id"),
+        ({"last-partition-id": 0}, "table.last-partition-id"),
+        ({"properties": {"a": 1}}, "table.field-type"),
+        ({"metadata-log": [{"timestamp-ms": 1}]}, "table.logs"),
+        ({"statistics": [{"snapshot-id": 1}]}, "table.statistics"),
+    ],
+)
 def test_rules_name_the_violation(change, rule):
     doc = _doc("v2-branch-tag.json")
     doc.update(change)

@@ -33,7 +33,10 @@ def test_materialized_table_reads_like_the_golden_one(tmp_path):
     golden = json.loads((cli.DEFAULT_ROOT / "tables" / "equality-deletes" / "case.json").read_text())
     assert doc["snapshots"] == golden["snapshots"]
     last = golden["snapshots"][-1]
-    assert tables.table_rows(read_table(LocalFiles(), metadata, last["snapshot-id"])) == {"columns": last["columns"], "rows": last["rows"]}
+    assert tables.table_rows(read_table(LocalFiles(), metadata, last["snapshot-id"])) == {
+        "columns": last["columns"],
+        "rows": last["rows"],
+    }
 
 
 def test_refs_and_snapshot_ids():

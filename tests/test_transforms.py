@@ -13,10 +13,19 @@ from spec_impl.transforms import accepts
 from spec_impl.types import DATE, INT, parse_type
 
 
-@pytest.mark.parametrize(("type_", "width", "value", "expected"), [
-    ("int", 10, 1, 0), ("int", 10, -1, -10), ("long", 10, 1, 0), ("long", 10, -1, -10),  # spec table
-    ("int", 10, 10, 10), ("int", 10, -10, -10), ("int", 1, -7, -7), ("int", 100, -5, -100),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("type_", "width", "value", "expected"),
+    [
+        ("int", 10, 1, 0),
+        ("int", 10, -1, -10),
+        ("long", 10, 1, 0),
+        ("long", 10, -1, -10),  # spec table
+        ("int", 10, 10, 10),
+        ("int", 10, -10, -10),
+        ("int", 1, -7, -7),
+        ("int", 100, -5, -100),
+    ],
+)
 def test_truncate_integer_remainder_is_positive(type_, width, value, expected):
     """transform.truncate.integer: v - (((v % W) + W) % W)."""
     assert apply_transform(f"truncate[{width}]", type_, value) == expected
@@ -49,14 +58,23 @@ def test_truncate_overflow_is_rejected():
         apply_transform("truncate[10]", "decimal(1,0)", Decimal(-9))
 
 
-@pytest.mark.parametrize(("text", "rule"), [("bucket[0]", "transform.bucket.n"), ("truncate[0]", "transform.truncate.width"),
-                                             ("bucket[2147483648]", "transform.bucket.n"), ("truncate[2147483648]", "transform.truncate.width")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("bucket[0]", "transform.bucket.n"),
+        ("truncate[0]", "transform.truncate.width"),
+        ("bucket[2147483648]", "transform.bucket.n"),
+        ("truncate[2147483648]", "transform.truncate.width"),
+    ],
+)
 def test_invalid_parameters_are_rejected(text, rule):
     with pytest.raises(InvalidInput, match=rule.replace(".", r"\.")):
         parse_transform(text)
 
 
-@pytest.mark.parametrize("text", ["zorder", "bucket_v2[3]", "identity[1]", "hours", "", "truncate[-1]", "bucket[+5]", "BUCKET[16]"])
+@pytest.mark.parametrize(
+    "text", ["zorder", "bucket_v2[3]", "identity[1]", "hours", "", "truncate[-1]", "bucket[+5]", "BUCKET[16]"]
+)
 def test_unknown_transforms_parse_verbatim(text):
     """transform.unknown: v3 readers must tolerate them; applying one is NotDefined."""
     t = parse_transform(text)
@@ -65,13 +83,22 @@ def test_unknown_transforms_parse_verbatim(text):
         apply_transform(t, "long", 1)
 
 
-@pytest.mark.parametrize(("transform", "type_", "value", "expected"), [
-    ("year", "date", "1969-12-31", -1), ("month", "date", "1969-12-31", -1), ("day", "date", "1969-12-31", -1),
-    ("year", "timestamp", "1969-12-31T23:59:59.999999", -1), ("hour", "timestamp", "1969-12-31T23:59:59.999999", -1),
-    ("hour", "timestamp_ns", "1969-12-31T23:59:59.999999999", -1), ("day", "timestamptz_ns", "1969-12-31T23:59:59.999999999+00:00", -1),
-    ("year", "date", "2017-11-16", 47), ("month", "date", "2017-11-16", 574), ("day", "date", "2017-11-16", 17486),
-    ("hour", "timestamp", "2017-11-16T22:31:08", 419686),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("transform", "type_", "value", "expected"),
+    [
+        ("year", "date", "1969-12-31", -1),
+        ("month", "date", "1969-12-31", -1),
+        ("day", "date", "1969-12-31", -1),
+        ("year", "timestamp", "1969-12-31T23:59:59.999999", -1),
+        ("hour", "timestamp", "1969-12-31T23:59:59.999999", -1),
+        ("hour", "timestamp_ns", "1969-12-31T23:59:59.999999999", -1),
+        ("day", "timestamptz_ns", "1969-12-31T23:59:59.999999999+00:00", -1),
+        ("year", "date", "2017-11-16", 47),
+        ("month", "date", "2017-11-16", 574),
+        ("day", "date", "2017-11-16", 17486),
+        ("hour", "timestamp", "2017-11-16T22:31:08", 419686),
+    ],
+)
 def test_temporal_transforms_floor_before_the_epoch(transform, type_, value, expected):
     """transform.year/month/day/hour: offsets from 1970 with floor semantics."""
     assert apply_transform(transform, type_, from_json(type_, value)) == expected
@@ -83,8 +110,17 @@ def test_null_in_null_out():
         assert apply_transform(t, "timestamp" if t not in ("truncate[2]",) else "long", None) is None
 
 
-@pytest.mark.parametrize(("transform", "type_"), [("bucket[4]", "float"), ("bucket[4]", "boolean"), ("truncate[4]", "fixed[4]"),
-                                                   ("hour", "date"), ("year", "time"), ("identity", {"type": "struct", "fields": []})])  # fmt: skip
+@pytest.mark.parametrize(
+    ("transform", "type_"),
+    [
+        ("bucket[4]", "float"),
+        ("bucket[4]", "boolean"),
+        ("truncate[4]", "fixed[4]"),
+        ("hour", "date"),
+        ("year", "time"),
+        ("identity", {"type": "struct", "fields": []}),
+    ],
+)
 def test_source_types_are_enforced(transform, type_):
     assert not accepts(transform, type_)
     with pytest.raises(InvalidInput, match="transform.source-type"):
@@ -115,12 +151,20 @@ def test_bucket_timestamp_ns_depends_on_revision():
     """hash.timestamp-ns: the seed hashes nanos; the adopted spec floor(nanos / 1000)."""
     ns = from_json("timestamp_ns", "2017-11-16T22:31:08.000000001")
     assert apply_transform("bucket[1000]", "timestamp_ns", ns, revision=V3_ADOPTED) == apply_transform(
-        "bucket[1000]", "timestamp", ns // 1000)
+        "bucket[1000]", "timestamp", ns // 1000
+    )
     assert apply_transform("bucket[1000]", "timestamp_ns", ns, revision=SEED_2024) == (-160215926 & 0x7FFFFFFF) % 1000
 
 
-@pytest.mark.parametrize(("text", "name", "param"), [("identity", "identity", None), ("bucket[16]", "bucket", 16),
-                                                      ("truncate[3]", "truncate", 3), ("void", "void", None)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "name", "param"),
+    [
+        ("identity", "identity", None),
+        ("bucket[16]", "bucket", 16),
+        ("truncate[3]", "truncate", 3),
+        ("void", "void", None),
+    ],
+)
 def test_known_transform_strings(text, name, param):
     """transform.parse"""
     t = parse_transform(text)
@@ -129,13 +173,20 @@ def test_known_transform_strings(text, name, param):
 
 def test_identity_and_void():
     """transform.identity returns the value unchanged; transform.void always produces null."""
-    for type_, value in (("string", "😀"), ("double", -0.0), ("decimal(9,2)", Decimal("-3.14")), ("uuid", __import__("uuid").uuid4())):
+    for type_, value in (
+        ("string", "😀"),
+        ("double", -0.0),
+        ("decimal(9,2)", Decimal("-3.14")),
+        ("uuid", __import__("uuid").uuid4()),
+    ):
         assert apply_transform("identity", type_, value) == value
         assert apply_transform("void", type_, value) is None
     assert str(apply_transform("identity", "double", -0.0)) == "-0.0"
 
 
-@pytest.mark.parametrize(("transform", "rule"), [("month", "transform.month"), ("day", "transform.day"), ("hour", "transform.hour")])
+@pytest.mark.parametrize(
+    ("transform", "rule"), [("month", "transform.month"), ("day", "transform.day"), ("hour", "transform.hour")]
+)
 def test_temporal_rule_ids(transform, rule):
     from spec_impl.transforms import rule_for
 

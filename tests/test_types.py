@@ -7,19 +7,74 @@ import pytest
 from spec_impl.errors import InvalidInput
 from spec_impl.promotion import can_promote, check_promotion
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
-from spec_impl.types import (DecimalType, FixedType, GeographyType, GeometryType, ListType, MapType, StructType,
-                             check_format_version, min_format_version, parse_type)  # fmt: skip
+from spec_impl.types import (
+    DecimalType,
+    FixedType,
+    GeographyType,
+    GeometryType,
+    ListType,
+    MapType,
+    StructType,
+    check_format_version,
+    min_format_version,
+    parse_type,
+)
 
-APPENDIX_C_STRUCT = {"type": "struct", "fields": [
-    {"id": 1, "name": "id", "required": True, "type": "uuid",
-     "initial-default": "0db3e2a8-9d1d-42b9-aa7b-74ebe558dceb", "write-default": "ec5911be-b0a7-458c-8438-c9a3e53cffae"},
-    {"id": 2, "name": "data", "required": False, "type": {"type": "list", "element-id": 3, "element-required": True, "element": "string"}},
-    {"id": 4, "name": "m", "required": False, "type": {"type": "map", "key-id": 5, "key": "string", "value-id": 6, "value-required": False, "value": "double"}},
-]}  # fmt: skip
+APPENDIX_C_STRUCT = {
+    "type": "struct",
+    "fields": [
+        {
+            "id": 1,
+            "name": "id",
+            "required": True,
+            "type": "uuid",
+            "initial-default": "0db3e2a8-9d1d-42b9-aa7b-74ebe558dceb",
+            "write-default": "ec5911be-b0a7-458c-8438-c9a3e53cffae",
+        },
+        {
+            "id": 2,
+            "name": "data",
+            "required": False,
+            "type": {"type": "list", "element-id": 3, "element-required": True, "element": "string"},
+        },
+        {
+            "id": 4,
+            "name": "m",
+            "required": False,
+            "type": {
+                "type": "map",
+                "key-id": 5,
+                "key": "string",
+                "value-id": 6,
+                "value-required": False,
+                "value": "double",
+            },
+        },
+    ],
+}
 
 
-@pytest.mark.parametrize("text", ["boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz",
-                                  "timestamp_ns", "timestamptz_ns", "string", "uuid", "binary", "unknown", "variant"])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "boolean",
+        "int",
+        "long",
+        "float",
+        "double",
+        "date",
+        "time",
+        "timestamp",
+        "timestamptz",
+        "timestamp_ns",
+        "timestamptz_ns",
+        "string",
+        "uuid",
+        "binary",
+        "unknown",
+        "variant",
+    ],
+)
 def test_primitive_strings_round_trip(text):
     """type.primitive"""
     assert str(parse_type(text)) == text
@@ -27,7 +82,9 @@ def test_primitive_strings_round_trip(text):
 
 def test_decimal_spacing_variants():
     """type.decimal: "decimal(9,2)" and "decimal(9, 2)" (Appendix C) are the same type."""
-    assert parse_type("decimal(9,2)") == parse_type("decimal(9, 2)") == parse_type("decimal( 9 , 2 )") == DecimalType(9, 2)
+    assert (
+        parse_type("decimal(9,2)") == parse_type("decimal(9, 2)") == parse_type("decimal( 9 , 2 )") == DecimalType(9, 2)
+    )
     assert str(DecimalType(9, 2)) == "decimal(9,2)"
     with pytest.raises(InvalidInput, match="type.decimal"):
         parse_type("decimal(39,0)")
@@ -53,13 +110,22 @@ def test_geo_types_and_defaults():
 def test_nested_appendix_c_round_trip():
     """type.nested: the Appendix C example (struct with defaults, list, map)."""
     t = parse_type(APPENDIX_C_STRUCT)
-    assert isinstance(t, StructType) and isinstance(t.fields[1].type, ListType) and isinstance(t.fields[2].type, MapType)
+    assert (
+        isinstance(t, StructType) and isinstance(t.fields[1].type, ListType) and isinstance(t.fields[2].type, MapType)
+    )
     assert t.to_json() == APPENDIX_C_STRUCT
     assert parse_type(t.to_json()) == t
 
 
-@pytest.mark.parametrize("bad", [{"type": "list", "element-id": 1, "element": "int"}, {"type": "struct"}, 42,
-                                 {"type": "struct", "fields": [{"id": True, "name": "a", "required": True, "type": "int"}]}])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "list", "element-id": 1, "element": "int"},
+        {"type": "struct"},
+        42,
+        {"type": "struct", "fields": [{"id": True, "name": "a", "required": True, "type": "int"}]},
+    ],
+)
 def test_malformed_nested_types(bad):
     with pytest.raises(InvalidInput, match="type.nested"):
         parse_type(bad)
@@ -70,14 +136,25 @@ def test_v3_types_need_format_v3():
     assert min_format_version(parse_type("timestamp_ns")) == 3
     assert min_format_version(parse_type(APPENDIX_C_STRUCT)) == 1
     with pytest.raises(InvalidInput, match="type.version"):
-        check_format_version(parse_type({"type": "list", "element-id": 1, "element-required": True, "element": "variant"}), 2)
+        check_format_version(
+            parse_type({"type": "list", "element-id": 1, "element-required": True, "element": "variant"}), 2
+        )
 
 
-@pytest.mark.parametrize(("src", "dst", "allowed"), [
-    ("int", "long", True), ("float", "double", True), ("decimal(9,2)", "decimal(18,2)", True),
-    ("long", "int", False), ("decimal(9,2)", "decimal(9,3)", False), ("decimal(18,2)", "decimal(9,2)", False),
-    ("int", "double", False), ("date", "timestamp", False), ("unknown", "long", False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("src", "dst", "allowed"),
+    [
+        ("int", "long", True),
+        ("float", "double", True),
+        ("decimal(9,2)", "decimal(18,2)", True),
+        ("long", "int", False),
+        ("decimal(9,2)", "decimal(9,3)", False),
+        ("decimal(18,2)", "decimal(9,2)", False),
+        ("int", "double", False),
+        ("date", "timestamp", False),
+        ("unknown", "long", False),
+    ],
+)
 def test_v2_promotions(src, dst, allowed):
     """type.promotion: the same table in v1 and v2."""
     for version in (1, 2):

@@ -16,10 +16,33 @@ from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.manifests.writer import TreeWriter, data_file as v3_data_file, entry as v3_entry
 from spec_impl.rules import RULES
 from spec_impl.v4 import PROVISIONAL_RULES
-from spec_impl.v4.commits import (Operation, TableState, append, commit, compact, delete_files, manifest_stats, overwrite, row_delta,
-                                  upgrade_from_v3)  # fmt: skip
-from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, EXISTING, MANIFEST_DV, POSITION_DELETE,
-                                  ContentEntry, DeletionVectorRef, content_entry_schema, data_file, equality_delete)  # fmt: skip
+from spec_impl.v4.commits import (
+    Operation,
+    TableState,
+    append,
+    commit,
+    compact,
+    delete_files,
+    manifest_stats,
+    overwrite,
+    row_delta,
+    upgrade_from_v3,
+)
+from spec_impl.v4.entries import (
+    ADDED,
+    DATA,
+    DATA_MANIFEST,
+    DELETE_MANIFEST,
+    DELETED,
+    EXISTING,
+    MANIFEST_DV,
+    POSITION_DELETE,
+    ContentEntry,
+    DeletionVectorRef,
+    content_entry_schema,
+    data_file,
+    equality_delete,
+)
 from spec_impl.v4.files import inline_manifest_dv, puffin_dvs, read_manifest, write_manifest
 from spec_impl.v4.replay import replay
 from spec_impl.v4.validate import validate_snapshot
@@ -82,11 +105,30 @@ def test_content_entry_field_ids_and_types():
     """v4.entry.content-type: the proposal's field ids and content types 0..5."""
     schema = content_entry_schema()
     ids = {f["name"]: f["field-id"] for f in schema["fields"]}
-    assert ids == {"content_type": 134, "location": 100, "file_format": 101, "version_info": 5, "deletion_vector": 147, "partition_spec_id": 148,
-                   "sort_order_id": 140, "record_count": 103, "file_size_in_bytes": 104, "manifest_stats": 521, "referenced_file": 143,
-                   "key_metadata": 131, "split_offsets": 132, "equality_ids": 135, "first_row_id": 142}  # fmt: skip
+    assert ids == {
+        "content_type": 134,
+        "location": 100,
+        "file_format": 101,
+        "version_info": 5,
+        "deletion_vector": 147,
+        "partition_spec_id": 148,
+        "sort_order_id": 140,
+        "record_count": 103,
+        "file_size_in_bytes": 104,
+        "manifest_stats": 521,
+        "referenced_file": 143,
+        "key_metadata": 131,
+        "split_offsets": 132,
+        "equality_ids": 135,
+        "first_row_id": 142,
+    }
     vi = next(f for f in schema["fields"] if f["name"] == "version_info")["type"][1]
-    assert [(f["name"], f["field-id"]) for f in vi["fields"]] == [("status", 0), ("snapshot_id", 1), ("sequence_number", 3), ("file_sequence_number", 4)]
+    assert [(f["name"], f["field-id"]) for f in vi["fields"]] == [
+        ("status", 0),
+        ("snapshot_id", 1),
+        ("sequence_number", 3),
+        ("file_sequence_number", 4),
+    ]
     dv = next(f for f in schema["fields"] if f["name"] == "deletion_vector")["type"][1]
     assert [f["field-id"] for f in dv["fields"]] == [144, 145, 146]
     stats = next(f for f in schema["fields"] if f["name"] == "manifest_stats")["type"][1]
@@ -98,7 +140,18 @@ def test_content_entry_field_ids_and_types():
 
 def test_entry_records_round_trip_and_reject_bad_values():
     """v4.entry.status, v4.entry.required; a null version_info reads as ADDED."""
-    e = ContentEntry(MANIFEST_DV, "x#dv", "puffin", 2, EXISTING, 3, 4, 4, deletion_vector=DeletionVectorRef(inline_content=b"ab"), referenced_file="m")
+    e = ContentEntry(
+        MANIFEST_DV,
+        "x#dv",
+        "puffin",
+        2,
+        EXISTING,
+        3,
+        4,
+        4,
+        deletion_vector=DeletionVectorRef(inline_content=b"ab"),
+        referenced_file="m",
+    )
     assert ContentEntry.from_record(e.to_record()) == e
     bad = e.to_record()
     bad["version_info"]["status"] = 3
@@ -145,7 +198,11 @@ def test_example_appends_to_the_root_manifest():
     c2 = t.apply(append, files(4))
     assert shape(c2) == [("EXISTING", DATA_MANIFEST, "1-data.avro"), ("ADDED", DATA, "d4.parquet")]
     c3 = t.apply(append, files(5))
-    assert shape(c3) == [("EXISTING", DATA_MANIFEST, "1-data.avro"), ("EXISTING", DATA, "d4.parquet"), ("ADDED", DATA, "d5.parquet")]
+    assert shape(c3) == [
+        ("EXISTING", DATA_MANIFEST, "1-data.avro"),
+        ("EXISTING", DATA, "d4.parquet"),
+        ("ADDED", DATA, "d5.parquet"),
+    ]
     assert t.live() == ["d1.parquet", "d2.parquet", "d3.parquet", "d4.parquet", "d5.parquet"]
     assert len(c3.files) == 1  # a single file per commit
 
@@ -173,7 +230,11 @@ def test_example_removing_a_file_from_a_leaf_manifest(storage):
     t.apply(append, files(1, 2, 3), layout="manifest")
     c2 = t.apply(delete_files, [D(2)], dv_storage=storage)
     (dv,) = [e for e in c2.written if e.content_type == MANIFEST_DV]
-    assert dv.status == ADDED and dv.referenced_file == f"{L}/metadata/1-data.avro" and dv.deletion_vector.inline == (storage == "inline")
+    assert (
+        dv.status == ADDED
+        and dv.referenced_file == f"{L}/metadata/1-data.avro"
+        and dv.deletion_vector.inline == (storage == "inline")
+    )
     assert replay(t.read, c2.root).manifest_dvs == {f"{L}/metadata/1-data.avro": frozenset({1})}
     assert t.live() == ["d1.parquet", "d3.parquet"]
 
@@ -212,9 +273,13 @@ def test_example_complex_row_delta_with_modified_delete_vectors():
     t.apply(append, files(1, 2), layout="manifest")  # DM1
     t.apply(row_delta, {D(1): [0], D(2): [1]}, layout="manifest", dv_storage="puffin")  # DVM1 with DV1, DV2
     c3 = t.apply(row_delta, {D(1): [5]}, add=files(3), layout="manifest")
-    assert shape(c3) == [("EXISTING", DATA_MANIFEST, "1-data.avro"), ("EXISTING", DELETE_MANIFEST, "2-delete.avro"),
-                         ("ADDED", MANIFEST_DV, "root-3.avro#dv-0"), ("ADDED", DATA_MANIFEST, "3-data.avro"),
-                         ("ADDED", DELETE_MANIFEST, "3-delete.avro")]  # fmt: skip
+    assert shape(c3) == [
+        ("EXISTING", DATA_MANIFEST, "1-data.avro"),
+        ("EXISTING", DELETE_MANIFEST, "2-delete.avro"),
+        ("ADDED", MANIFEST_DV, "root-3.avro#dv-0"),
+        ("ADDED", DATA_MANIFEST, "3-data.avro"),
+        ("ADDED", DELETE_MANIFEST, "3-delete.avro"),
+    ]
     live = replay(t.read, c3.root)
     assert live.manifest_dvs == {f"{L}/metadata/2-delete.avro": frozenset({0})}
     applied = live.applicable_deletes()
@@ -231,12 +296,21 @@ def test_example_manifest_compaction_during_an_append():
     t.apply(append, files(4, 5, 6), layout="manifest")
     t.apply(delete_files, [D(1), D(5)])
     c4 = t.apply(append, files(7), compact=True)
-    assert shape(c4) == [("EXISTING", DATA_MANIFEST, "4-compact-data.avro"), ("ADDED", DATA, "d7.parquet"),
-                         ("DELETED", DATA_MANIFEST, "1-data.avro"), ("DELETED", MANIFEST_DV, "root-3.avro#dv-0"),
-                         ("DELETED", DATA_MANIFEST, "2-data.avro"), ("DELETED", MANIFEST_DV, "root-3.avro#dv-1")]  # fmt: skip
+    assert shape(c4) == [
+        ("EXISTING", DATA_MANIFEST, "4-compact-data.avro"),
+        ("ADDED", DATA, "d7.parquet"),
+        ("DELETED", DATA_MANIFEST, "1-data.avro"),
+        ("DELETED", MANIFEST_DV, "root-3.avro#dv-0"),
+        ("DELETED", DATA_MANIFEST, "2-data.avro"),
+        ("DELETED", MANIFEST_DV, "root-3.avro#dv-1"),
+    ]
     m3 = replay(t.read, c4.root).leaves[f"{L}/metadata/4-compact-data.avro"]
     assert [(e.status, e.location.rsplit("/", 1)[1], e.sequence_number) for e in m3] == [
-        (EXISTING, "d2.parquet", 1), (EXISTING, "d3.parquet", 1), (EXISTING, "d4.parquet", 2), (EXISTING, "d6.parquet", 2)]
+        (EXISTING, "d2.parquet", 1),
+        (EXISTING, "d3.parquet", 1),
+        (EXISTING, "d4.parquet", 2),
+        (EXISTING, "d6.parquet", 2),
+    ]
     assert t.live() == ["d2.parquet", "d3.parquet", "d4.parquet", "d6.parquet", "d7.parquet"]
     c5 = t.apply(compact)  # nothing left to combine: the root is carried over
     assert [s[0] for s in shape(c5)] == ["EXISTING", "EXISTING"]
@@ -247,9 +321,13 @@ def test_example_optional_affinity():
     t = Table()
     t.apply(append, files(1, 2), layout="manifest")
     c2 = t.apply(row_delta, {D(1): [0]}, layout="manifest", affiliate=f"{L}/metadata/1-data.avro")
-    assert next(e for e in c2.written if e.content_type == DELETE_MANIFEST).referenced_file == f"{L}/metadata/1-data.avro"
+    assert (
+        next(e for e in c2.written if e.content_type == DELETE_MANIFEST).referenced_file == f"{L}/metadata/1-data.avro"
+    )
     t.apply(append, files(3), layout="manifest")
-    c4 = row_delta(t.state, t.read, 4, {D(2): [1]}, layout="manifest", affiliate=f"{L}/metadata/3-data.avro")  # D2 is not in M3
+    c4 = row_delta(
+        t.state, t.read, 4, {D(2): [1]}, layout="manifest", affiliate=f"{L}/metadata/3-data.avro"
+    )  # D2 is not in M3
     t.files.update(c4.files)
     assert {v.rule for v in validate_snapshot(t.read, c4.root)} >= {"v4.affinity.targets"}
 
@@ -271,7 +349,9 @@ def test_equality_deletes_at_the_root_and_in_delete_manifests():
     live = replay(t.read, c2.root)
     assert live.applicable_deletes({0}) == {D(1): ((2, f"{L}/data/eq.parquet", None),)}
     t.apply(append, files(2))
-    assert replay(t.read, t.commits[-1].root).applicable_deletes({0})[D(2)] == ()  # data sequence number 3 > the delete's 2
+    assert (
+        replay(t.read, t.commits[-1].root).applicable_deletes({0})[D(2)] == ()
+    )  # data sequence number 3 > the delete's 2
 
 
 def test_remove_targets_only_live_files():
@@ -291,15 +371,29 @@ def test_upgrade_from_a_v3_manifest_list():
     and removes a file of a v3 manifest with a manifest DV."""
     schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"}]}
     w = TreeWriter(L, 3, schema)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [v3_entry(V3_ADDED, v3_data_file(D(1), 10)), v3_entry(V3_ADDED, v3_data_file(D(2), 20))])])
+    rows = w.commit(
+        1,
+        "append",
+        [
+            w.write_manifest(
+                "m1.avro", [v3_entry(V3_ADDED, v3_data_file(D(1), 10)), v3_entry(V3_ADDED, v3_data_file(D(2), 20))]
+            )
+        ],
+    )
     w.commit(2, "append", [w.write_manifest("m2.avro", [v3_entry(V3_ADDED, v3_data_file(D(3), 30))])], rows)
     source = InMemoryFiles(w.files)
     state = upgrade_from_v3(source, w.metadata_location)
-    assert [(e.content_type, e.status, e.sequence_number, e.manifest_stats.added_files_count) for e in state.entries] == [(3, 0, 2, 1), (3, 0, 1, 2)]
+    assert [
+        (e.content_type, e.status, e.sequence_number, e.manifest_stats.added_files_count) for e in state.entries
+    ] == [(3, 0, 2, 1), (3, 0, 1, 2)]
     c = delete_files(state, source.read, 3, [D(2)])
     files = dict(w.files, **c.files)
     read = files.__getitem__
-    assert shape(c)[:3] == [("EXISTING", DATA_MANIFEST, "m2.avro"), ("EXISTING", DATA_MANIFEST, "m1.avro"), ("ADDED", MANIFEST_DV, "root-3.avro#dv-0")]
+    assert shape(c)[:3] == [
+        ("EXISTING", DATA_MANIFEST, "m2.avro"),
+        ("EXISTING", DATA_MANIFEST, "m1.avro"),
+        ("ADDED", MANIFEST_DV, "root-3.avro#dv-0"),
+    ]
     assert sorted(replay(read, c.root).data_files) == [D(1), D(3)]
     assert validate_snapshot(read, c.root, state) == []
     c4 = compact(c.state, read, 4)
@@ -324,22 +418,25 @@ def _edit(t: Table, c, index: int, **changes) -> None:
     t.rewrite_root(c, entries)
 
 
-@pytest.mark.parametrize("index, changes, rule", [
-    (0, {"deletion_vector": DeletionVectorRef(1, 2)}, "v4.entry.deletion-vector"),
-    (1, {"deletion_vector": None}, "v4.entry.deletion-vector"),
-    (1, {"deletion_vector": DeletionVectorRef(4, 10, b"x")}, "v4.dv.storage"),
-    (0, {"manifest_stats": None}, "v4.entry.manifest-stats"),
-    (0, {"record_count": 7}, "v4.manifest-stats.counts"),
-    (0, {"file_sequence_number": 9}, "v4.entry.manifest-sequence-number"),
-    (0, {"referenced_file": D(1)}, "v4.entry.referenced-file"),
-    (1, {"referenced_file": D(1)}, "v4.entry.referenced-file"),
-    (0, {"sort_order_id": 1}, "v4.entry.sort-order-id"),
-    (0, {"equality_ids": (1,)}, "v4.entry.equality-ids"),
-    (0, {"file_size_in_bytes": None}, "v4.entry.file-size"),
-    (0, {"status": ADDED}, "v4.root.carried-existing"),
-    (0, {"sequence_number": None, "file_sequence_number": None}, "v4.inherit"),
-    (1, {"status": EXISTING}, "v4.status.added"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "index, changes, rule",
+    [
+        (0, {"deletion_vector": DeletionVectorRef(1, 2)}, "v4.entry.deletion-vector"),
+        (1, {"deletion_vector": None}, "v4.entry.deletion-vector"),
+        (1, {"deletion_vector": DeletionVectorRef(4, 10, b"x")}, "v4.dv.storage"),
+        (0, {"manifest_stats": None}, "v4.entry.manifest-stats"),
+        (0, {"record_count": 7}, "v4.manifest-stats.counts"),
+        (0, {"file_sequence_number": 9}, "v4.entry.manifest-sequence-number"),
+        (0, {"referenced_file": D(1)}, "v4.entry.referenced-file"),
+        (1, {"referenced_file": D(1)}, "v4.entry.referenced-file"),
+        (0, {"sort_order_id": 1}, "v4.entry.sort-order-id"),
+        (0, {"equality_ids": (1,)}, "v4.entry.equality-ids"),
+        (0, {"file_size_in_bytes": None}, "v4.entry.file-size"),
+        (0, {"status": ADDED}, "v4.root.carried-existing"),
+        (0, {"sequence_number": None, "file_sequence_number": None}, "v4.inherit"),
+        (1, {"status": EXISTING}, "v4.status.added"),
+    ],
+)
 def test_invalid_root_entries(index, changes, rule):
     t, c2 = _leaf_table()
     _edit(t, c2, index, **changes)
@@ -405,9 +502,22 @@ def test_invalid_copy_on_write_and_compaction_with_net_change():
     t.rewrite_root(c2, [c2.written[1], m1.with_status(DELETED, snapshot_id=2)])
     assert "v4.commit.no-copy-on-write" in t.violations()
     # a "compaction" of M1 that drops D2
-    kept = [e.with_status(EXISTING) for e in replay(t.read, t.commits[0].root).leaves[m1.location] if e.location != D(2)]
+    kept = [
+        e.with_status(EXISTING) for e in replay(t.read, t.commits[0].root).leaves[m1.location] if e.location != D(2)
+    ]
     t.files[f"{L}/metadata/m3.avro"] = data = write_manifest("data", kept)
-    m3 = ContentEntry(DATA_MANIFEST, f"{L}/metadata/m3.avro", "avro", 2, EXISTING, 2, 2, 2, file_size_in_bytes=len(data), manifest_stats=manifest_stats(kept, 2))
+    m3 = ContentEntry(
+        DATA_MANIFEST,
+        f"{L}/metadata/m3.avro",
+        "avro",
+        2,
+        EXISTING,
+        2,
+        2,
+        2,
+        file_size_in_bytes=len(data),
+        manifest_stats=manifest_stats(kept, 2),
+    )
     t.rewrite_root(c2, [m3, c2.written[1], m1.with_status(DELETED, snapshot_id=2)])
     assert "v4.compaction.no-net-change" in t.violations()
     merged = kept + [data_file(D(9), 1)]
@@ -415,9 +525,16 @@ def test_invalid_copy_on_write_and_compaction_with_net_change():
     m3 = dataclasses.replace(m3, record_count=3, file_size_in_bytes=len(data), manifest_stats=manifest_stats(merged, 2))
     t.rewrite_root(c2, [m3, c2.written[1], m1.with_status(DELETED, snapshot_id=2)])
     assert "v4.compaction.no-merge" in t.violations()
-    t.files[f"{L}/metadata/m3.avro"] = data = write_manifest("data", [e.with_status(EXISTING) for e in replay(t.read, t.commits[0].root).leaves[m1.location]])
-    m3 = dataclasses.replace(m3, status=ADDED, file_size_in_bytes=len(data), record_count=3,
-                             manifest_stats=manifest_stats(read_manifest(data, "m3").entries, 2))  # fmt: skip
+    t.files[f"{L}/metadata/m3.avro"] = data = write_manifest(
+        "data", [e.with_status(EXISTING) for e in replay(t.read, t.commits[0].root).leaves[m1.location]]
+    )
+    m3 = dataclasses.replace(
+        m3,
+        status=ADDED,
+        file_size_in_bytes=len(data),
+        record_count=3,
+        manifest_stats=manifest_stats(read_manifest(data, "m3").entries, 2),
+    )
     t.rewrite_root(c2, [m3, c2.written[1], m1.with_status(DELETED, snapshot_id=2)])
     assert "v4.status.existing" in t.violations()
 

@@ -41,12 +41,22 @@ class V3Table:
         tree = read_snapshot(InMemoryFiles(self.w.files), self.w.metadata_location)
         return [(m.row, e) for m in tree.manifests for e in m.entries if e["status"] != DELETED]
 
-    def commit(self, snapshot_id: int, add: list[dict] = (), remove: set[str] = frozenset(), dvs: dict[str, set[int]] | None = None) -> None:
+    def commit(
+        self,
+        snapshot_id: int,
+        add: list[dict] = (),
+        remove: set[str] = frozenset(),
+        dvs: dict[str, set[int]] | None = None,
+    ) -> None:
         new, carried, touched = [], [], set()
         live = self.live()
         delete_files = [dict(f) for f in add if f["content"] != 0]
         if dvs:
-            old = {e["data_file"]["referenced_data_file"]: e for _, e in live if e["data_file"]["content"] == 1 and e["data_file"].get("referenced_data_file") in dvs}
+            old = {
+                e["data_file"]["referenced_data_file"]: e
+                for _, e in live
+                if e["data_file"]["content"] == 1 and e["data_file"].get("referenced_data_file") in dvs
+            }
             blobs = []
             for path, positions in dvs.items():
                 if path in old:
@@ -67,8 +77,17 @@ class V3Table:
             if row["manifest_path"] not in touched:
                 carried.append(row)
                 continue
-            entries = [entry(DELETED if gone(e["data_file"]) else EXISTING, e["data_file"], snapshot_id if gone(e["data_file"]) else e["snapshot_id"],
-                             e["sequence_number"], e["file_sequence_number"]) for r, e in live if r is row or r["manifest_path"] == row["manifest_path"]]  # fmt: skip
+            entries = [
+                entry(
+                    DELETED if gone(e["data_file"]) else EXISTING,
+                    e["data_file"],
+                    snapshot_id if gone(e["data_file"]) else e["snapshot_id"],
+                    e["sequence_number"],
+                    e["file_sequence_number"],
+                )
+                for r, e in live
+                if r is row or r["manifest_path"] == row["manifest_path"]
+            ]
             new.append(self.w.write_manifest(self._name(), entries, content=row["content"]))
         data = [f for f in add if f["content"] == 0]
         if data:
@@ -87,10 +106,27 @@ class V3Table:
 
         def describe(f: dict) -> tuple:
             if f["content"] == 1:
-                return ("dv", f["referenced_data_file"], tuple(deleted_positions(files[f["file_path"]], f)), f["sequence_number"])
+                return (
+                    "dv",
+                    f["referenced_data_file"],
+                    tuple(deleted_positions(files[f["file_path"]], f)),
+                    f["sequence_number"],
+                )
             return ("eq", f["file_path"], f["sequence_number"])
 
-        return _applicable([(f["file_path"], f["content"], f["sequence_number"], f.get("referenced_data_file"), describe(f), f["file_format"]) for f in live])
+        return _applicable(
+            [
+                (
+                    f["file_path"],
+                    f["content"],
+                    f["sequence_number"],
+                    f.get("referenced_data_file"),
+                    describe(f),
+                    f["file_format"],
+                )
+                for f in live
+            ]
+        )
 
 
 def _applicable(files: list[tuple]) -> dict:
@@ -130,8 +166,19 @@ class V4Table:
                 return ("dv", e.referenced_file, tuple(sorted(dv_positions(self.read, e))), e.sequence_number)
             return ("eq", e.location, e.sequence_number)
 
-        return _applicable([(loc.entry.location, loc.entry.content_type, loc.entry.sequence_number, loc.entry.referenced_file,
-                             describe(loc.entry), loc.entry.file_format) for loc in live.files.values()])  # fmt: skip
+        return _applicable(
+            [
+                (
+                    loc.entry.location,
+                    loc.entry.content_type,
+                    loc.entry.sequence_number,
+                    loc.entry.referenced_file,
+                    describe(loc.entry),
+                    loc.entry.file_format,
+                )
+                for loc in live.files.values()
+            ]
+        )
 
 
 layouts = st.sampled_from(["root", "manifest"])
@@ -153,12 +200,22 @@ class SameLiveFiles(RuleBasedStateMachine):
             out.append(f"{L}/data/d{self.names}.parquet")
         return out
 
-    def _commit(self, add: list[str] = (), remove: list[str] = (), dvs: dict | None = None, eq: list[str] = (),
-                layout: str = "root", storage: str = "inline", compact: bool = False) -> None:  # fmt: skip
+    def _commit(
+        self,
+        add: list[str] = (),
+        remove: list[str] = (),
+        dvs: dict | None = None,
+        eq: list[str] = (),
+        layout: str = "root",
+        storage: str = "inline",
+        compact: bool = False,
+    ) -> None:
         self.snapshot_id += 1
         v3_add = [v3_file(p, ROWS) for p in add] + [v3_file(p, 1, content=2, equality_ids=[1]) for p in eq]
         self.v3.commit(self.snapshot_id, v3_add, set(remove), {k: set(v) for k, v in (dvs or {}).items()})
-        v4_add = tuple(data_file(p, ROWS, file_size_in_bytes=1000 + ROWS) for p in add) + tuple(equality_delete(p, 1) for p in eq)
+        v4_add = tuple(data_file(p, ROWS, file_size_in_bytes=1000 + ROWS) for p in add) + tuple(
+            equality_delete(p, 1) for p in eq
+        )
         self.v4.commit(self.snapshot_id, commits.Operation(v4_add, tuple(remove), dvs or {}, layout, storage, compact))
         self.data = [p for p in self.data if p not in remove] + list(add)
 
@@ -177,10 +234,17 @@ class SameLiveFiles(RuleBasedStateMachine):
         self._commit(add=self._new(1), remove=[self.data[pick % len(self.data)]], layout=layout, storage=storage)
 
     @precondition(lambda self: self.data)
-    @rule(pick=st.integers(0, 100), positions=st.sets(st.integers(0, ROWS - 1), min_size=1, max_size=3), layout=layouts, storage=storages,
-          new=st.integers(0, 1))  # fmt: skip
+    @rule(
+        pick=st.integers(0, 100),
+        positions=st.sets(st.integers(0, ROWS - 1), min_size=1, max_size=3),
+        layout=layouts,
+        storage=storages,
+        new=st.integers(0, 1),
+    )
     def row_delta(self, pick, positions, layout, storage, new):
-        self._commit(add=self._new(new), dvs={self.data[pick % len(self.data)]: positions}, layout=layout, storage=storage)
+        self._commit(
+            add=self._new(new), dvs={self.data[pick % len(self.data)]: positions}, layout=layout, storage=storage
+        )
 
     @rule(layout=layouts)
     def equality_delete(self, layout):

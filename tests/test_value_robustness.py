@@ -46,7 +46,9 @@ def test_promoted_date_bound_is_in_range_or_rejected(name: str, per_day: int, da
         assert e.value.rule == "value.range" and e.value.value == days and str(days) in str(e.value)
 
 
-@pytest.mark.parametrize("hexed, name", [("c606f5ff", "timestamp_ns"), ("ffffff7f", "timestamp"), ("00000080", "timestamp")])
+@pytest.mark.parametrize(
+    "hexed, name", [("c606f5ff", "timestamp_ns"), ("ffffff7f", "timestamp"), ("00000080", "timestamp")]
+)
 def test_reported_out_of_range_promoted_bounds(hexed: str, name: str) -> None:
     with pytest.raises(SpecError, match=r"value\.range"):
         binary.from_binary(parse_type(name), bytes.fromhex(hexed), revisions.V3_ADOPTED)
@@ -110,7 +112,9 @@ def decimal_spellings(draw) -> tuple[DecimalType, decimal.Decimal, decimal.Decim
     extra = draw(st.integers(0, 6))  # trailing zeros added (exponent lowered) ...
     digits = digits + (0,) * extra
     exponent -= extra
-    while digits[-1:] == (0,) and len(digits) > 1 and draw(st.booleans()):  # ... or trailing zeros taken off (exponent raised)
+    while (
+        digits[-1:] == (0,) and len(digits) > 1 and draw(st.booleans())
+    ):  # ... or trailing zeros taken off (exponent raised)
         digits, exponent = digits[:-1], exponent + 1
     return DecimalType(precision, scale), canonical, decimal.Decimal((sign, digits, exponent))
 
@@ -126,7 +130,14 @@ def test_equivalent_decimal_inputs_give_identical_results(case: tuple) -> None:
     assert binary.to_binary(t, other) == binary.to_binary(t, canonical)
     assert json_value.to_json(t, other) == json_value.to_json(t, canonical)
     assert hash_value(t, other) == hash_value(t, canonical)
-    for transform in ("identity", "bucket[16]", "bucket[2147483647]", "truncate[1]", "truncate[7]", "truncate[2147483647]"):
+    for transform in (
+        "identity",
+        "bucket[16]",
+        "bucket[2147483647]",
+        "truncate[1]",
+        "truncate[7]",
+        "truncate[2147483647]",
+    ):
         try:
             expected = apply_transform(transform, t, canonical)
         except SpecError as e:
@@ -142,7 +153,10 @@ def test_decimal_vector_form_keeps_the_exponent_for_engines() -> None:
     """The `{"decimal": text}` input form decodes to the Decimal as written; the ops normalize it."""
     value = decode("decimal(10,2)", {"decimal": "1E+2"})
     assert value.as_tuple().exponent == 2
-    assert run("to-binary", {"type": "decimal(10,2)", "value": {"decimal": "1E+2"}}, revisions.DEFAULT) == (10000).to_bytes(2, "big").hex()
+    assert (
+        run("to-binary", {"type": "decimal(10,2)", "value": {"decimal": "1E+2"}}, revisions.DEFAULT)
+        == (10000).to_bytes(2, "big").hex()
+    )
     assert run("to-json", {"type": "decimal(10,2)", "value": {"decimal": "1E+2"}}, revisions.DEFAULT) == "100.00"
     for bad in ({"decimal": 1}, {"decimal": "NaN"}, {"decimal": "1", "x": 1}, {"decimal": "Infinity"}):
         with pytest.raises(SpecError, match=r"json\.decimal"):
@@ -166,15 +180,37 @@ def test_smallest_decimal_at_largest_scale_is_plain_json() -> None:
 # --- transform strings (rules transform.parse, transform.unknown, transform.bucket.n) -----------
 
 
-@pytest.mark.parametrize("text", ["BUCKET[16]", "Bucket[16]", "Identity", "YEAR", "bucket[]", "bucket[-1]", "bucket[+5]",
-                                  "bucket[abc]", "truncate[-3]", "truncate[ 4 ]", "bucket[1.5]", "bucket[\u0663]"])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BUCKET[16]",
+        "Bucket[16]",
+        "Identity",
+        "YEAR",
+        "bucket[]",
+        "bucket[-1]",
+        "bucket[+5]",
+        "bucket[abc]",
+        "truncate[-3]",
+        "truncate[ 4 ]",
+        "bucket[1.5]",
+        "bucket[\u0663]",
+    ],
+)
 def test_strings_outside_appendix_c_are_unknown_transforms_kept_verbatim(text: str) -> None:
     t = parse_transform(text)
     assert t.name is None and t.text == text
 
 
-@pytest.mark.parametrize("text, rule", [("bucket[0]", "transform.bucket.n"), ("bucket[2147483648]", "transform.bucket.n"),
-                                        ("bucket[" + "9" * 5000 + "]", "transform.bucket.n"), ("truncate[0]", "transform.truncate.width")])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, rule",
+    [
+        ("bucket[0]", "transform.bucket.n"),
+        ("bucket[2147483648]", "transform.bucket.n"),
+        ("bucket[" + "9" * 5000 + "]", "transform.bucket.n"),
+        ("truncate[0]", "transform.truncate.width"),
+    ],
+)
 def test_impossible_parameters_of_known_transforms_are_rejected(text: str, rule: str) -> None:
     with pytest.raises(SpecError) as e:
         parse_transform(text)
@@ -220,11 +256,19 @@ def test_nesting_at_the_limit_works_through_every_value_op() -> None:
         binary.to_binary(t, value)
 
 
-@pytest.mark.parametrize("type_name, obj, rule", [
-    ("double", 10**400, "json.floating"), ("double", -(10**400), "json.floating"), ("float", 10**400, "json.floating"),
-    ("long", 10**5000, "json.integer"), ("int", -(10**5000), "json.integer"), ("decimal(38,0)", "1" * 5000, "json.decimal"),
-    ("decimal(38,2)", "1E+999999999", "json.decimal"),
-], ids=lambda v: v if isinstance(v, str) and len(v) < 30 else type(v).__name__)  # fmt: skip
+@pytest.mark.parametrize(
+    "type_name, obj, rule",
+    [
+        ("double", 10**400, "json.floating"),
+        ("double", -(10**400), "json.floating"),
+        ("float", 10**400, "json.floating"),
+        ("long", 10**5000, "json.integer"),
+        ("int", -(10**5000), "json.integer"),
+        ("decimal(38,0)", "1" * 5000, "json.decimal"),
+        ("decimal(38,2)", "1E+999999999", "json.decimal"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 30 else type(v).__name__,
+)
 def test_huge_json_numbers_are_spec_errors(type_name: str, obj: object, rule: str) -> None:
     with pytest.raises(SpecError) as e:
         json_value.from_json(parse_type(type_name), obj)
@@ -232,10 +276,16 @@ def test_huge_json_numbers_are_spec_errors(type_name: str, obj: object, rule: st
     assert len(str(e.value)) < 10_000
 
 
-@pytest.mark.parametrize("type_name, value", [("long", 10**5000), ("int", -(10**5000)), ("date", 10**5000)], ids=["long", "int", "date"])
+@pytest.mark.parametrize(
+    "type_name, value", [("long", 10**5000), ("int", -(10**5000)), ("date", 10**5000)], ids=["long", "int", "date"]
+)
 def test_huge_ints_are_spec_errors_everywhere(type_name: str, value: int) -> None:
-    for call in (lambda: binary.to_binary(parse_type(type_name), value), lambda: json_value.to_json(parse_type(type_name), value),
-                 lambda: hash_value(parse_type(type_name), value), lambda: apply_transform("identity", type_name, value)):  # fmt: skip
+    for call in (
+        lambda: binary.to_binary(parse_type(type_name), value),
+        lambda: json_value.to_json(parse_type(type_name), value),
+        lambda: hash_value(parse_type(type_name), value),
+        lambda: apply_transform("identity", type_name, value),
+    ):
         with pytest.raises(SpecError, match=r"value\.range"):
             call()
 

@@ -27,8 +27,11 @@ def rendered() -> dict[str, dict[str, bytes]]:
 
 @pytest.fixture(scope="module")
 def families() -> dict[str, dict]:
-    return {f"{p.parent.name}/{p.name}": json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted(DEFAULT_ROOT.glob("*/*.json")) if not p.name.endswith(".schema.json")}  # fmt: skip
+    return {
+        f"{p.parent.name}/{p.name}": json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(DEFAULT_ROOT.glob("*/*.json"))
+        if not p.name.endswith(".schema.json")
+    }
 
 
 def test_committed_goldens_match_the_generator(rendered):

@@ -12,15 +12,26 @@ from spec_impl.metadata.view_metadata import SqlRepresentation, UnknownRepresent
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
 from spec_impl.rules import RULES
 
-SCHEMA_1 = {"schema-id": 1, "type": "struct", "fields": [
-    {"id": 1, "name": "event_count", "required": False, "type": "int", "doc": "Count of events"},
-    {"id": 2, "name": "event_date", "required": False, "type": "date"}]}  # fmt: skip
+SCHEMA_1 = {
+    "schema-id": 1,
+    "type": "struct",
+    "fields": [
+        {"id": 1, "name": "event_count", "required": False, "type": "int", "doc": "Count of events"},
+        {"id": 2, "name": "event_date", "required": False, "type": "date"},
+    ],
+}
 
 
 def _version(vid, ts, sql):
-    return {"version-id": vid, "timestamp-ms": ts, "schema-id": 1, "default-catalog": "prod", "default-namespace": ["default"],
-            "summary": {"engine-name": "Spark", "engine-version": "3.3.2"},
-            "representations": [{"type": "sql", "sql": sql, "dialect": "spark"}]}  # fmt: skip
+    return {
+        "version-id": vid,
+        "timestamp-ms": ts,
+        "schema-id": 1,
+        "default-catalog": "prod",
+        "default-namespace": ["default"],
+        "summary": {"engine-name": "Spark", "engine-version": "3.3.2"},
+        "representations": [{"type": "sql", "sql": sql, "dialect": "spark"}],
+    }
 
 
 # The adopted view spec's Appendix A example after the second CREATE OR REPLACE.
@@ -30,20 +41,34 @@ ADOPTED = {
     "location": "s3://bucket/warehouse/default.db/event_agg",
     "current-version-id": 2,
     "properties": {"comment": "Daily event counts"},
-    "versions": [_version(1, 1573518431292, "SELECT\n    COUNT(1), CAST(event_ts AS DATE)\nFROM events\nGROUP BY 2"),
-                 _version(2, 1573518981593, "SELECT\n    COUNT(1), CAST(event_ts AS DATE)\nFROM prod.default.events\nGROUP BY 2")],
+    "versions": [
+        _version(1, 1573518431292, "SELECT\n    COUNT(1), CAST(event_ts AS DATE)\nFROM events\nGROUP BY 2"),
+        _version(
+            2, 1573518981593, "SELECT\n    COUNT(1), CAST(event_ts AS DATE)\nFROM prod.default.events\nGROUP BY 2"
+        ),
+    ],
     "schemas": [SCHEMA_1],
     "version-log": [{"timestamp-ms": 1573518431292, "version-id": 1}, {"timestamp-ms": 1573518981593, "version-id": 2}],
-}  # fmt: skip
+}
 
 
 def _draft_schema(sid, *names):
-    return {"schema-id": sid, "type": "struct", "fields": [
-        {"id": i, "name": n, "required": False, "type": "int", "doc": ""} for i, n in enumerate(names)]}  # fmt: skip
+    return {
+        "schema-id": sid,
+        "type": "struct",
+        "fields": [{"id": i, "name": n, "required": False, "type": "int", "doc": ""} for i, n in enumerate(names)],
+    }
 
 
 def _draft_repr(sql, dialect, sid):
-    return {"type": "sql", "sql": sql, "dialect": dialect, "schema-id": sid, "default-catalog": "iceberg", "default-namespace": ["anorwood"]}
+    return {
+        "type": "sql",
+        "sql": sql,
+        "dialect": dialect,
+        "schema-id": sid,
+        "default-catalog": "iceberg",
+        "default-namespace": ["anorwood"],
+    }
 
 
 # The draft's second example (end of step 4), corrected: trailing commas and "=>" notes removed.
@@ -54,17 +79,26 @@ DRAFT = {
     "current-version-id": 2,
     "properties": {"comment": "View captures count of the data from the table"},
     "versions": [
-        {"version-id": 1, "parent-version-id": -1, "timestamp-ms": 1573518431292,
-         "summary": {"operation": "create", "engineVersion": "presto-350"},
-         "representations": [_draft_repr("SELECT *\nFROM\n  base_tab\n", "presto", 1)], "properties": {}},
-        {"version-id": 2, "parent-version-id": 1, "timestamp-ms": 1573518440265,
-         "summary": {"operation": "replace", "engineVersion": "spark-2.4.4"},
-         "representations": [_draft_repr('SELECT "count"(*) my_cnt\nFROM\n  base_tab\n', "spark", 2)]},
+        {
+            "version-id": 1,
+            "parent-version-id": -1,
+            "timestamp-ms": 1573518431292,
+            "summary": {"operation": "create", "engineVersion": "presto-350"},
+            "representations": [_draft_repr("SELECT *\nFROM\n  base_tab\n", "presto", 1)],
+            "properties": {},
+        },
+        {
+            "version-id": 2,
+            "parent-version-id": 1,
+            "timestamp-ms": 1573518440265,
+            "summary": {"operation": "replace", "engineVersion": "spark-2.4.4"},
+            "representations": [_draft_repr('SELECT "count"(*) my_cnt\nFROM\n  base_tab\n', "spark", 2)],
+        },
     ],
     "version-log": [{"timestamp-ms": 1573518431292, "version-id": 1}, {"timestamp-ms": 1573518440265, "version-id": 2}],
     "schemas": [_draft_schema(1, "c1", "c2"), _draft_schema(2, "my_cnt")],
     "current-schema-id": 2,
-}  # fmt: skip
+}
 
 
 def _err(rule, obj, revision=V3_ADOPTED):
@@ -91,7 +125,9 @@ def test_adopted_example_round_trips():
     m = parse_view_metadata(ADOPTED, V3_ADOPTED)
     assert m.view_uuid == ADOPTED["view-uuid"] and m.current_version.version_id == 2
     assert m.current_version.default_namespace == ("default",) and m.current_version.schema_id == 1
-    assert m.current_version.representations == (SqlRepresentation(ADOPTED["versions"][1]["representations"][0]["sql"], "spark"),)
+    assert m.current_version.representations == (
+        SqlRepresentation(ADOPTED["versions"][1]["representations"][0]["sql"], "spark"),
+    )
     assert m.to_json() == ADOPTED and parse_view_metadata(m.to_json()) == m
 
 
@@ -231,7 +267,12 @@ def test_draft_summary_operation(summary):
 
 def test_representations():
     """view.representation: sql needs sql and dialect; other types are kept verbatim."""
-    for broken in ({"type": "sql", "dialect": "spark"}, {"type": "sql", "sql": "select 1"}, {"sql": "select 1"}, "select 1"):
+    for broken in (
+        {"type": "sql", "dialect": "spark"},
+        {"type": "sql", "sql": "select 1"},
+        {"sql": "select 1"},
+        "select 1",
+    ):
         bad = copy.deepcopy(ADOPTED)
         bad["versions"][0]["representations"] = [broken]
         _err("view.representation", bad)
@@ -266,8 +307,16 @@ def test_draft_field_aliases_and_docs():
     ok["versions"][0]["representations"][0].update({"field-aliases": ["a", "b"], "field-docs": ["docs", None]})
     rep = parse_view_metadata(ok, SEED_2024).versions[0].representations[0]
     assert rep.field_aliases == ("a", "b") and rep.field_docs == ("docs", None)
-    assert parse_view_metadata(ok, SEED_2024).to_json()["versions"][0]["representations"][0]["field-docs"] == ["docs", None]
-    for key, value in (("field-aliases", ["a"]), ("field-docs", ["d", None, None]), ("field-aliases", ["a", None]), ("field-aliases", "a")):
+    assert parse_view_metadata(ok, SEED_2024).to_json()["versions"][0]["representations"][0]["field-docs"] == [
+        "docs",
+        None,
+    ]
+    for key, value in (
+        ("field-aliases", ["a"]),
+        ("field-docs", ["d", None, None]),
+        ("field-aliases", ["a", None]),
+        ("field-aliases", "a"),
+    ):
         bad = copy.deepcopy(DRAFT)
         bad["versions"][0]["representations"][0][key] = value
         _err("view.field-aliases", bad, SEED_2024)
@@ -279,7 +328,12 @@ def test_version_log():
     _err("view.version-log", _with(ADOPTED, version_log=[{"timestamp-ms": 1}]))
     _err("view.version-log", _with(ADOPTED, version_log=[3]))
     _err("view.version-log", _without(DRAFT, "version-log"), SEED_2024)
-    rolled_back = _with(ADOPTED, version_log=[{"timestamp-ms": 1, "version-id": 0}] + ADOPTED["version-log"] + [{"timestamp-ms": 1573518990000, "version-id": 1}])
+    rolled_back = _with(
+        ADOPTED,
+        version_log=[{"timestamp-ms": 1, "version-id": 0}]
+        + ADOPTED["version-log"]
+        + [{"timestamp-ms": 1573518990000, "version-id": 1}],
+    )
     m = parse_view_metadata(rolled_back)
     assert [e.version_id for e in m.version_log] == [0, 1, 2, 1]
 

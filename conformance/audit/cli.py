@@ -37,8 +37,11 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="iceberg-audit", description="Check what a table's metadata claims about its data (metrics, "
-                                "partition tuples, record counts, sizes, summaries, position deletes, DVs) as a Spark job.")  # fmt: skip
+    p = argparse.ArgumentParser(
+        prog="iceberg-audit",
+        description="Check what a table's metadata claims about its data (metrics, "
+        "partition tuples, record counts, sizes, summaries, position deletes, DVs) as a Spark job.",
+    )
     p.add_argument("metadata", help="the table metadata file (a path or a file: URI)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--snapshot", type=int, metavar="ID", help="the snapshot to audit (default: the current one)")
@@ -46,8 +49,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     p.add_argument("--html", type=Path, metavar="FILE", help="write the report as a standalone HTML page")
     p.add_argument("--master", default=None, help="Spark master URL (default local[*]; under spark-submit, its master)")
-    p.add_argument("--allow-outside", action="append", default=[], metavar="PREFIX",
-                   help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files")  # fmt: skip
+    p.add_argument(
+        "--allow-outside",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files",
+    )
     return p
 
 
@@ -71,8 +79,16 @@ def spark_session(master: str | None) -> Any:
     return local_spark_session(warehouse, app_name="iceberg-audit", master=master or "local[*]")
 
 
-def audit(metadata: str, snapshot: int | None = None, ref: str | None = None, *, spark: Any = None, master: str | None = None,
-          report_progress=progress, allow_outside: tuple[str, ...] | list[str] = ()) -> job.AuditResult:  # fmt: skip
+def audit(
+    metadata: str,
+    snapshot: int | None = None,
+    ref: str | None = None,
+    *,
+    spark: Any = None,
+    master: str | None = None,
+    report_progress=progress,
+    allow_outside: tuple[str, ...] | list[str] = (),
+) -> job.AuditResult:
     """Plan and run the audit; SpecError on bad input or on a manifest list outside the table's
     location (tree.file-location), FileUnreadable on a file that cannot be read (raised before Spark starts)."""
     location = metadata if metadata.startswith("file:") else os.path.abspath(metadata)
@@ -84,7 +100,9 @@ def audit(metadata: str, snapshot: int | None = None, ref: str | None = None, *,
     report_progress(f"snapshot {planned.context.snapshot_id}: {len(planned.manifest_rows)} manifests")
     spark = spark or spark_session(master)
     result = job.run(spark, planned, report_progress)
-    report_progress(f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations")
+    report_progress(
+        f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations"
+    )
     return result
 
 

@@ -16,7 +16,8 @@ checked.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pyarrow as pa
@@ -32,7 +33,9 @@ from spec_impl.types import UUID, FixedType, IcebergType, NestedField
 METRIC_KEYS = ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
 
 
-def leaf_columns(table: pa.Table, table_types: Mapping[int, IcebergType]) -> Iterator[tuple[int, IcebergType, pa.Array]]:
+def leaf_columns(
+    table: pa.Table, table_types: Mapping[int, IcebergType]
+) -> Iterator[tuple[int, IcebergType, pa.Array]]:
     """(field id, Iceberg type, array) of each primitive column outside lists and maps. The type is
     the file's (Appendix A, so a promoted column is checked in the type it was written in), except a
     fixed[16] column of a uuid field, which reads as uuid."""
@@ -40,7 +43,9 @@ def leaf_columns(table: pa.Table, table_types: Mapping[int, IcebergType]) -> Ite
         yield from _leaves(field, table.column(i).combine_chunks(), table_types)
 
 
-def _leaves(field: pa.Field, arr: pa.Array, table_types: Mapping[int, IcebergType]) -> Iterator[tuple[int, IcebergType, pa.Array]]:
+def _leaves(
+    field: pa.Field, arr: pa.Array, table_types: Mapping[int, IcebergType]
+) -> Iterator[tuple[int, IcebergType, pa.Array]]:
     raw = (field.metadata or {}).get(FIELD_ID_KEY)
     if raw is None:
         return
@@ -75,8 +80,11 @@ def column_findings(t: IcebergType, arr: pa.Array, claimed: ColumnMetrics) -> li
     found = []
     name = getattr(t, "name", None)
     nans = int(pc.sum(pc.is_nan(arr)).as_py() or 0) if name in FLOATING else 0
-    actual = {"metrics.value-count": (len(arr), claimed.value_count), "metrics.null-value-count": (arr.null_count, claimed.null_value_count),
-              "metrics.nan-value-count": (nans, claimed.nan_value_count)}  # fmt: skip
+    actual = {
+        "metrics.value-count": (len(arr), claimed.value_count),
+        "metrics.null-value-count": (arr.null_count, claimed.null_value_count),
+        "metrics.nan-value-count": (nans, claimed.nan_value_count),
+    }
     for rule_id, (want, got) in actual.items():
         if got is not None and got != want:
             found.append(Finding(rule_id, f"{rule_id.split('.')[1].replace('-', '_')} is {want}", got))

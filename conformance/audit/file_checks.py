@@ -76,7 +76,11 @@ def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> l
     spec = next(s for s in md.specs if s.spec_id == task.spec_id)
     if not spec.fields or table.num_rows == 0:
         return []
-    by_id = {int(f.metadata[FIELD_ID_KEY]): i for i, f in enumerate(table.schema) if f.metadata and FIELD_ID_KEY in f.metadata}
+    by_id = {
+        int(f.metadata[FIELD_ID_KEY]): i
+        for i, f in enumerate(table.schema)
+        if f.metadata and FIELD_ID_KEY in f.metadata
+    }
     types, columns, fields = {}, {}, []
     for pf in spec.fields:
         sid = pf.source_ids[0]
@@ -104,11 +108,21 @@ def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
     """Rules position-deletes.sorted and position-deletes.in-range, by the reference."""
     names = {int(f.metadata[FIELD_ID_KEY]): f.name for f in table.schema if f.metadata and FIELD_ID_KEY in f.metadata}
     if FILE_PATH_ID not in names or POS_ID not in names:
-        return [Finding("deletes.position-rows", "a position delete file has the columns file_path (2147483546) and pos (2147483545)", list(names))]
+        return [
+            Finding(
+                "deletes.position-rows",
+                "a position delete file has the columns file_path (2147483546) and pos (2147483545)",
+                list(names),
+            )
+        ]
     try:
         if isinstance(files, locations.ContainedFiles):  # every target the rows name, before any is read
-            files.check_all(pc.unique(table.column(names[FILE_PATH_ID])).to_pylist(), "file_path of a position delete row")
-        return check_position_arrays(table.column(names[FILE_PATH_ID]), table.column(names[POS_ID]), lambda path: _row_count(files, path))
+            files.check_all(
+                pc.unique(table.column(names[FILE_PATH_ID])).to_pylist(), "file_path of a position delete row"
+            )
+        return check_position_arrays(
+            table.column(names[FILE_PATH_ID]), table.column(names[POS_ID]), lambda path: _row_count(files, path)
+        )
     except InvalidInput as e:
         return [Finding(e.rule, str(e), e.value)]
 
@@ -139,4 +153,3 @@ def _dv_findings(files: FileSource, task: FileTask, data: bytes) -> list[Finding
     high = (non_empty[-1][0] << 32) | non_empty[-1][1].max()
     target = task.data_file["referenced_data_file"]
     return check_positions_in_range(target, low, high, _row_count(files, target))
-

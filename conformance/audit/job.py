@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import FileUnreadable
@@ -106,7 +107,11 @@ def _gather(result: AuditResult, outputs: Iterable[tuple], started: float) -> Au
     """The stages' outputs into `result`: counts added, violations sorted, recorded findings apart."""
     for kind, item in outputs:
         if kind == "count":
-            result.files, result.rows, result.bytes = result.files + item[0], result.rows + item[1], result.bytes + item[2]
+            result.files, result.rows, result.bytes = (
+                result.files + item[0],
+                result.rows + item[1],
+                result.bytes + item[2],
+            )
         else:
             (result.errors if kind == ERROR else result.violations).append(item)
     result.violations.sort(key=lambda v: (v.rule, v.path, v.message))

@@ -38,7 +38,9 @@ def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
     return [KnownFinding(**entry) for entry in json.loads(path.read_text())["findings"]]
 
 
-def split(violations: list[Violation], known: list[KnownFinding]) -> tuple[list[Violation], list[tuple[Violation, KnownFinding]]]:
+def split(
+    violations: list[Violation], known: list[KnownFinding]
+) -> tuple[list[Violation], list[tuple[Violation, KnownFinding]]]:
     """(new violations, known ones with their entry)."""
     new, old = [], []
     for v in violations:

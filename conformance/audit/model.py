@@ -32,7 +32,9 @@ class AuditContext:
     def files(self) -> ContainedFiles:
         """The local files the audit may read: under the table's location and write paths
         (`spec_impl.manifests.locations`), in the driver and in every executor."""
-        contained = ContainedFiles(LocalFiles(), table_prefixes(self.metadata_bytes), self.allow_outside, [self.metadata_location])
+        contained = ContainedFiles(
+            LocalFiles(), table_prefixes(self.metadata_bytes), self.allow_outside, [self.metadata_location]
+        )
         contained._cache[self.metadata_location] = self.metadata_bytes
         return contained
 

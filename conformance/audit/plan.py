@@ -33,7 +33,9 @@ class Plan:
     manifest_rows: list[dict[str, Any]]
 
 
-def plan(files: FileSource, metadata_location: str, snapshot_id: int | None = None, ref: str | None = None) -> Plan | None:
+def plan(
+    files: FileSource, metadata_location: str, snapshot_id: int | None = None, ref: str | None = None
+) -> Plan | None:
     """The snapshot to audit and its manifest-list rows; None when the table has no snapshot.
     Raises SpecError (with the file named) on a metadata file or manifest list that cannot be read,
     or that lies outside the table's location (tree.file-location; `files` is bounded by the table
@@ -69,5 +71,11 @@ def summary_violations(ctx: AuditContext, row: dict[str, Any], partitions: list[
     struct = partition_type(spec, schema_with_sources(md, [pf.source_ids[0] for pf in spec.fields]).struct)
     types = [f.type for f in struct.fields]
     tuples = [[physical_value(f.type, p.get(f.name)) for f in struct.fields] for p in partitions]
-    claimed = [FieldSummary(s["contains_null"], s.get("contains_nan"), s.get("lower_bound"), s.get("upper_bound")) for s in row["partitions"]]
-    return [Violation(f.rule, row["manifest_path"], f"{f.message} (claimed {f.value!r})") for f in check_partition_summaries(types, tuples, claimed)]
+    claimed = [
+        FieldSummary(s["contains_null"], s.get("contains_nan"), s.get("lower_bound"), s.get("upper_bound"))
+        for s in row["partitions"]
+    ]
+    return [
+        Violation(f.rule, row["manifest_path"], f"{f.message} (claimed {f.value!r})")
+        for f in check_partition_summaries(types, tuples, claimed)
+    ]

@@ -38,15 +38,15 @@ class EngineAnswer:
     unsupported: str | None = None
 
     @classmethod
-    def rejection(cls, message: str, rule: str | None = None) -> "EngineAnswer":
+    def rejection(cls, message: str, rule: str | None = None) -> EngineAnswer:
         return cls(False, error=message, rule=rule)
 
     @classmethod
-    def failure(cls, message: str) -> "EngineAnswer":
+    def failure(cls, message: str) -> EngineAnswer:
         return cls(False, error=message, failed=True)
 
     @classmethod
-    def declined(cls, reason: str) -> "EngineAnswer":
+    def declined(cls, reason: str) -> EngineAnswer:
         return cls(False, error=reason, unsupported=reason)
 
     def observed(self) -> Any:

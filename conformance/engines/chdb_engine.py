@@ -74,8 +74,12 @@ from conformance.engines.columnar import ColumnEngine, transform_answer
 CHDB_VERSION = "4.4.0"
 _FUNCTIONS = ("icebergHash", "icebergBucket", "icebergTruncate", "toYearNumSinceEpoch", "toMonthNumSinceEpoch")
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(0|[1-9][0-9]*)\]")  # ClickHouse judges the parameter's range
-_TEMPORAL = {"year": "toYearNumSinceEpoch(x)", "month": "toMonthNumSinceEpoch(x)",
-             "day": "toRelativeDayNum(x)", "hour": "toRelativeHourNum(x)"}  # fmt: skip
+_TEMPORAL = {
+    "year": "toYearNumSinceEpoch(x)",
+    "month": "toMonthNumSinceEpoch(x)",
+    "day": "toRelativeDayNum(x)",
+    "hour": "toRelativeHourNum(x)",
+}
 _UTC = " SETTINGS session_timezone = 'UTC'"
 
 # The documented ranges of Date32 and DateTime64 (1900-01-01 .. 2299-12-31; 2262-04-11 at scale 9): days, micros, nanos.
@@ -110,7 +114,9 @@ def _clickhouse_type(t: IcebergType) -> tuple[str, Any, tuple[int, int] | None]:
         return f"FixedString({t.length})", lambda v: f"toFixedString(unhex('{bytes(v).hex()}'), {t.length})", None
     name = getattr(t, "name", None)
     if name == "time":  # the reader's Int64 holds whole seconds; icebergHash rejects Time and Time64
-        raise ValueError("chDB has no type for Iceberg's time (its reader reads it as Int64 seconds; icebergHash rejects Time64)")
+        raise ValueError(
+            "chDB has no type for Iceberg's time (its reader reads it as Int64 seconds; icebergHash rejects Time64)"
+        )
     if name not in _SIMPLE:
         raise ValueError(f"chDB has no type for Iceberg's {t}")
     return _SIMPLE[name]
@@ -136,12 +142,20 @@ class ChdbEngine(ColumnEngine):
         try:
             import chdb
         except ImportError as e:
-            raise EngineUnavailable(f"chdb: cannot import it ({e}); install it with: pip install chdb=={CHDB_VERSION}") from None
+            raise EngineUnavailable(
+                f"chdb: cannot import it ({e}); install it with: pip install chdb=={CHDB_VERSION}"
+            ) from None
         if chdb.__version__ != CHDB_VERSION:
-            raise EngineUnavailable(f"chdb: version {chdb.__version__} is installed, the adapter was written against "
-                                    f"{CHDB_VERSION}: pip install chdb=={CHDB_VERSION}")  # fmt: skip
+            raise EngineUnavailable(
+                f"chdb: version {chdb.__version__} is installed, the adapter was written against "
+                f"{CHDB_VERSION}: pip install chdb=={CHDB_VERSION}"
+            )
         names = ", ".join(f"'{n}'" for n in _FUNCTIONS)
-        found = chdb.query(f"SELECT name FROM system.functions WHERE name IN ({names})", "ArrowTable").column("name").to_pylist()
+        found = (
+            chdb.query(f"SELECT name FROM system.functions WHERE name IN ({names})", "ArrowTable")
+            .column("name")
+            .to_pylist()
+        )
         if missing := [n for n in _FUNCTIONS if n not in found]:
             raise EngineUnavailable(f"chdb {chdb.__version__}: no {', '.join(missing)}")
         self._clickhouse = chdb.query("SELECT version() AS v", "ArrowTable").column("v")[0].as_py()
@@ -195,7 +209,9 @@ class ChdbEngine(ColumnEngine):
             if not m:
                 raise ValueError(f"chDB has no Iceberg function for the transform {text!r}")
             function = f"{'icebergBucket' if m.group(1) == 'bucket' else 'icebergTruncate'}({m.group(2)}, x)"
-        as_hex = text is not None and text.startswith("truncate") and ch_type.startswith(("String", "FixedString"))  # bytes
+        as_hex = (
+            text is not None and text.startswith("truncate") and ch_type.startswith(("String", "FixedString"))
+        )  # bytes
         return text, source, ch_type, literal, f"hex({function})" if as_hex else function
 
     def value(self, prepared: tuple, inp: dict[str, Any]) -> Any:
@@ -233,12 +249,22 @@ class ChdbEngine(ColumnEngine):
         a crash is the error of the case being read, and a new child takes the rest. chDB's table
         functions read only files under the working directory (user_files_path "."): a child runs
         in the tables' common directory."""
-        def request(table: Any, inp: dict[str, Any]) -> dict[str, Any]:
-            return {"directory": str(table.directory), "metadata": table.metadata_path, "snapshot-id": inp["snapshot-id"],
-                    "lineage": table.format_version >= 3}  # fmt: skip
 
-        return child_reads.run("conformance.engines.chdb_engine", inputs, request, "chDB",
-                               cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]))  # fmt: skip
+        def request(table: Any, inp: dict[str, Any]) -> dict[str, Any]:
+            return {
+                "directory": str(table.directory),
+                "metadata": table.metadata_path,
+                "snapshot-id": inp["snapshot-id"],
+                "lineage": table.format_version >= 3,
+            }
+
+        return child_reads.run(
+            "conformance.engines.chdb_engine",
+            inputs,
+            request,
+            "chDB",
+            cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]),
+        )
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `icebergLocal` at `iceberg_snapshot_id`."""
@@ -248,8 +274,10 @@ class ChdbEngine(ColumnEngine):
         metadata_file = os.path.relpath(request["metadata"], directory)
         lineage = ", _row_id, _last_updated_sequence_number" if request["lineage"] else ""
         source = f"icebergLocal({_quote(directory)}, SETTINGS iceberg_metadata_file_path = {_quote(metadata_file)})"
-        query = (f"SELECT *{lineage} FROM {source} "
-                 f"SETTINGS iceberg_snapshot_id = {int(request['snapshot-id'])}, session_timezone = 'UTC'")  # fmt: skip
+        query = (
+            f"SELECT *{lineage} FROM {source} "
+            f"SETTINGS iceberg_snapshot_id = {int(request['snapshot-id'])}, session_timezone = 'UTC'"
+        )
         try:
             table = self._chdb.query(query, "ArrowTable")
         except Exception as e:  # ClickHouse's errors arrive as RuntimeError
@@ -280,7 +308,9 @@ def _as_iceberg(table: Any, metadata_path: str, snapshot_id: int) -> Any:
             types.setdefault(field["name"], field["type"])
     target = pa.schema([f.with_type(_target(f.type, types.get(f.name), pa)) for f in table.schema])
     table = table if target.equals(table.schema) else table.cast(target)
-    for i, f in enumerate(table.schema):  # a time column: whole seconds from midnight, as a time (a lost fraction stays lost)
+    for i, f in enumerate(
+        table.schema
+    ):  # a time column: whole seconds from midnight, as a time (a lost fraction stays lost)
         if types.get(f.name) == "time" and pa.types.is_integer(f.type):
             seconds = table.column(i).cast(pa.int64())
             table = table.set_column(i, f.name, pc.multiply(seconds, 1_000_000).cast(pa.time64("us")))
@@ -302,8 +332,10 @@ def _target(arrow_type: Any, iceberg_type: Any, pa: Any) -> Any:
     if kind == "list" and pa.types.is_list(arrow_type):
         return pa.list_(arrow_type.value_field.with_type(_target(arrow_type.value_type, iceberg_type["element"], pa)))
     if kind == "map" and pa.types.is_map(arrow_type):
-        return pa.map_(arrow_type.key_field.with_type(_target(arrow_type.key_type, iceberg_type["key"], pa)),
-                       arrow_type.item_field.with_type(_target(arrow_type.item_type, iceberg_type["value"], pa)))  # fmt: skip
+        return pa.map_(
+            arrow_type.key_field.with_type(_target(arrow_type.key_type, iceberg_type["key"], pa)),
+            arrow_type.item_field.with_type(_target(arrow_type.item_type, iceberg_type["value"], pa)),
+        )
     return arrow_type
 
 

@@ -22,8 +22,13 @@ ANSWER = "read-table answer: "  # the prefix of a child's answer lines
 RESTART = 3  # a child's exit code meaning "start a new child for the rest", without blaming the case it stopped at
 
 
-def run(module: str, inputs: list[dict[str, Any]], request: Callable[[Any, dict[str, Any]], dict[str, Any]], label: str,
-        cwd: Callable[[list[dict[str, Any]]], str] | None = None) -> list[EngineAnswer]:  # fmt: skip
+def run(
+    module: str,
+    inputs: list[dict[str, Any]],
+    request: Callable[[Any, dict[str, Any]], dict[str, Any]],
+    label: str,
+    cwd: Callable[[list[dict[str, Any]]], str] | None = None,
+) -> list[EngineAnswer]:
     """Answer read-table `inputs` with `python -m module` children: each input's golden table is
     written to disk (`golden_tables.table`) and `request(table, input)` is what a child reads.
     `cwd` chooses a child's working directory from its requests; `label` names the engine in crash messages."""
@@ -40,22 +45,33 @@ def run(module: str, inputs: list[dict[str, Any]], request: Callable[[Any, dict[
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     while requests:
         batch = [r for _, r in requests]
-        child = subprocess.run([sys.executable, "-m", module], input=json.dumps(batch), capture_output=True, text=True, env=env,
-                               cwd=cwd(batch) if cwd else None, check=False)  # fmt: skip
-        lines = [json.loads(line[len(ANSWER):]) for line in child.stdout.splitlines() if line.startswith(ANSWER)]
+        child = subprocess.run(
+            [sys.executable, "-m", module],
+            input=json.dumps(batch),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=cwd(batch) if cwd else None,
+            check=False,
+        )
+        lines = [json.loads(line[len(ANSWER) :]) for line in child.stdout.splitlines() if line.startswith(ANSWER)]
         for (i, _), line in zip(requests, lines):
             answers[i] = EngineAnswer(line["ok"], line["output"], line["error"])
         done = len(lines)
         if done < len(requests) and child.returncode != RESTART:
             how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit code {child.returncode}"
             stderr = " ".join(child.stderr.split())[-500:]
-            answers[requests[done][0]] = EngineAnswer(False, error=f"{label} crashed reading the table ({how}) {stderr}".strip())
+            answers[requests[done][0]] = EngineAnswer(
+                False, error=f"{label} crashed reading the table ({how}) {stderr}".strip()
+            )
             done += 1
         requests = requests[done:]
     return answers  # type: ignore[return-value]
 
 
-def serve(read: Callable[[dict[str, Any]], EngineAnswer], restart_after: Callable[[EngineAnswer], bool] = lambda _: False) -> None:
+def serve(
+    read: Callable[[dict[str, Any]], EngineAnswer], restart_after: Callable[[EngineAnswer], bool] = lambda _: False
+) -> None:
     """The child side: every request on stdin read with `read`, each answer printed as it comes;
     exits with RESTART after an answer for which `restart_after` is true."""
     for request in json.load(sys.stdin):

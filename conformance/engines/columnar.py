@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any, Hashable
+from typing import Any
+from collections.abc import Hashable
 
 from spec_impl.errors import SpecError
 

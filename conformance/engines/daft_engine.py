@@ -119,8 +119,10 @@ class DaftEngine(ColumnEngine):
         if text in _LACKS:
             return _LACKS[text]
         if not (_PARAMETERIZED.fullmatch(text) or text in _TEMPORAL):
-            return (f"Daft has no transform parser and no function for {text!r} (it has partition_iceberg_bucket, "
-                    "partition_iceberg_truncate, partition_years/months/days/hours)")  # fmt: skip
+            return (
+                f"Daft has no transform parser and no function for {text!r} (it has partition_iceberg_bucket, "
+                "partition_iceberg_truncate, partition_years/months/days/hours)"
+            )
         try:
             source = parse_type(inp["type"])
             self._arrow_type(source)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
-from datetime import timezone
+from datetime import UTC
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -104,9 +104,11 @@ def _place_tree(inp: dict[str, Any], root: Path) -> str:
     location = tree_files.metadata_document(files, inp["metadata-location"])["location"].rstrip("/")
     directory, _, name = inp["metadata-location"].rpartition("/")
     if directory != location + "/metadata":
-        raise ValueError(f"DuckDB needs the metadata file under <location>/metadata/; it is {inp['metadata-location']!r}")
+        raise ValueError(
+            f"DuckDB needs the metadata file under <location>/metadata/; it is {inp['metadata-location']!r}"
+        )
     for path, data in files.items():
-        target = (root / path[len(location):].lstrip("/")).resolve()
+        target = (root / path[len(location) :].lstrip("/")).resolve()
         if path.startswith(location + "/") and target.is_relative_to(root):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -134,8 +136,7 @@ def extension_file(dist: str, package: str, name: str) -> Path:
             if path.is_file():
                 return path
     raise EngineUnavailable(
-        f"duckdb: {dist} does not hold {wanted} (is it version {DUCKDB_VERSION}?); "
-        f"reinstall it with: {pip_command()}"
+        f"duckdb: {dist} does not hold {wanted} (is it version {DUCKDB_VERSION}?); reinstall it with: {pip_command()}"
     )
 
 
@@ -153,7 +154,9 @@ class DuckDBEngine(ColumnEngine):
         try:
             import duckdb
         except ImportError as e:
-            raise EngineUnavailable(f"duckdb: cannot import it ({e}); install it with: {pip_command(with_duckdb=True)}") from None
+            raise EngineUnavailable(
+                f"duckdb: cannot import it ({e}); install it with: {pip_command(with_duckdb=True)}"
+            ) from None
         if duckdb.__version__ != DUCKDB_VERSION:
             raise EngineUnavailable(
                 f"duckdb: version {duckdb.__version__} is installed, the adapter needs {DUCKDB_VERSION} "
@@ -213,7 +216,11 @@ class DuckDBEngine(ColumnEngine):
             return tree_files.tree_view(output, (), _TREE_MANIFEST_KEYS, _TREE_ENTRY_KEYS)
         if op != "read-table-metadata":
             return output
-        return {"snapshots": sorted(({k: s[k] for k in _SNAPSHOT_KEYS} for s in output["snapshots"]), key=lambda s: s["snapshot-id"])}
+        return {
+            "snapshots": sorted(
+                ({k: s[k] for k in _SNAPSHOT_KEYS} for s in output["snapshots"]), key=lambda s: s["snapshot-id"]
+            )
+        }
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table-metadata":
@@ -227,8 +234,16 @@ class DuckDBEngine(ColumnEngine):
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
         """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb_engine`):
         a crash is the error of the case being read, and a new child takes the rest."""
-        return child_reads.run("conformance.engines.duckdb_engine", inputs, lambda table, inp: {
-            "metadata": table.metadata_location, "snapshot-id": inp["snapshot-id"], "lineage": table.format_version >= 3}, "DuckDB")
+        return child_reads.run(
+            "conformance.engines.duckdb_engine",
+            inputs,
+            lambda table, inp: {
+                "metadata": table.metadata_location,
+                "snapshot-id": inp["snapshot-id"],
+                "lineage": table.format_version >= 3,
+            },
+            "DuckDB",
+        )
 
     def _scan(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `iceberg_scan`, on a cursor of its own (a failed query
@@ -239,7 +254,9 @@ class DuckDBEngine(ColumnEngine):
         cursor = self._con.cursor()
         try:
             query = f"SELECT *{lineage} FROM iceberg_scan(?, snapshot_from_id := ?)"
-            return EngineAnswer(True, table_rows(cursor.execute(query, [request["metadata"], request["snapshot-id"]]).to_arrow_table()))
+            return EngineAnswer(
+                True, table_rows(cursor.execute(query, [request["metadata"], request["snapshot-id"]]).to_arrow_table())
+            )
         except Exception as e:  # duckdb.Error, or a value table_rows has no form for
             return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
         finally:
@@ -260,7 +277,9 @@ class DuckDBEngine(ColumnEngine):
             try:
                 name = _place_tree(inp, Path(tmp).resolve())
             except Exception as e:  # a file missing, JSON that does not parse, a path outside the location
-                return EngineAnswer(False, error=f"the adapter cannot place the tree for DuckDB: {type(e).__name__}: {e}")
+                return EngineAnswer(
+                    False, error=f"the adapter cannot place the tree for DuckDB: {type(e).__name__}: {e}"
+                )
             args = [tmp, name]
             snapshot = ""
             if inp.get("snapshot-id") is not None:
@@ -277,10 +296,22 @@ class DuckDBEngine(ColumnEngine):
         entries = []
         for manifest_path, sequence_number, manifest_content, status, content, file_path, record_count in rows:
             if not manifests or manifests[-1]["manifest_path"] != manifest_path:
-                manifests.append({"manifest_path": manifest_path, "content": _MANIFEST_CONTENT.get(manifest_content, manifest_content),
-                                  "sequence_number": sequence_number})  # fmt: skip
-            entries.append({"manifest_path": manifest_path, "status": _STATUS.get(status, status),
-                            "content": _FILE_CONTENT.get(content, content), "file_path": file_path, "record_count": record_count})  # fmt: skip
+                manifests.append(
+                    {
+                        "manifest_path": manifest_path,
+                        "content": _MANIFEST_CONTENT.get(manifest_content, manifest_content),
+                        "sequence_number": sequence_number,
+                    }
+                )
+            entries.append(
+                {
+                    "manifest_path": manifest_path,
+                    "status": _STATUS.get(status, status),
+                    "content": _FILE_CONTENT.get(content, content),
+                    "file_path": file_path,
+                    "record_count": record_count,
+                }
+            )
         return EngineAnswer(True, {"manifests": manifests, "entries": entries})
 
     def _read_snapshots(self, document: Any) -> EngineAnswer:
@@ -289,12 +320,21 @@ class DuckDBEngine(ColumnEngine):
             path = Path(tmp) / "v1.metadata.json"
             path.write_text(json.dumps(document))
             try:
-                rows = self._con.execute("SELECT sequence_number, snapshot_id, timestamp_ms, manifest_list FROM iceberg_snapshots(?)",
-                                         [str(path)]).fetchall()  # fmt: skip
+                rows = self._con.execute(
+                    "SELECT sequence_number, snapshot_id, timestamp_ms, manifest_list FROM iceberg_snapshots(?)",
+                    [str(path)],
+                ).fetchall()
             except Exception as e:  # duckdb.Error
                 return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
-        snapshots = [{"snapshot-id": sid, "sequence-number": seq, "manifest-list": ml,
-                      "timestamp-ms": round(ts.replace(tzinfo=timezone.utc).timestamp() * 1000)} for seq, sid, ts, ml in rows]  # fmt: skip
+        snapshots = [
+            {
+                "snapshot-id": sid,
+                "sequence-number": seq,
+                "manifest-list": ml,
+                "timestamp-ms": round(ts.replace(tzinfo=UTC).timestamp() * 1000),
+            }
+            for seq, sid, ts, ml in rows
+        ]
         return EngineAnswer(True, {"snapshots": sorted(snapshots, key=lambda s: s["snapshot-id"])})
 
     def prepare(self, inp: dict[str, Any]) -> tuple:
@@ -311,14 +351,18 @@ class DuckDBEngine(ColumnEngine):
         """The query applying a transform to every element of the list parameter, in order."""
         m = _PARAMETERIZED.fullmatch(text)
         if not m:
-            raise ValueError(f"DuckDB's iceberg extension has no {text!r} transform (it has iceberg_bucket and iceberg_truncate)")
+            raise ValueError(
+                f"DuckDB's iceberg extension has no {text!r} transform (it has iceberg_bucket and iceberg_truncate)"
+            )
         param = int(m.group(2))
         if param > 2**31 - 1:
             raise ValueError(f"{text}: the parameter does not fit {_FUNCTIONS[m.group(1)]}'s INTEGER argument")
         list_type, value_sql = self._duckdb_type(source)
-        return (f"SELECT {_FUNCTIONS[m.group(1)]}(CAST({param} AS INTEGER), {value_sql}) "
-                f"FROM (SELECT unnest(CAST($1 AS {list_type}[])) AS x, generate_subscripts(CAST($1 AS {list_type}[]), 1) AS i) "
-                f"ORDER BY i")  # fmt: skip
+        return (
+            f"SELECT {_FUNCTIONS[m.group(1)]}(CAST({param} AS INTEGER), {value_sql}) "
+            f"FROM (SELECT unnest(CAST($1 AS {list_type}[])) AS x, generate_subscripts(CAST($1 AS {list_type}[]), 1) AS i) "
+            f"ORDER BY i"
+        )
 
     def _duckdb_type(self, t: IcebergType) -> tuple[str, str]:
         if isinstance(t, DecimalType):
@@ -356,7 +400,9 @@ def _serve() -> None:
     engine = DuckDBEngine()
     engine.start()
     try:
-        child_reads.serve(engine._scan, lambda a: not a.ok and (a.error or "").startswith(("FatalException", "InternalException")))
+        child_reads.serve(
+            engine._scan, lambda a: not a.ok and (a.error or "").startswith(("FatalException", "InternalException"))
+        )
     finally:
         engine.stop()
 

@@ -69,7 +69,9 @@ def register(table_id: str, metadata_location: str, format_version: int) -> Gold
     adapters under `table_id`, as if it were a golden table. Its rows are the caller's to judge."""
     directory = Path(metadata_location.removeprefix("file:")).parents[1]
     with _lock:
-        _tables[table_id] = GoldenTable(table_id, directory, metadata_location, {"id": table_id, "format-version": format_version})
+        _tables[table_id] = GoldenTable(
+            table_id, directory, metadata_location, {"id": table_id, "format-version": format_version}
+        )
         return _tables[table_id]
 
 
@@ -78,5 +80,7 @@ LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
 
 def without_columns(output: dict[str, Any], names: tuple[str, ...] = LINEAGE_COLUMNS) -> dict[str, Any]:
     """A read-table output without the given columns (for `partial_view`): columns and row keys."""
-    return {"columns": [c for c in output["columns"] if c not in names],
-            "rows": [{k: v for k, v in row.items() if k not in names} for row in output["rows"]]}  # fmt: skip
+    return {
+        "columns": [c for c in output["columns"] if c not in names],
+        "rows": [{k: v for k, v in row.items() if k not in names} for row in output["rows"]],
+    }

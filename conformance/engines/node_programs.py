@@ -32,9 +32,13 @@ class NodeProgramEngine(CommandEngine):
     def start(self) -> None:
         directory = EXAMPLES / self.folder
         if shutil.which("node") is None:
-            raise EngineUnavailable(f"{self.name}: node is not installed (Node.js 20 or newer runs {directory / 'engine.mjs'})")
+            raise EngineUnavailable(
+                f"{self.name}: node is not installed (Node.js 20 or newer runs {directory / 'engine.mjs'})"
+            )
         if not (directory / "node_modules" / self.package).is_dir():
-            raise EngineUnavailable(f"{self.name}: its npm packages are not installed: npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund")
+            raise EngineUnavailable(
+                f"{self.name}: its npm packages are not installed: npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund"
+            )
         super().start()
 
 

@@ -57,13 +57,17 @@ class PolarsEngine(ColumnEngine):
         try:
             import polars
         except ImportError as e:
-            raise EngineUnavailable(f"polars: cannot import it ({e}); install it with: pip install polars=={POLARS_VERSION}") from None
+            raise EngineUnavailable(
+                f"polars: cannot import it ({e}); install it with: pip install polars=={POLARS_VERSION}"
+            ) from None
         if polars.__version__ != POLARS_VERSION:
             raise EngineUnavailable(
                 f"polars: version {polars.__version__} is installed, the adapter was written against {POLARS_VERSION}: "
                 f"pip install polars=={POLARS_VERSION}"
             )
-        missing = [n for n in ("scan_iceberg", "sink_iceberg") if not hasattr(polars, n) and not hasattr(polars.LazyFrame, n)]
+        missing = [
+            n for n in ("scan_iceberg", "sink_iceberg") if not hasattr(polars, n) and not hasattr(polars.LazyFrame, n)
+        ]
         if missing or not hasattr(polars.Expr, "_mm3_hash"):
             raise EngineUnavailable(f"polars {polars.__version__}: no {', '.join(missing or ['Expr._mm3_hash'])}")
         self._pl = polars
@@ -92,7 +96,9 @@ class PolarsEngine(ColumnEngine):
         try:
             table = golden_tables.table(inp["table"])
             with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning)
+                warnings.filterwarnings(
+                    "ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning
+                )
                 frame = self._pl.scan_iceberg(table.metadata_location, snapshot_id=inp["snapshot-id"]).collect()
             return EngineAnswer(True, table_rows(frame.to_arrow()))
         except Exception as e:  # PyIceberg's ValueError for equality deletes, Polars' ComputeError, ...
@@ -123,12 +129,22 @@ class PolarsEngine(ColumnEngine):
         if isinstance(t, FixedType):
             return pl.Binary()
         simple = {
-            "boolean": pl.Boolean(), "int": pl.Int64(), "long": pl.Int64(), "float": pl.Float32(), "double": pl.Float64(),
-            "date": pl.Date(), "time": pl.Time(),
-            "timestamp": pl.Datetime("us"), "timestamptz": pl.Datetime("us", "UTC"),
-            "timestamp_ns": pl.Datetime("ns"), "timestamptz_ns": pl.Datetime("ns", "UTC"),
-            "string": pl.String(), "binary": pl.Binary(), "uuid": pl.Binary(), "unknown": pl.Null(),
-        }  # fmt: skip
+            "boolean": pl.Boolean(),
+            "int": pl.Int64(),
+            "long": pl.Int64(),
+            "float": pl.Float32(),
+            "double": pl.Float64(),
+            "date": pl.Date(),
+            "time": pl.Time(),
+            "timestamp": pl.Datetime("us"),
+            "timestamptz": pl.Datetime("us", "UTC"),
+            "timestamp_ns": pl.Datetime("ns"),
+            "timestamptz_ns": pl.Datetime("ns", "UTC"),
+            "string": pl.String(),
+            "binary": pl.Binary(),
+            "uuid": pl.Binary(),
+            "unknown": pl.Null(),
+        }
         name = getattr(t, "name", None)
         if name not in simple:
             raise ValueError(f"polars has no dtype for Iceberg's {t}")

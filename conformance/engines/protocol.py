@@ -31,7 +31,8 @@ import signal
 import subprocess
 import tempfile
 import threading
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from conformance.engines import DEFAULT_TIMEOUT, golden_tables
 from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable
@@ -65,7 +66,9 @@ def check_hello(hello: Any) -> dict[str, Any]:
         problems.append(f"'capabilities' must be a list of op names (got {_short(caps)})")
     omits = hello.get("omits-columns", [])
     if not isinstance(omits, list) or not set(omits) <= set(golden_tables.LINEAGE_COLUMNS):
-        problems.append(f"'omits-columns' may name only the row lineage columns {list(golden_tables.LINEAGE_COLUMNS)} (got {_short(omits)})")
+        problems.append(
+            f"'omits-columns' may name only the row lineage columns {list(golden_tables.LINEAGE_COLUMNS)} (got {_short(omits)})"
+        )
     if problems:
         raise ProtocolError("bad start reply: " + "; ".join(problems), restart=False)
     return hello
@@ -83,8 +86,15 @@ class EngineProcess:
         # stderr goes to a file so a chatty process can never block on a full pipe; the process
         # gets a session of its own so that a hung engine is killed with its children.
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                                        text=True, encoding="utf-8", start_new_session=True)  # fmt: skip
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            encoding="utf-8",
+            start_new_session=True,
+        )
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, name=f"engine-stdout-{self.process.pid}", daemon=True).start()
         try:
@@ -135,7 +145,9 @@ class EngineProcess:
         except queue.Empty:
             self.kill()
             what = "start" if message["cmd"] == "start" else f"a batch of {len(message.get('cases', []))} cases"
-            raise ProtocolError(f"timeout: no reply to {what} within {self.timeout:g} s; the engine was stopped") from None
+            raise ProtocolError(
+                f"timeout: no reply to {what} within {self.timeout:g} s; the engine was stopped"
+            ) from None
         if line is None:
             try:
                 self.process.wait(timeout=10)
@@ -145,9 +157,13 @@ class EngineProcess:
         try:
             reply = json.loads(line)
         except json.JSONDecodeError as e:
-            raise ProtocolError(f"the engine wrote a line that is not JSON ({e}): {line[:200]!r}", restart=False) from None
+            raise ProtocolError(
+                f"the engine wrote a line that is not JSON ({e}): {line[:200]!r}", restart=False
+            ) from None
         except RecursionError:
-            raise ProtocolError(f"the engine wrote a line nested too deeply to read: {line[:200]!r}", restart=False) from None
+            raise ProtocolError(
+                f"the engine wrote a line nested too deeply to read: {line[:200]!r}", restart=False
+            ) from None
         if not (message["cmd"] == "start" and isinstance(reply, dict) and "engine" not in reply):
             self._check(reply_definition if message["cmd"] != "run" else f"run-reply-v{self.protocol}", reply)
         return reply
@@ -157,12 +173,17 @@ class EngineProcess:
         response = self.request({"cmd": "run", "cases": cases}, "run-reply")
         results = response.get("results") if isinstance(response, dict) else None
         if not isinstance(results, list) or len(results) != len(cases):
-            raise ProtocolError(f"the engine answered a batch of {len(cases)} with: {_short(response, 300)}", restart=False)
+            raise ProtocolError(
+                f"the engine answered a batch of {len(cases)} with: {_short(response, 300)}", restart=False
+            )
         for i, (c, r) in enumerate(zip(cases, results)):
             rid = r.get("id") if isinstance(r, dict) else None
             if rid != c["id"]:
-                raise ProtocolError(f"answer {i} carries the id {_short(rid)} where case {c['id']!r} was asked: answers "
-                                    "must carry their case's id, in the order of the cases", restart=False)  # fmt: skip
+                raise ProtocolError(
+                    f"answer {i} carries the id {_short(rid)} where case {c['id']!r} was asked: answers "
+                    "must carry their case's id, in the order of the cases",
+                    restart=False,
+                )
         return results
 
     def kill(self) -> None:
@@ -198,7 +219,7 @@ class EngineProcess:
         self._stderr.close()
         return self.process.returncode
 
-    def __enter__(self) -> "EngineProcess":
+    def __enter__(self) -> EngineProcess:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -267,8 +288,9 @@ class ProtocolEngine(Engine):
     def _adopt(self, hello: dict[str, Any]) -> None:
         """Check the name the engine gives itself against the adapter's."""
         if hello["engine"] != self.name:
-            raise ProtocolError(f"the engine introduced itself as {hello['engine']!r}, but was started as {self.name!r}",
-                                restart=False)  # fmt: skip
+            raise ProtocolError(
+                f"the engine introduced itself as {hello['engine']!r}, but was started as {self.name!r}", restart=False
+            )
 
     def stop(self) -> None:
         if self._process is not None:
@@ -341,8 +363,12 @@ def command_engine(spec: str) -> type[CommandEngine]:
         raise ValueError(f"engine {spec!r}: cannot split the command line: {e}") from None
     if not argv:
         raise ValueError(f"engine {spec!r}: no command given (use cmd:NAME=COMMAND ARGS)")
-    attrs = {"argv": argv, "named": name is not None, "name": name or os.path.basename(argv[0]),
-             "__doc__": f"The engine program `{shlex.join(argv)}`."}  # fmt: skip
+    attrs = {
+        "argv": argv,
+        "named": name is not None,
+        "name": name or os.path.basename(argv[0]),
+        "__doc__": f"The engine program `{shlex.join(argv)}`.",
+    }
     return type(f"CommandEngine[{name or argv[0]}]", (CommandEngine,), attrs)
 
 

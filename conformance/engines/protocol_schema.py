@@ -4,7 +4,7 @@ smoke command): a message that does not follow the schema is a protocol error na
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +15,12 @@ from conformance.engines.protocol import ProtocolError
 SCHEMA_FILE = Path(__file__).resolve().parent / "protocol.schema.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(definition: str) -> jsonschema.Draft202012Validator:
     """A validator of one message kind (a `$defs` name of the schema)."""
     defs = schema()["$defs"]
@@ -34,4 +34,6 @@ def validate(definition: str, message: Any) -> None:
     error = jsonschema.exceptions.best_match(validator(definition).iter_errors(message))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(the message)"
-        raise ProtocolError(f"schema violation in a {definition} message at {where}: {error.message[:300]}", restart=False)
+        raise ProtocolError(
+            f"schema violation in a {definition} message at {where}: {error.message[:300]}", restart=False
+        )

@@ -41,7 +41,8 @@ import datetime
 import json
 import uuid
 from importlib import metadata
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl import transforms
 from spec_impl.errors import SpecError
@@ -57,10 +58,25 @@ class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
     name = "pyiceberg"
-    capabilities = frozenset({"parse-type", "min-format-version", "parse-transform", "result-type", "transform", "hash",
-                              "to-binary", "from-binary", "to-json", "from-json",
-                              "read-table-metadata", "read-view-metadata", "read-manifest-tree", "read-table",
-                              *planning_ops.OPS})  # fmt: skip
+    capabilities = frozenset(
+        {
+            "parse-type",
+            "min-format-version",
+            "parse-transform",
+            "result-type",
+            "transform",
+            "hash",
+            "to-binary",
+            "from-binary",
+            "to-json",
+            "from-json",
+            "read-table-metadata",
+            "read-view-metadata",
+            "read-manifest-tree",
+            "read-table",
+            *planning_ops.OPS,
+        }
+    )
 
     def start(self) -> None:
         try:
@@ -109,7 +125,9 @@ class PyIcebergEngine(Engine):
             try:
                 answers.append(EngineAnswer(True, handler(c["input"])))
             except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
-                rule = e.rule if isinstance(e, planning_ops.PartitionTupleRejected) else None  # the adapter's one refusal with a rule
+                rule = (
+                    e.rule if isinstance(e, planning_ops.PartitionTupleRejected) else None
+                )  # the adapter's one refusal with a rule
                 answers.append(EngineAnswer.rejection(_message(e), rule))
         return answers
 
@@ -188,10 +206,16 @@ class PyIcebergEngine(Engine):
 
     def _parse_transform(self, inp: dict) -> dict:
         t = self._transforms.parse_transform(inp["transform"])
-        names = {self._transforms.IdentityTransform: "identity", self._transforms.VoidTransform: "void",
-                 self._transforms.BucketTransform: "bucket", self._transforms.TruncateTransform: "truncate",
-                 self._transforms.YearTransform: "year", self._transforms.MonthTransform: "month",
-                 self._transforms.DayTransform: "day", self._transforms.HourTransform: "hour"}  # fmt: skip
+        names = {
+            self._transforms.IdentityTransform: "identity",
+            self._transforms.VoidTransform: "void",
+            self._transforms.BucketTransform: "bucket",
+            self._transforms.TruncateTransform: "truncate",
+            self._transforms.YearTransform: "year",
+            self._transforms.MonthTransform: "month",
+            self._transforms.DayTransform: "day",
+            self._transforms.HourTransform: "hour",
+        }
         name = names.get(type(t))
         param = t.num_buckets if name == "bucket" else t.width if name == "truncate" else None
         return {"transform": str(t), "name": name, "param": param}
@@ -253,8 +277,9 @@ class PyIcebergEngine(Engine):
             "snapshots": [_snapshot_json(s) for s in m.snapshots],
             "refs": {name: _ref_json(ref) for name, ref in m.refs.items()},
             "snapshot-log": [{"snapshot-id": e.snapshot_id, "timestamp-ms": e.timestamp_ms} for e in m.snapshot_log],
-            "metadata-log": [{"metadata-file": e.metadata_file, "timestamp-ms": e.timestamp_ms}
-                             for e in m.metadata_log],  # fmt: skip
+            "metadata-log": [
+                {"metadata-file": e.metadata_file, "timestamp-ms": e.timestamp_ms} for e in m.metadata_log
+            ],
             "next-row-id": m.next_row_id if m.format_version >= 3 else None,
         }
 
@@ -272,16 +297,36 @@ class PyIcebergEngine(Engine):
             raise ValueError(f"PyIceberg finds no snapshot {wanted!r} (current: {md.current_snapshot_id})")
         manifests, entries = [], []
         for mf in self._manifest.read_manifest_list(io.new_input(snapshot.manifest_list)):
-            manifests.append({"manifest_path": mf.manifest_path, "partition_spec_id": mf.partition_spec_id,
-                              "content": _enum(mf.content), "sequence_number": mf.sequence_number,
-                              "min_sequence_number": mf.min_sequence_number, "added_snapshot_id": mf.added_snapshot_id})  # fmt: skip
+            manifests.append(
+                {
+                    "manifest_path": mf.manifest_path,
+                    "partition_spec_id": mf.partition_spec_id,
+                    "content": _enum(mf.content),
+                    "sequence_number": mf.sequence_number,
+                    "min_sequence_number": mf.min_sequence_number,
+                    "added_snapshot_id": mf.added_snapshot_id,
+                }
+            )
             for e in mf.fetch_manifest_entry(io, discard_deleted=False):
                 f = e.data_file
-                entries.append({"manifest_path": mf.manifest_path, "status": _enum(e.status), "content": _enum(f.content),
-                                "file_path": f.file_path, "record_count": f.record_count, "snapshot_id": e.snapshot_id,
-                                "sequence_number": e.sequence_number, "file_sequence_number": e.file_sequence_number})  # fmt: skip
-        return {"snapshot-id": snapshot.snapshot_id, "sequence-number": snapshot.sequence_number,
-                "manifests": manifests, "entries": entries}  # fmt: skip
+                entries.append(
+                    {
+                        "manifest_path": mf.manifest_path,
+                        "status": _enum(e.status),
+                        "content": _enum(f.content),
+                        "file_path": f.file_path,
+                        "record_count": f.record_count,
+                        "snapshot_id": e.snapshot_id,
+                        "sequence_number": e.sequence_number,
+                        "file_sequence_number": e.file_sequence_number,
+                    }
+                )
+        return {
+            "snapshot-id": snapshot.snapshot_id,
+            "sequence-number": snapshot.sequence_number,
+            "manifests": manifests,
+            "entries": entries,
+        }
 
     def _read_table(self, inp: dict) -> dict:
         """A snapshot's rows as PyIceberg's scan returns them (it plans the deletes and reads the files)."""
@@ -305,9 +350,24 @@ class PyIcebergEngine(Engine):
         }
 
 
-_MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id")
-_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count", "snapshot_id", "sequence_number",
-               "file_sequence_number")  # fmt: skip
+_MANIFEST_KEYS = (
+    "manifest_path",
+    "partition_spec_id",
+    "content",
+    "sequence_number",
+    "min_sequence_number",
+    "added_snapshot_id",
+)
+_ENTRY_KEYS = (
+    "manifest_path",
+    "status",
+    "content",
+    "file_path",
+    "record_count",
+    "snapshot_id",
+    "sequence_number",
+    "file_sequence_number",
+)
 
 
 def _enum(value: Any) -> Any:
@@ -358,28 +418,47 @@ def _schema_json(schema: Any) -> dict:
 
 
 def _spec_json(spec: Any) -> dict:
-    fields = [{"source-ids": [f.source_id], "field-id": f.field_id, "name": f.name, "transform": str(f.transform)}
-              for f in spec.fields]  # fmt: skip
+    fields = [
+        {"source-ids": [f.source_id], "field-id": f.field_id, "name": f.name, "transform": str(f.transform)}
+        for f in spec.fields
+    ]
     return {"spec-id": spec.spec_id, "fields": fields}
 
 
 def _sort_order_json(order: Any) -> dict:
-    fields = [{"source-ids": [f.source_id], "transform": str(f.transform), "direction": f.direction.value,
-               "null-order": f.null_order.value} for f in order.fields]  # fmt: skip
+    fields = [
+        {
+            "source-ids": [f.source_id],
+            "transform": str(f.transform),
+            "direction": f.direction.value,
+            "null-order": f.null_order.value,
+        }
+        for f in order.fields
+    ]
     return {"order-id": order.order_id, "fields": fields}
 
 
 def _ref_json(ref: Any) -> dict:
-    return {"snapshot-id": ref.snapshot_id, "type": ref.snapshot_ref_type.value,
-            "min-snapshots-to-keep": ref.min_snapshots_to_keep, "max-snapshot-age-ms": ref.max_snapshot_age_ms,
-            "max-ref-age-ms": ref.max_ref_age_ms}  # fmt: skip
+    return {
+        "snapshot-id": ref.snapshot_id,
+        "type": ref.snapshot_ref_type.value,
+        "min-snapshots-to-keep": ref.min_snapshots_to_keep,
+        "max-snapshot-age-ms": ref.max_snapshot_age_ms,
+        "max-ref-age-ms": ref.max_ref_age_ms,
+    }
 
 
 def _view_version_json(v: Any) -> dict:
     representations = [{"type": r.root.type, "sql": r.root.sql, "dialect": r.root.dialect} for r in v.representations]
-    return {"version-id": v.version_id, "schema-id": v.schema_id, "timestamp-ms": v.timestamp_ms,
-            "summary": dict(v.summary), "representations": representations,
-            "default-namespace": list(v.default_namespace), "default-catalog": v.default_catalog}  # fmt: skip
+    return {
+        "version-id": v.version_id,
+        "schema-id": v.schema_id,
+        "timestamp-ms": v.timestamp_ms,
+        "summary": dict(v.summary),
+        "representations": representations,
+        "default-namespace": list(v.default_namespace),
+        "default-catalog": v.default_catalog,
+    }
 
 
 def _snapshot_json(s: Any) -> dict:

@@ -59,7 +59,14 @@ from conformance.engines.columnar import ColumnEngine, arrow_type, transform_ans
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
-_MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id")
+_MANIFEST_KEYS = (
+    "manifest_path",
+    "partition_spec_id",
+    "content",
+    "sequence_number",
+    "min_sequence_number",
+    "added_snapshot_id",
+)
 _ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
 DATAFUSION_VERSION = "54.1.0"  # the DataFusion whose FFI pyiceberg-core 0.11.0 was built against
 
@@ -89,12 +96,16 @@ class PyIcebergCoreEngine(ColumnEngine):
             import datafusion
             from pyiceberg_core.datafusion import IcebergDataFusionTable
         except ImportError as e:
-            self._no_datafusion = f"read-table needs the datafusion package ({e}): pip install datafusion=={DATAFUSION_VERSION}"  # fmt: skip
+            self._no_datafusion = (
+                f"read-table needs the datafusion package ({e}): pip install datafusion=={DATAFUSION_VERSION}"
+            )
             return
         wanted = DATAFUSION_VERSION.split(".")[0]
         if datafusion.__version__.split(".")[0] != wanted:
-            self._no_datafusion = (f"datafusion {datafusion.__version__} cannot take pyiceberg-core's table provider "
-                                   f"(built for DataFusion {wanted}): pip install datafusion=={DATAFUSION_VERSION}")  # fmt: skip
+            self._no_datafusion = (
+                f"datafusion {datafusion.__version__} cannot take pyiceberg-core's table provider "
+                f"(built for DataFusion {wanted}): pip install datafusion=={DATAFUSION_VERSION}"
+            )
             return
         self._datafusion = (IcebergDataFusionTable, datafusion.SessionContext)
 
@@ -140,18 +151,34 @@ class PyIcebergCoreEngine(ColumnEngine):
         if wanted is None:
             wanted = document.get("current-snapshot-id")
         # Plumbing only: find the manifest-list path (pyiceberg-core has no metadata parser).
-        list_path = next((s.get("manifest-list") for s in document.get("snapshots", []) if s.get("snapshot-id") == wanted), None)
+        list_path = next(
+            (s.get("manifest-list") for s in document.get("snapshots", []) if s.get("snapshot-id") == wanted), None
+        )
         if list_path is None:
             raise ValueError(f"the adapter finds no manifest list for snapshot {wanted!r}")
         manifests, entries = [], []
         for m in self._manifest.read_manifest_list(_file(files, list_path)).entries():
-            manifests.append({"manifest_path": m.manifest_path, "partition_spec_id": m.partition_spec_id, "content": m.content,
-                              "sequence_number": m.sequence_number, "min_sequence_number": m.min_sequence_number,
-                              "added_snapshot_id": m.added_snapshot_id})  # fmt: skip
+            manifests.append(
+                {
+                    "manifest_path": m.manifest_path,
+                    "partition_spec_id": m.partition_spec_id,
+                    "content": m.content,
+                    "sequence_number": m.sequence_number,
+                    "min_sequence_number": m.min_sequence_number,
+                    "added_snapshot_id": m.added_snapshot_id,
+                }
+            )
             for e in self._manifest.read_manifest_entries(_file(files, m.manifest_path)).entries():
                 f = e.data_file
-                entries.append({"manifest_path": m.manifest_path, "status": e.status, "content": f.content,
-                                "file_path": f.file_path, "record_count": f.record_count})  # fmt: skip
+                entries.append(
+                    {
+                        "manifest_path": m.manifest_path,
+                        "status": e.status,
+                        "content": f.content,
+                        "file_path": f.file_path,
+                        "record_count": f.record_count,
+                    }
+                )
         return {"manifests": manifests, "entries": entries}
 
     def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
@@ -231,7 +258,7 @@ class PyIcebergCoreEngine(ColumnEngine):
         return array.to_pylist()
 
 
-@functools.lru_cache(maxsize=None)  # a table's metadata files do not change during a run
+@functools.cache  # a table's metadata files do not change during a run
 def _snapshot_metadata(latest: str, snapshot_id: int) -> str | None:
     """The location of the table's latest metadata file whose current snapshot is `snapshot_id`,
     preferring one whose current schema is the snapshot's own; None when no file has it as current.

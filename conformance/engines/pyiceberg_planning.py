@@ -30,12 +30,31 @@ from typing import Any
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-_LEAVES = {"lt": "LessThan", "lt-eq": "LessThanOrEqual", "gt": "GreaterThan", "gt-eq": "GreaterThanOrEqual",
-           "eq": "EqualTo", "not-eq": "NotEqualTo", "in": "In", "not-in": "NotIn", "starts-with": "StartsWith",
-           "not-starts-with": "NotStartsWith", "is-null": "IsNull", "not-null": "NotNull", "is-nan": "IsNaN",
-           "not-nan": "NotNaN"}  # fmt: skip
-OPS = ("evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries", "column-metrics",
-       "partition-tuple")  # fmt: skip
+_LEAVES = {
+    "lt": "LessThan",
+    "lt-eq": "LessThanOrEqual",
+    "gt": "GreaterThan",
+    "gt-eq": "GreaterThanOrEqual",
+    "eq": "EqualTo",
+    "not-eq": "NotEqualTo",
+    "in": "In",
+    "not-in": "NotIn",
+    "starts-with": "StartsWith",
+    "not-starts-with": "NotStartsWith",
+    "is-null": "IsNull",
+    "not-null": "NotNull",
+    "is-nan": "IsNaN",
+    "not-nan": "NotNaN",
+}
+OPS = (
+    "evaluate-predicate",
+    "project-predicate",
+    "evaluate-metrics",
+    "evaluate-manifest",
+    "partition-summaries",
+    "column-metrics",
+    "partition-tuple",
+)
 
 
 class PartitionTupleRejected(ValueError):
@@ -79,12 +98,22 @@ class Planning:
 
     def spec(self, schema: Any, fields: list[dict]) -> Any:
         p = self.partitioning
-        return p.PartitionSpec(*[p.PartitionField(source_id=schema.find_field(f["source"]).field_id, field_id=1000 + i,
-                                                  transform=self.transforms.parse_transform(f["transform"]), name=f["name"])
-                                 for i, f in enumerate(fields)])  # fmt: skip
+        return p.PartitionSpec(
+            *[
+                p.PartitionField(
+                    source_id=schema.find_field(f["source"]).field_id,
+                    field_id=1000 + i,
+                    transform=self.transforms.parse_transform(f["transform"]),
+                    name=f["name"],
+                )
+                for i, f in enumerate(fields)
+            ]
+        )
 
     def record(self, schema: Any, row: dict, types: dict) -> Any:
-        return self.Record(*[decode(types[f.name], row.get(f.name)) if f.name in types else None for f in schema.fields])
+        return self.Record(
+            *[decode(types[f.name], row.get(f.name)) if f.name in types else None for f in schema.fields]
+        )
 
     # --- the ops -----------------------------------------------------------------------------
 
@@ -96,7 +125,9 @@ class Planning:
     def project_predicate(self, inp: dict) -> list[bool]:
         schema, types = self.schema(inp["schema"]), _types(inp["schema"])
         spec = self.spec(schema, inp["spec"])
-        project = (self.visitors.inclusive_projection if inp["mode"] == "inclusive" else self.visitors.strict_projection)(schema, spec, True)
+        project = (
+            self.visitors.inclusive_projection if inp["mode"] == "inclusive" else self.visitors.strict_projection
+        )(schema, spec, True)
         projected = project(self.expression(inp["predicate"], types))
         partition_schema = self.schema_mod.Schema(*spec.partition_type(schema).fields)
         evaluate = self.visitors.expression_evaluator(partition_schema, projected, True)
@@ -105,55 +136,107 @@ class Planning:
             values = []
             for f in spec.fields:
                 source = schema.find_field(f.source_id)
-                values.append(f.transform.transform(source.field_type)(decode(types[source.name], row.get(source.name))))
+                values.append(
+                    f.transform.transform(source.field_type)(decode(types[source.name], row.get(source.name)))
+                )
             out.append(bool(evaluate(self.Record(*values))))
         return out
 
     def evaluate_metrics(self, inp: dict) -> bool:
         schema, types = self.schema(inp["schema"]), _types(inp["schema"])
-        maps: dict[str, dict] = {k: {} for k in ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")}
+        maps: dict[str, dict] = {
+            k: {} for k in ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
+        }
         for name, m in inp["metrics"].items():
             fid = schema.find_field(name).field_id
-            for key, target in (("value_count", "value_counts"), ("null_value_count", "null_value_counts"),
-                                ("nan_value_count", "nan_value_counts")):  # fmt: skip
+            for key, target in (
+                ("value_count", "value_counts"),
+                ("null_value_count", "null_value_counts"),
+                ("nan_value_count", "nan_value_counts"),
+            ):
                 if m.get(key) is not None:
                     maps[target][fid] = m[key]
             for key, target in (("lower_bound", "lower_bounds"), ("upper_bound", "upper_bounds")):
                 if m.get(key) is not None:
                     maps[target][fid] = bytes.fromhex(m[key])
         data_file = self.manifest.DataFile.from_args(
-            content=self.manifest.DataFileContent.DATA, file_path="file:/data/f.parquet", file_format=self.manifest.FileFormat.PARQUET,
-            partition=self.Record(), record_count=inp["record-count"], file_size_in_bytes=1,
-            **{k: v or None for k, v in maps.items()})  # a metric no column carries is absent (None), as read from a manifest  # fmt: skip
-        evaluator = self.visitors._InclusiveMetricsEvaluator if inp["mode"] == "inclusive" else self.visitors._StrictMetricsEvaluator
+            content=self.manifest.DataFileContent.DATA,
+            file_path="file:/data/f.parquet",
+            file_format=self.manifest.FileFormat.PARQUET,
+            partition=self.Record(),
+            record_count=inp["record-count"],
+            file_size_in_bytes=1,
+            **{k: v or None for k, v in maps.items()},
+        )  # a metric no column carries is absent (None), as read from a manifest
+        evaluator = (
+            self.visitors._InclusiveMetricsEvaluator
+            if inp["mode"] == "inclusive"
+            else self.visitors._StrictMetricsEvaluator
+        )
         return bool(evaluator(schema, self.expression(inp["predicate"], types)).eval(data_file))
 
     def _identity_schema_and_spec(self, fields: list[dict]) -> tuple[Any, Any]:
-        struct = {"type": "struct", "fields": [{"id": i + 1, "name": f["name"], "required": False, "type": f["type"]} for i, f in enumerate(fields)]}
+        struct = {
+            "type": "struct",
+            "fields": [
+                {"id": i + 1, "name": f["name"], "required": False, "type": f["type"]} for i, f in enumerate(fields)
+            ],
+        }
         schema = self.schema(struct)
-        return schema, self.spec(schema, [{"name": f["name"], "source": f["name"], "transform": "identity"} for f in fields])
+        return schema, self.spec(
+            schema, [{"name": f["name"], "source": f["name"], "transform": "identity"} for f in fields]
+        )
 
     def evaluate_manifest(self, inp: dict) -> bool:
         schema, spec = self._identity_schema_and_spec(inp["fields"])
         types = {f["name"]: parse_type(f["type"]) for f in inp["fields"]}
         summaries = None
         if inp["summaries"] is not None:
-            summaries = [self.manifest.PartitionFieldSummary.from_args(
-                contains_null=s["contains_null"], contains_nan=s.get("contains_nan"),
-                lower_bound=_unhex(s.get("lower_bound")), upper_bound=_unhex(s.get("upper_bound"))) for s in inp["summaries"]]  # fmt: skip
+            summaries = [
+                self.manifest.PartitionFieldSummary.from_args(
+                    contains_null=s["contains_null"],
+                    contains_nan=s.get("contains_nan"),
+                    lower_bound=_unhex(s.get("lower_bound")),
+                    upper_bound=_unhex(s.get("upper_bound")),
+                )
+                for s in inp["summaries"]
+            ]
         manifest_file = self.manifest.ManifestFile.from_args(
-            manifest_path="file:/m.avro", manifest_length=1, partition_spec_id=0, content=self.manifest.ManifestContent.DATA,
-            sequence_number=1, min_sequence_number=1, added_snapshot_id=1, added_files_count=1, existing_files_count=0,
-            deleted_files_count=0, added_rows_count=1, existing_rows_count=0, deleted_rows_count=0, partitions=summaries)  # fmt: skip
-        return bool(self.visitors.manifest_evaluator(spec, schema, self.expression(inp["predicate"], types), True)(manifest_file))
+            manifest_path="file:/m.avro",
+            manifest_length=1,
+            partition_spec_id=0,
+            content=self.manifest.ManifestContent.DATA,
+            sequence_number=1,
+            min_sequence_number=1,
+            added_snapshot_id=1,
+            added_files_count=1,
+            existing_files_count=0,
+            deleted_files_count=0,
+            added_rows_count=1,
+            existing_rows_count=0,
+            deleted_rows_count=0,
+            partitions=summaries,
+        )
+        return bool(
+            self.visitors.manifest_evaluator(spec, schema, self.expression(inp["predicate"], types), True)(
+                manifest_file
+            )
+        )
 
     def partition_summaries(self, inp: dict) -> list[dict]:
         fields = [{"name": f"p{i}", "type": t} for i, t in enumerate(inp["types"])]
         schema, spec = self._identity_schema_and_spec(fields)
         types = [parse_type(t) for t in inp["types"]]
         records = [self.Record(*[decode(t, v) for t, v in zip(types, tup)]) for tup in inp["partitions"]]
-        return [{"contains_null": s.contains_null, "contains_nan": s.contains_nan, "lower_bound": _hex(s.lower_bound),
-                 "upper_bound": _hex(s.upper_bound)} for s in self.manifest.construct_partition_summaries(spec, schema, records)]  # fmt: skip
+        return [
+            {
+                "contains_null": s.contains_null,
+                "contains_nan": s.contains_nan,
+                "lower_bound": _hex(s.lower_bound),
+                "upper_bound": _hex(s.upper_bound),
+            }
+            for s in self.manifest.construct_partition_summaries(spec, schema, records)
+        ]
 
     def partition_tuple(self, inp: dict) -> list:
         import pyarrow as pa
@@ -162,16 +245,28 @@ class Planning:
         schema, types = self.schema(inp["schema"]), _types(inp["schema"])
         spec = self.spec(schema, inp["spec"])
         arrow_schema = pio.schema_to_pyarrow(schema, include_field_ids=False)
-        table = pa.table({f.name: pa.array([decode(types[f.name], row.get(f.name)) for row in inp["rows"]],
-                                           type=arrow_schema.field(f.name).type) for f in schema.fields}, schema=arrow_schema)  # fmt: skip
+        table = pa.table(
+            {
+                f.name: pa.array(
+                    [decode(types[f.name], row.get(f.name)) for row in inp["rows"]],
+                    type=arrow_schema.field(f.name).type,
+                )
+                for f in schema.fields
+            },
+            schema=arrow_schema,
+        )
         files = list(pio._determine_partitions(spec, schema, table))  # one data file per partition
         if len(files) != 1:
-            raise PartitionTupleRejected(f"PyIceberg splits the {table.num_rows} rows into {len(files)} partitions: "
-                                         f"{[(f.partition_key.partition, f.arrow_table_partition.num_rows) for f in files]}")  # fmt: skip
+            raise PartitionTupleRejected(
+                f"PyIceberg splits the {table.num_rows} rows into {len(files)} partitions: "
+                f"{[(f.partition_key.partition, f.arrow_table_partition.num_rows) for f in files]}"
+            )
         (written,) = files
         if written.arrow_table_partition.num_rows != table.num_rows:
-            raise PartitionTupleRejected(f"PyIceberg's one partition {written.partition_key.partition} holds "
-                                         f"{written.arrow_table_partition.num_rows} of the {table.num_rows} rows")  # fmt: skip
+            raise PartitionTupleRejected(
+                f"PyIceberg's one partition {written.partition_key.partition} holds "
+                f"{written.arrow_table_partition.num_rows} of the {table.num_rows} rows"
+            )
         partition = written.partition_key.partition
         result_types = [str(f.field_type) for f in spec.partition_type(schema).fields]
         return [encode(t, partition[i]) for i, t in enumerate(result_types)]
@@ -192,11 +287,16 @@ class Planning:
         stats = pio.data_file_statistics_from_parquet_metadata(
             parquet_metadata=pq.ParquetFile(io.BytesIO(data)).metadata,
             stats_columns=pio.compute_statistics_plan(schema, {"write.metadata.metrics.default": mode}),
-            parquet_column_mapping=pio.parquet_path_to_id_mapping(schema))  # fmt: skip
+            parquet_column_mapping=pio.parquet_path_to_id_mapping(schema),
+        )
         found = stats.to_serialized_dict()  # the data_file fields PyIceberg writes
-        return {"value_count": found["value_counts"].get(1), "null_value_count": found["null_value_counts"].get(1),
-                "nan_value_count": found["nan_value_counts"].get(1), "lower_bound": _hex(found["lower_bounds"].get(1)),
-                "upper_bound": _hex(found["upper_bounds"].get(1))}  # fmt: skip
+        return {
+            "value_count": found["value_counts"].get(1),
+            "null_value_count": found["null_value_counts"].get(1),
+            "nan_value_count": found["nan_value_counts"].get(1),
+            "lower_bound": _hex(found["lower_bounds"].get(1)),
+            "upper_bound": _hex(found["upper_bounds"].get(1)),
+        }
 
 
 def _types(struct_json: dict) -> dict:
@@ -209,4 +309,3 @@ def _hex(data: bytes | None) -> str | None:
 
 def _unhex(text: str | None) -> bytes | None:
     return None if text is None else bytes.fromhex(text)
-

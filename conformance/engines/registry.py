@@ -36,7 +36,9 @@ def load(spec: str) -> type:
     path = BUILTIN.get(spec, spec)
     module_name, sep, class_name = path.partition(":")
     if not sep:
-        raise ValueError(f"unknown engine {spec!r}: use one of {', '.join(BUILTIN)}, package.module:Class or 'cmd:NAME=COMMAND ARGS'")
+        raise ValueError(
+            f"unknown engine {spec!r}: use one of {', '.join(BUILTIN)}, package.module:Class or 'cmd:NAME=COMMAND ARGS'"
+        )
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as e:

@@ -76,11 +76,15 @@ class SailEngine(Engine):
             why = f"cannot import pysail or PySpark's Spark Connect client ({e})"
             raise EngineUnavailable(f"sail: {why}; {_INSTALL}") from None
         if pysail.__version__ != SAIL_VERSION:
-            raise EngineUnavailable(f"sail: pysail {pysail.__version__} is installed, the adapter was written against "
-                                    f"{SAIL_VERSION}; {_INSTALL}")  # fmt: skip
+            raise EngineUnavailable(
+                f"sail: pysail {pysail.__version__} is installed, the adapter was written against "
+                f"{SAIL_VERSION}; {_INSTALL}"
+            )
         if not pyspark.__version__.startswith(PYSPARK_SERIES):
-            raise EngineUnavailable(f"sail: PySpark {pyspark.__version__} is installed, the adapter uses the "
-                                    f"Spark Connect client of PySpark 3.5; {_INSTALL}")  # fmt: skip
+            raise EngineUnavailable(
+                f"sail: PySpark {pyspark.__version__} is installed, the adapter uses the "
+                f"Spark Connect client of PySpark 3.5; {_INSTALL}"
+            )
         try:
             server = SparkConnectServer("127.0.0.1", 0)
             server.start(background=True)

@@ -64,7 +64,9 @@ class IcebergSparkEngine(Engine):
         from conformance.engines.iceberg_java import spark as spark_session
 
         try:
-            spark = spark_session.local_spark_session(golden_tables.root() / "spark-warehouse", app_name="iceberg-conformance-read")
+            spark = spark_session.local_spark_session(
+                golden_tables.root() / "spark-warehouse", app_name="iceberg-conformance-read"
+            )
         except Exception as e:  # BuildError, RuntimeError (another session is running), a JVM that does not start
             return [EngineAnswer(False, error=f"cannot start the Spark session: {type(e).__name__}: {e}")] * len(cases)
         try:

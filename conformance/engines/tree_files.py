@@ -28,8 +28,9 @@ def metadata_document(files: dict[str, bytes], location: str) -> dict[str, Any]:
         raise FileNotFoundError(f"the case has no file {location!r}") from None
 
 
-def tree_view(output: dict[str, Any], top: tuple[str, ...], manifest_keys: tuple[str, ...],
-              entry_keys: tuple[str, ...]) -> dict[str, Any]:  # fmt: skip
+def tree_view(
+    output: dict[str, Any], top: tuple[str, ...], manifest_keys: tuple[str, ...], entry_keys: tuple[str, ...]
+) -> dict[str, Any]:
     """The part of a tree reading made of the given top-level, manifest and entry keys."""
     view = {k: output[k] for k in top}
     view["manifests"] = [{k: m[k] for k in manifest_keys} for m in output["manifests"]]

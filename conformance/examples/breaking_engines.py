@@ -51,8 +51,10 @@ class GarbageAsIcebergJava(Garbage):
 
 def known_pair(engine: str = "iceberg-java") -> tuple[known.Discrepancy, known.Discrepancy]:
     """Two recorded discrepancies of `engine` whose pins are outputs (the first two, by case id)."""
-    entries = sorted((d for (e, _), d in known.load().items() if e == engine and d.is_pinned and d.raised is None),
-                     key=lambda d: d.case)  # fmt: skip
+    entries = sorted(
+        (d for (e, _), d in known.load().items() if e == engine and d.is_pinned and d.raised is None),
+        key=lambda d: d.case,
+    )
     return entries[0], entries[1]
 
 

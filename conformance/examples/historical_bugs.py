@@ -81,7 +81,12 @@ class TruncateCountsUtf16Units(_OneRuleReplaced):
     name = "bug-truncate-utf16"
 
     def faulty(self, op, inp):
-        if op != "transform" or not inp["transform"].startswith("truncate[") or inp["type"] != "string" or inp["value"] is None:
+        if (
+            op != "transform"
+            or not inp["transform"].startswith("truncate[")
+            or inp["type"] != "string"
+            or inp["value"] is None
+        ):
             return UNCHANGED
         width = transforms.parse_transform(inp["transform"]).param
         units = inp["value"].encode("utf-16-le")[: 2 * width]
@@ -95,7 +100,12 @@ class TruncateCountsUtf8Bytes(_OneRuleReplaced):
     name = "bug-truncate-utf8-bytes"
 
     def faulty(self, op, inp):
-        if op != "transform" or not inp["transform"].startswith("truncate[") or inp["type"] != "string" or inp["value"] is None:
+        if (
+            op != "transform"
+            or not inp["transform"].startswith("truncate[")
+            or inp["type"] != "string"
+            or inp["value"] is None
+        ):
             return UNCHANGED
         width = transforms.parse_transform(inp["transform"]).param
         return inp["value"].encode("utf-8")[:width].decode("utf-8", errors="replace")
@@ -157,7 +167,11 @@ class TimestampNanosHashedAsNanos(_OneRuleReplaced):
     name = "bug-ns-hashed-as-nanos"
 
     def faulty(self, op, inp):
-        if op not in ("hash", "transform") or inp.get("type") not in ("timestamp_ns", "timestamptz_ns") or inp.get("value") is None:
+        if (
+            op not in ("hash", "transform")
+            or inp.get("type") not in ("timestamp_ns", "timestamptz_ns")
+            or inp.get("value") is None
+        ):
             return UNCHANGED
         if op == "transform" and not inp["transform"].startswith("bucket["):
             return UNCHANGED

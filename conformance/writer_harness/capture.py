@@ -41,14 +41,26 @@ def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
 
     golden = doc["golden"]
     history = {k: doc[k] for k in ("format", "table", "steps")}
-    run = HistoryRun(harness.spark, harness.warehouse, golden["id"].replace("-", "_"), history, harness.readers, writer=harness.writer_of(doc))
+    run = HistoryRun(
+        harness.spark,
+        harness.warehouse,
+        golden["id"].replace("-", "_"),
+        history,
+        harness.readers,
+        writer=harness.writer_of(doc),
+    )
     outcome = run.run()
     new, known = classify(outcome.findings, harness.known)
     if new or outcome.steps_run + len(outcome.skipped) < len(history["steps"]):
-        shown = "; ".join(f"{f.check} after step {f.step}: {f.message}" for f in new[:3]) or f"{outcome.refused or 'a step did not run'}"
+        shown = (
+            "; ".join(f"{f.check} after step {f.step}: {f.message}" for f in new[:3])
+            or f"{outcome.refused or 'a step did not run'}"
+        )
         raise CaptureRefused(f"{golden['id']}: not kept: {shown}")
     md = run.table.metadata()
-    scheme = "file://" if md["location"].startswith("file:///") else "file:"  # PyIceberg writes file:///, Iceberg Java file:/
+    scheme = (
+        "file://" if md["location"].startswith("file:///") else "file:"
+    )  # PyIceberg writes file:///, Iceberg Java file:/
     written = {f"{scheme}{p}": p.read_bytes() for p in sorted(run.table.directory.rglob("*")) if p.is_file()}
     location = f"{PLACEHOLDER}/{golden['id']}"
     files = relocate(written, md["location"], location)
@@ -56,17 +68,23 @@ def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
     if target.exists():
         shutil.rmtree(target)
     for path, data in files.items():
-        local = target / path[len(location) + 1:]
+        local = target / path[len(location) + 1 :]
         local.parent.mkdir(parents=True, exist_ok=True)
         local.write_bytes(data)
     document = {
-        **golden, "format-version": md["format-version"], "location": location,
-        "metadata-location": f"{location}/metadata/{run.table.metadata_path.name}", "writer": describe(run.table.kind),
+        **golden,
+        "format-version": md["format-version"],
+        "location": location,
+        "metadata-location": f"{location}/metadata/{run.table.metadata_path.name}",
+        "writer": describe(run.table.kind),
         "expected-rows": "the writer harness's model (conformance/writer_harness/model.py); in v3 the row lineage columns are the "
-                         "reference reader's, found equal to Iceberg Java's wherever Spark could read the snapshot",
-        "known-findings": sorted({entry.id for _, entry in known}), "history": history,
-        "snapshots": [_snapshot(run, s, md["format-version"]) for s in md["snapshots"] if s["snapshot-id"] in run.model.versions],
-    }  # fmt: skip
+        "reference reader's, found equal to Iceberg Java's wherever Spark could read the snapshot",
+        "known-findings": sorted({entry.id for _, entry in known}),
+        "history": history,
+        "snapshots": [
+            _snapshot(run, s, md["format-version"]) for s in md["snapshots"] if s["snapshot-id"] in run.model.versions
+        ],
+    }
     (target / "capture.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return target
 
@@ -76,8 +94,12 @@ def _snapshot(run: HistoryRun, snapshot: dict, format_version: int) -> dict[str,
     sid = snapshot["snapshot-id"]
     version = run.model.versions[sid]
     lineage = {}
-    if format_version >= 3 and snapshot.get("first-row-id") is not None:  # where Spark read the snapshot, check 2 compared these with its own
-        read = run.readers.read_table(run.readers.table_files(run.table.metadata_location), run.table.metadata_location, sid, with_lineage=True).to_pylist()
+    if (
+        format_version >= 3 and snapshot.get("first-row-id") is not None
+    ):  # where Spark read the snapshot, check 2 compared these with its own
+        read = run.readers.read_table(
+            run.readers.table_files(run.table.metadata_location), run.table.metadata_location, sid, with_lineage=True
+        ).to_pylist()
         lineage = {r["id"]: (r[LINEAGE[0]], r[LINEAGE[1]]) for r in read}
     rows = []
     for row in version.rows.values():
@@ -87,5 +109,9 @@ def _snapshot(run: HistoryRun, snapshot: dict, format_version: int) -> dict[str,
             out.update(zip(LINEAGE, lineage.get(values["id"], (None, None))))
         rows.append(out)
     columns = [c.name for c in version.columns] + (list(LINEAGE) if format_version >= 3 else [])
-    return {"snapshot-id": sid, "operation": snapshot["summary"]["operation"], "columns": columns,
-            "rows": sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))}  # fmt: skip
+    return {
+        "snapshot-id": sid,
+        "operation": snapshot["summary"]["operation"],
+        "columns": columns,
+        "rows": sorted(rows, key=lambda r: json.dumps(r, sort_keys=True)),
+    }

@@ -54,12 +54,35 @@ _CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
 # only the table's current columns, and ClickHouse's own partition expressions keep old names. An
 # Avro error is ClickHouse failing to write its own manifest.
 _HARNESS_CODES = {"SYNTAX_ERROR", "UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH"}
-_CRASH_CODES = {"LOGICAL_ERROR", "STD_EXCEPTION", "UNKNOWN_EXCEPTION", "CANNOT_READ_ALL_DATA", "INCORRECT_DATA", "CORRUPTED_DATA",
-                "UNKNOWN_IDENTIFIER", "AVRO_EXCEPTION"}  # fmt: skip
-_NATIVE = {"int": "Int32", "bigint": "Int64", "float": "Float32", "double": "Float64", "date": "Date32",
-           "timestamp": "DateTime64(6, 'UTC')", "timestamp_ntz": "DateTime64(6)", "string": "String"}  # fmt: skip
-_TRANSFORMS = {"bucket": "icebergBucket({param}, {c})", "truncate": "icebergTruncate({param}, {c})", "year": "toYearNumSinceEpoch({c})",
-               "month": "toMonthNumSinceEpoch({c})", "day": "toRelativeDayNum({c})", "hour": "toRelativeHourNum({c})", "identity": "{c}"}  # fmt: skip
+_CRASH_CODES = {
+    "LOGICAL_ERROR",
+    "STD_EXCEPTION",
+    "UNKNOWN_EXCEPTION",
+    "CANNOT_READ_ALL_DATA",
+    "INCORRECT_DATA",
+    "CORRUPTED_DATA",
+    "UNKNOWN_IDENTIFIER",
+    "AVRO_EXCEPTION",
+}
+_NATIVE = {
+    "int": "Int32",
+    "bigint": "Int64",
+    "float": "Float32",
+    "double": "Float64",
+    "date": "Date32",
+    "timestamp": "DateTime64(6, 'UTC')",
+    "timestamp_ntz": "DateTime64(6)",
+    "string": "String",
+}
+_TRANSFORMS = {
+    "bucket": "icebergBucket({param}, {c})",
+    "truncate": "icebergTruncate({param}, {c})",
+    "year": "toYearNumSinceEpoch({c})",
+    "month": "toMonthNumSinceEpoch({c})",
+    "day": "toRelativeDayNum({c})",
+    "hour": "toRelativeHourNum({c})",
+    "identity": "{c}",
+}
 
 
 class ChdbError(Exception):
@@ -189,7 +212,6 @@ class ChdbTable(MetadataByLocation):
     def metadata_location(self) -> str:
         return self.metadata_path.as_uri()
 
-
     # --- refusals and crashes -------------------------------------------------------------------
     def classify(self, e: BaseException) -> tuple[str, str]:
         """ClickHouse's errors ("Code: N. DB::Exception: ... (NAME)") are refusals, except the codes
@@ -216,16 +238,22 @@ class ChdbTable(MetadataByLocation):
         if table["format-version"] != 2:
             raise Unsupported(f"ClickHouse writes format version 2 only, not {table['format-version']}")
         columns = ", ".join(column_sql(c["name"], c["type"], c["name"] != "id") for c in table["columns"])
-        parts = [_TRANSFORMS[f["transform"]].format(param=f.get("param"), c=quote(f["column"])) for f in table["partition"]]
+        parts = [
+            _TRANSFORMS[f["transform"]].format(param=f.get("param"), c=quote(f["column"])) for f in table["partition"]
+        ]
         partition = f" PARTITION BY ({', '.join(parts)})" if parts else ""
         self.sql(f"DROP TABLE IF EXISTS {quote(self.name)}")
-        self.sql(f"CREATE TABLE {quote(self.name)} ({columns}) ENGINE = IcebergLocal('{self.directory}', 'Parquet'){partition}")
+        self.sql(
+            f"CREATE TABLE {quote(self.name)} ({columns}) ENGINE = IcebergLocal('{self.directory}', 'Parquet'){partition}"
+        )
 
     def _main_only(self, branch: str | None) -> None:
         if branch is not None:
             raise Unsupported("ClickHouse writes no branches")
 
-    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+    def insert(
+        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
+    ) -> None:
         self._main_only(branch)
         if overwrite:
             raise Unsupported("ClickHouse has no INSERT OVERWRITE of an Iceberg table")
@@ -240,7 +268,9 @@ class ChdbTable(MetadataByLocation):
 
     def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
         self._main_only(branch)
-        self.sql(f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions())}")
+        self.sql(
+            f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions())}"
+        )
 
     def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
         self._main_only(branch)
@@ -270,7 +300,9 @@ class ChdbTable(MetadataByLocation):
 
     def move_column(self, name: str, after: str | None) -> None:
         t = next(f["type"] for f in self._schema_fields() if f["name"] == name)
-        self.alter(f"MODIFY COLUMN {quote(name)} {_nullable(t)} {'FIRST' if after is None else f'AFTER {quote(after)}'}")
+        self.alter(
+            f"MODIFY COLUMN {quote(name)} {_nullable(t)} {'FIRST' if after is None else f'AFTER {quote(after)}'}"
+        )
 
     def widen_column(self, name: str, t: str) -> None:
         self.alter(f"MODIFY COLUMN {column_sql(name, t)}")
@@ -310,13 +342,20 @@ class ChdbTable(MetadataByLocation):
     cherrypick = rollback
 
 
-
 def _nullable(iceberg: Any) -> str:
     """The Nullable ClickHouse type of a primitive Iceberg type string of the table's schema."""
-    names = {"int": "Int32", "long": "Int64", "float": "Float32", "double": "Float64", "date": "Date32", "string": "String",
-             "timestamp": "DateTime64(6)", "timestamptz": "DateTime64(6, 'UTC')"}  # fmt: skip
+    names = {
+        "int": "Int32",
+        "long": "Int64",
+        "float": "Float32",
+        "double": "Float64",
+        "date": "Date32",
+        "string": "String",
+        "timestamp": "DateTime64(6)",
+        "timestamptz": "DateTime64(6, 'UTC')",
+    }
     if isinstance(iceberg, str) and iceberg.startswith("decimal("):
-        return "Nullable(Decimal" + iceberg[len("decimal"):] + ")"
+        return "Nullable(Decimal" + iceberg[len("decimal") :] + ")"
     if iceberg not in names:
         raise Unsupported(f"the harness moves no ClickHouse column of Iceberg type {iceberg!r}")
     return f"Nullable({names[iceberg]})"

@@ -30,7 +30,9 @@ from .model import Column
 LINEAGE = ("_row_id", "_last_updated_sequence_number")
 
 
-def compare_rows(columns: tuple[Column, ...] | list[Column], expected: list[tuple], names: list[str], rows: list[dict[str, Any]]) -> str | None:
+def compare_rows(
+    columns: tuple[Column, ...] | list[Column], expected: list[tuple], names: list[str], rows: list[dict[str, Any]]
+) -> str | None:
     """None when a reader's columns and rows (any order) equal the model's, else what differs."""
     want_names = [c.name for c in columns]
     if names != want_names:
@@ -45,22 +47,32 @@ def compare_rows(columns: tuple[Column, ...] | list[Column], expected: list[tupl
         return None
     missing, extra = want_count - got_count, got_count - want_count
     first = lambda c: [_show_row(columns, r) for r in list(c.elements())[:3]]  # noqa: E731
-    return (f"{len(got)} rows; the model has {len(expected)}: {sum(missing.values())} missing {first(missing)}, "
-            f"{sum(extra.values())} unexpected {first(extra)}")  # fmt: skip
+    return (
+        f"{len(got)} rows; the model has {len(expected)}: {sum(missing.values())} missing {first(missing)}, "
+        f"{sum(extra.values())} unexpected {first(extra)}"
+    )
 
 
 def _show_row(columns: tuple[Column, ...] | list[Column], key: tuple) -> str:
     return "{" + ", ".join(f"{c.name}={v!r}"[:50] for c, v in zip(columns, key)) + "}"
 
 
-def lineage_messages(rows: dict[int, tuple[int | None, int | None]], spark: dict[int, tuple[int | None, int | None]],
-                     sequence_number: int, parent: dict[int, tuple] | None, inserted: frozenset[int], updated: frozenset[int]) -> list[str]:  # fmt: skip
+def lineage_messages(
+    rows: dict[int, tuple[int | None, int | None]],
+    spark: dict[int, tuple[int | None, int | None]],
+    sequence_number: int,
+    parent: dict[int, tuple] | None,
+    inserted: frozenset[int],
+    updated: frozenset[int],
+) -> list[str]:
     """Row lineage of one v3 snapshot, by row id (`rows`: the reference's, `spark`: Spark's)."""
     out = []
     if rows != spark:
         differ = sorted(i for i in rows.keys() | spark.keys() if rows.get(i) != spark.get(i))
-        out.append(f"the reference's (_row_id, _last_updated_sequence_number) differ from Spark's for ids {differ[:5]}: "
-                   f"{[(i, rows.get(i), spark.get(i)) for i in differ[:3]]}")  # fmt: skip
+        out.append(
+            f"the reference's (_row_id, _last_updated_sequence_number) differ from Spark's for ids {differ[:5]}: "
+            f"{[(i, rows.get(i), spark.get(i)) for i in differ[:3]]}"
+        )
     row_ids = [r for r, _ in rows.values()]
     if None in row_ids:
         out.append(f"{row_ids.count(None)} rows without _row_id")
@@ -73,7 +85,9 @@ def lineage_messages(rows: dict[int, tuple[int | None, int | None]], spark: dict
     for i, (row_id, seq) in sorted(rows.items()):
         if i in inserted or i in updated:
             if seq != sequence_number:
-                out.append(f"id {i}, written by this commit, has _last_updated_sequence_number {seq}; the snapshot's is {sequence_number}")
+                out.append(
+                    f"id {i}, written by this commit, has _last_updated_sequence_number {seq}; the snapshot's is {sequence_number}"
+                )
             if i in updated and i in parent and row_id != parent[i][0]:
                 out.append(f"id {i} was updated and its _row_id changed from {parent[i][0]} to {row_id}")
             if i in inserted and i not in updated and row_id in parent_ids:

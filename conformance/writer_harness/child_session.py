@@ -26,8 +26,15 @@ class ChildSession:
 
     def __init__(self, module: str, args: tuple[str, ...] = (), cwd: Path | None = None, label: str = "the writer"):
         self.label = label
-        self.child = subprocess.Popen([sys.executable, "-m", module, *args], cwd=cwd, text=True, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": _project_path()})  # fmt: skip
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            cwd=cwd,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": _project_path()},
+        )
 
     def request(self, sql: str) -> dict[str, Any]:
         """The child's reply to one statement; `Died` when the child is gone."""

@@ -79,17 +79,37 @@ from .writers import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
 CATALOG = "ice"  # the name the catalog is attached under in DuckDB
-EXTENSIONS = (("duckdb-extension-httpfs", "duckdb_extension_httpfs", "httpfs"), ("duckdb-extension-avro", "duckdb_extension_avro", "avro"),
-              ("duckdb-extension-iceberg", "duckdb_extension_iceberg", "iceberg"))  # fmt: skip
+EXTENSIONS = (
+    ("duckdb-extension-httpfs", "duckdb_extension_httpfs", "httpfs"),
+    ("duckdb-extension-avro", "duckdb_extension_avro", "avro"),
+    ("duckdb-extension-iceberg", "duckdb_extension_iceberg", "iceberg"),
+)
 # DuckDB's error classes that are the harness's own fault (its SQL names what is not there), and
 # those of a failure inside DuckDB (a crash, not a refusal).
 _HARNESS_ERRORS = {"ParserException", "SyntaxException"}
 _MISSING_TABLE = re.compile(r"CatalogException: Catalog Error: (Table|Schema) with name \S+ does not exist")
 _CRASH_ERRORS = {"InternalException", "InternalError", "FatalException", "IOException", "SerializationException"}
-_NATIVE = {"boolean": "BOOLEAN", "int": "INTEGER", "bigint": "BIGINT", "float": "FLOAT", "double": "DOUBLE", "date": "DATE",
-           "timestamp": "TIMESTAMPTZ", "timestamp_ntz": "TIMESTAMP", "string": "VARCHAR", "binary": "BLOB"}  # fmt: skip
-_TRANSFORMS = {"identity": "{c}", "bucket": "bucket({param}, {c})", "truncate": "truncate({param}, {c})", "year": "year({c})",
-               "month": "month({c})", "day": "day({c})", "hour": "hour({c})"}  # fmt: skip
+_NATIVE = {
+    "boolean": "BOOLEAN",
+    "int": "INTEGER",
+    "bigint": "BIGINT",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+    "date": "DATE",
+    "timestamp": "TIMESTAMPTZ",
+    "timestamp_ntz": "TIMESTAMP",
+    "string": "VARCHAR",
+    "binary": "BLOB",
+}
+_TRANSFORMS = {
+    "identity": "{c}",
+    "bucket": "bucket({param}, {c})",
+    "truncate": "truncate({param}, {c})",
+    "year": "year({c})",
+    "month": "month({c})",
+    "day": "day({c})",
+    "hour": "hour({c})",
+}
 
 
 # --- the child process ---------------------------------------------------------------------------
@@ -307,7 +327,6 @@ class DuckDBTable(MetadataByLocation):
         """The catalog's current metadata location (a file: URI)."""
         return warehouse(self.root).server.metadata_location((NAMESPACE, self.name))
 
-
     def _schema(self) -> list[dict]:
         md = self.metadata()
         return next(s for s in md["schemas"] if s["schema-id"] == md["current-schema-id"])["fields"]
@@ -338,11 +357,18 @@ class DuckDBTable(MetadataByLocation):
     def create(self, table: dict) -> None:
         version = table["format-version"]
         if version not in (1, 2):
-            raise Unsupported(f"format version {version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata")
-        columns = ", ".join(f"{quote(c['name'])} {native_type(c['type'])}" + (" NOT NULL" if c["name"] == "id" else "") for c in table["columns"])
+            raise Unsupported(
+                f"format version {version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata"
+            )
+        columns = ", ".join(
+            f"{quote(c['name'])} {native_type(c['type'])}" + (" NOT NULL" if c["name"] == "id" else "")
+            for c in table["columns"]
+        )
         parts = [_transform_sql(_transform_key(f), f["column"]) for f in table["partition"]]
         partition = f" PARTITIONED BY ({', '.join(parts)})" if parts else ""
-        props = ", ".join(f"{_string(k)} = {_string(v)}" for k, v in {**table["properties"], "format-version": str(version)}.items())
+        props = ", ".join(
+            f"{_string(k)} = {_string(v)}" for k, v in {**table["properties"], "format-version": str(version)}.items()
+        )
         server = warehouse(self.root).server
         with server.lock:
             if server.catalog.table_exists((NAMESPACE, self.name)):  # a table of an earlier run of the same name
@@ -361,9 +387,13 @@ class DuckDBTable(MetadataByLocation):
         if md["format-version"] < 2:
             raise Unsupported(f"DuckDB 1.5.5 does not {what} Iceberg v1 tables")
         if md.get("properties", {}).get(f"write.{mode}.mode", "merge-on-read") != "merge-on-read":
-            raise Unsupported(f"DuckDB 1.5.5 writes {mode}s merge-on-read only, and the table's write.{mode}.mode is copy-on-write")
+            raise Unsupported(
+                f"DuckDB 1.5.5 writes {mode}s merge-on-read only, and the table's write.{mode}.mode is copy-on-write"
+            )
 
-    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+    def insert(
+        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
+    ) -> None:
         self._main_only(branch)
         if overwrite:
             raise Unsupported("DuckDB has no INSERT OVERWRITE")
@@ -387,18 +417,28 @@ class DuckDBTable(MetadataByLocation):
         condition = predicates.exact(where, types, self.ids, _Conditions())
         self.sql(f"UPDATE {self.ident} SET {quote(column)} = {literal(t, value)} WHERE {condition}")
 
-    def merge(self, columns: list[tuple[str, str]], rows: list[dict], delete_where: dict | None, types: dict[str, str],
-              branch: str | None) -> None:  # fmt: skip
+    def merge(
+        self,
+        columns: list[tuple[str, str]],
+        rows: list[dict],
+        delete_where: dict | None,
+        types: dict[str, str],
+        branch: str | None,
+    ) -> None:
         self._main_only(branch)
         self._row_level("merge into", "merge")
         if delete_where is not None:
-            raise Unsupported("DuckDB 1.5.5: MERGE INTO with Iceberg only supports a single UPDATE/DELETE action currently")
+            raise Unsupported(
+                "DuckDB 1.5.5: MERGE INTO with Iceberg only supports a single UPDATE/DELETE action currently"
+            )
         names = [quote(n) for n, _ in columns]
         tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
         updates = ", ".join(f"{n} = s.{n}" for n in names if n != '"id"')
         updating = f"WHEN MATCHED THEN UPDATE SET {updates} " if updates else ""
-        self.sql(f"MERGE INTO {self.ident} AS t USING (VALUES {tuples}) AS s({', '.join(names)}) ON t.\"id\" = s.\"id\" "
-                 f"{updating}WHEN NOT MATCHED THEN INSERT ({', '.join(names)}) VALUES ({', '.join(f's.{n}' for n in names)})")  # fmt: skip
+        self.sql(
+            f'MERGE INTO {self.ident} AS t USING (VALUES {tuples}) AS s({", ".join(names)}) ON t."id" = s."id" '
+            f"{updating}WHEN NOT MATCHED THEN INSERT ({', '.join(names)}) VALUES ({', '.join(f's.{n}' for n in names)})"
+        )
         self.ids.update(r["id"] for r in rows)
 
     def equality_delete(self, *args: Any) -> None:
@@ -471,7 +511,9 @@ class DuckDBTable(MetadataByLocation):
 
     def upgrade(self, format_version: int) -> None:
         if format_version != 2:
-            raise Unsupported(f"format version {format_version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata")
+            raise Unsupported(
+                f"format version {format_version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata"
+            )
         self.alter("SET ('format-version' = '2')")
 
     # --- what DuckDB does not write ------------------------------------------------------------------
@@ -492,7 +534,6 @@ class DuckDBTable(MetadataByLocation):
         raise Unsupported("DuckDB has no rollback or cherry-pick of Iceberg snapshots")
 
     cherrypick = rollback
-
 
 
 if __name__ == "__main__":

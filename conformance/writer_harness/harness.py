@@ -48,17 +48,27 @@ RULE_KINDS = ("operation", "spec")
 @dataclass(frozen=True)
 class KnownFinding:
     id: str
-    check: str | list[str]  # a check name, or a prefix ending in ':' (reader:); or a list of them (a writer's wrong rows show in every reader)
+    check: (
+        str | list[str]
+    )  # a check name, or a prefix ending in ':' (reader:); or a list of them (a writer's wrong rows show in every reader)
     match: str  # regular expression searched in the message
     reason: str
     spec: str
     upstream: str | None = None
     step_op: str | None = None  # when set, only findings seen after a step of this op
-    writer: str | None = None  # when set, only findings on tables of this writer ("spark", "pyiceberg", "chdb", "duckdb")
+    writer: str | None = (
+        None  # when set, only findings on tables of this writer ("spark", "pyiceberg", "chdb", "duckdb")
+    )
     format_version: int | None = None  # when set, only findings on tables of this format version
-    evolved_spec: bool | None = None  # when set, only findings on tables with (true) or without (false) more than one partition spec
-    rule: dict | None = None  # what it is judged against: {"kind": "operation", "operation", "meaning"} or {"kind": "spec", "section", "file", "quote"}
-    level: str = "violation"  # "violation", "divergence" (the spec is silent or ambiguous) or "allowed" (the spec permits it)
+    evolved_spec: bool | None = (
+        None  # when set, only findings on tables with (true) or without (false) more than one partition spec
+    )
+    rule: dict | None = (
+        None  # what it is judged against: {"kind": "operation", "operation", "meaning"} or {"kind": "spec", "section", "file", "quote"}
+    )
+    level: str = (
+        "violation"  # "violation", "divergence" (the spec is silent or ambiguous) or "allowed" (the spec permits it)
+    )
     level_reason: str = ""  # why that level, from the spec text
 
     @property
@@ -69,18 +79,31 @@ class KnownFinding:
         checks = self.check if isinstance(self.check, list) else [self.check]
         same_check = any(f.check == c or (c.endswith(":") and f.check.startswith(c)) for c in checks)
         scoped = self.format_version in (None, f.format_version) and self.evolved_spec in (None, (f.specs or 0) > 1)
-        return same_check and scoped and self.step_op in (None, f.op) and self.writer in (None, f.writer) and re.search(self.match, f.message) is not None
+        return (
+            same_check
+            and scoped
+            and self.step_op in (None, f.op)
+            and self.writer in (None, f.writer)
+            and re.search(self.match, f.message) is not None
+        )
 
 
 def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
-    entries = [KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()}) for entry in json.loads(path.read_text())["findings"]]
+    entries = [
+        KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()})
+        for entry in json.loads(path.read_text())["findings"]
+    ]
     for e in entries:
         if e.level not in LEVELS or (e.rule is not None and e.rule.get("kind") not in RULE_KINDS):
-            raise ValueError(f"{path}: {e.id}: level {e.level!r} (one of {LEVELS}) or rule kind {(e.rule or {}).get('kind')!r} (one of {RULE_KINDS})")
+            raise ValueError(
+                f"{path}: {e.id}: level {e.level!r} (one of {LEVELS}) or rule kind {(e.rule or {}).get('kind')!r} (one of {RULE_KINDS})"
+            )
     return entries
 
 
-def classify(findings: list[Finding], known: list[KnownFinding]) -> tuple[list[Finding], list[tuple[Finding, KnownFinding]]]:
+def classify(
+    findings: list[Finding], known: list[KnownFinding]
+) -> tuple[list[Finding], list[tuple[Finding, KnownFinding]]]:
     """(new findings, known ones with their entry)."""
     new, old = [], []
     for f in findings:
@@ -109,12 +132,18 @@ class Tally:
         return self.divergences + self.allowed
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.new + other.new, self.known_violations + other.known_violations, self.divergences + other.divergences,
-                     self.allowed + other.allowed)  # fmt: skip
+        return Tally(
+            self.new + other.new,
+            self.known_violations + other.known_violations,
+            self.divergences + other.divergences,
+            self.allowed + other.allowed,
+        )
 
     def __str__(self) -> str:
-        return (f"{self.violations} violations ({self.new} new, {self.known_violations} known); "
-                f"not violations, apart: {self.divergences} divergences, {self.allowed} allowed")  # fmt: skip
+        return (
+            f"{self.violations} violations ({self.new} new, {self.known_violations} known); "
+            f"not violations, apart: {self.divergences} divergences, {self.allowed} allowed"
+        )
 
 
 def tally(findings: list[Finding], known: list[KnownFinding]) -> Tally:
@@ -127,18 +156,31 @@ def tally(findings: list[Finding], known: list[KnownFinding]) -> Tally:
 # against the meaning of the operations the model applies (model.py: SQL three-valued logic for
 # conditions); the validator's and the audit's messages name a rule of the rule index, whose spec
 # section and quote are in vectors/rules.json.
-_ROWS = {"kind": "operation", "operation": "the history's steps, as the model applies them",
-         "meaning": "INSERT adds exactly its rows; a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued "
-                    "logic; an UPDATE changes exactly those rows; MERGE likewise for its matched rows; schema and partition changes "
-                    "keep every row's values; a read of a snapshot returns exactly its rows"}  # fmt: skip
-_CRASH = {"kind": "operation", "operation": "the step", "meaning": "a valid step either commits what it means or is refused with a validation error; "
-                                                                 "an internal error is neither"}  # fmt: skip
+_ROWS = {
+    "kind": "operation",
+    "operation": "the history's steps, as the model applies them",
+    "meaning": "INSERT adds exactly its rows; a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued "
+    "logic; an UPDATE changes exactly those rows; MERGE likewise for its matched rows; schema and partition changes "
+    "keep every row's values; a read of a snapshot returns exactly its rows",
+}
+_CRASH = {
+    "kind": "operation",
+    "operation": "the step",
+    "meaning": "a valid step either commits what it means or is refused with a validation error; "
+    "an internal error is neither",
+}
 _LINEAGE = [  # (message pattern, the quote of §1.4 Row lineage it breaks); the last is the default
-    ("_row_id values shared|_row_id changed|was not touched|which the parent snapshot already used", "Copy a non-null `_row_id`."),
+    (
+        "_row_id values shared|_row_id changed|was not touched|which the parent snapshot already used",
+        "Copy a non-null `_row_id`.",
+    ),
     ("without _row_id|differ from Spark's", "a null or missing value becomes the file's data sequence number."),
     ("", "If the row was modified, write `_last_updated_sequence_number` as null; otherwise copy it."),
 ]
-_HARNESS = {"kind": "harness", "meaning": "not a finding of the writer: the harness itself failed (a bug to fix in the harness)"}
+_HARNESS = {
+    "kind": "harness",
+    "meaning": "not a finding of the writer: the harness itself failed (a bug to fix in the harness)",
+}
 
 
 def judged_against(f: Finding) -> dict:
@@ -156,9 +198,20 @@ def judged_against(f: Finding) -> dict:
         rule = _rule_index().get(found.group(1)) if found else None
         if rule:
             cited = (rule.get("sections") or [{}])[0]
-            return {"kind": "spec", "rule-id": rule["id"], "section": cited.get("cited") or rule.get("section"),
-                    "file": (cited.get("source") or {}).get("file"), "quote": cited.get("quote")}  # fmt: skip
-        return {"kind": "spec", "rule-id": found.group(1) if found else None, "section": None, "file": None, "quote": None}
+            return {
+                "kind": "spec",
+                "rule-id": rule["id"],
+                "section": cited.get("cited") or rule.get("section"),
+                "file": (cited.get("source") or {}).get("file"),
+                "quote": cited.get("quote"),
+            }
+        return {
+            "kind": "spec",
+            "rule-id": found.group(1) if found else None,
+            "section": None,
+            "file": None,
+            "quote": None,
+        }
     return _HARNESS
 
 
@@ -187,8 +240,15 @@ def signature(f: Finding) -> str:
 
 
 class Harness:
-    def __init__(self, warehouse: Path | None = None, *, master: str | None = None, readers: tuple[str, ...] = OTHER_READERS,
-                 reader_overrides: dict[str, Any] | None = None, writer: str = "spark"):  # fmt: skip
+    def __init__(
+        self,
+        warehouse: Path | None = None,
+        *,
+        master: str | None = None,
+        readers: tuple[str, ...] = OTHER_READERS,
+        reader_overrides: dict[str, Any] | None = None,
+        writer: str = "spark",
+    ):
         from conformance.engines.iceberg_java.spark import local_spark_session
 
         if writer not in WRITERS:
@@ -218,7 +278,15 @@ class Harness:
     def run(self, history: dict, progress: Callable[[int, dict], None] | None = None, checking: bool = True) -> Outcome:
         """Run one history; `checking=False` runs its steps with no check (for measuring)."""
         self.count += 1
-        outcome = HistoryRun(self.spark, self.warehouse, f"h{self.count}", history, self.readers, checking, writer=self.writer_of(history)).run(progress)
+        outcome = HistoryRun(
+            self.spark,
+            self.warehouse,
+            f"h{self.count}",
+            history,
+            self.readers,
+            checking,
+            writer=self.writer_of(history),
+        ).run(progress)
         outcome.tally = tally(outcome.findings, self.known)
         return outcome
 
@@ -230,7 +298,13 @@ class Harness:
 
         drawn: dict[str, dict] = {}
 
-        @settings(max_examples=examples * 2, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=examples * 2,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(histories(min_steps=min_steps, max_steps=max_steps, writer=self.writer_kind))
         def draw(history: dict) -> None:
             if len(drawn) < examples:
@@ -239,8 +313,16 @@ class Harness:
         (hseed(seed)(draw) if seed is not None else draw)()
         return list(drawn.values())
 
-    def search(self, examples: int, max_steps: int, seed: int | None, on_outcome: Callable[[Outcome], None],
-               min_steps: int = 1, shrink: bool = True, reduce_budget: int = 40) -> dict[str, tuple[dict, list[Finding]]]:  # fmt: skip
+    def search(
+        self,
+        examples: int,
+        max_steps: int,
+        seed: int | None,
+        on_outcome: Callable[[Outcome], None],
+        min_steps: int = 1,
+        shrink: bool = True,
+        reduce_budget: int = 40,
+    ) -> dict[str, tuple[dict, list[Finding]]]:
         """Run `examples` generated histories to the end (a finding does not stop the search) and
         return, per distinct new finding, the smallest history that shows it: reduced step by step
         (`reduce`) when `shrink`."""
@@ -253,12 +335,15 @@ class Harness:
                 if sig not in smallest or _size(history) < _size(smallest[sig][0]):
                     smallest[sig] = (history, outcome.findings)
         if shrink:
-            smallest = {sig: self.reduce(history, sig, findings, reduce_budget) for sig, (history, findings) in smallest.items()}
+            smallest = {
+                sig: self.reduce(history, sig, findings, reduce_budget) for sig, (history, findings) in smallest.items()
+            }
         return smallest
 
     def reduce(self, history: dict, sig: str, findings: list[Finding], budget: int = 40) -> tuple[dict, list[Finding]]:
         """A smaller history that still shows the finding `sig`: steps after the finding dropped,
         then each earlier step tried without, then each insert's rows cut to one. At most `budget` runs."""
+
         def shows(candidate: dict) -> list[Finding] | None:
             nonlocal budget
             budget -= 1
@@ -273,14 +358,17 @@ class Harness:
         for i in reversed(range(1, len(best["steps"]))):
             if budget <= 0:
                 break
-            candidate = {**best, "steps": best["steps"][:i] + best["steps"][i + 1:]}
+            candidate = {**best, "steps": best["steps"][:i] + best["steps"][i + 1 :]}
             if (got := shows(candidate)) is not None:
                 best, best_findings = candidate, got
         for i, step in enumerate(best["steps"]):
             if budget <= 0:
                 break
             if len(step.get("rows") or []) > 1:
-                candidate = {**best, "steps": [*best["steps"][:i], {**step, "rows": step["rows"][:1]}, *best["steps"][i + 1:]]}
+                candidate = {
+                    **best,
+                    "steps": [*best["steps"][:i], {**step, "rows": step["rows"][:1]}, *best["steps"][i + 1 :]],
+                }
                 if (got := shows(candidate)) is not None:
                     best, best_findings = candidate, got
         return best, best_findings

@@ -17,7 +17,9 @@ from typing import Any
 from . import predicates, values
 
 Row = dict[int, Any]  # column key -> value; a key absent from a row reads as the column's initial default
-HOME = -1  # a row's reserved key: (spec generation, identity partition values) of the file it lives in, None when unknown
+HOME = (
+    -1
+)  # a row's reserved key: (spec generation, identity partition values) of the file it lives in, None when unknown
 
 
 class ModelLimit(Exception):
@@ -61,7 +63,9 @@ class TableModel:
         # Where rows live, for scoping equality deletes: the partition fields of the current spec, and
         # how many times the spec changed. Only identity fields are modelled (no transform code here).
         self.spec_generation = 0
-        self.partition_fields: list[tuple[str, str, int]] = [(f["name"], f["transform"], self.column(f["column"]).key) for f in partition or []]
+        self.partition_fields: list[tuple[str, str, int]] = [
+            (f["name"], f["transform"], self.column(f["column"]).key) for f in partition or []
+        ]
         self.branches: dict[str, int | None] = {"main": None}  # branch -> head snapshot id
         self.tags: dict[str, int] = {}
         self.versions: dict[int, Version] = {}
@@ -194,7 +198,9 @@ class TableModel:
     def commit(self, change: Change, snapshot_id: int, operation: str) -> None:
         """Record the snapshot the writer made for `change` as the branch's new head."""
         parent = self.branches[change.branch]
-        self.versions[snapshot_id] = Version(tuple(self.columns), change.rows, change.touched, change.appended, parent, operation)
+        self.versions[snapshot_id] = Version(
+            tuple(self.columns), change.rows, change.touched, change.appended, parent, operation
+        )
         self.branches[change.branch] = snapshot_id
 
     # --- refs ---------------------------------------------------------------------------------

@@ -77,15 +77,26 @@ def iceberg_type(t: str, ids: _Ids) -> Any:
     from pyiceberg import types as T
 
     k = values.kind(t)
-    simple = {"boolean": T.BooleanType, "int": T.IntegerType, "bigint": T.LongType, "float": T.FloatType, "double": T.DoubleType,
-              "date": T.DateType, "timestamp": T.TimestamptzType, "timestamp_ntz": T.TimestampType, "string": T.StringType,
-              "binary": T.BinaryType}  # fmt: skip
+    simple = {
+        "boolean": T.BooleanType,
+        "int": T.IntegerType,
+        "bigint": T.LongType,
+        "float": T.FloatType,
+        "double": T.DoubleType,
+        "date": T.DateType,
+        "timestamp": T.TimestamptzType,
+        "timestamp_ntz": T.TimestampType,
+        "string": T.StringType,
+        "binary": T.BinaryType,
+    }
     if k in simple:
         return simple[k]()
     if k == "decimal":
         return T.DecimalType(*values.decimal_of(t))
     if k == "struct":
-        return T.StructType(*[T.NestedField(ids(), n, iceberg_type(ft, ids), required=False) for n, ft in values.struct_fields(t)])
+        return T.StructType(
+            *[T.NestedField(ids(), n, iceberg_type(ft, ids), required=False) for n, ft in values.struct_fields(t)]
+        )
     if k == "array":
         return T.ListType(ids(), iceberg_type(values.element_type(t), ids), element_required=False)
     kt, vt = values.map_types(t)
@@ -97,9 +108,18 @@ def arrow_type(t: str) -> Any:
     import pyarrow as pa
 
     k = values.kind(t)
-    simple = {"boolean": pa.bool_(), "int": pa.int32(), "bigint": pa.int64(), "float": pa.float32(), "double": pa.float64(),
-              "date": pa.date32(), "timestamp": pa.timestamp("us", tz="UTC"), "timestamp_ntz": pa.timestamp("us"),
-              "string": pa.string(), "binary": pa.binary()}  # fmt: skip
+    simple = {
+        "boolean": pa.bool_(),
+        "int": pa.int32(),
+        "bigint": pa.int64(),
+        "float": pa.float32(),
+        "double": pa.float64(),
+        "date": pa.date32(),
+        "timestamp": pa.timestamp("us", tz="UTC"),
+        "timestamp_ntz": pa.timestamp("us"),
+        "string": pa.string(),
+        "binary": pa.binary(),
+    }
     if k in simple:
         return simple[k]
     if k == "decimal":
@@ -130,9 +150,15 @@ def arrow_value(t: str, v: Any) -> Any:
 def transform(f: dict) -> Any:
     from pyiceberg import transforms as X
 
-    return {"identity": lambda: X.IdentityTransform(), "bucket": lambda: X.BucketTransform(f["param"]),
-            "truncate": lambda: X.TruncateTransform(f["param"]), "year": lambda: X.YearTransform(),
-            "month": lambda: X.MonthTransform(), "day": lambda: X.DayTransform(), "hour": lambda: X.HourTransform()}[f["transform"]]()  # fmt: skip
+    return {
+        "identity": lambda: X.IdentityTransform(),
+        "bucket": lambda: X.BucketTransform(f["param"]),
+        "truncate": lambda: X.TruncateTransform(f["param"]),
+        "year": lambda: X.YearTransform(),
+        "month": lambda: X.MonthTransform(),
+        "day": lambda: X.DayTransform(),
+        "hour": lambda: X.HourTransform(),
+    }[f["transform"]]()
 
 
 # --- predicates ------------------------------------------------------------------------------------
@@ -179,7 +205,9 @@ class _Expressions:
     def compare(self, column: str, t: str, op: str, v: Any) -> Any:
         from pyiceberg.expressions.literals import literal
 
-        return {"=": self.E.EqualTo, "<>": self.E.NotEqualTo, "<": self.E.LessThan, ">=": self.E.GreaterThanOrEqual}[op](column, literal(v))
+        return {"=": self.E.EqualTo, "<>": self.E.NotEqualTo, "<": self.E.LessThan, ">=": self.E.GreaterThanOrEqual}[
+            op
+        ](column, literal(v))
 
 
 # --- the table -----------------------------------------------------------------------------------------
@@ -203,7 +231,6 @@ class PyIcebergTable(MetadataByLocation):
     def metadata_location(self) -> str:
         return self.table.metadata_location
 
-
     # --- refusals and crashes -------------------------------------------------------------------
     def classify(self, e: BaseException) -> tuple[str, str]:
         """PyIceberg refuses with a `ValueError` or `NotImplementedError` it raises itself, its
@@ -220,8 +247,14 @@ class PyIcebergTable(MetadataByLocation):
         if not inside:
             return "harness", text
         raised_by_pyiceberg = frames[-1].filename.startswith(root)
-        refusal = (X.ValidationError, X.ValidationException, X.ResolveError, X.CommitFailedException, X.TableAlreadyExistsError,
-                   X.NoSuchPropertyException)  # fmt: skip
+        refusal = (
+            X.ValidationError,
+            X.ValidationException,
+            X.ResolveError,
+            X.CommitFailedException,
+            X.TableAlreadyExistsError,
+            X.NoSuchPropertyException,
+        )
         if isinstance(e, refusal) or (type(e) in (ValueError, NotImplementedError) and raised_by_pyiceberg):
             return "refused", text
         where = frames[-1]
@@ -243,9 +276,19 @@ class PyIcebergTable(MetadataByLocation):
             fields.append(NestedField(field_id, c["name"], iceberg_type(c["type"], ids), required=c["name"] == "id"))
         schema = Schema(*fields)
         source = {f.name: f.field_id for f in fields}
-        spec = PartitionSpec(*[PartitionField(source[f["column"]], 1000 + k, transform(f), f["name"]) for k, f in enumerate(table["partition"])])
-        self.table = catalog(self.root).create_table(f"{NAMESPACE}.{self.name}", schema, partition_spec=spec, location=self.directory.as_uri(),
-                                                     properties=dict(table["properties"]))  # fmt: skip
+        spec = PartitionSpec(
+            *[
+                PartitionField(source[f["column"]], 1000 + k, transform(f), f["name"])
+                for k, f in enumerate(table["partition"])
+            ]
+        )
+        self.table = catalog(self.root).create_table(
+            f"{NAMESPACE}.{self.name}",
+            schema,
+            partition_spec=spec,
+            location=self.directory.as_uri(),
+            properties=dict(table["properties"]),
+        )
 
     def _arrow(self, columns: list[tuple[str, str]], rows: list[dict]) -> Any:
         import pyarrow as pa
@@ -253,7 +296,9 @@ class PyIcebergTable(MetadataByLocation):
         schema = pa.schema([pa.field(n, arrow_type(t), nullable=n != "id") for n, t in columns])
         return pa.Table.from_pylist([{n: arrow_value(t, r.get(n)) for n, t in columns} for r in rows], schema=schema)
 
-    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+    def insert(
+        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
+    ) -> None:
         frame = self._arrow(columns, rows)
         self.ids.update(r["id"] for r in rows)
         with warnings.catch_warnings():
@@ -266,14 +311,19 @@ class PyIcebergTable(MetadataByLocation):
     def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
         import pyarrow as pa
 
-        arrays = [pa.array(range(start, start + count), pa.int64()) if n == "id" else pa.nulls(count, arrow_type(t)) for n, t in columns]
+        arrays = [
+            pa.array(range(start, start + count), pa.int64()) if n == "id" else pa.nulls(count, arrow_type(t))
+            for n, t in columns
+        ]
         schema = pa.schema([pa.field(n, arrow_type(t), nullable=n != "id") for n, t in columns])
         self.ids.update(range(start, start + count))
         self.table.append(pa.Table.from_arrays(arrays, schema=schema), branch=branch or "main")
 
     def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
         condition = expression(where, types, self.ids)
-        with warnings.catch_warnings():  # "Delete operation did not match any records", "Merge on read is not yet supported"
+        with (
+            warnings.catch_warnings()
+        ):  # "Delete operation did not match any records", "Merge on read is not yet supported"
             warnings.simplefilter("ignore")
             self.table.delete(condition, branch=branch or "main")
 
@@ -281,7 +331,9 @@ class PyIcebergTable(MetadataByLocation):
         raise Unsupported("PyIceberg 0.12 has no UPDATE")
 
     def merge(self, *args: Any) -> None:
-        raise Unsupported("PyIceberg 0.12 has no MERGE (its upsert matches on keys but has no conditional delete, and is a different operation)")
+        raise Unsupported(
+            "PyIceberg 0.12 has no MERGE (its upsert matches on keys but has no conditional delete, and is a different operation)"
+        )
 
     def equality_delete(self, *args: Any) -> None:
         raise Unsupported("PyIceberg 0.12 writes no equality delete files")
@@ -370,4 +422,3 @@ class PyIcebergTable(MetadataByLocation):
 
     def rollback(self, snapshot_id: int) -> None:
         self.table.manage_snapshots().rollback_to_snapshot(snapshot_id).commit()
-

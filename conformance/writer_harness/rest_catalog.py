@@ -112,33 +112,50 @@ class RestCatalogServer:
             if route[:1] != ["namespaces"]:
                 raise RestError(404, "NoSuchEndpointException", f"no endpoint {path}")
             if len(route) == 1:
-                return {"GET": lambda: (200, self.list_namespaces(query)), "POST": lambda: (200, self.create_namespace(body))}.get(
-                    method, _not_allowed(method, path))()  # fmt: skip
+                return {
+                    "GET": lambda: (200, self.list_namespaces(query)),
+                    "POST": lambda: (200, self.create_namespace(body)),
+                }.get(method, _not_allowed(method, path))()
             ns = tuple(route[1].split(NAMESPACE_SEPARATOR))
             if len(route) == 2:
-                return {"GET": lambda: (200, self.load_namespace(ns)), "HEAD": lambda: (self.load_namespace(ns) and 204, None)}.get(
-                    method, _not_allowed(method, path))()  # fmt: skip
+                return {
+                    "GET": lambda: (200, self.load_namespace(ns)),
+                    "HEAD": lambda: (self.load_namespace(ns) and 204, None),
+                }.get(method, _not_allowed(method, path))()
             if route[2] != "tables":
                 raise RestError(404, "NoSuchEndpointException", f"no endpoint {path}")
             if len(route) == 3:
-                return {"GET": lambda: (200, self.list_tables(ns)), "POST": lambda: (200, self.create_table(ns, body))}.get(
-                    method, _not_allowed(method, path))()  # fmt: skip
+                return {
+                    "GET": lambda: (200, self.list_tables(ns)),
+                    "POST": lambda: (200, self.create_table(ns, body)),
+                }.get(method, _not_allowed(method, path))()
             if len(route) == 4:
                 ident = (*ns, route[3])
-                return {"GET": lambda: (200, self.load_table(ident)), "HEAD": lambda: (self.load_table(ident) and 204, None),
-                        "POST": lambda: (200, self.commit_table(ident, body)), "DELETE": lambda: (self.drop_table(ident), None)}.get(
-                    method, _not_allowed(method, path))()  # fmt: skip
+                return {
+                    "GET": lambda: (200, self.load_table(ident)),
+                    "HEAD": lambda: (self.load_table(ident) and 204, None),
+                    "POST": lambda: (200, self.commit_table(ident, body)),
+                    "DELETE": lambda: (self.drop_table(ident), None),
+                }.get(method, _not_allowed(method, path))()
         raise RestError(404, "NoSuchEndpointException", f"no endpoint {path}")
 
     # --- GET /v1/config: CatalogConfig ---------------------------------------------------------------
     def config(self) -> dict:
         """No defaults or overrides (no prefix); `endpoints` lists what this server implements, so a
         client does not call others (the spec: a client uses only the endpoints the server lists)."""
-        endpoints = ["GET /v1/namespaces", "POST /v1/namespaces", "GET /v1/namespaces/{namespace}", "HEAD /v1/namespaces/{namespace}",
-                     "GET /v1/namespaces/{namespace}/tables", "POST /v1/namespaces/{namespace}/tables",
-                     "GET /v1/namespaces/{namespace}/tables/{table}", "HEAD /v1/namespaces/{namespace}/tables/{table}",
-                     "POST /v1/namespaces/{namespace}/tables/{table}", "DELETE /v1/namespaces/{namespace}/tables/{table}",
-                     "POST /v1/transactions/commit"]  # fmt: skip
+        endpoints = [
+            "GET /v1/namespaces",
+            "POST /v1/namespaces",
+            "GET /v1/namespaces/{namespace}",
+            "HEAD /v1/namespaces/{namespace}",
+            "GET /v1/namespaces/{namespace}/tables",
+            "POST /v1/namespaces/{namespace}/tables",
+            "GET /v1/namespaces/{namespace}/tables/{table}",
+            "HEAD /v1/namespaces/{namespace}/tables/{table}",
+            "POST /v1/namespaces/{namespace}/tables/{table}",
+            "DELETE /v1/namespaces/{namespace}/tables/{table}",
+            "POST /v1/transactions/commit",
+        ]
         return {"defaults": {}, "overrides": {}, "endpoints": endpoints}
 
     # --- namespaces -----------------------------------------------------------------------------------
@@ -220,7 +237,9 @@ class RestCatalogServer:
         CommitFailedException when a requirement does not hold."""
         from pyiceberg.table import CommitTableRequest
 
-        if isinstance(body, dict) and "identifier" not in body:  # optional in the single-table endpoint: the path names the table
+        if (
+            isinstance(body, dict) and "identifier" not in body
+        ):  # optional in the single-table endpoint: the path names the table
             body = {**body, "identifier": {"namespace": list(ident[:-1]), "name": ident[-1]}}
         request = _parse(CommitTableRequest, body)
         return self._commit(ident, request)
@@ -256,7 +275,10 @@ class RestCatalogServer:
             raise RestError(400, "BadRequestException", f"{type(e).__name__}: {e}") from None
         except NotImplementedError as e:  # what PyIceberg does not write (v3 metadata)
             raise RestError(406, "UnsupportedOperationException", str(e)) from None
-        return {"metadata-location": response.metadata_location, "metadata": json.loads(response.metadata.model_dump_json())}
+        return {
+            "metadata-location": response.metadata_location,
+            "metadata": json.loads(response.metadata.model_dump_json()),
+        }
 
     def drop_table(self, ident: tuple[str, ...]) -> int:
         """DELETE /v1/namespaces/{namespace}/tables/{table}: 204 (the files stay: no purge)."""
@@ -327,7 +349,10 @@ def _handler(server: RestCatalogServer) -> type[BaseHTTPRequestHandler]:
             except RestError as e:
                 status, answer = e.code, {"error": {"message": str(e), "type": e.kind, "code": e.code}}
             except Exception as e:  # the server's own failure: the spec's 500 with the error's text
-                status, answer = 500, {"error": {"message": f"{type(e).__name__}: {e}", "type": "ServerErrorException", "code": 500}}
+                status, answer = (
+                    500,
+                    {"error": {"message": f"{type(e).__name__}: {e}", "type": "ServerErrorException", "code": 500}},
+                )
             data = b"" if answer is None else json.dumps(answer).encode()
             self.send_response(status)
             if data:

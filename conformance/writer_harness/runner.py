@@ -32,6 +32,7 @@ from . import checks, values
 from .model import Change, ModelLimit, TableModel
 from .spark_steps import REFUSALS, java_error as _java_error  # noqa: F401 (REFUSALS: the Spark writer's refusals)
 from .writers import Unsupported, open_table
+
 FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
 # The other readers checked by default: the engines of the matrix that read a table by its metadata file
 # (Iceberg Java is check 1 already; icebird and Sail can be named with --readers).
@@ -60,7 +61,9 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     refused: list[tuple[int, str]] = field(default_factory=list)  # (step, the writer's message)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (step, why the step did not apply)
-    declined: list[tuple[int, str, str]] = field(default_factory=list)  # (step, reader, why its adapter cannot read the snapshot)
+    declined: list[tuple[int, str, str]] = field(
+        default_factory=list
+    )  # (step, reader, why its adapter cannot read the snapshot)
     steps_run: int = 0
     snapshots_checked: int = 0
     seconds: float = 0.0
@@ -105,10 +108,21 @@ class Readers:
 
 
 class HistoryRun:
-    def __init__(self, spark: Any, warehouse: Any, name: str, history: dict, readers: Readers, checking: bool = True, writer: str = "spark"):
+    def __init__(
+        self,
+        spark: Any,
+        warehouse: Any,
+        name: str,
+        history: dict,
+        readers: Readers,
+        checking: bool = True,
+        writer: str = "spark",
+    ):
         self.table = open_table(writer, spark, warehouse, name)
         self.history, self.readers = history, readers
-        self.model = TableModel([(c["name"], c["type"]) for c in history["table"]["columns"]], history["table"]["partition"])
+        self.model = TableModel(
+            [(c["name"], c["type"]) for c in history["table"]["columns"]], history["table"]["partition"]
+        )
         self.properties = dict(history["table"]["properties"])  # the table's properties as the steps set them
         self.outcome = Outcome(history)
         self.audited: set[str] = set()  # paths of the files check 4 has audited
@@ -129,7 +143,7 @@ class HistoryRun:
         for i, step in enumerate(steps):
             before = self.table.metadata()
             try:
-                change = self._guard(i, lambda: self._execute(i, step))
+                change = self._guard(i, lambda: self._execute(i, step))  # noqa: B023 (called at once)
             except (Refused, Skipped):
                 continue
             except Crashed:
@@ -139,7 +153,12 @@ class HistoryRun:
             try:
                 self._book(i, step, change, before, after)
             except Exception as e:  # a fault of the harness itself: a finding too, never a silent pass
-                self._find("harness-error", i, "table", f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+                self._find(
+                    "harness-error",
+                    i,
+                    "table",
+                    f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})",
+                )
                 break
             if self.checking and not self.check_table(i, every=step["op"] in FILE_REMOVING or i == len(steps) - 1):
                 break
@@ -166,7 +185,12 @@ class HistoryRun:
             if kind == "refused":
                 self.outcome.refused.append((i, _first_line(text)))
                 raise Refused from None
-            self._find(self.table.crash_check, i, "table", f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})")
+            self._find(
+                self.table.crash_check,
+                i,
+                "table",
+                f"{_first_line(text)} (step {_describe(self.history['steps'][i]) if i >= 0 else 'create'})",
+            )
             raise Crashed from None
 
     def _find(self, check: str, step: int, target: str, message: str) -> None:
@@ -212,7 +236,9 @@ class HistoryRun:
             return self._rewritten(op, change)
         if op == "equality-delete":
             change, groups = m.equality_delete("main", step["columns"], step["where"])
-            t.equality_delete(step["columns"], [[m.by_name(m.rows_of("main")[i]) for i in ids] for ids in groups], m.types())
+            t.equality_delete(
+                step["columns"], [[m.by_name(m.rows_of("main")[i]) for i in ids] for ids in groups], m.types()
+            )
             return change
         if op == "add-column":
             t.add_column(step["name"], step["type"], values.from_json(step["type"], step.get("default")))
@@ -271,7 +297,9 @@ class HistoryRun:
             source = m.branches.get(step["branch"])
             change = m.cherrypick(source) if source is not None else None
             if change is None:
-                self.outcome.skipped.append((i, f"the head of branch {step['branch']} is no snapshot Iceberg can cherry-pick into main"))
+                self.outcome.skipped.append(
+                    (i, f"the head of branch {step['branch']} is no snapshot Iceberg can cherry-pick into main")
+                )
                 return None
             t.cherrypick(source)
             m.picked.add(source)
@@ -304,8 +332,12 @@ class HistoryRun:
                 else:
                     m.commit(change, new, step["op"])
             elif _key_rows(m, change.rows) != _key_rows(m, m.rows_of(change.branch)):
-                self._find("no-commit", i, f"branch {change.branch}", f"{_describe(step)} changes {_diff_size(m, change)} rows, "
-                           "but the writer committed no snapshot")  # fmt: skip
+                self._find(
+                    "no-commit",
+                    i,
+                    f"branch {change.branch}",
+                    f"{_describe(step)} changes {_diff_size(m, change)} rows, but the writer committed no snapshot",
+                )
         for name, head in heads_after.items():  # refs the step created or moved (branches, tags, rollbacks)
             if name in m.branches and m.branches[name] != head and head in m.versions:
                 m.branches[name] = head
@@ -316,7 +348,12 @@ class HistoryRun:
             self.outcome.skipped.append((i, f"snapshots {unknown} have no model (the step made more than one commit)"))
         for name, head in list(m.branches.items()):
             if head is not None and head not in live:
-                self._find("spark-rows", i, f"branch {name}", f"the head snapshot {head} of branch {name} is gone from the table")
+                self._find(
+                    "spark-rows",
+                    i,
+                    f"branch {name}",
+                    f"the head snapshot {head} of branch {name} is gone from the table",
+                )
         m.forget(live)
 
     # --- checks -------------------------------------------------------------------------------------
@@ -327,7 +364,12 @@ class HistoryRun:
             self._check(i, self.table.metadata(), every)
             return True
         except Exception as e:
-            self._find("harness-error", i, "table", f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+            self._find(
+                "harness-error",
+                i,
+                "table",
+                f"{type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})",
+            )
             return False
 
     def _check(self, i: int, md: dict, every: bool) -> None:
@@ -373,7 +415,12 @@ class HistoryRun:
         try:
             names, rows = self.table.read(snapshot_id=sid, lineage=lineage)
         except Exception as e:
-            self._find("spark-crash", i, f"snapshot {sid}", f"reading: {_first_line(_java_error(e) or f'{type(e).__name__}: {e}')}")
+            self._find(
+                "spark-crash",
+                i,
+                f"snapshot {sid}",
+                f"reading: {_first_line(_java_error(e) or f'{type(e).__name__}: {e}')}",
+            )
             return
         message = checks.compare_rows(v.columns, self.model.view(v.rows, v.columns), names, rows)
         if message:
@@ -381,7 +428,12 @@ class HistoryRun:
         # 2. the reference reader
         columns, expected = self._expected(sid)
         try:
-            table = self.readers.read_table(self.readers.table_files(self.table.metadata_location), self.table.metadata_location, sid, with_lineage=lineage)
+            table = self.readers.read_table(
+                self.readers.table_files(self.table.metadata_location),
+                self.table.metadata_location,
+                sid,
+                with_lineage=lineage,
+            )
         except SpecError as e:
             self._find("reference-rows", i, f"snapshot {sid}", f"the reference rejects the snapshot: {e}")
             return
@@ -394,9 +446,16 @@ class HistoryRun:
             mine = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in ours}
             sparks = {r["id"]: (r["_row_id"], r["_last_updated_sequence_number"]) for r in rows}
             parent = self.lineage.get(v.parent) if v.parent is not None else None
-            updated = frozenset(x for x in v.touched if v.parent in self.model.versions and x in self.model.versions[v.parent].rows
-                                and v.operation in ("update", "merge"))  # fmt: skip
-            for message in checks.lineage_messages(mine, sparks, seqs.get(sid, 0), parent, v.touched - updated, updated):
+            updated = frozenset(
+                x
+                for x in v.touched
+                if v.parent in self.model.versions
+                and x in self.model.versions[v.parent].rows
+                and v.operation in ("update", "merge")
+            )
+            for message in checks.lineage_messages(
+                mine, sparks, seqs.get(sid, 0), parent, v.touched - updated, updated
+            ):
                 self._find("row-lineage", i, f"snapshot {sid}", message)
             self.lineage[sid] = mine
 
@@ -411,14 +470,23 @@ class HistoryRun:
         columns = tuple(self.model.columns) if kind == "branch" else v.columns
         expected = self.model.view(v.rows, columns)
         try:
-            names, rows = self.table.read(**({"branch": name} if kind == "branch" and name != "main" else {"tag": name} if kind == "tag" else {}))
+            names, rows = self.table.read(
+                **({"branch": name} if kind == "branch" and name != "main" else {"tag": name} if kind == "tag" else {})
+            )
         except Exception as e:
-            self._find("spark-crash", i, f"{kind} {name}", f"reading: {_first_line(_java_error(e) or f'{type(e).__name__}: {e}')}")
+            self._find(
+                "spark-crash",
+                i,
+                f"{kind} {name}",
+                f"reading: {_first_line(_java_error(e) or f'{type(e).__name__}: {e}')}",
+            )
             return
         if message := checks.compare_rows(columns, expected, names, rows):
             self._find("spark-rows", i, f"{kind} {name}", message)
         try:
-            ours = self.readers.read_table(self.readers.table_files(self.table.metadata_location), self.table.metadata_location, ref=name)
+            ours = self.readers.read_table(
+                self.readers.table_files(self.table.metadata_location), self.table.metadata_location, ref=name
+            )
         except SpecError as e:
             self._find("reference-rows", i, f"{kind} {name}", f"the reference rejects the ref: {e}")
             return
@@ -432,7 +500,10 @@ class HistoryRun:
 
         table_id = f"{self.table.name}@{md.get('last-updated-ms')}-{i}"
         golden_tables.register(table_id, self.table.metadata_location, md.get("format-version", 1))
-        cases = [{"id": f"{table_id}/{sid}", "op": "read-table", "input": {"table": table_id, "snapshot-id": sid}} for sid in snapshot_ids]
+        cases = [
+            {"id": f"{table_id}/{sid}", "op": "read-table", "input": {"table": table_id, "snapshot-id": sid}}
+            for sid in snapshot_ids
+        ]
         for engine_name, engine in self.readers.engines.items():
             try:
                 answers = engine.run_batch("read-table", cases)
@@ -444,7 +515,9 @@ class HistoryRun:
                     self.outcome.declined.append((i, engine_name, f"snapshot {sid}: {_first_line(answer.unsupported)}"))
                     continue
                 if not answer.ok:
-                    self._find(f"reader:{engine_name}", i, f"snapshot {sid}", f"error: {_first_line(answer.error or '')}")
+                    self._find(
+                        f"reader:{engine_name}", i, f"snapshot {sid}", f"error: {_first_line(answer.error or '')}"
+                    )
                     continue
                 output = engine.partial_view("read-table", answer.output)
                 columns, expected = self._expected(sid)

@@ -19,7 +19,13 @@ from . import predicates, values
 from .predicates import quote
 
 CATALOG = "local"
-REFUSALS = ("AnalysisException", "ValidationException", "IllegalArgumentException", "UnsupportedOperationException", "ParseException")
+REFUSALS = (
+    "AnalysisException",
+    "ValidationException",
+    "IllegalArgumentException",
+    "UnsupportedOperationException",
+    "ParseException",
+)
 
 
 def spark_type(t: str) -> Any:
@@ -27,8 +33,18 @@ def spark_type(t: str) -> Any:
     from pyspark.sql import types as T
 
     k = values.kind(t)
-    simple = {"boolean": T.BooleanType(), "int": T.IntegerType(), "bigint": T.LongType(), "float": T.FloatType(), "double": T.DoubleType(),
-              "date": T.IntegerType(), "timestamp": T.LongType(), "timestamp_ntz": T.LongType(), "string": T.StringType(), "binary": T.BinaryType()}  # fmt: skip
+    simple = {
+        "boolean": T.BooleanType(),
+        "int": T.IntegerType(),
+        "bigint": T.LongType(),
+        "float": T.FloatType(),
+        "double": T.DoubleType(),
+        "date": T.IntegerType(),
+        "timestamp": T.LongType(),
+        "timestamp_ntz": T.LongType(),
+        "string": T.StringType(),
+        "binary": T.BinaryType(),
+    }
     if k in simple:
         return simple[k]
     if k == "decimal":
@@ -101,7 +117,10 @@ class SparkTable:
 
     def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
         """A delete, update or merge rewrites the data files it touches in v1 and in copy-on-write mode."""
-        return properties.get("format-version") == "1" or properties.get(f"write.{op}.mode", "copy-on-write") == "copy-on-write"
+        return (
+            properties.get("format-version") == "1"
+            or properties.get(f"write.{op}.mode", "copy-on-write") == "copy-on-write"
+        )
 
     # --- metadata ---------------------------------------------------------------------------
     @property
@@ -121,12 +140,16 @@ class SparkTable:
         return self.spark.sql(text)
 
     def create(self, table: dict) -> None:
-        columns = ", ".join(f"{quote(c['name'])} {c['type']}{' NOT NULL' if c['name'] == 'id' else ''}" for c in table["columns"])
+        columns = ", ".join(
+            f"{quote(c['name'])} {c['type']}{' NOT NULL' if c['name'] == 'id' else ''}" for c in table["columns"]
+        )
         partition = ", ".join(partition_sql(f) for f in table["partition"])
         props = ", ".join(f"'{k}' = '{v}'" for k, v in table["properties"].items())
         self.spark.conf.set("spark.sql.shuffle.partitions", str(table["spark"]["shuffle-partitions"]))
         self.tasks = table["spark"]["write-tasks"]
-        self.sql(f"CREATE TABLE {self.ident} ({columns}) USING iceberg {f'PARTITIONED BY ({partition})' if partition else ''} TBLPROPERTIES ({props})")
+        self.sql(
+            f"CREATE TABLE {self.ident} ({columns}) USING iceberg {f'PARTITIONED BY ({partition})' if partition else ''} TBLPROPERTIES ({props})"
+        )
 
     def target(self, branch: str | None) -> str:
         return self.ident if branch is None else f"{self.ident}.branch_{branch}"
@@ -142,10 +165,14 @@ class SparkTable:
         frame.selectExpr(*(from_wire_sql(t, n) for n, t in columns)).createOrReplaceTempView("harness_source")
         return "harness_source"
 
-    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False) -> None:
+    def insert(
+        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
+    ) -> None:
         src = self.source(columns, rows)
         names = ", ".join(quote(n) for n, _ in columns)
-        self.sql(f"INSERT {'OVERWRITE' if overwrite else 'INTO'} {self.target(branch)} ({names}) SELECT {names} FROM {src}")
+        self.sql(
+            f"INSERT {'OVERWRITE' if overwrite else 'INTO'} {self.target(branch)} ({names}) SELECT {names} FROM {src}"
+        )
 
     def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
         """`count` rows with ids from `start` and every other column null, from `spark.range`."""
@@ -159,15 +186,26 @@ class SparkTable:
         self.sql(f"DELETE FROM {self.target(branch)} WHERE {predicates.sql(where, types)}")
 
     def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self.sql(f"UPDATE {self.target(branch)} SET {quote(column)} = {predicates.literal(t, value)} WHERE {predicates.sql(where, types)}")
+        self.sql(
+            f"UPDATE {self.target(branch)} SET {quote(column)} = {predicates.literal(t, value)} WHERE {predicates.sql(where, types)}"
+        )
 
-    def merge(self, columns: list[tuple[str, str]], rows: list[dict], delete_where: dict | None, types: dict[str, str], branch: str | None) -> None:
+    def merge(
+        self,
+        columns: list[tuple[str, str]],
+        rows: list[dict],
+        delete_where: dict | None,
+        types: dict[str, str],
+        branch: str | None,
+    ) -> None:
         src = self.source(columns, rows)
         deleting = ""
         if delete_where is not None:
             deleting = f"WHEN MATCHED AND {predicates.sql(delete_where, types, 't')} THEN DELETE "
-        self.sql(f"MERGE INTO {self.target(branch)} t USING {src} s ON t.id = s.id {deleting}"
-                 "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")  # fmt: skip
+        self.sql(
+            f"MERGE INTO {self.target(branch)} t USING {src} s ON t.id = s.id {deleting}"
+            "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+        )
 
     def equality_delete(self, columns: list[str], groups: list[list[dict]], types: dict[str, str]) -> None:
         """One commit (a row delta) of equality delete files on `columns`, written by Iceberg Java's
@@ -187,9 +225,17 @@ class SparkTable:
         delta = table.newRowDelta()
         for n, rows in enumerate(groups):
             key = iceberg.PartitionKey(spec, schema)
-            key.partition(iceberg.data.InternalRecordWrapper(schema.asStruct()).wrap(self._first(table, self._matching(rows[0], ["id"], types))))
+            key.partition(
+                iceberg.data.InternalRecordWrapper(schema.asStruct()).wrap(
+                    self._first(table, self._matching(rows[0], ["id"], types))
+                )
+            )
             name = f"eq-delete-{uuid.uuid4()}-{n}.parquet"
-            location = table.locationProvider().newDataLocation(name) if spec.isUnpartitioned() else table.locationProvider().newDataLocation(spec, key, name)
+            location = (
+                table.locationProvider().newDataLocation(name)
+                if spec.isUnpartitioned()
+                else table.locationProvider().newDataLocation(spec, key, name)
+            )
             output = iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location))
             writer = factory.newEqDeleteWriter(output, iceberg.FileFormat.PARQUET, key)
             try:
@@ -208,7 +254,11 @@ class SparkTable:
         condition = expressions.alwaysTrue()
         for name in columns:
             value = row.get(name)
-            term = expressions.isNull(name) if value is None else expressions.predicate(equal, name, self._java_literal(types[name], value))
+            term = (
+                expressions.isNull(name)
+                if value is None
+                else expressions.predicate(equal, name, self._java_literal(types[name], value))
+            )
             condition = getattr(expressions, "and")(condition, term)
         return condition
 
@@ -262,11 +312,15 @@ class SparkTable:
         types = jvm.org.apache.iceberg.types.Types
         # dates and timestamps from their ISO text (Literal.to() gives null for a long to either)
         if k == "date":
-            return expr.of(jvm.java.lang.String((values.EPOCH_DATE + dt.timedelta(days=v)).isoformat())).to(types.DateType.get())
+            return expr.of(jvm.java.lang.String((values.EPOCH_DATE + dt.timedelta(days=v)).isoformat())).to(
+                types.DateType.get()
+            )
         if k in ("timestamp", "timestamp_ntz"):
             text = (values.EPOCH + dt.timedelta(microseconds=v)).isoformat(timespec="microseconds")
             zoned = k == "timestamp"
-            return expr.of(jvm.java.lang.String(text + ("+00:00" if zoned else ""))).to(types.TimestampType.withZone() if zoned else types.TimestampType.withoutZone())
+            return expr.of(jvm.java.lang.String(text + ("+00:00" if zoned else ""))).to(
+                types.TimestampType.withZone() if zoned else types.TimestampType.withoutZone()
+            )
         return expr.of(jvm.java.lang.Long.valueOf(v))
 
     def alter(self, clause: str) -> None:
@@ -317,7 +371,10 @@ class SparkTable:
         self.call("rewrite_position_delete_files", f"table => 'db.{self.name}', options => map('rewrite-all', 'true')")
 
     def expire_snapshots(self, retain_last: int) -> None:
-        self.call("expire_snapshots", f"table => 'db.{self.name}', older_than => TIMESTAMP '9999-12-31 00:00:00', retain_last => {retain_last}")
+        self.call(
+            "expire_snapshots",
+            f"table => 'db.{self.name}', older_than => TIMESTAMP '9999-12-31 00:00:00', retain_last => {retain_last}",
+        )
 
     def create_branch(self, name: str) -> None:
         self.alter(f"CREATE BRANCH {quote(name)}")
@@ -332,15 +389,22 @@ class SparkTable:
         self.call("cherrypick_snapshot", f"'db.{self.name}', {snapshot_id}")
 
     # --- reading --------------------------------------------------------------------------------
-    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    def read(
+        self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None, lineage: bool = False
+    ) -> tuple[list[str], list[dict[str, Any]]]:
         """Spark's columns and rows (wire form) of a snapshot, branch or tag, with `_row_id` and
         `_last_updated_sequence_number` when `lineage`."""
         return read_rows(self.spark, self.ident, snapshot_id, branch, tag, lineage)
 
 
-def read_rows(spark: Any, target: str, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-              lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+def read_rows(
+    spark: Any,
+    target: str,
+    snapshot_id: int | None = None,
+    branch: str | None = None,
+    tag: str | None = None,
+    lineage: bool = False,
+) -> tuple[list[str], list[dict[str, Any]]]:
     """Spark's columns and rows (wire form) of a table, by catalog name or metadata file path."""
     reader = spark.read.format("iceberg")
     for key, value in (("snapshot-id", snapshot_id), ("branch", branch), ("tag", tag)):
@@ -379,12 +443,20 @@ def _java_list(jvm: Any, items: list) -> Any:
 
 def partition_sql(f: dict) -> str:
     c = quote(f["column"])
-    return {"identity": c, "bucket": f"bucket({f.get('param')}, {c})", "truncate": f"truncate({f.get('param')}, {c})",
-            "year": f"years({c})", "month": f"months({c})", "day": f"days({c})", "hour": f"hours({c})"}[f["transform"]]  # fmt: skip
+    return {
+        "identity": c,
+        "bucket": f"bucket({f.get('param')}, {c})",
+        "truncate": f"truncate({f.get('param')}, {c})",
+        "year": f"years({c})",
+        "month": f"months({c})",
+        "day": f"days({c})",
+        "hour": f"hours({c})",
+    }[f["transform"]]
 
 
 def _iceberg_type(t: str) -> str:
     k = values.kind(t)
     if k == "decimal":
-        return "decimal(%d, %d)" % values.decimal_of(t)
+        precision, scale = values.decimal_of(t)
+        return f"decimal({precision}, {scale})"
     return {"bigint": "long", "timestamp": "timestamptz", "timestamp_ntz": "timestamp"}.get(k, k)

@@ -61,12 +61,19 @@ TEXT = "ab-xyzé中😀 "
 
 
 def decimal_types() -> st.SearchStrategy[str]:
-    return st.integers(1, 38).flatmap(lambda p: st.sampled_from(sorted({0, p // 2, p})).map(lambda s: f"decimal({p},{s})"))
+    return st.integers(1, 38).flatmap(
+        lambda p: st.sampled_from(sorted({0, p // 2, p})).map(lambda s: f"decimal({p},{s})")
+    )
 
 
 def _decimals(p: int, s: int) -> st.SearchStrategy[Decimal]:
     top = 10**p - 1
-    edges = [u for k in range(1, 17) for u in (2 ** (8 * k - 1) - 1, 2 ** (8 * k - 1), -(2 ** (8 * k - 1)), -(2 ** (8 * k - 1)) - 1) if abs(u) <= top]
+    edges = [
+        u
+        for k in range(1, 17)
+        for u in (2 ** (8 * k - 1) - 1, 2 ** (8 * k - 1), -(2 ** (8 * k - 1)), -(2 ** (8 * k - 1)) - 1)
+        if abs(u) <= top
+    ]
     unscaled = st.one_of(st.sampled_from([0, 1, -1, top, -top, *edges]), st.integers(-top, top))
     return unscaled.map(lambda u: Decimal(u).scaleb(-s, values.DECIMALS))
 
@@ -74,7 +81,10 @@ def _decimals(p: int, s: int) -> st.SearchStrategy[Decimal]:
 def column_values(t: str) -> st.SearchStrategy[Any]:
     """Values of a column type, in the model form, with nulls."""
     k = values.kind(t)
-    special = {"float": [float("nan"), float("inf"), float("-inf"), 0.0, -0.0], "double": [float("nan"), float("inf"), float("-inf"), 0.0, -0.0]}
+    special = {
+        "float": [float("nan"), float("inf"), float("-inf"), 0.0, -0.0],
+        "double": [float("nan"), float("inf"), float("-inf"), 0.0, -0.0],
+    }
     if k == "boolean":
         base: st.SearchStrategy = st.booleans()
     elif k == "int":
@@ -88,10 +98,14 @@ def column_values(t: str) -> st.SearchStrategy[Any]:
     elif k == "decimal":
         base = _decimals(*values.decimal_of(t))
     elif k == "date":
-        base = st.one_of(st.sampled_from([values.MIN_DAY, values.MAX_DAY, -1, 0]), st.integers(values.MIN_DAY, values.MAX_DAY))
+        base = st.one_of(
+            st.sampled_from([values.MIN_DAY, values.MAX_DAY, -1, 0]), st.integers(values.MIN_DAY, values.MAX_DAY)
+        )
     elif k in ("timestamp", "timestamp_ntz"):
-        base = st.one_of(st.sampled_from([values.MIN_MICROS, values.MAX_MICROS, -1, 0, -86_400_000_001]),
-                         st.integers(values.MIN_MICROS, values.MAX_MICROS))  # fmt: skip
+        base = st.one_of(
+            st.sampled_from([values.MIN_MICROS, values.MAX_MICROS, -1, 0, -86_400_000_001]),
+            st.integers(values.MIN_MICROS, values.MAX_MICROS),
+        )
     elif k == "string":
         base = st.one_of(st.just(""), st.text(TEXT, max_size=24))
     elif k == "binary":
@@ -109,7 +123,9 @@ def column_values(t: str) -> st.SearchStrategy[Any]:
 def column_types(writer: str = "spark", added: bool = False) -> st.SearchStrategy[str]:
     """The types of a table's columns (`added`: of a column added later) that `writer` writes."""
     if writer == "chdb":  # the types ClickHouse writes to an optional Iceberg column (chdb_steps)
-        return st.one_of(st.sampled_from([t for t in values.PRIMITIVES if t not in ("boolean", "binary")]), decimal_types())
+        return st.one_of(
+            st.sampled_from([t for t in values.PRIMITIVES if t not in ("boolean", "binary")]), decimal_types()
+        )
     if writer == "duckdb" and added:  # DuckDB adds no nested column to an Iceberg table (duckdb_steps)
         return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types())
     return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
@@ -145,13 +161,21 @@ class Shape:
         return dict(self.columns)
 
 
-def _partition_field(draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None, writer: str = "spark") -> dict | None:
+def _partition_field(
+    draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None, writer: str = "spark"
+) -> dict | None:
     """A new partition field. PyIceberg 0.12 accepts a spec with two fields of one source column but
     then refuses every write to it ("Cannot have redundant partitions"), so its histories partition
     each column once."""
     once = writer == "pyiceberg"
-    options = [(n, t, tr) for n, t in shape_columns if n != "id" for tr, kinds in TRANSFORMS.items() if values.kind(t) in kinds
-               and not any(f["column"] == n and (once or _family(f["transform"]) == _family(tr)) for f in taken)]  # fmt: skip
+    options = [
+        (n, t, tr)
+        for n, t in shape_columns
+        if n != "id"
+        for tr, kinds in TRANSFORMS.items()
+        if values.kind(t) in kinds
+        and not any(f["column"] == n and (once or _family(f["transform"]) == _family(tr)) for f in taken)
+    ]
     if not options:
         return None
     column, _, transform = draw(st.sampled_from(options))
@@ -175,17 +199,66 @@ def _family(transform: str) -> str:
 
 def default_field_name(transform: str, column: str) -> str:
     """The name Iceberg's Spark DDL gives a partition field created in PARTITIONED BY."""
-    return column if transform == "identity" else f"{column}_{ {'truncate': 'trunc'}.get(transform, transform)}"
+    return column if transform == "identity" else f"{column}_{ {'truncate': 'trunc'}.get(transform, transform) }"
 
 
-PYICEBERG_OPS = ("insert", "insert", "insert", "delete", "overwrite", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
-                 "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field", "expire-snapshots", "create-branch",
-                 "create-tag", "rollback", "set-properties")  # fmt: skip
-CHDB_OPS = ("insert", "insert", "insert", "delete", "update", "insert-many", "add-column", "drop-column", "rename-column", "move-column",
-            "widen-column")  # fmt: skip
-DUCKDB_OPS = ("insert", "insert", "insert", "delete", "update", "merge", "insert-many", "add-column", "drop-column", "rename-column",
-              "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field", "set-properties")  # fmt: skip
-VERSIONS = {"spark": (1, 2, 3), "pyiceberg": (1, 2), "chdb": (2,), "duckdb": (1, 2)}  # the format versions each writer writes
+PYICEBERG_OPS = (
+    "insert",
+    "insert",
+    "insert",
+    "delete",
+    "overwrite",
+    "insert-many",
+    "add-column",
+    "drop-column",
+    "rename-column",
+    "move-column",
+    "widen-column",
+    "add-partition-field",
+    "drop-partition-field",
+    "replace-partition-field",
+    "expire-snapshots",
+    "create-branch",
+    "create-tag",
+    "rollback",
+    "set-properties",
+)
+CHDB_OPS = (
+    "insert",
+    "insert",
+    "insert",
+    "delete",
+    "update",
+    "insert-many",
+    "add-column",
+    "drop-column",
+    "rename-column",
+    "move-column",
+    "widen-column",
+)
+DUCKDB_OPS = (
+    "insert",
+    "insert",
+    "insert",
+    "delete",
+    "update",
+    "merge",
+    "insert-many",
+    "add-column",
+    "drop-column",
+    "rename-column",
+    "widen-column",
+    "add-partition-field",
+    "drop-partition-field",
+    "replace-partition-field",
+    "set-properties",
+)
+VERSIONS = {
+    "spark": (1, 2, 3),
+    "pyiceberg": (1, 2),
+    "chdb": (2,),
+    "duckdb": (1, 2),
+}  # the format versions each writer writes
 MAX_VERSION = {writer: max(v) for writer, v in VERSIONS.items()}
 
 
@@ -201,8 +274,13 @@ def tables(draw: Any, writer: str = "spark") -> dict:
         if f is not None and f["name"] not in {p["name"] for p in partition}:
             partition.append(f)
     mode = draw(_write_modes(format_version))
-    properties = {"format-version": str(format_version), "write.delete.mode": mode, "write.update.mode": mode, "write.merge.mode": mode,
-                  "write.metadata.metrics.default": draw(st.sampled_from(METRICS))}  # fmt: skip
+    properties = {
+        "format-version": str(format_version),
+        "write.delete.mode": mode,
+        "write.update.mode": mode,
+        "write.merge.mode": mode,
+        "write.metadata.metrics.default": draw(st.sampled_from(METRICS)),
+    }
     if draw(st.booleans()):
         column = draw(st.sampled_from([n for n, _ in columns]))
         properties[f"write.metadata.metrics.column.{column}"] = draw(st.sampled_from(METRICS))
@@ -210,11 +288,22 @@ def tables(draw: Any, writer: str = "spark") -> dict:
         properties["write.target-file-size-bytes"] = str(draw(st.sampled_from([1, 1024, 65536])))
     if draw(st.booleans()):
         properties["write.distribution-mode"] = draw(st.sampled_from(["none", "hash", "range"]))
-    if writer in ("chdb", "duckdb"):  # ClickHouse takes no Iceberg table properties; DuckDB (duckdb_steps) none the harness sets
+    if writer in (
+        "chdb",
+        "duckdb",
+    ):  # ClickHouse takes no Iceberg table properties; DuckDB (duckdb_steps) none the harness sets
         properties = {"format-version": str(format_version)}
-    spark = {"shuffle-partitions": draw(st.sampled_from([1, 2, 4, 16])), "write-tasks": draw(st.sampled_from([1, 2, 3, 8]))}
-    return {"format-version": format_version, "columns": [{"name": n, "type": t} for n, t in columns], "partition": partition,
-            "properties": properties, "spark": spark}  # fmt: skip
+    spark = {
+        "shuffle-partitions": draw(st.sampled_from([1, 2, 4, 16])),
+        "write-tasks": draw(st.sampled_from([1, 2, 3, 8])),
+    }
+    return {
+        "format-version": format_version,
+        "columns": [{"name": n, "type": t} for n, t in columns],
+        "partition": partition,
+        "properties": properties,
+        "spark": spark,
+    }
 
 
 # --- steps -----------------------------------------------------------------------------------------
@@ -272,9 +361,31 @@ def ops_of(shape: Shape, writer: str = "spark") -> list[str]:
     if writer in ("pyiceberg", "chdb", "duckdb"):
         ops = list({"pyiceberg": PYICEBERG_OPS, "chdb": CHDB_OPS, "duckdb": DUCKDB_OPS}[writer])
         return ops + (["upgrade"] if shape.format_version < MAX_VERSION[writer] else [])
-    ops = ["insert", "insert", "insert", "delete", "update", "merge", "overwrite", "insert-many", "add-column", "drop-column",
-           "rename-column", "move-column", "widen-column", "add-partition-field", "drop-partition-field", "replace-partition-field",
-           "rewrite-data-files", "rewrite-manifests", "expire-snapshots", "create-branch", "create-tag", "rollback", "set-properties"]  # fmt: skip
+    ops = [
+        "insert",
+        "insert",
+        "insert",
+        "delete",
+        "update",
+        "merge",
+        "overwrite",
+        "insert-many",
+        "add-column",
+        "drop-column",
+        "rename-column",
+        "move-column",
+        "widen-column",
+        "add-partition-field",
+        "drop-partition-field",
+        "replace-partition-field",
+        "rewrite-data-files",
+        "rewrite-manifests",
+        "expire-snapshots",
+        "create-branch",
+        "create-tag",
+        "rollback",
+        "set-properties",
+    ]
     if shape.format_version < 3:
         ops.append("upgrade")
     if shape.format_version >= 2:
@@ -307,11 +418,21 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         return {"op": op, "where": _predicate(draw, shape), "branch": _branch(draw, shape)}
     if op == "update" and others:
         name, t = draw(st.sampled_from(others))
-        return {"op": op, "column": name, "value": values.to_json(t, draw(column_values(t))), "where": _predicate(draw, shape),
-                "branch": _branch(draw, shape)}  # fmt: skip
+        return {
+            "op": op,
+            "column": name,
+            "value": values.to_json(t, draw(column_values(t))),
+            "where": _predicate(draw, shape),
+            "branch": _branch(draw, shape),
+        }
     if op == "merge":
         delete_where = _predicate(draw, shape) if draw(st.booleans()) else None
-        return {"op": op, "rows": _records(draw, shape, reuse=True), "delete-where": delete_where, "branch": _branch(draw, shape)}
+        return {
+            "op": op,
+            "rows": _records(draw, shape, reuse=True),
+            "delete-where": delete_where,
+            "branch": _branch(draw, shape),
+        }
     if op == "equality-delete":
         columns = draw(st.lists(st.sampled_from(_delete_columns(shape)), min_size=1, max_size=2, unique=True))
         return {"op": op, "columns": columns, "where": _predicate(draw, shape)}
@@ -321,7 +442,11 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         step = {"op": op, "name": name, "type": t, "default": None}
         if shape.format_version >= 3 and values.kind(t) not in ("struct", "array", "map") and draw(st.booleans()):
             # a default is JSON in the metadata (Appendix D), which has no NaN or infinity
-            finite = column_values(t).filter(lambda v: v is not None and not (isinstance(v, float) and (v != v or v in (float("inf"), float("-inf")))))
+            finite = column_values(t).filter(
+                lambda v: (
+                    v is not None and not (isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))))
+                )
+            )
             step["default"] = values.to_json(t, draw(finite))
         shape.columns.append((name, t))
         return step
@@ -346,7 +471,9 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         shape.columns = rest[:at] + [moving] + rest[at:]
         return {"op": op, "name": name, "after": after}
     if op == "widen-column":
-        widenable = [(n, t) for n, t in others if t in WIDENINGS or (values.decimal_of(t) and values.decimal_of(t)[0] < 38)]
+        widenable = [
+            (n, t) for n, t in others if t in WIDENINGS or (values.decimal_of(t) and values.decimal_of(t)[0] < 38)
+        ]
         if widenable:
             name, t = draw(st.sampled_from(widenable))
             if values.decimal_of(t):
@@ -370,8 +497,13 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
     if op == "replace-partition-field" and shape.partition:
         old = draw(st.sampled_from(shape.partition))
         rest = [p for p in shape.partition if p is not old]
-        f = _partition_field(draw, shape.columns, rest + _voids(shape, writer) + ([old] if shape.format_version == 1 and writer != "spark" else []),
-                             shape.new_name("p"), writer)  # fmt: skip
+        f = _partition_field(
+            draw,
+            shape.columns,
+            rest + _voids(shape, writer) + ([old] if shape.format_version == 1 and writer != "spark" else []),
+            shape.new_name("p"),
+            writer,
+        )
         if f is not None:
             shape.partition = rest + [f]
             if shape.format_version == 1:
@@ -401,8 +533,15 @@ def _step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
         return {"op": op, "format-version": shape.format_version}
     if op == "set-properties":
         mode = draw(_write_modes(shape.format_version))
-        return {"op": op, "properties": {"write.delete.mode": mode, "write.update.mode": mode, "write.merge.mode": mode,
-                                          "write.metadata.metrics.default": draw(st.sampled_from(METRICS))}}  # fmt: skip
+        return {
+            "op": op,
+            "properties": {
+                "write.delete.mode": mode,
+                "write.update.mode": mode,
+                "write.merge.mode": mode,
+                "write.metadata.metrics.default": draw(st.sampled_from(METRICS)),
+            },
+        }
     return {"op": "insert", "rows": _records(draw, shape), "branch": None}
 
 
@@ -411,7 +550,11 @@ def histories(draw: Any, min_steps: int = 1, max_steps: int = 8, writer: str = "
     """A table and its steps; the first step always inserts rows. For another writer than Spark
     (`writers`), only the steps it offers, and the history names its writer (`"writer"`)."""
     table = draw(tables(writer))
-    shape = Shape(table["format-version"], [(c["name"], c["type"]) for c in table["columns"]], [dict(f) for f in table["partition"]])
+    shape = Shape(
+        table["format-version"],
+        [(c["name"], c["type"]) for c in table["columns"]],
+        [dict(f) for f in table["partition"]],
+    )
     steps = [{"op": "insert", "rows": _records(draw, shape), "branch": None}]
     for _ in range(draw(st.integers(min_steps, max_steps)) - 1):
         steps.append(_step(draw, shape, writer))

@@ -53,16 +53,16 @@ def is_numeric(t: str) -> bool:
 
 def struct_fields(t: str) -> list[tuple[str, str]]:
     """The (name, type) pairs of one of the harness's struct types."""
-    inner = t[len("struct<"):-1]
+    inner = t[len("struct<") : -1]
     return [tuple(part.split(":", 1)) for part in inner.split(",")]  # type: ignore[misc]
 
 
 def element_type(t: str) -> str:
-    return t[len("array<"):-1]
+    return t[len("array<") : -1]
 
 
 def map_types(t: str) -> tuple[str, str]:
-    key, value = t[len("map<"):-1].split(",", 1)
+    key, value = t[len("map<") : -1].split(",", 1)
     return key, value
 
 
@@ -158,7 +158,10 @@ def to_row_json(t: str, v: Any) -> Any:
         return [to_row_json(element_type(t), x) for x in v]
     if k == "map":  # unordered: entries in the order of their keys' JSON
         kt, vt = map_types(t)
-        pairs = sorted(((to_row_json(kt, a), to_row_json(vt, b)) for a, b in v.items()), key=lambda kv: json.dumps(kv[0], sort_keys=True))
+        pairs = sorted(
+            ((to_row_json(kt, a), to_row_json(vt, b)) for a, b in v.items()),
+            key=lambda kv: json.dumps(kv[0], sort_keys=True),
+        )
         return {"keys": [a for a, _ in pairs], "values": [b for _, b in pairs]}
     return v
 
@@ -192,7 +195,7 @@ def from_reader(t: str, v: Any) -> Any:
             v = dt.datetime.fromisoformat(v)
         if isinstance(v, dt.datetime):
             if v.tzinfo is not None:
-                v = v.astimezone(dt.timezone.utc).replace(tzinfo=None)
+                v = v.astimezone(dt.UTC).replace(tzinfo=None)
             delta = v - EPOCH
             return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
         return int(v)

@@ -43,8 +43,9 @@ class MetadataByLocation:
     metadata_location: str
     spark: Any
 
-    def read(self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None,
-             lineage: bool = False) -> tuple[list[str], list[dict[str, Any]]]:  # fmt: skip
+    def read(
+        self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None, lineage: bool = False
+    ) -> tuple[list[str], list[dict[str, Any]]]:
         from .spark_steps import read_rows
 
         return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
@@ -52,7 +53,7 @@ class MetadataByLocation:
     @property
     def metadata_path(self) -> Path:
         location = self.metadata_location
-        return Path(location[len("file://"):] if location.startswith("file://") else location.removeprefix("file:"))
+        return Path(location[len("file://") :] if location.startswith("file://") else location.removeprefix("file:"))
 
     def metadata(self) -> dict:
         import json

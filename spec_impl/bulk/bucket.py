@@ -184,9 +184,7 @@ def _transform_one(arr: pa.Array, revision: str, post: Callable[[np.ndarray], No
     return _as_int32_array(hashed, storage)
 
 
-def _transform(
-    values: pa.Array | pa.ChunkedArray, revision: str, post: Callable[[np.ndarray], None]
-) -> pa.Int32Array:
+def _transform(values: pa.Array | pa.ChunkedArray, revision: str, post: Callable[[np.ndarray], None]) -> pa.Int32Array:
     revisions.check(revision)
     if isinstance(values, pa.ChunkedArray):
         if values.num_chunks == 0:

@@ -362,9 +362,7 @@ def _hash_var(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, checked
             raise TypeError("offsets must be integers")
         if int(starts.min()) < 0 or int(ends.max()) > d.size:
             raise ValueError("byte ranges exceed the data buffer")
-        if np.any(ends < starts) or (
-            n > 1 and (np.any(starts[1:] < starts[:-1]) or np.any(ends[1:] < ends[:-1]))
-        ):
+        if np.any(ends < starts) or (n > 1 and (np.any(starts[1:] < starts[:-1]) or np.any(ends[1:] < ends[:-1]))):
             raise ValueError("byte ranges must be well-formed (start <= end) and in non-decreasing order")
     out_u = out.view(_U32)
     ws = _VarWorkspace(min(n, _VAR_CHUNK))
@@ -473,9 +471,7 @@ def hash_fixed(data: np.ndarray, width: int) -> np.ndarray:
         h.fill(0)
         block = raw[lo * width : hi * width]
         for j in range(nb):
-            col = np.ndarray(
-                shape=(m,), dtype=_LE_U32, buffer=block, offset=4 * j, strides=(width,)
-            )
+            col = np.ndarray(shape=(m,), dtype=_LE_U32, buffer=block, offset=4 * j, strides=(width,))
             np.copyto(k, col)
             _mix_k(k, t)
             np.bitwise_xor(h, k, out=h)
@@ -484,9 +480,7 @@ def hash_fixed(data: np.ndarray, width: int) -> np.ndarray:
             base = 4 * nb
             k.fill(0)
             for b in range(tail):
-                np.bitwise_or(
-                    k, np.left_shift(rows[lo:hi, base + b].astype(_U32), 8 * b), out=k
-                )
+                np.bitwise_or(k, np.left_shift(rows[lo:hi, base + b].astype(_U32), 8 * b), out=k)
             _mix_k(k, t)
             np.bitwise_xor(h, k, out=h)
         np.bitwise_xor(h, width & _M32, out=h)

@@ -25,8 +25,12 @@ from spec_impl.types import DecimalType, IcebergType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE
 
 
-def apply_transform_array(transform: str | Transform, source: IcebergType | str, values: pa.Array | pa.ChunkedArray,
-                          revision: str = revisions.DEFAULT) -> pa.Array:  # fmt: skip
+def apply_transform_array(
+    transform: str | Transform,
+    source: IcebergType | str,
+    values: pa.Array | pa.ChunkedArray,
+    revision: str = revisions.DEFAULT,
+) -> pa.Array:
     """Apply a transform to every value of an Arrow array of the source type; nulls stay null.
 
     Errors are those of the scalar rule (source type, overflow), raised for the first offending
@@ -63,7 +67,9 @@ def _truncate(t: Transform, source: IcebergType, values: pa.Array, revision: str
         bad = valid & (ints < low + remainder)  # v - remainder would fall below the type's minimum
         if np.any(bad):
             first = int(ints[np.argmax(bad)])
-            raise InvalidInput("transform.overflow", f"truncate[{width}] of {first} is outside the range of {name}", first)
+            raise InvalidInput(
+                "transform.overflow", f"truncate[{width}] of {first} is outside the range of {name}", first
+            )
         result = ints - remainder
         return pa.array(result, type=pa.int64(), mask=~valid).cast(values.type)
     if name == "string":

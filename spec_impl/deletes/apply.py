@@ -29,11 +29,27 @@ from spec_impl.types import IcebergType
 FILE_PATH_ID, POS_ID = 2147483546, 2147483545
 
 register(
-    Rule("deletes.position-rows", "Position Delete Files", "A row is deleted by a position delete entry with its data file's path and its position (from 0); entries are (file_path 2147483546, pos 2147483545)"),
-    Rule("deletes.dv-rows", "adopted 1.5 Deletion vectors", "A row is deleted when its position is set in the data file's deletion vector"),
-    Rule("deletes.equality-rows", "Equality Delete Files", "A row is deleted when its values equal all delete columns of any row of an applicable equality delete file; null matches null; a dropped delete column still applies; a later-added column reads its default"),
-    Rule("deletes.equality-columns", "Equality Delete Files", "equality_ids name columns present in the delete file; float and double columns cannot be delete columns"),
-)  # fmt: skip
+    Rule(
+        "deletes.position-rows",
+        "Position Delete Files",
+        "A row is deleted by a position delete entry with its data file's path and its position (from 0); entries are (file_path 2147483546, pos 2147483545)",
+    ),
+    Rule(
+        "deletes.dv-rows",
+        "adopted 1.5 Deletion vectors",
+        "A row is deleted when its position is set in the data file's deletion vector",
+    ),
+    Rule(
+        "deletes.equality-rows",
+        "Equality Delete Files",
+        "A row is deleted when its values equal all delete columns of any row of an applicable equality delete file; null matches null; a dropped delete column still applies; a later-added column reads its default",
+    ),
+    Rule(
+        "deletes.equality-columns",
+        "Equality Delete Files",
+        "equality_ids name columns present in the delete file; float and double columns cannot be delete columns",
+    ),
+)
 
 
 def position_deletes(delete_rows: Iterable[dict[int, Any]], data_file_path: str, delete_path: str = "") -> set[int]:
@@ -42,8 +58,11 @@ def position_deletes(delete_rows: Iterable[dict[int, Any]], data_file_path: str,
     for row in delete_rows:
         path, pos = row.get(FILE_PATH_ID), row.get(POS_ID)
         if not isinstance(path, str) or not isinstance(pos, int) or isinstance(pos, bool) or pos < 0:
-            raise InvalidInput("deletes.position-rows", f"{delete_path}: a position delete entry has a string file_path and a position >= 0",
-                               (path, pos))  # fmt: skip
+            raise InvalidInput(
+                "deletes.position-rows",
+                f"{delete_path}: a position delete entry has a string file_path and a position >= 0",
+                (path, pos),
+            )
         if path == data_file_path:
             out.add(pos)
     return out
@@ -61,8 +80,9 @@ class EqualityDelete:
         return tuple(value_of(i) for i in self.field_ids) in self.keys
 
 
-def equality_delete(path: str, equality_ids: Iterable[int], delete_rows: Iterable[dict[int, Any]],
-                    column_types: dict[int, IcebergType]) -> EqualityDelete:  # fmt: skip
+def equality_delete(
+    path: str, equality_ids: Iterable[int], delete_rows: Iterable[dict[int, Any]], column_types: dict[int, IcebergType]
+) -> EqualityDelete:
     """An equality delete file read for applying (rule deletes.equality-columns): `column_types`
     gives the type of each delete column in the file."""
     ids = tuple(equality_ids)
@@ -73,12 +93,18 @@ def equality_delete(path: str, equality_ids: Iterable[int], delete_rows: Iterabl
         if t is None:
             raise InvalidInput("deletes.equality-columns", f"{path}: delete column {i} is not in the delete file", i)
         if str(t) in ("float", "double"):
-            raise InvalidInput("deletes.equality-columns", f"{path}: column {i} is a {t}, which cannot be a delete column", i)
+            raise InvalidInput(
+                "deletes.equality-columns", f"{path}: column {i} is a {t}, which cannot be a delete column", i
+            )
     return EqualityDelete(path, ids, frozenset(tuple(row.get(i) for i in ids) for row in delete_rows))
 
 
-def surviving_positions(rows: list[dict[int, Any]], deleted_positions: set[int], equality: Iterable[EqualityDelete],
-                        missing: Callable[[int], Any] = lambda field_id: None) -> list[int]:  # fmt: skip
+def surviving_positions(
+    rows: list[dict[int, Any]],
+    deleted_positions: set[int],
+    equality: Iterable[EqualityDelete],
+    missing: Callable[[int], Any] = lambda field_id: None,
+) -> list[int]:
     """The positions of the rows no delete removes (rules deletes.dv-rows, deletes.position-rows,
     deletes.equality-rows). `missing(field_id)` is the value of a delete column the data file does
     not have (its initial-default, else null)."""

@@ -37,16 +37,51 @@ _BLOB = "Puffin spec: deletion-vector-v1 blob type; adopted 1.6"
 _ENTRY = "Deletion Vectors; Manifests (data_file 143-145); adopted 1.5"
 _V3 = ((3,), (revisions.V3_ADOPTED,))
 register(
-    Rule("dv.layout", _BLOB, "The blob is a 4-byte big-endian length of magic + vector (blob size - 8), the magic, the vector (8-byte LE bitmap count, then 4-byte LE key and a 32-bit portable Roaring bitmap each) and a 4-byte CRC, nothing more", *_V3),
+    Rule(
+        "dv.layout",
+        _BLOB,
+        "The blob is a 4-byte big-endian length of magic + vector (blob size - 8), the magic, the vector (8-byte LE bitmap count, then 4-byte LE key and a 32-bit portable Roaring bitmap each) and a 4-byte CRC, nothing more",
+        *_V3,
+    ),
     Rule("dv.magic", _BLOB, "The magic after the length is D1 D3 39 64", *_V3),
     Rule("dv.crc", _BLOB, "The last 4 bytes are the big-endian CRC-32 of magic + vector", *_V3),
-    Rule("dv.key-order", _BLOB, "The 32-bit bitmaps are ordered by unsigned comparison of their keys, each key once", *_V3),
-    Rule("dv.position", _BLOB, "Positions are non-negative 64-bit values (the most significant bit is 0): keys are at most 2^31 - 1", *_V3),
-    Rule("dv.cardinality", f"{_BLOB}; {_ENTRY}", "The number of set positions equals the blob's cardinality property and the manifest entry's record_count", *_V3),
-    Rule("dv.blob-metadata", _BLOB, "A deletion-vector-v1 blob has the properties referenced-data-file and cardinality, no compression-codec, and snapshot-id and sequence-number -1", *_V3),
-    Rule("dv.blob-reference", _ENTRY, "The DV's content_offset and content_size_in_bytes are a deletion-vector-v1 blob's offset and length, and its referenced_data_file is the blob's referenced-data-file", *_V3),
-    Rule("dv.entry", _ENTRY, "A DV's data_file has content 1 (position deletes), file_format puffin, and referenced_data_file, content_offset and content_size_in_bytes", *_V3),
-)  # fmt: skip
+    Rule(
+        "dv.key-order",
+        _BLOB,
+        "The 32-bit bitmaps are ordered by unsigned comparison of their keys, each key once",
+        *_V3,
+    ),
+    Rule(
+        "dv.position",
+        _BLOB,
+        "Positions are non-negative 64-bit values (the most significant bit is 0): keys are at most 2^31 - 1",
+        *_V3,
+    ),
+    Rule(
+        "dv.cardinality",
+        f"{_BLOB}; {_ENTRY}",
+        "The number of set positions equals the blob's cardinality property and the manifest entry's record_count",
+        *_V3,
+    ),
+    Rule(
+        "dv.blob-metadata",
+        _BLOB,
+        "A deletion-vector-v1 blob has the properties referenced-data-file and cardinality, no compression-codec, and snapshot-id and sequence-number -1",
+        *_V3,
+    ),
+    Rule(
+        "dv.blob-reference",
+        _ENTRY,
+        "The DV's content_offset and content_size_in_bytes are a deletion-vector-v1 blob's offset and length, and its referenced_data_file is the blob's referenced-data-file",
+        *_V3,
+    ),
+    Rule(
+        "dv.entry",
+        _ENTRY,
+        "A DV's data_file has content 1 (position deletes), file_format puffin, and referenced_data_file, content_offset and content_size_in_bytes",
+        *_V3,
+    ),
+)
 
 BLOB_TYPE = "deletion-vector-v1"
 MAGIC = b"\xd1\xd3\x39\x64"
@@ -106,9 +141,14 @@ def dv_blob(positions: Iterable[int], referenced_data_file: str) -> Blob:
 
 def manifest_fields(blob: BlobMetadata) -> dict[str, Any]:
     """The data_file fields of the DV stored in `blob` (what a writer puts in the manifest)."""
-    return {"content": 1, "file_format": "puffin", "record_count": int(blob.properties["cardinality"]),
-            "referenced_data_file": blob.properties["referenced-data-file"],
-            "content_offset": blob.offset, "content_size_in_bytes": blob.length}  # fmt: skip
+    return {
+        "content": 1,
+        "file_format": "puffin",
+        "record_count": int(blob.properties["cardinality"]),
+        "referenced_data_file": blob.properties["referenced-data-file"],
+        "content_offset": blob.offset,
+        "content_size_in_bytes": blob.length,
+    }
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -119,7 +159,9 @@ def deserialize_dv(blob: bytes, expected_cardinality: int | None = None) -> Dele
     positions and, when given, the cardinality (the manifest entry's record_count)."""
     blob = bytes(blob)
     if len(blob) < 4 + 4 + 8 + 4:
-        raise InvalidInput("dv.layout", "a deletion vector blob has at least 20 bytes (length, magic, bitmap count, CRC)", len(blob))
+        raise InvalidInput(
+            "dv.layout", "a deletion vector blob has at least 20 bytes (length, magic, bitmap count, CRC)", len(blob)
+        )
     (length,) = struct.unpack_from(">I", blob, 0)
     if length != len(blob) - 8:
         raise InvalidInput("dv.layout", f"the length field must be the blob size minus 8 ({len(blob) - 8})", length)
@@ -131,7 +173,11 @@ def deserialize_dv(blob: bytes, expected_cardinality: int | None = None) -> Dele
         raise InvalidInput("dv.crc", f"the CRC-32 of magic + vector is {zlib.crc32(body):#010x}", f"{crc:#010x}")
     dv = DeletionVector(tuple(_bitmaps(body[4:])))
     if expected_cardinality is not None and dv.cardinality != expected_cardinality:
-        raise InvalidInput("dv.cardinality", f"the vector holds {dv.cardinality} positions, the entry's record_count says", expected_cardinality)
+        raise InvalidInput(
+            "dv.cardinality",
+            f"the vector holds {dv.cardinality} positions, the entry's record_count says",
+            expected_cardinality,
+        )
     return dv
 
 
@@ -146,14 +192,20 @@ def _bitmaps(vector: bytes) -> Iterator[tuple[int, BitMap]]:
             raise InvalidInput("dv.layout", "the vector ends before a bitmap's key", at)
         (key,) = struct.unpack_from("<I", vector, at)
         if key <= previous:
-            raise InvalidInput("dv.key-order", f"key {key} follows key {previous}: keys must be strictly ascending", key)
+            raise InvalidInput(
+                "dv.key-order", f"key {key} follows key {previous}: keys must be strictly ascending", key
+            )
         if key > MAX_KEY:
-            raise InvalidInput("dv.position", "a key above 2^31 - 1 makes positions with the most significant bit set", key)
+            raise InvalidInput(
+                "dv.position", "a key above 2^31 - 1 makes positions with the most significant bit set", key
+            )
         size = roaring_size(vector, at + 4)
         try:
             bitmap = BitMap.deserialize(vector[at + 4 : at + 4 + size])
         except ValueError as e:
-            raise InvalidInput("dv.layout", f"the bitmap of key {key} is not a valid 32-bit Roaring bitmap: {e}", key) from None
+            raise InvalidInput(
+                "dv.layout", f"the bitmap of key {key} is not a valid 32-bit Roaring bitmap: {e}", key
+            ) from None
         yield key, bitmap
         at, previous = at + 4 + size, key
     if at != len(vector):
@@ -179,7 +231,11 @@ def roaring_size(data: bytes, start: int) -> int:
         _need(data, start + 8, start)
         n, at, runs, has_offsets = struct.unpack_from("<I", data, start + 4)[0], start + 8, b"", True
     else:
-        raise InvalidInput("dv.layout", f"a 32-bit Roaring bitmap starts with cookie {_NO_RUNS} or {_RUNS} (LE) at offset {start}", cookie)
+        raise InvalidInput(
+            "dv.layout",
+            f"a 32-bit Roaring bitmap starts with cookie {_NO_RUNS} or {_RUNS} (LE) at offset {start}",
+            cookie,
+        )
     if n > 65536:
         raise InvalidInput("dv.layout", "a 32-bit Roaring bitmap has at most 65536 containers", n)
     cards = [u16(at + 4 * i + 2) + 1 for i in range(n)]
@@ -189,7 +245,9 @@ def roaring_size(data: bytes, start: int) -> int:
             n_runs = u16(at)
             held = sum(u16(at + 4 + 4 * r) + 1 for r in range(n_runs))
             if held != card:
-                raise InvalidInput("dv.layout", f"run container {i} at offset {start} holds {held} values, its header says", card)
+                raise InvalidInput(
+                    "dv.layout", f"run container {i} at offset {start} holds {held} values, its header says", card
+                )
             at += 2 + 4 * n_runs
         else:
             at += 2 * card if card <= _ARRAY_MAX else 8192
@@ -212,23 +270,43 @@ def dv_blob_metadata(puffin: PuffinFile, data_file: dict[str, Any]) -> BlobMetad
         raise InvalidInput("dv.entry", "a deletion vector's data_file is an object", brief(data_file))
     for key in ("referenced_data_file", "content_offset", "content_size_in_bytes", "record_count"):
         if data_file.get(key) is None:
-            raise InvalidInput("dv.entry", f"a deletion vector's data_file needs {key}", brief(data_file.get("file_path")))
-    for key, kind in (("referenced_data_file", str), ("content_offset", int), ("content_size_in_bytes", int), ("record_count", int)):
+            raise InvalidInput(
+                "dv.entry", f"a deletion vector's data_file needs {key}", brief(data_file.get("file_path"))
+            )
+    for key, kind in (
+        ("referenced_data_file", str),
+        ("content_offset", int),
+        ("content_size_in_bytes", int),
+        ("record_count", int),
+    ):
         if not isinstance(data_file[key], kind) or isinstance(data_file[key], bool):
-            raise InvalidInput("dv.entry", f"a deletion vector's {key} is a {'string' if kind is str else 'long'}", brief(data_file[key]))
+            raise InvalidInput(
+                "dv.entry",
+                f"a deletion vector's {key} is a {'string' if kind is str else 'long'}",
+                brief(data_file[key]),
+            )
     file_format = data_file.get("file_format", "puffin")
     if data_file.get("content", 1) != 1 or not isinstance(file_format, str) or file_format.lower() != "puffin":
-        raise InvalidInput("dv.entry", "a deletion vector's data_file has content 1 and file_format puffin",
-                           brief((data_file.get("content"), data_file.get("file_format"))))  # fmt: skip
+        raise InvalidInput(
+            "dv.entry",
+            "a deletion vector's data_file has content 1 and file_format puffin",
+            brief((data_file.get("content"), data_file.get("file_format"))),
+        )
     span = (data_file["content_offset"], data_file["content_size_in_bytes"])
     blob = next((b for b in puffin.blobs if (b.offset, b.length) == span), None)
     if blob is None or blob.type != BLOB_TYPE:
         found = "no blob" if blob is None else f"a {blob.type!r} blob"
-        raise InvalidInput("dv.blob-reference", f"content_offset / content_size_in_bytes name {found}, not a {BLOB_TYPE} blob", span)
+        raise InvalidInput(
+            "dv.blob-reference", f"content_offset / content_size_in_bytes name {found}, not a {BLOB_TYPE} blob", span
+        )
     _check_blob_metadata(blob)
     if blob.properties["referenced-data-file"] != data_file["referenced_data_file"]:
-        raise InvalidInput("dv.blob-reference", f"the blob's referenced-data-file is {blob.properties['referenced-data-file']!r}, "
-                           "the entry's referenced_data_file", data_file["referenced_data_file"])  # fmt: skip
+        raise InvalidInput(
+            "dv.blob-reference",
+            f"the blob's referenced-data-file is {blob.properties['referenced-data-file']!r}, "
+            "the entry's referenced_data_file",
+            data_file["referenced_data_file"],
+        )
     return blob
 
 
@@ -242,7 +320,11 @@ def _check_blob_metadata(blob: BlobMetadata) -> None:
         ids = (blob.snapshot_id, blob.sequence_number)
         raise InvalidInput("dv.blob-metadata", "snapshot-id and sequence-number of a deletion vector blob are -1", ids)
     if not blob.properties["cardinality"].isascii() or not blob.properties["cardinality"].isdigit():
-        raise InvalidInput("dv.blob-metadata", "the cardinality property is a non-negative decimal integer", blob.properties["cardinality"])
+        raise InvalidInput(
+            "dv.blob-metadata",
+            "the cardinality property is a non-negative decimal integer",
+            blob.properties["cardinality"],
+        )
 
 
 def read_dv(puffin: PuffinFile, data_file: dict[str, Any]) -> DeletionVector:
@@ -253,7 +335,9 @@ def read_dv(puffin: PuffinFile, data_file: dict[str, Any]) -> DeletionVector:
     dv = deserialize_dv(puffin.payload(blob), data_file["record_count"])
     if dv.cardinality != int(blob.properties["cardinality"]):
         said = blob.properties["cardinality"]
-        raise InvalidInput("dv.cardinality", f"the vector holds {dv.cardinality} positions, the blob's cardinality property says", said)
+        raise InvalidInput(
+            "dv.cardinality", f"the vector holds {dv.cardinality} positions, the blob's cardinality property says", said
+        )
     return dv
 
 

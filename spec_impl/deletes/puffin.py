@@ -30,14 +30,42 @@ from spec_impl.rules import Rule, register
 
 _PUFFIN = "Puffin spec"
 register(
-    Rule("puffin.magic", f"{_PUFFIN}: File structure, Footer structure; adopted 4", "A Puffin file starts with the magic 50 46 41 31 and its footer starts and ends with it"),
-    Rule("puffin.footer", f"{_PUFFIN}: Footer structure, Footer Payload, FileMetadata; adopted 4", "FooterPayloadSize (4-byte signed LE) fits the file; the payload is UTF-8 JSON of a FileMetadata object: a required blobs list and optional string properties"),
-    Rule("puffin.flags", f"{_PUFFIN}: Footer structure", "Flags byte 0 bit 0 marks a compressed footer payload; every other bit is reserved and 0"),
-    Rule("puffin.blob-metadata", f"{_PUFFIN}: BlobMetadata; adopted 4", "A BlobMetadata has type (string), fields (list of int), snapshot-id, sequence-number, offset and length (long), and optional compression-codec (string) and properties (string map)"),
-    Rule("puffin.blob-range", f"{_PUFFIN}: File structure, BlobMetadata", "A blob's offset and length (after compression) lie between the header magic and the footer"),
-    Rule("puffin.codec", f"{_PUFFIN}: Compression codecs", "compression-codec, when present, is lz4 or zstd; other codecs are not supported"),
-    Rule("puffin.frame", f"{_PUFFIN}: Compression codecs, Footer Payload", "Compressed data is a single LZ4 frame or Zstandard frame with the content size present"),
-)  # fmt: skip
+    Rule(
+        "puffin.magic",
+        f"{_PUFFIN}: File structure, Footer structure; adopted 4",
+        "A Puffin file starts with the magic 50 46 41 31 and its footer starts and ends with it",
+    ),
+    Rule(
+        "puffin.footer",
+        f"{_PUFFIN}: Footer structure, Footer Payload, FileMetadata; adopted 4",
+        "FooterPayloadSize (4-byte signed LE) fits the file; the payload is UTF-8 JSON of a FileMetadata object: a required blobs list and optional string properties",
+    ),
+    Rule(
+        "puffin.flags",
+        f"{_PUFFIN}: Footer structure",
+        "Flags byte 0 bit 0 marks a compressed footer payload; every other bit is reserved and 0",
+    ),
+    Rule(
+        "puffin.blob-metadata",
+        f"{_PUFFIN}: BlobMetadata; adopted 4",
+        "A BlobMetadata has type (string), fields (list of int), snapshot-id, sequence-number, offset and length (long), and optional compression-codec (string) and properties (string map)",
+    ),
+    Rule(
+        "puffin.blob-range",
+        f"{_PUFFIN}: File structure, BlobMetadata",
+        "A blob's offset and length (after compression) lie between the header magic and the footer",
+    ),
+    Rule(
+        "puffin.codec",
+        f"{_PUFFIN}: Compression codecs",
+        "compression-codec, when present, is lz4 or zstd; other codecs are not supported",
+    ),
+    Rule(
+        "puffin.frame",
+        f"{_PUFFIN}: Compression codecs, Footer Payload",
+        "Compressed data is a single LZ4 frame or Zstandard frame with the content size present",
+    ),
+)
 
 MAGIC = b"PFA1"
 FOOTER_TAIL = 12  # FooterPayloadSize (4) + Flags (4) + Magic (4)
@@ -47,7 +75,9 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 _LZ4_MAGIC = b"\x04\x22\x4d\x18"
 _LZ4_CONTENT_SIZE_FLAG = 0x08  # FLG bit 3 (LZ4 frame format)
-MAX_DECOMPRESSED = 256 * 1024 * 1024  # a resource limit of the reference: the declared content size is checked before decoding
+MAX_DECOMPRESSED = (
+    256 * 1024 * 1024
+)  # a resource limit of the reference: the declared content size is checked before decoding
 
 
 @dataclass(frozen=True)
@@ -94,7 +124,11 @@ def read_puffin(data: bytes) -> PuffinFile:
     if len(data) < len(MAGIC) or data[:4] != MAGIC:
         raise InvalidInput("puffin.magic", "the file does not start with the Puffin magic 50 46 41 31", data[:4])
     if len(data) < 4 + 4 + FOOTER_TAIL:
-        raise InvalidInput("puffin.footer", f"a Puffin file has at least {4 + 4 + FOOTER_TAIL} bytes (magic and an empty footer)", len(data))
+        raise InvalidInput(
+            "puffin.footer",
+            f"a Puffin file has at least {4 + 4 + FOOTER_TAIL} bytes (magic and an empty footer)",
+            len(data),
+        )
     if data[-4:] != MAGIC:
         raise InvalidInput("puffin.magic", "the footer does not end with the Puffin magic", data[-4:])
     (payload_size,) = struct.unpack_from("<i", data, len(data) - FOOTER_TAIL)
@@ -104,7 +138,9 @@ def read_puffin(data: bytes) -> PuffinFile:
         raise InvalidInput("puffin.footer", f"FooterPayloadSize does not fit a file of {len(data)} bytes", payload_size)
     if data[footer_start : footer_start + 4] != MAGIC:
         found = data[footer_start : footer_start + 4]
-        raise InvalidInput("puffin.magic", f"the footer at offset {footer_start} does not start with the Puffin magic", found)
+        raise InvalidInput(
+            "puffin.magic", f"the footer at offset {footer_start} does not start with the Puffin magic", found
+        )
     compressed = _flags(flags)
     payload = data[footer_start + 4 : footer_start + 4 + payload_size]
     if compressed:
@@ -113,8 +149,12 @@ def read_puffin(data: bytes) -> PuffinFile:
     blobs = tuple(_blob_metadata(b, i) for i, b in enumerate(metadata["blobs"]))
     for i, b in enumerate(blobs):
         if b.offset < 4 or b.offset + b.length > footer_start:
-            raise InvalidInput("puffin.blob-range", f"blob {i} [{b.offset}, {b.offset + b.length}) is not between the header magic "
-                               f"and the footer at offset {footer_start}", (b.offset, b.length))  # fmt: skip
+            raise InvalidInput(
+                "puffin.blob-range",
+                f"blob {i} [{b.offset}, {b.offset + b.length}) is not between the header magic "
+                f"and the footer at offset {footer_start}",
+                (b.offset, b.length),
+            )
     return PuffinFile(blobs, metadata["properties"], len(data) - footer_start, compressed, data)
 
 
@@ -122,7 +162,9 @@ def _flags(flags: bytes) -> bool:
     """Whether the footer payload is compressed; a reserved bit set is rejected (rule puffin.flags)."""
     value = int.from_bytes(flags, "little")
     if value & ~FOOTER_COMPRESSED:
-        raise InvalidInput("puffin.flags", "reserved footer flag bits are set (only byte 0 bit 0 is defined)", flags.hex(" "))
+        raise InvalidInput(
+            "puffin.flags", "reserved footer flag bits are set (only byte 0 bit 0 is defined)", flags.hex(" ")
+        )
     return bool(value & FOOTER_COMPRESSED)
 
 
@@ -133,7 +175,9 @@ def _footer_json(payload: bytes) -> dict[str, Any]:
     except SpecError as e:  # not UTF-8, not JSON, NaN tokens, duplicate keys, too deep (rule json.document)
         raise InvalidInput("puffin.footer", f"the footer payload is not strict JSON: {e}", payload[:40]) from None
     if not isinstance(obj, dict):
-        raise InvalidInput("puffin.footer", "the footer payload is not a JSON object (FileMetadata)", type(obj).__name__)
+        raise InvalidInput(
+            "puffin.footer", "the footer payload is not a JSON object (FileMetadata)", type(obj).__name__
+        )
     if not isinstance(obj.get("blobs"), list):
         raise InvalidInput("puffin.footer", "FileMetadata needs a 'blobs' list", brief(obj.get("blobs")))
     properties = _string_map(obj.get("properties"), "puffin.footer", "FileMetadata properties")
@@ -171,9 +215,16 @@ def _blob_metadata(obj: Any, index: int) -> BlobMetadata:
         raise InvalidInput("puffin.blob-metadata", f"{where}: 'compression-codec' must be a string", brief(codec))
     if codec is not None and codec not in CODECS:
         raise InvalidInput("puffin.codec", f"{where}: compression-codec must be lz4 or zstd (or absent)", codec)
-    return BlobMetadata(obj["type"], tuple(fields), _long(obj, "snapshot-id", where), _long(obj, "sequence-number", where),
-                        _long(obj, "offset", where, 0), _long(obj, "length", where, 0), codec,
-                        _string_map(obj.get("properties"), "puffin.blob-metadata", f"{where} properties"))  # fmt: skip
+    return BlobMetadata(
+        obj["type"],
+        tuple(fields),
+        _long(obj, "snapshot-id", where),
+        _long(obj, "sequence-number", where),
+        _long(obj, "offset", where, 0),
+        _long(obj, "length", where, 0),
+        codec,
+        _string_map(obj.get("properties"), "puffin.blob-metadata", f"{where} properties"),
+    )
 
 
 # --- compression -------------------------------------------------------------------------
@@ -199,7 +250,11 @@ def _lz4_decompress(data: bytes, what: str) -> bytes:
         raise InvalidInput("puffin.frame", f"{what}: the LZ4 frame header is truncated", len(data))
     size = int.from_bytes(data[6:14], "little")  # FLG, BD, then the 8-byte content size
     if size > MAX_DECOMPRESSED:
-        raise InvalidInput("puffin.frame", f"{what}: the LZ4 frame does not decode within the reference's limit of {MAX_DECOMPRESSED} bytes: it declares {size}", size)
+        raise InvalidInput(
+            "puffin.frame",
+            f"{what}: the LZ4 frame does not decode within the reference's limit of {MAX_DECOMPRESSED} bytes: it declares {size}",
+            size,
+        )
     try:
         out, used = lz4.frame.decompress(data, return_bytes_read=True)
     except RuntimeError as e:
@@ -215,7 +270,11 @@ def _zstd_decompress(data: bytes, what: str) -> bytes:
         if size == zstandard.CONTENTSIZE_UNKNOWN:
             raise InvalidInput("puffin.frame", f"{what}: the Zstandard frame has no content size", len(data))
         if size > MAX_DECOMPRESSED:
-            raise InvalidInput("puffin.frame", f"{what}: the Zstandard frame declares {size} bytes, above the reference's limit of {MAX_DECOMPRESSED}", size)
+            raise InvalidInput(
+                "puffin.frame",
+                f"{what}: the Zstandard frame declares {size} bytes, above the reference's limit of {MAX_DECOMPRESSED}",
+                size,
+            )
         return zstandard.ZstdDecompressor().decompress(data, allow_extra_data=False)
     except zstandard.ZstdError as e:
         raise InvalidInput("puffin.frame", f"{what} is not a single Zstandard frame: {e}", len(data)) from None
@@ -227,7 +286,9 @@ def compress(codec: str | None, data: bytes) -> bytes:
         return data
     if codec == "lz4":
         if not data:  # lz4 frames record a content size of 0 as "absent"
-            raise InvalidInput("puffin.frame", "an empty payload has no LZ4 frame with a content size; write it uncompressed", codec)
+            raise InvalidInput(
+                "puffin.frame", "an empty payload has no LZ4 frame with a content size; write it uncompressed", codec
+            )
         return lz4.frame.compress(data, store_size=True, compression_level=0, content_checksum=False)
     if codec == "zstd":
         return zstandard.ZstdCompressor(level=3, write_content_size=True, write_checksum=False).compress(data)
@@ -250,7 +311,9 @@ class Blob:
     properties: dict[str, str] = field(default_factory=dict)
 
 
-def write_puffin(blobs: list[Blob], properties: dict[str, str] | None = None, *, compress_footer: bool = False) -> bytes:
+def write_puffin(
+    blobs: list[Blob], properties: dict[str, str] | None = None, *, compress_footer: bool = False
+) -> bytes:
     """A Puffin file: blobs stored in order after the magic, then the footer.
 
     The footer JSON has keys in the spec's table order, no spaces, and omits compression-codec
@@ -274,8 +337,14 @@ def write_puffin(blobs: list[Blob], properties: dict[str, str] | None = None, *,
 
 
 def _blob_json(b: Blob, offset: int, length: int) -> dict[str, Any]:
-    obj: dict[str, Any] = {"type": b.type, "fields": list(b.fields), "snapshot-id": b.snapshot_id,
-                           "sequence-number": b.sequence_number, "offset": offset, "length": length}  # fmt: skip
+    obj: dict[str, Any] = {
+        "type": b.type,
+        "fields": list(b.fields),
+        "snapshot-id": b.snapshot_id,
+        "sequence-number": b.sequence_number,
+        "offset": offset,
+        "length": length,
+    }
     if b.compression_codec is not None:
         obj["compression-codec"] = b.compression_codec
     if b.properties:

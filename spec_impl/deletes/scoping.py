@@ -37,13 +37,41 @@ from spec_impl.rules import Rule, register
 
 _PLANNING = "Scan Planning"
 register(
-    Rule("deletes.position-scope", _PLANNING, "A position delete applies to a data file with data sequence number <= its own, in the same spec and partition; (adopted) only to its referenced_data_file when set, and not when a DV applies"),
-    Rule("deletes.equality-scope", _PLANNING, "An equality delete applies to a data file with data sequence number < its own, in the same spec and partition, or to every partition when its spec is unpartitioned"),
-    Rule("deletes.dv-scope", "adopted 2 Delete scoping; 1.5", "A deletion vector applies to its referenced_data_file, with data sequence number <= its own, in the same spec and partition", (3,), (revisions.V3_ADOPTED,)),
-    Rule("deletes.one-dv", "adopted 1.5 Deletion vectors", "At most one deletion vector per data file in a snapshot", (3,), (revisions.V3_ADOPTED,)),
-    Rule("deletes.partition-equality", "Scan Planning (note 3)", "Partition values are equal when their values are; floating-point values when their canonical bits are (NaNs normalized)"),
-    Rule("deletes.file", _PLANNING, "A planned file has a path, content 0 (data), 1 (position deletes) or 2 (equality deletes), a spec id, a partition tuple and a data sequence number"),
-)  # fmt: skip
+    Rule(
+        "deletes.position-scope",
+        _PLANNING,
+        "A position delete applies to a data file with data sequence number <= its own, in the same spec and partition; (adopted) only to its referenced_data_file when set, and not when a DV applies",
+    ),
+    Rule(
+        "deletes.equality-scope",
+        _PLANNING,
+        "An equality delete applies to a data file with data sequence number < its own, in the same spec and partition, or to every partition when its spec is unpartitioned",
+    ),
+    Rule(
+        "deletes.dv-scope",
+        "adopted 2 Delete scoping; 1.5",
+        "A deletion vector applies to its referenced_data_file, with data sequence number <= its own, in the same spec and partition",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "deletes.one-dv",
+        "adopted 1.5 Deletion vectors",
+        "At most one deletion vector per data file in a snapshot",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "deletes.partition-equality",
+        "Scan Planning (note 3)",
+        "Partition values are equal when their values are; floating-point values when their canonical bits are (NaNs normalized)",
+    ),
+    Rule(
+        "deletes.file",
+        _PLANNING,
+        "A planned file has a path, content 0 (data), 1 (position deletes) or 2 (equality deletes), a spec id, a partition tuple and a data sequence number",
+    ),
+)
 
 DATA, POSITION, EQUALITY = 0, 1, 2
 FILE_PATH_FIELD_ID = 2147483546
@@ -103,13 +131,24 @@ def scan_file(obj: dict[str, Any]) -> ScanFile:
     if not isinstance(partition, list):
         raise InvalidInput("deletes.file", f"{obj['file_path']}: partition must be a list of values", brief(partition))
     if not isinstance(obj.get("file_format", "parquet"), str):
-        raise InvalidInput("deletes.file", f"{obj['file_path']}: file_format must be a string", brief(obj.get("file_format")))
+        raise InvalidInput(
+            "deletes.file", f"{obj['file_path']}: file_format must be a string", brief(obj.get("file_format"))
+        )
     for key in ("referenced_data_file", "file_path_lower", "file_path_upper"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise InvalidInput("deletes.file", f"{obj['file_path']}: {key} must be a string or null", brief(obj[key]))
     partition_key(spec_id, partition)  # values a partition can hold
-    return ScanFile(obj["file_path"], content, spec_id, tuple(partition), seq, obj.get("file_format", "parquet"),
-                    obj.get("referenced_data_file"), obj.get("file_path_lower"), obj.get("file_path_upper"))  # fmt: skip
+    return ScanFile(
+        obj["file_path"],
+        content,
+        spec_id,
+        tuple(partition),
+        seq,
+        obj.get("file_format", "parquet"),
+        obj.get("referenced_data_file"),
+        obj.get("file_path_lower"),
+        obj.get("file_path_upper"),
+    )
 
 
 def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
@@ -119,8 +158,11 @@ def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
     try:
         hash(key)
     except TypeError:
-        raise InvalidInput("deletes.file", "partition values are single values (null, booleans, numbers, strings, bytes), not lists or objects",
-                           brief(values)) from None  # fmt: skip
+        raise InvalidInput(
+            "deletes.file",
+            "partition values are single values (null, booleans, numbers, strings, bytes), not lists or objects",
+            brief(values),
+        ) from None
     return key
 
 
@@ -157,7 +199,7 @@ class _View(Sequence):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return self._files[self._start:][i]
+            return self._files[self._start :][i]
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):
@@ -165,7 +207,7 @@ class _View(Sequence):
         return self._files[self._start + i]
 
     def __iter__(self) -> Iterator[ScanFile]:
-        return iter(self._files[self._start:])
+        return iter(self._files[self._start :])
 
 
 @dataclass(frozen=True)
@@ -196,7 +238,9 @@ class DeleteIndex:
     every position delete is partition-scoped (pruning by equal file_path bounds still applies).
     """
 
-    def __init__(self, deletes: Iterable[ScanFile], unpartitioned_specs: Iterable[int] = (), revision: str = revisions.DEFAULT):
+    def __init__(
+        self, deletes: Iterable[ScanFile], unpartitioned_specs: Iterable[int] = (), revision: str = revisions.DEFAULT
+    ):
         revisions.check(revision)
         self.revision = revision
         unpartitioned = set(unpartitioned_specs)
@@ -209,13 +253,21 @@ class DeleteIndex:
             if f.content == DATA:
                 raise InvalidInput("deletes.file", "a data file among the delete files", f.path)
             if f.content == EQUALITY:
-                (global_equality if f.spec_id in unpartitioned else equality[partition_key(f.spec_id, f.partition)]).append(f)
+                (
+                    global_equality if f.spec_id in unpartitioned else equality[partition_key(f.spec_id, f.partition)]
+                ).append(f)
             elif f.is_dv and revision == revisions.V3_ADOPTED:
                 if f.referenced_data_file is None:
-                    raise InvalidInput("deletes.dv-scope", "a deletion vector must name its referenced_data_file", f.path)
+                    raise InvalidInput(
+                        "deletes.dv-scope", "a deletion vector must name its referenced_data_file", f.path
+                    )
                 if f.referenced_data_file in self.dvs:
-                    raise InvalidInput("deletes.one-dv", f"two deletion vectors for {f.referenced_data_file}: "
-                                       f"{self.dvs[f.referenced_data_file].path} and {f.path}", f.referenced_data_file)  # fmt: skip
+                    raise InvalidInput(
+                        "deletes.one-dv",
+                        f"two deletion vectors for {f.referenced_data_file}: "
+                        f"{self.dvs[f.referenced_data_file].path} and {f.path}",
+                        f.referenced_data_file,
+                    )
                 self.dvs[f.referenced_data_file] = f
             else:
                 target = f.target(revision)
@@ -238,7 +290,11 @@ class DeleteIndex:
         position: Sequence[ScanFile] = _NONE
         if dv is None:
             in_partition = self.position[key].at_least(seq) if key in self.position else _NONE
-            targeted = [d for d in self.targeted[f.path].at_least(seq) if partition_key(d.spec_id, d.partition) == key] if f.path in self.targeted else []
+            targeted = (
+                [d for d in self.targeted[f.path].at_least(seq) if partition_key(d.spec_id, d.partition) == key]
+                if f.path in self.targeted
+                else []
+            )
             position = _chain(in_partition, targeted)
         equality = self.equality[key].above(seq) if key in self.equality else _NONE
         return AppliedDeletes(dv, position, equality, self.global_equality.above(seq))
@@ -250,8 +306,12 @@ def _chain(view: Sequence[ScanFile], extra: list[ScanFile]) -> Sequence[ScanFile
     return list(view) + extra if len(view) else extra
 
 
-def plan(data_files: Iterable[ScanFile], delete_files: Iterable[ScanFile], unpartitioned_specs: Iterable[int] = (),
-         revision: str = revisions.DEFAULT) -> dict[str, AppliedDeletes]:  # fmt: skip
+def plan(
+    data_files: Iterable[ScanFile],
+    delete_files: Iterable[ScanFile],
+    unpartitioned_specs: Iterable[int] = (),
+    revision: str = revisions.DEFAULT,
+) -> dict[str, AppliedDeletes]:
     """For every live data file of a snapshot, the delete files that apply to it."""
     index = DeleteIndex(delete_files, unpartitioned_specs, revision)
     out = {}
@@ -270,8 +330,16 @@ def unpartitioned_spec_ids(specs: Iterable[dict]) -> set[int]:
     out = set()
     for s in specs:
         fields = s.get("fields", []) if isinstance(s, dict) else None
-        if type(s.get("spec-id") if isinstance(s, dict) else None) is not int or not isinstance(fields, list) or not all(isinstance(f, dict) for f in fields):
-            raise InvalidInput("deletes.file", "a partition spec is an object with an int spec-id and a list of field objects", brief(s))
+        if (
+            type(s.get("spec-id") if isinstance(s, dict) else None) is not int
+            or not isinstance(fields, list)
+            or not all(isinstance(f, dict) for f in fields)
+        ):
+            raise InvalidInput(
+                "deletes.file",
+                "a partition spec is an object with an int spec-id and a list of field objects",
+                brief(s),
+            )
         if all(f.get("transform") == "void" for f in fields):
             out.add(s["spec-id"])
     return out

@@ -22,7 +22,8 @@ metrics, or a field's summary, to what is known (`Known`), and `not` is pushed t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from spec_impl import revisions
 from spec_impl.expressions.predicates import FLOATING, Const, Expr, Pred, compare, rewrite_not, And
@@ -34,10 +35,22 @@ from spec_impl.values import is_nan
 
 _SCAN = "Scan Planning"
 register(
-    Rule("file-pruning.inclusive-metrics", _SCAN, "A data or delete file may be skipped only when its column bounds and counts show that no row can match the scan predicate"),
-    Rule("file-pruning.strict-metrics", _SCAN, "A file's rows all match the scan predicate only when its column bounds and counts show it (strict metrics evaluation)"),
-    Rule("file-pruning.manifest-summaries", _SCAN + "; Manifest Lists: field_summary", "A manifest may be skipped only when its partition summaries show that no partition tuple in it can match the partition predicate"),
-)  # fmt: skip
+    Rule(
+        "file-pruning.inclusive-metrics",
+        _SCAN,
+        "A data or delete file may be skipped only when its column bounds and counts show that no row can match the scan predicate",
+    ),
+    Rule(
+        "file-pruning.strict-metrics",
+        _SCAN,
+        "A file's rows all match the scan predicate only when its column bounds and counts show it (strict metrics evaluation)",
+    ),
+    Rule(
+        "file-pruning.manifest-summaries",
+        _SCAN + "; Manifest Lists: field_summary",
+        "A manifest may be skipped only when its partition summaries show that no partition tuple in it can match the partition predicate",
+    ),
+)
 
 _NEGATIVE = ("not-eq", "not-in", "not-starts-with")  # the leaves that null and NaN values match
 
@@ -66,15 +79,22 @@ def _bound(t: IcebergType, data: bytes | None, revision: str) -> Any:
     return None if is_nan(value) else value
 
 
-def known_from_metrics(t: IcebergType, m: ColumnMetrics | None, record_count: int, revision: str = revisions.DEFAULT) -> Known:
+def known_from_metrics(
+    t: IcebergType, m: ColumnMetrics | None, record_count: int, revision: str = revisions.DEFAULT
+) -> Known:
     """What a column's metrics establish (each metric may be missing)."""
     m = m or ColumnMetrics()
     total = m.value_count if m.value_count is not None else record_count
     floating = getattr(t, "name", None) in FLOATING
     nulls, nans = m.null_value_count, (m.nan_value_count if floating else 0)
     may_value = nulls is None or nans is None or nulls + nans < total
-    return Known(nulls is None or nulls > 0, nans is None or nans > 0, may_value,
-                 _bound(t, m.lower_bound, revision), _bound(t, m.upper_bound, revision))  # fmt: skip
+    return Known(
+        nulls is None or nulls > 0,
+        nans is None or nans > 0,
+        may_value,
+        _bound(t, m.lower_bound, revision),
+        _bound(t, m.upper_bound, revision),
+    )
 
 
 def known_from_summary(t: IcebergType, s: FieldSummary, revision: str = revisions.DEFAULT) -> Known:
@@ -168,29 +188,55 @@ def _walk(e: Expr, leaf: Callable[[Pred], bool]) -> bool:
     return (left and right) if isinstance(e, And) else (left or right)
 
 
-def might_match(e: Expr, types: Mapping[str, IcebergType], record_count: int, metrics: Mapping[str, ColumnMetrics],
-                revision: str = revisions.DEFAULT) -> bool:  # fmt: skip
+def might_match(
+    e: Expr,
+    types: Mapping[str, IcebergType],
+    record_count: int,
+    metrics: Mapping[str, ColumnMetrics],
+    revision: str = revisions.DEFAULT,
+) -> bool:
     """Inclusive metrics evaluation of a bound expression (rule file-pruning.inclusive-metrics):
     False means the file holds no matching row and may be skipped."""
     if record_count == 0:
         return False
-    return _walk(rewrite_not(e), lambda p: inclusive_leaf(p, types[p.term], known_from_metrics(types[p.term], metrics.get(p.term), record_count, revision)))
+    return _walk(
+        rewrite_not(e),
+        lambda p: inclusive_leaf(
+            p, types[p.term], known_from_metrics(types[p.term], metrics.get(p.term), record_count, revision)
+        ),
+    )
 
 
-def must_match(e: Expr, types: Mapping[str, IcebergType], record_count: int, metrics: Mapping[str, ColumnMetrics],
-               revision: str = revisions.DEFAULT) -> bool:  # fmt: skip
+def must_match(
+    e: Expr,
+    types: Mapping[str, IcebergType],
+    record_count: int,
+    metrics: Mapping[str, ColumnMetrics],
+    revision: str = revisions.DEFAULT,
+) -> bool:
     """Strict metrics evaluation (rule file-pruning.strict-metrics): True means every row matches."""
     if record_count == 0:
         return True
-    return _walk(rewrite_not(e), lambda p: strict_leaf(p, types[p.term], known_from_metrics(types[p.term], metrics.get(p.term), record_count, revision)))
+    return _walk(
+        rewrite_not(e),
+        lambda p: strict_leaf(
+            p, types[p.term], known_from_metrics(types[p.term], metrics.get(p.term), record_count, revision)
+        ),
+    )
 
 
-def manifest_might_match(e: Expr, fields: Sequence[tuple[str, IcebergType]], summaries: Sequence[FieldSummary] | None,
-                         revision: str = revisions.DEFAULT) -> bool:  # fmt: skip
+def manifest_might_match(
+    e: Expr,
+    fields: Sequence[tuple[str, IcebergType]],
+    summaries: Sequence[FieldSummary] | None,
+    revision: str = revisions.DEFAULT,
+) -> bool:
     """Manifest evaluation of a bound expression on partition fields (name, type) over the
     manifest's summaries (rule file-pruning.manifest-summaries); None (no `partitions` list)
     proves nothing. False means the manifest holds no matching file and may be skipped."""
     if summaries is None:
         return True
     by_name = {name: (t, s) for (name, t), s in zip(fields, summaries)}
-    return _walk(rewrite_not(e), lambda p: inclusive_leaf(p, by_name[p.term][0], known_from_summary(*by_name[p.term], revision)))
+    return _walk(
+        rewrite_not(e), lambda p: inclusive_leaf(p, by_name[p.term][0], known_from_summary(*by_name[p.term], revision))
+    )

@@ -33,7 +33,8 @@ exist for that), as Iceberg Java and PyIceberg enforce (rule expression.bind).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata.sorting import sort_key
@@ -43,18 +44,39 @@ from spec_impl.values import is_nan, normalize
 
 _SCAN = "Scan Planning"
 register(
-    Rule("expression.bind", _SCAN, "A predicate names a column of the schema; its literals are non-null, non-NaN values of the column's type; is-nan/not-nan need a float or double column, starts-with a string column"),
-    Rule("expression.evaluate", _SCAN, "A predicate's truth on a row: two-valued leaves, null and NaN match no ordering, equality or membership leaf, floats in totalOrder, not pushed to the leaves"),
-)  # fmt: skip
+    Rule(
+        "expression.bind",
+        _SCAN,
+        "A predicate names a column of the schema; its literals are non-null, non-NaN values of the column's type; is-nan/not-nan need a float or double column, starts-with a string column",
+    ),
+    Rule(
+        "expression.evaluate",
+        _SCAN,
+        "A predicate's truth on a row: two-valued leaves, null and NaN match no ordering, equality or membership leaf, floats in totalOrder, not pushed to the leaves",
+    ),
+)
 
 COMPARISONS = ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")
 SETS = ("in", "not-in")
 UNARY = ("is-null", "not-null", "is-nan", "not-nan")
 PREFIX = ("starts-with", "not-starts-with")
 LEAF_OPS = COMPARISONS + SETS + UNARY + PREFIX
-NEGATION = {"lt": "gt-eq", "lt-eq": "gt", "gt": "lt-eq", "gt-eq": "lt", "eq": "not-eq", "not-eq": "eq",
-            "in": "not-in", "not-in": "in", "is-null": "not-null", "not-null": "is-null", "is-nan": "not-nan",
-            "not-nan": "is-nan", "starts-with": "not-starts-with", "not-starts-with": "starts-with"}  # fmt: skip
+NEGATION = {
+    "lt": "gt-eq",
+    "lt-eq": "gt",
+    "gt": "lt-eq",
+    "gt-eq": "lt",
+    "eq": "not-eq",
+    "not-eq": "eq",
+    "in": "not-in",
+    "not-in": "in",
+    "is-null": "not-null",
+    "not-null": "is-null",
+    "is-nan": "not-nan",
+    "not-nan": "is-nan",
+    "starts-with": "not-starts-with",
+    "not-starts-with": "starts-with",
+}
 FLOATING = ("float", "double")
 
 
@@ -173,7 +195,9 @@ def bind(e: Expr, types: Mapping[str, IcebergType]) -> Expr:
     name = t.name
     count = len(e.literals)
     if (e.op in UNARY and count) or (e.op in COMPARISONS + PREFIX and count != 1):
-        raise InvalidInput("expression.bind", f"{e.op} takes {'no literal' if e.op in UNARY else 'one literal'}", e.literals)
+        raise InvalidInput(
+            "expression.bind", f"{e.op} takes {'no literal' if e.op in UNARY else 'one literal'}", e.literals
+        )
     if e.op in ("is-nan", "not-nan") and name not in FLOATING:
         raise InvalidInput("expression.bind", f"{e.op} needs a float or double column, not {t}", e.term)
     if e.op in PREFIX and name != "string":

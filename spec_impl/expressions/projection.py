@@ -34,7 +34,8 @@ projection on its own). Leaves on columns without a partition field project to t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import SpecError
@@ -46,9 +47,17 @@ from spec_impl.values import decimal_from_unscaled, normalize, unscaled_value
 
 _SCAN = "Scan Planning"
 register(
-    Rule("predicate-projection.inclusive", _SCAN, "Inclusive projection: if a scan predicate matches a row, the partition predicate matches that row's partition: pred(v) => proj(transform(v))"),
-    Rule("predicate-projection.strict", _SCAN + " (note 1)", "Strict projection: the partition predicate matches a partition only if every row with that partition matches the scan predicate: proj(transform(v)) => pred(v)"),
-)  # fmt: skip
+    Rule(
+        "predicate-projection.inclusive",
+        _SCAN,
+        "Inclusive projection: if a scan predicate matches a row, the partition predicate matches that row's partition: pred(v) => proj(transform(v))",
+    ),
+    Rule(
+        "predicate-projection.strict",
+        _SCAN + " (note 1)",
+        "Strict projection: the partition predicate matches a partition only if every row with that partition matches the scan predicate: proj(transform(v)) => pred(v)",
+    ),
+)
 
 INCLUSIVE, STRICT = "inclusive", "strict"
 MODES = (INCLUSIVE, STRICT)
@@ -69,8 +78,13 @@ class PartitionField:
         return cls(name, source, transform if isinstance(transform, Transform) else parse_transform(transform))
 
 
-def project(e: Expr, fields: Sequence[PartitionField], types: dict[str, IcebergType], mode: str,
-            revision: str = revisions.DEFAULT) -> Expr:  # fmt: skip
+def project(
+    e: Expr,
+    fields: Sequence[PartitionField],
+    types: dict[str, IcebergType],
+    mode: str,
+    revision: str = revisions.DEFAULT,
+) -> Expr:
     """The inclusive or strict projection of a bound expression onto the partition fields
     (rules predicate-projection.inclusive and predicate-projection.strict)."""
     if mode not in MODES:
@@ -83,7 +97,9 @@ def _project(e: Expr, fields: Sequence[PartitionField], types: dict, inclusive: 
         return e
     if isinstance(e, (And, Or)):
         combine = and_ if isinstance(e, And) else or_
-        return combine(_project(e.left, fields, types, inclusive, revision), _project(e.right, fields, types, inclusive, revision))
+        return combine(
+            _project(e.left, fields, types, inclusive, revision), _project(e.right, fields, types, inclusive, revision)
+        )
     assert isinstance(e, Pred)
     out: Expr = TRUE if inclusive else FALSE
     for f in fields:
@@ -93,8 +109,9 @@ def _project(e: Expr, fields: Sequence[PartitionField], types: dict, inclusive: 
     return out
 
 
-def project_leaf(p: Pred, source: IcebergType, t: Transform, field: str, inclusive: bool,
-                 revision: str = revisions.DEFAULT) -> Expr:  # fmt: skip
+def project_leaf(
+    p: Pred, source: IcebergType, t: Transform, field: str, inclusive: bool, revision: str = revisions.DEFAULT
+) -> Expr:
     """The projection of one bound leaf through one transform (see the module table)."""
     none = TRUE if inclusive else FALSE
     name, op = t.name, p.op
@@ -110,7 +127,11 @@ def project_leaf(p: Pred, source: IcebergType, t: Transform, field: str, inclusi
         if name == "truncate" and op in ("starts-with", "not-starts-with"):
             return _prefix(p, t.param, field, inclusive)  # type: ignore[arg-type]
         if name in _ORDERED:
-            return _unordered(p, source, t, field, inclusive, revision) or _ordered(p, source, t, field, inclusive, revision) or none
+            return (
+                _unordered(p, source, t, field, inclusive, revision)
+                or _ordered(p, source, t, field, inclusive, revision)
+                or none
+            )
     except SpecError as e:
         if e.rule != "transform.overflow":
             raise

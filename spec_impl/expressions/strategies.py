@@ -16,7 +16,7 @@ hypothesis shrinks the offsets towards 0, so a failure shrinks to a value next t
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -38,8 +38,14 @@ FAMILIES = {
 }
 # few code points, several UTF-8 lengths and the edges of incrementing: shared prefixes are likely
 ALPHABET = ["a", "b", "\x7f", "é", "日", "本", "\ud7ff", "\ue000", "\U0001f600", "\U0010ffff"]
-_SPAN = {"date": 30, "time": MICROS_PER_HOUR, "timestamp": 3 * MICROS_PER_DAY, "timestamptz": 3 * MICROS_PER_DAY,
-         "timestamp_ns": 3 * MICROS_PER_DAY * NANOS_PER_MICRO, "timestamptz_ns": 3 * MICROS_PER_DAY * NANOS_PER_MICRO}  # fmt: skip
+_SPAN = {
+    "date": 30,
+    "time": MICROS_PER_HOUR,
+    "timestamp": 3 * MICROS_PER_DAY,
+    "timestamptz": 3 * MICROS_PER_DAY,
+    "timestamp_ns": 3 * MICROS_PER_DAY * NANOS_PER_MICRO,
+    "timestamptz_ns": 3 * MICROS_PER_DAY * NANOS_PER_MICRO,
+}
 
 
 def _name(t: IcebergType) -> str:
@@ -67,8 +73,9 @@ def literals(t: IcebergType) -> st.SearchStrategy[Any]:
     if name == "binary":
         return st.lists(st.sampled_from([0, 1, 2, 0x7F, 0xFE, 0xFF]), max_size=5).map(bytes)
     if name in ("float", "double"):
-        return st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, float("inf"), float("-inf")]),
-                         ist.values(t, allow_nan=False)).map(lambda v: normalize(t, v))  # fmt: skip
+        return st.one_of(
+            st.sampled_from([0.0, -0.0, 1.0, -1.0, float("inf"), float("-inf")]), ist.values(t, allow_nan=False)
+        ).map(lambda v: normalize(t, v))
     return ist.values(t, allow_nan=False)
 
 
@@ -120,7 +127,11 @@ def expressions(t: IcebergType, family: str) -> st.SearchStrategy[Expr]:
     if family != "compound":
         return st.one_of([leaf(t, op) for op in FAMILIES[family]])
     any_leaf = st.one_of([leaf(t, op) for f in supported for op in FAMILIES[f]])
-    return st.recursive(any_leaf, lambda sub: st.one_of(st.builds(And, sub, sub), st.builds(Or, sub, sub), st.builds(Not, sub)), max_leaves=4)
+    return st.recursive(
+        any_leaf,
+        lambda sub: st.one_of(st.builds(And, sub, sub), st.builds(Or, sub, sub), st.builds(Not, sub)),
+        max_leaves=4,
+    )
 
 
 def supports(t: IcebergType, family: str) -> bool:
@@ -132,14 +143,16 @@ def supports(t: IcebergType, family: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def cases(t: IcebergType, family: str, size: int = 6) -> st.SearchStrategy[tuple[Expr, list]]:
     """(bound predicate on "x", values of `t` near its literals, with nulls and NaN for floats).
 
     Built from strategies that do not depend on the drawn predicate (one `map`, no `flatmap`), so
     that drawing stays cheap: each value is drawn as (kind, which literal, offset, tail)."""
     specials = [None] + ([float("nan"), -0.0, 0.0] if _name(t) in ("float", "double") else [])
-    raw = st.tuples(st.integers(0, 9), st.integers(0, 3), st.integers(-_OFFSETS, _OFFSETS), literals(t), st.sampled_from(specials))
+    raw = st.tuples(
+        st.integers(0, 9), st.integers(0, 3), st.integers(-_OFFSETS, _OFFSETS), literals(t), st.sampled_from(specials)
+    )
 
     def build(args: tuple) -> tuple[Expr, list]:
         e, draws = args
@@ -156,4 +169,3 @@ def cases(t: IcebergType, family: str, size: int = 6) -> st.SearchStrategy[tuple
         return e, values
 
     return st.tuples(expressions(t, family), st.lists(raw, min_size=1, max_size=size)).map(build)
-

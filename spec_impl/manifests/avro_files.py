@@ -24,8 +24,12 @@ from spec_impl.serde.binary import from_binary
 from spec_impl.types import DecimalType, IcebergType
 
 register(
-    Rule("manifest.avro-file", "Manifests; Manifest Lists", "Manifests and manifest lists are Avro object container files whose key-value metadata is UTF-8 text"),
-)  # fmt: skip
+    Rule(
+        "manifest.avro-file",
+        "Manifests; Manifest Lists",
+        "Manifests and manifest lists are Avro object container files whose key-value metadata is UTF-8 text",
+    ),
+)
 
 SYNC_MARKER = b"iceberg-conform!"  # 16 bytes: fixed so that writing is reproducible
 
@@ -51,7 +55,9 @@ def read_avro(data: bytes, path: str = "") -> AvroFile:
             stream = block.bytes_ if hasattr(block.bytes_, "read") else io.BytesIO(block.bytes_)
             records.extend(fastavro.schemaless_reader(stream, physical) for _ in range(block.num_records))
     except Exception as e:  # fastavro raises ValueError, EOFError, struct errors... on a damaged file
-        raise InvalidInput("manifest.avro-file", f"{path or 'the file'} is not a readable Avro file: {e}", path) from None
+        raise InvalidInput(
+            "manifest.avro-file", f"{path or 'the file'} is not a readable Avro file: {e}", path
+        ) from None
     metadata = {}
     for key, value in raw.items():
         if key.startswith("avro."):
@@ -59,7 +65,9 @@ def read_avro(data: bytes, path: str = "") -> AvroFile:
         try:
             metadata[key] = value if isinstance(value, str) else value.decode("utf-8")
         except UnicodeDecodeError:
-            raise InvalidInput("manifest.avro-file", f"key-value metadata {key!r} of {path or 'the file'} is not UTF-8", path) from None
+            raise InvalidInput(
+                "manifest.avro-file", f"key-value metadata {key!r} of {path or 'the file'} is not UTF-8", path
+            ) from None
     return AvroFile(metadata, schema, records)
 
 
@@ -101,9 +109,24 @@ def physical_value(t: IcebergType, value: Any) -> Any:
     return from_binary(t, value)
 
 
-_PYTHON_TYPES = {"boolean": bool, "int": int, "long": int, "date": int, "time": int, "timestamp": int, "timestamptz": int,
-                 "timestamp_ns": int, "timestamptz_ns": int, "float": float, "double": float, "string": str, "uuid": bytes,
-                 "fixed": bytes, "binary": bytes, "decimal": bytes}  # fmt: skip
+_PYTHON_TYPES = {
+    "boolean": bool,
+    "int": int,
+    "long": int,
+    "date": int,
+    "time": int,
+    "timestamp": int,
+    "timestamptz": int,
+    "timestamp_ns": int,
+    "timestamptz_ns": int,
+    "float": float,
+    "double": float,
+    "string": str,
+    "uuid": bytes,
+    "fixed": bytes,
+    "binary": bytes,
+    "decimal": bytes,
+}
 _AVRO_NAMES = {bool: "boolean", int: "int or long", float: "float or double", str: "string", bytes: "bytes or fixed"}
 
 

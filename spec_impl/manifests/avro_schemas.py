@@ -18,8 +18,12 @@ from spec_impl.errors import InvalidInput
 from spec_impl.rules import Rule, register
 
 register(
-    Rule("manifest.avro-schema", "Manifest Lists; Manifests; adopted 1.4, 1.5", "The Avro schemas of manifest_file, manifest_entry and data_file per format version: field ids, names, types, and which fields are required, optional or not written"),
-)  # fmt: skip
+    Rule(
+        "manifest.avro-schema",
+        "Manifest Lists; Manifests; adopted 1.4, 1.5",
+        "The Avro schemas of manifest_file, manifest_entry and data_file per format version: field ids, names, types, and which fields are required, optional or not written",
+    ),
+)
 
 R, O, N = "required", "optional", None
 # (id, name, type, (v1, v2, v3))
@@ -99,8 +103,14 @@ def _avro_type(t: Any, format_version: int, partition: dict) -> Any:
         _, element_id, element = t
         return {"type": "array", "element-id": element_id, "items": _avro_type(element, format_version, partition)}
     _, key_id, key, value_id, value = t
-    entry = {"type": "record", "name": f"k{key_id}_v{value_id}",
-             "fields": [{"name": "key", "type": key, "field-id": key_id}, {"name": "value", "type": value, "field-id": value_id}]}  # fmt: skip
+    entry = {
+        "type": "record",
+        "name": f"k{key_id}_v{value_id}",
+        "fields": [
+            {"name": "key", "type": key, "field-id": key_id},
+            {"name": "value", "type": value, "field-id": value_id},
+        ],
+    }
     return {"type": "array", "logicalType": "map", "items": entry}
 
 

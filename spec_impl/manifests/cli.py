@@ -40,20 +40,33 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="iceberg-validate-table", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2] + "\nRule ids are listed with their spec sections in spec_impl/rules.py "
-                                     "and the modules that register them.")  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="iceberg-validate-table",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2] + "\nRule ids are listed with their spec sections in spec_impl/rules.py "
+        "and the modules that register them.",
+    )
     parser.add_argument("metadata", help="the table's metadata file: a local path or a file: URI")
     parser.add_argument("--json", action="store_true", help="print the violations as a JSON list")
-    parser.add_argument("--revision", choices=revisions.ALL, default=revisions.DEFAULT, help="spec revision (default: %(default)s)")
-    parser.add_argument("--allow-outside", action="append", default=[], metavar="PREFIX",
-                        help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files")  # fmt: skip
+    parser.add_argument(
+        "--revision", choices=revisions.ALL, default=revisions.DEFAULT, help="spec revision (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--allow-outside",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files",
+    )
     args = parser.parse_args(argv)
     try:
         files = ContainedFiles.for_table(LocalFiles(), args.metadata, args.allow_outside)
     except InvalidInput as e:  # tree.file-exists from LocalFiles: the file given is not there
-        print(f"iceberg-validate-table: cannot read the metadata file {args.metadata!r}: no such file ({e})", file=sys.stderr)
+        print(
+            f"iceberg-validate-table: cannot read the metadata file {args.metadata!r}: no such file ({e})",
+            file=sys.stderr,
+        )
         return EXIT_CANNOT_READ
     except FileUnreadable as e:
         print(f"iceberg-validate-table: cannot read the metadata file: {e}", file=sys.stderr)

@@ -27,15 +27,53 @@ EXISTING, ADDED, DELETED = 0, 1, 2
 DATA, DELETES = 0, 1  # manifest content
 
 register(
-    Rule("manifest.v1-defaults", "Appendix E: Reading v1 metadata for v2", "v1 manifests and manifest lists read sequence numbers 0, manifest content 0 (data) and file content 0 (data)", (1, 2, 3)),
+    Rule(
+        "manifest.v1-defaults",
+        "Appendix E: Reading v1 metadata for v2",
+        "v1 manifests and manifest lists read sequence numbers 0, manifest content 0 (data) and file content 0 (data)",
+        (1, 2, 3),
+    ),
     Rule("manifest.status", _ENTRY, "status is 0 EXISTING, 1 ADDED or 2 DELETED"),
-    Rule("manifest.inherit.snapshot-id", _ENTRY, "A null snapshot_id is inherited from the manifest list's added_snapshot_id", (2, 3)),
-    Rule("manifest.inherit.sequence-number", _ENTRY, "Null data and file sequence numbers are inherited from the manifest's sequence_number, only for ADDED entries; an EXISTING or DELETED entry must carry them", (2, 3)),
-    Rule("manifest.min-sequence-number", _LIST, "min_sequence_number is the minimum data sequence number of the manifest's live (ADDED or EXISTING) files; 0 is a legitimate value", (2, 3)),
-    Rule("lineage.manifest-first-row-id", _LINEAGE, "Data manifests without first_row_id get one from the snapshot's first-row-id, each the previous plus added_rows_count + existing_rows_count; delete manifests get null", (3,), (revisions.V3_ADOPTED,)),
-    Rule("lineage.file-first-row-id", _LINEAGE, "A data file's null first_row_id is the manifest's first_row_id plus the record counts of the earlier null-id files of the manifest (DELETED entries skipped)", (3,), (revisions.V3_ADOPTED,)),
-    Rule("lineage.row-values", _LINEAGE, "A null _row_id is first_row_id + _pos and a null _last_updated_sequence_number the file's data sequence number; both null when the file has no first_row_id", (3,), (revisions.V3_ADOPTED,)),
-)  # fmt: skip
+    Rule(
+        "manifest.inherit.snapshot-id",
+        _ENTRY,
+        "A null snapshot_id is inherited from the manifest list's added_snapshot_id",
+        (2, 3),
+    ),
+    Rule(
+        "manifest.inherit.sequence-number",
+        _ENTRY,
+        "Null data and file sequence numbers are inherited from the manifest's sequence_number, only for ADDED entries; an EXISTING or DELETED entry must carry them",
+        (2, 3),
+    ),
+    Rule(
+        "manifest.min-sequence-number",
+        _LIST,
+        "min_sequence_number is the minimum data sequence number of the manifest's live (ADDED or EXISTING) files; 0 is a legitimate value",
+        (2, 3),
+    ),
+    Rule(
+        "lineage.manifest-first-row-id",
+        _LINEAGE,
+        "Data manifests without first_row_id get one from the snapshot's first-row-id, each the previous plus added_rows_count + existing_rows_count; delete manifests get null",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "lineage.file-first-row-id",
+        _LINEAGE,
+        "A data file's null first_row_id is the manifest's first_row_id plus the record counts of the earlier null-id files of the manifest (DELETED entries skipped)",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "lineage.row-values",
+        _LINEAGE,
+        "A null _row_id is first_row_id + _pos and a null _last_updated_sequence_number the file's data sequence number; both null when the file has no first_row_id",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+)
 
 
 def read_manifest_file(row: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +87,9 @@ def read_manifest_file(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def inherit_entries(manifest: dict[str, Any], entries: list[dict[str, Any]], format_version: int) -> list[dict[str, Any]]:
+def inherit_entries(
+    manifest: dict[str, Any], entries: list[dict[str, Any]], format_version: int
+) -> list[dict[str, Any]]:
     """The entries of one manifest as a reader must see them: snapshot ids and sequence numbers
     inherited from the manifest-list row `manifest` (rules manifest.inherit.*).
 
@@ -72,13 +112,20 @@ def inherit_entries(manifest: dict[str, Any], entries: list[dict[str, Any]], for
             for key in ("sequence_number", "file_sequence_number"):
                 if e.get(key) is None:
                     if status != ADDED:
-                        raise InvalidInput("manifest.inherit.sequence-number", f"an {'EXISTING' if status == EXISTING else 'DELETED'} entry "
-                                           f"must carry {key}; only ADDED entries inherit it", e["data_file"]["file_path"])  # fmt: skip
+                        raise InvalidInput(
+                            "manifest.inherit.sequence-number",
+                            f"an {'EXISTING' if status == EXISTING else 'DELETED'} entry "
+                            f"must carry {key}; only ADDED entries inherit it",
+                            e["data_file"]["file_path"],
+                        )
                     resolved[key] = manifest["sequence_number"]
         if e.get("snapshot_id") is None:
             if manifest.get("added_snapshot_id") is None:
-                raise InvalidInput("manifest.inherit.snapshot-id", "an entry without snapshot_id inherits the manifest's added_snapshot_id, "
-                                   "which is null", e["data_file"]["file_path"])  # fmt: skip
+                raise InvalidInput(
+                    "manifest.inherit.snapshot-id",
+                    "an entry without snapshot_id inherits the manifest's added_snapshot_id, which is null",
+                    e["data_file"]["file_path"],
+                )
             resolved["snapshot_id"] = manifest["added_snapshot_id"]
         out.append(resolved)
     return out
@@ -91,7 +138,9 @@ def min_sequence_number(entries: list[dict[str, Any]]) -> int | None:
     return min(live) if live else None
 
 
-def assign_manifest_first_row_ids(manifests: list[dict[str, Any]], snapshot_first_row_id: int) -> tuple[list[dict[str, Any]], int]:
+def assign_manifest_first_row_ids(
+    manifests: list[dict[str, Any]], snapshot_first_row_id: int
+) -> tuple[list[dict[str, Any]], int]:
     """first_row_id for the manifest list of a v3 snapshot (rule lineage.manifest-first-row-id).
 
     Existing values are kept; data manifests without one get the next id, which then grows by
@@ -99,9 +148,13 @@ def assign_manifest_first_row_ids(manifests: list[dict[str, Any]], snapshot_firs
     Returns the rows and the next unassigned row id (the snapshot's first-row-id + added-rows).
     """
     if type(snapshot_first_row_id) is not int:
-        raise InvalidInput("lineage.manifest-first-row-id", "the snapshot's first-row-id is an integer", brief(snapshot_first_row_id))
+        raise InvalidInput(
+            "lineage.manifest-first-row-id", "the snapshot's first-row-id is an integer", brief(snapshot_first_row_id)
+        )
     if not isinstance(manifests, (list, tuple)):
-        raise InvalidInput("manifest.avro-schema", "a manifest list is a list of manifest_file rows", type(manifests).__name__)
+        raise InvalidInput(
+            "manifest.avro-schema", "a manifest list is a list of manifest_file rows", type(manifests).__name__
+        )
     next_id = snapshot_first_row_id
     out = []
     for m in manifests:
@@ -120,7 +173,9 @@ def file_first_row_ids(manifest_first_row_id: int | None, entries: list[dict[str
     null ones follow from the manifest's first_row_id and the record counts of earlier null-id
     files, DELETED entries skipped (they keep null). A manifest without first_row_id gives nulls."""
     if manifest_first_row_id is not None and type(manifest_first_row_id) is not int:
-        raise InvalidInput("lineage.file-first-row-id", "a manifest's first_row_id is a long", brief(manifest_first_row_id))
+        raise InvalidInput(
+            "lineage.file-first-row-id", "a manifest's first_row_id is a long", brief(manifest_first_row_id)
+        )
     check_entries(entries, "the manifest")
     out: list[int | None] = []
     offset = 0
@@ -136,7 +191,9 @@ def file_first_row_ids(manifest_first_row_id: int | None, entries: list[dict[str
     return out
 
 
-def row_lineage(first_row_id: int | None, data_sequence_number: int, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def row_lineage(
+    first_row_id: int | None, data_sequence_number: int, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """`_row_id` and `_last_updated_sequence_number` of each row of one data file, in position
     order (rule lineage.row-values): stored non-null values are kept; nulls are derived; a file
     without first_row_id reads both as null."""
@@ -147,6 +204,10 @@ def row_lineage(first_row_id: int | None, data_sequence_number: int, rows: list[
             continue
         row_id = row.get("_row_id")
         seq = row.get("_last_updated_sequence_number")
-        out.append({"_row_id": first_row_id + pos if row_id is None else row_id,
-                    "_last_updated_sequence_number": data_sequence_number if seq is None else seq})  # fmt: skip
+        out.append(
+            {
+                "_row_id": first_row_id + pos if row_id is None else row_id,
+                "_last_updated_sequence_number": data_sequence_number if seq is None else seq,
+            }
+        )
     return out

@@ -55,10 +55,13 @@ from spec_impl.rules import Rule, register
 
 FILE_LOCATION = "tree.file-location"
 register(
-    Rule(FILE_LOCATION, "Table Metadata Fields (location); Overview; File System Operations (a safety rule of this suite: the spec lets a table track files anywhere)",
-         "The suite's readers read a table's files only under its location and the paths write.data.path, write.metadata.path and "
-         "write.object-storage.path name (and prefixes allowed with --allow-outside); paths are normalized (file: URIs, '..', symbolic links) first"),
-)  # fmt: skip
+    Rule(
+        FILE_LOCATION,
+        "Table Metadata Fields (location); Overview; File System Operations (a safety rule of this suite: the spec lets a table track files anywhere)",
+        "The suite's readers read a table's files only under its location and the paths write.data.path, write.metadata.path and "
+        "write.object-storage.path name (and prefixes allowed with --allow-outside); paths are normalized (file: URIs, '..', symbolic links) first",
+    ),
+)
 
 WRITE_PATH_PROPERTIES = ("write.data.path", "write.metadata.path", "write.object-storage.path")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):(.*)$", re.DOTALL)
@@ -113,7 +116,9 @@ class ContainedFiles:
         files = ContainedFiles.for_table(LocalFiles(), metadata_location, allow_outside=["/imports"])
     """
 
-    def __init__(self, inner: FileSource, prefixes: Iterable[str], allow_outside: Iterable[str] = (), files: Iterable[str] = ()):
+    def __init__(
+        self, inner: FileSource, prefixes: Iterable[str], allow_outside: Iterable[str] = (), files: Iterable[str] = ()
+    ):
         self.inner = inner
         self.prefixes = tuple(prefixes)
         self.allow_outside = tuple(allow_outside)
@@ -137,7 +142,10 @@ class ContainedFiles:
         return contained
 
     def describe(self) -> str:
-        shown = ", ".join(repr(p) for p in (*self.prefixes, *self.allow_outside)) or "none (the metadata file names no location)"
+        shown = (
+            ", ".join(repr(p) for p in (*self.prefixes, *self.allow_outside))
+            or "none (the metadata file names no location)"
+        )
         return f"the table's location and write paths, and the prefixes allowed with --allow-outside: {shown}"
 
     def check(self, path: Any, what: str = "file") -> None:
@@ -150,13 +158,21 @@ class ContainedFiles:
         store, normalized = canonical(path)
         if (store, normalized) not in self._exact:
             if not any(store == s and _under(normalized, p) for s, p in self._allowed):
-                raise InvalidInput(FILE_LOCATION, f"the {what} {path!r} lies outside the table's location ({self.describe()}); "
-                                   "it is not read (allow it with --allow-outside PREFIX)", path)  # fmt: skip
+                raise InvalidInput(
+                    FILE_LOCATION,
+                    f"the {what} {path!r} lies outside the table's location ({self.describe()}); "
+                    "it is not read (allow it with --allow-outside PREFIX)",
+                    path,
+                )
             if self._local and store == "":
                 real = os.path.realpath(normalized)
                 if not any(_under(real, p) for _, p in self._real):
-                    raise InvalidInput(FILE_LOCATION, f"the {what} {path!r} resolves through a symbolic link to {real!r}, which lies "
-                                       f"outside the table's location ({self.describe()}); it is not read", path)  # fmt: skip
+                    raise InvalidInput(
+                        FILE_LOCATION,
+                        f"the {what} {path!r} resolves through a symbolic link to {real!r}, which lies "
+                        f"outside the table's location ({self.describe()}); it is not read",
+                        path,
+                    )
         self._checked.add(path)
 
     def check_all(self, paths: Iterable[Any], what: str) -> None:

@@ -41,7 +41,9 @@ def check_entry(entry: Any, where: str = "a manifest entry") -> dict[str, Any]:
 
 def check_entries(entries: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(entries, (list, tuple)):
-        raise InvalidInput(RULE, f"{where}: the entries of a manifest are a list of manifest_entry records", type(entries).__name__)
+        raise InvalidInput(
+            RULE, f"{where}: the entries of a manifest are a list of manifest_entry records", type(entries).__name__
+        )
     return [check_entry(e, f"{where} entry {i}") for i, e in enumerate(entries)]
 
 
@@ -74,14 +76,23 @@ def conforms(v: Any, t: Any) -> bool:
     if t == "data_file":
         return isinstance(v, dict)  # checked field by field by check_entry
     if t == "field_summary":
-        return isinstance(v, dict) and all(x is None or conforms(x, ft) for _, f, ft, _ in FIELD_SUMMARY for x in (v.get(f),))
+        return isinstance(v, dict) and all(
+            x is None or conforms(x, ft) for _, f, ft, _ in FIELD_SUMMARY for x in (v.get(f),)
+        )
     if t[0] == "list":
         return isinstance(v, list) and all(x is not None and conforms(x, t[2]) for x in v)
     _, _, key_type, _, value_type = t  # a map: an array of key/value records (Avro), or a dict (in memory)
     if isinstance(v, dict):
-        return all(k is not None and conforms(k, key_type) and (x is None or conforms(x, value_type)) for k, x in v.items())
-    return isinstance(v, list) and all(isinstance(p, dict) and p.get("key") is not None and conforms(p["key"], key_type)
-                                       and (p.get("value") is None or conforms(p["value"], value_type)) for p in v)  # fmt: skip
+        return all(
+            k is not None and conforms(k, key_type) and (x is None or conforms(x, value_type)) for k, x in v.items()
+        )
+    return isinstance(v, list) and all(
+        isinstance(p, dict)
+        and p.get("key") is not None
+        and conforms(p["key"], key_type)
+        and (p.get("value") is None or conforms(p["value"], value_type))
+        for p in v
+    )
 
 
 def _describe(t: Any) -> str:

@@ -25,10 +25,22 @@ from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register
 
 register(
-    Rule("tree.file-exists", "Snapshots; Manifest Lists", "Every file the tree references (manifest list, manifests) exists"),
-    Rule("tree.snapshot", "Snapshots", "The snapshot to read exists in the table metadata and has a manifest list (or, in v1, a manifests list)"),
-    Rule("tree.manifest-format-version", "Manifests (key-value metadata)", "A manifest's format-version key, when present, is 1, 2 or 3 and not above the table's; absent means v1"),
-)  # fmt: skip
+    Rule(
+        "tree.file-exists",
+        "Snapshots; Manifest Lists",
+        "Every file the tree references (manifest list, manifests) exists",
+    ),
+    Rule(
+        "tree.snapshot",
+        "Snapshots",
+        "The snapshot to read exists in the table metadata and has a manifest list (or, in v1, a manifests list)",
+    ),
+    Rule(
+        "tree.manifest-format-version",
+        "Manifests (key-value metadata)",
+        "A manifest's format-version key, when present, is 1, 2 or 3 and not above the table's; absent means v1",
+    ),
+)
 
 
 class FileSource(Protocol):
@@ -63,14 +75,18 @@ class LocalFiles:
     def read(self, path: str) -> bytes:
         local = path
         if local.startswith("file://"):
-            host, slash, rest = local[len("file://"):].partition("/")
+            host, slash, rest = local[len("file://") :].partition("/")
             if host not in ("", "localhost"):
-                raise FileUnreadable(f"cannot read {path!r}: a file: URI of host {host!r} is not a file of this machine")
+                raise FileUnreadable(
+                    f"cannot read {path!r}: a file: URI of host {host!r} is not a file of this machine"
+                )
             local = slash + rest
         elif local.startswith("file:"):
-            local = local[len("file:"):]
+            local = local[len("file:") :]
         if "\x00" in local:
-            raise InvalidInput("tree.file-exists", "the tree references a file that is not there (its path has a NUL character)", path)
+            raise InvalidInput(
+                "tree.file-exists", "the tree references a file that is not there (its path has a NUL character)", path
+            )
         try:
             return Path(local).read_bytes()
         except (FileNotFoundError, NotADirectoryError):
@@ -110,7 +126,11 @@ def find_snapshot(md: TableMetadata, snapshot_id: int | None) -> Snapshot:
     for s in md.snapshots:
         if s.snapshot_id == wanted:
             return s
-    raise InvalidInput("tree.snapshot", "no such snapshot in the table metadata" if wanted is not None else "the table has no current snapshot", wanted)
+    raise InvalidInput(
+        "tree.snapshot",
+        "no such snapshot in the table metadata" if wanted is not None else "the table has no current snapshot",
+        wanted,
+    )
 
 
 def manifest_format_version(f: AvroFile, table_format_version: int, path: str) -> int:
@@ -119,7 +139,11 @@ def manifest_format_version(f: AvroFile, table_format_version: int, path: str) -
     if raw is None:
         return 1
     if raw not in ("1", "2", "3") or int(raw) > table_format_version:
-        raise InvalidInput("tree.manifest-format-version", f"manifest {path} has format-version {raw!r} in a v{table_format_version} table", raw)
+        raise InvalidInput(
+            "tree.manifest-format-version",
+            f"manifest {path} has format-version {raw!r} in a v{table_format_version} table",
+            raw,
+        )
     return int(raw)
 
 
@@ -135,26 +159,40 @@ def read_manifest(files: FileSource, row: dict[str, Any], table_format_version: 
     return ManifestReading(row, f, fv, entries)
 
 
-def manifest_rows(files: FileSource, md: TableMetadata, snapshot: Snapshot) -> tuple[AvroFile | None, list[dict[str, Any]]]:
+def manifest_rows(
+    files: FileSource, md: TableMetadata, snapshot: Snapshot
+) -> tuple[AvroFile | None, list[dict[str, Any]]]:
     """The manifest-list rows of a snapshot; a v1 snapshot with a `manifests` list gets rows made
     from each manifest's key-value metadata (its spec id), with the snapshot as added_snapshot_id."""
     if snapshot.manifest_list is not None:
         f = read_avro(files.read(snapshot.manifest_list), snapshot.manifest_list)
         return f, [check_row(r, f"{snapshot.manifest_list} row {i}") for i, r in enumerate(f.records)]
     if snapshot.manifests is None:
-        raise InvalidInput("tree.snapshot", "the snapshot has neither manifest-list nor manifests", snapshot.snapshot_id)
+        raise InvalidInput(
+            "tree.snapshot", "the snapshot has neither manifest-list nor manifests", snapshot.snapshot_id
+        )
     rows = []
     for path in snapshot.manifests:
         data = files.read(path)
         spec_id = read_avro(data, path).metadata.get("partition-spec-id", str(md.default_spec_id))
         if not (spec_id.isascii() and spec_id.isdigit() and len(spec_id) < 10):
-            raise InvalidInput("tree.manifest-metadata", f"manifest {path} has a partition-spec-id that is not an int", spec_id)
-        rows.append({"manifest_path": path, "manifest_length": len(data), "partition_spec_id": int(spec_id), "added_snapshot_id": snapshot.snapshot_id})
+            raise InvalidInput(
+                "tree.manifest-metadata", f"manifest {path} has a partition-spec-id that is not an int", spec_id
+            )
+        rows.append(
+            {
+                "manifest_path": path,
+                "manifest_length": len(data),
+                "partition_spec_id": int(spec_id),
+                "added_snapshot_id": snapshot.snapshot_id,
+            }
+        )
     return None, rows
 
 
-def read_snapshot(files: FileSource, metadata_location: str, snapshot_id: int | None = None,
-                  revision: str = revisions.DEFAULT) -> SnapshotTree:  # fmt: skip
+def read_snapshot(
+    files: FileSource, metadata_location: str, snapshot_id: int | None = None, revision: str = revisions.DEFAULT
+) -> SnapshotTree:
     """Read the tree of one snapshot (the current one by default)."""
     md = read_metadata_file(files.read(metadata_location), revision)
     snapshot = find_snapshot(md, snapshot_id)
@@ -162,7 +200,15 @@ def read_snapshot(files: FileSource, metadata_location: str, snapshot_id: int | 
     return SnapshotTree(md, snapshot, manifest_list, [read_manifest(files, row, md.format_version) for row in rows])
 
 
-MANIFEST_KEYS = ("manifest_path", "partition_spec_id", "content", "sequence_number", "min_sequence_number", "added_snapshot_id", "first_row_id")
+MANIFEST_KEYS = (
+    "manifest_path",
+    "partition_spec_id",
+    "content",
+    "sequence_number",
+    "min_sequence_number",
+    "added_snapshot_id",
+    "first_row_id",
+)
 
 
 def tree_reading(tree: SnapshotTree) -> dict[str, Any]:
@@ -173,8 +219,22 @@ def tree_reading(tree: SnapshotTree) -> dict[str, Any]:
         manifests.append({k: m.row.get(k) for k in MANIFEST_KEYS})
         for e in m.entries:
             f = e["data_file"]
-            entries.append({"manifest_path": m.path, "status": e["status"], "content": f.get("content", 0), "file_path": f["file_path"],
-                            "record_count": f["record_count"], "snapshot_id": e["snapshot_id"], "sequence_number": e["sequence_number"],
-                            "file_sequence_number": e["file_sequence_number"], "first_row_id": f.get("first_row_id")})  # fmt: skip
-    return {"snapshot-id": tree.snapshot.snapshot_id, "sequence-number": tree.snapshot.sequence_number, "manifests": manifests, "entries": entries}
-
+            entries.append(
+                {
+                    "manifest_path": m.path,
+                    "status": e["status"],
+                    "content": f.get("content", 0),
+                    "file_path": f["file_path"],
+                    "record_count": f["record_count"],
+                    "snapshot_id": e["snapshot_id"],
+                    "sequence_number": e["sequence_number"],
+                    "file_sequence_number": e["file_sequence_number"],
+                    "first_row_id": f.get("first_row_id"),
+                }
+            )
+    return {
+        "snapshot-id": tree.snapshot.snapshot_id,
+        "sequence-number": tree.snapshot.sequence_number,
+        "manifests": manifests,
+        "entries": entries,
+    }

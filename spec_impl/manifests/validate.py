@@ -31,26 +31,93 @@ from spec_impl.serde.binary import from_binary
 from spec_impl.types import IcebergType, StructType
 
 _LIST, _MANIFEST = "Manifest Lists", "Manifests"
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a URI scheme (RFC 3986 §3.1), two letters at least: not a drive letter
+_SCHEME = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]+:"
+)  # a URI scheme (RFC 3986 §3.1), two letters at least: not a drive letter
 register(
-    Rule("tree.required-fields", "Manifest Lists; Manifests (field tables)", "Fields required in the file's format version are present and not null"),
-    Rule("tree.unwritten-fields", "Manifest Lists; Manifests (field tables); Appendix E", "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)"),
-    Rule("tree.manifest-metadata", "Manifests (key-value metadata)", "A manifest's key-value metadata has schema and partition-spec; from v2 also partition-spec-id, format-version and content, and they agree with the manifest list"),
-    Rule("tree.manifest-schema-id", "Manifests (key-value metadata)", "From v2 a manifest's key-value metadata has schema-id (required in v2, optional in v1)", (2, 3)),
+    Rule(
+        "tree.required-fields",
+        "Manifest Lists; Manifests (field tables)",
+        "Fields required in the file's format version are present and not null",
+    ),
+    Rule(
+        "tree.unwritten-fields",
+        "Manifest Lists; Manifests (field tables); Appendix E",
+        "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)",
+    ),
+    Rule(
+        "tree.manifest-metadata",
+        "Manifests (key-value metadata)",
+        "A manifest's key-value metadata has schema and partition-spec; from v2 also partition-spec-id, format-version and content, and they agree with the manifest list",
+    ),
+    Rule(
+        "tree.manifest-schema-id",
+        "Manifests (key-value metadata)",
+        "From v2 a manifest's key-value metadata has schema-id (required in v2, optional in v1)",
+        (2, 3),
+    ),
     Rule("tree.partition-spec-id", _LIST, "partition_spec_id must be listed in table metadata partition-specs"),
     Rule("tree.manifest-length", _LIST, "manifest_length is the length of the manifest file in bytes"),
-    Rule("tree.manifest-counts", _LIST, "The added, existing and deleted file and row counts equal those of the manifest's entries"),
-    Rule("tree.min-sequence-number", _LIST, "min_sequence_number equals the minimum data sequence number of the manifest's live files", (2, 3)),
-    Rule("tree.sequence-number-bound", "Sequence Numbers", "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number", (2, 3)),
-    Rule("tree.file-path-uri", _MANIFEST, "A data or delete file's file_path is a full URI with its file system's scheme (file:, s3:, hdfs:, ...), not a bare path"),
-    Rule("tree.content", _MANIFEST, "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data"),
-    Rule("tree.unique-live-files", "Scan Planning; adopted v3 digest §1.5", "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path and content_offset), since one Puffin file may hold the DVs of several data files"),
-    Rule("tree.partition-tuple", _MANIFEST, "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce"),
-    Rule("tree.bounds", _MANIFEST, "lower_bounds and upper_bounds decode as their column's type (Appendix D), with lower <= upper"),
-    Rule("tree.equality-ids", _MANIFEST, "equality_ids is required for equality delete files and null otherwise", (2, 3)),
-    Rule("tree.deletion-vector-fields", "adopted 1.5 Deletion vectors", "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and content_size_in_bytes", (3,), (revisions.V3_ADOPTED,)),
-    Rule("tree.first-row-id", "adopted 1.4 Row lineage", "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row id ranges do not overlap and stay below next-row-id", (3,), (revisions.V3_ADOPTED,)),
-)  # fmt: skip
+    Rule(
+        "tree.manifest-counts",
+        _LIST,
+        "The added, existing and deleted file and row counts equal those of the manifest's entries",
+    ),
+    Rule(
+        "tree.min-sequence-number",
+        _LIST,
+        "min_sequence_number equals the minimum data sequence number of the manifest's live files",
+        (2, 3),
+    ),
+    Rule(
+        "tree.sequence-number-bound",
+        "Sequence Numbers",
+        "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number",
+        (2, 3),
+    ),
+    Rule(
+        "tree.file-path-uri",
+        _MANIFEST,
+        "A data or delete file's file_path is a full URI with its file system's scheme (file:, s3:, hdfs:, ...), not a bare path",
+    ),
+    Rule(
+        "tree.content",
+        _MANIFEST,
+        "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data",
+    ),
+    Rule(
+        "tree.unique-live-files",
+        "Scan Planning; adopted v3 digest §1.5",
+        "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path and content_offset), since one Puffin file may hold the DVs of several data files",
+    ),
+    Rule(
+        "tree.partition-tuple",
+        _MANIFEST,
+        "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce",
+    ),
+    Rule(
+        "tree.bounds",
+        _MANIFEST,
+        "lower_bounds and upper_bounds decode as their column's type (Appendix D), with lower <= upper",
+    ),
+    Rule(
+        "tree.equality-ids", _MANIFEST, "equality_ids is required for equality delete files and null otherwise", (2, 3)
+    ),
+    Rule(
+        "tree.deletion-vector-fields",
+        "adopted 1.5 Deletion vectors",
+        "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and content_size_in_bytes",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "tree.first-row-id",
+        "adopted 1.4 Row lineage",
+        "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row id ranges do not overlap and stay below next-row-id",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +184,13 @@ class _Checker:
         ranges: list[tuple[int, int, str]] = []
         for i, row in enumerate(listing.records):
             if isinstance(row, dict):
-                self.required(row, MANIFEST_FILE, list_version, list_path, f"manifest list row {json_document.brief(row.get('manifest_path'))}")
+                self.required(
+                    row,
+                    MANIFEST_FILE,
+                    list_version,
+                    list_path,
+                    f"manifest list row {json_document.brief(row.get('manifest_path'))}",
+                )
             try:
                 check_row(row, f"row {i}")
             except SpecError as e:
@@ -126,14 +199,20 @@ class _Checker:
             self.manifest(snapshot, row, live, ranges)
         for path, manifests in live.items():
             if len(manifests) > 1:
-                self.report("tree.unique-live-files", list_path, f"snapshot {snapshot.snapshot_id}: {path} is live {len(manifests)} times ({', '.join(manifests)})")
+                self.report(
+                    "tree.unique-live-files",
+                    list_path,
+                    f"snapshot {snapshot.snapshot_id}: {path} is live {len(manifests)} times ({', '.join(manifests)})",
+                )
         self.row_id_ranges(snapshot, ranges, list_path)
 
     def record_schema(self, f: AvroFile, path: str) -> bool:
         """Whether the file's writer schema is a record (rule manifest.avro-schema); reported if not."""
         if isinstance(f.schema, dict) and isinstance(f.schema.get("fields"), list):
             return True
-        self.report("manifest.avro-schema", path, f"the writer schema is not a record schema: {json_document.brief(f.schema)}")
+        self.report(
+            "manifest.avro-schema", path, f"the writer schema is not a record schema: {json_document.brief(f.schema)}"
+        )
         return False
 
     def list_format_version(self, listing: AvroFile) -> int:
@@ -143,7 +222,9 @@ class _Checker:
         declared = listing.metadata.get("format-version")
         if declared in ("1", "2", "3"):
             return int(declared)
-        if self.md.format_version >= 2 and "sequence_number" not in {f["name"] for f in listing.schema.get("fields", [])}:
+        if self.md.format_version >= 2 and "sequence_number" not in {
+            f["name"] for f in listing.schema.get("fields", [])
+        }:
             return 1
         return self.md.format_version
 
@@ -151,13 +232,21 @@ class _Checker:
         row = inheritance.read_manifest_file(raw_row)
         path = row["manifest_path"]
         if row.get("partition_spec_id") not in self.specs:
-            self.report("tree.partition-spec-id", path, f"partition_spec_id {row.get('partition_spec_id')} is not in the table's partition-specs")
+            self.report(
+                "tree.partition-spec-id",
+                path,
+                f"partition_spec_id {row.get('partition_spec_id')} is not in the table's partition-specs",
+            )
         read = self.read(path)
         if read is None:
             return
         data, f = read
         if raw_row.get("manifest_length") != len(data):
-            self.report("tree.manifest-length", path, f"manifest_length is {raw_row.get('manifest_length')}, the file has {len(data)} bytes")
+            self.report(
+                "tree.manifest-length",
+                path,
+                f"manifest_length is {raw_row.get('manifest_length')}, the file has {len(data)} bytes",
+            )
         try:
             fv = manifest_format_version(f, self.md.format_version, path)
         except SpecError as e:
@@ -183,10 +272,20 @@ class _Checker:
             self.report(e.rule, path, str(e))
             return
         self.counts(raw_row, entries, path)
-        if fv >= 2 and (low := inheritance.min_sequence_number(entries)) is not None and row["min_sequence_number"] != low:
-            self.report("tree.min-sequence-number", path, f"min_sequence_number is {row['min_sequence_number']}; the live files' minimum is {low}")
+        if (
+            fv >= 2
+            and (low := inheritance.min_sequence_number(entries)) is not None
+            and row["min_sequence_number"] != low
+        ):
+            self.report(
+                "tree.min-sequence-number",
+                path,
+                f"min_sequence_number is {row['min_sequence_number']}; the live files' minimum is {low}",
+            )
         self.sequence_bounds(snapshot, row, entries, path)
-        first_row_ids = inheritance.file_first_row_ids(row.get("first_row_id"), entries) if self.md.format_version >= 3 else []
+        first_row_ids = (
+            inheritance.file_first_row_ids(row.get("first_row_id"), entries) if self.md.format_version >= 3 else []
+        )
         for i, e in enumerate(entries):
             if e["status"] == DELETED:
                 continue
@@ -196,7 +295,11 @@ class _Checker:
                 ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
         if self.md.format_version >= 3 and snapshot.first_row_id is not None and fv >= 3:
             if row["content"] == DATA and row.get("first_row_id") is None:
-                self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id} is a v3 snapshot but its data manifest has no first_row_id")
+                self.report(
+                    "tree.first-row-id",
+                    path,
+                    f"snapshot {snapshot.snapshot_id} is a v3 snapshot but its data manifest has no first_row_id",
+                )
             if row["content"] != DATA and row.get("first_row_id") is not None:
                 self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
 
@@ -232,9 +335,15 @@ class _Checker:
         present = {f["name"] for f in schema.get("fields", [])}
         for field_id, name, _, requirement in table:
             if requirement[fv - 1] is None and name in present:
-                self.report("tree.unwritten-fields", path, f"{what} of a v{fv} file has {name} ({field_id}), which v{fv} does not write")
+                self.report(
+                    "tree.unwritten-fields",
+                    path,
+                    f"{what} of a v{fv} file has {name} ({field_id}), which v{fv} does not write",
+                )
             if requirement[fv - 1] == "required" and name not in present:
-                self.report("tree.required-fields", path, f"{what} of a v{fv} file lacks the required field {name} ({field_id})")
+                self.report(
+                    "tree.required-fields", path, f"{what} of a v{fv} file lacks the required field {name} ({field_id})"
+                )
 
     def required(self, record: dict, table: list, fv: int, path: str, where: str) -> None:
         for field_id, name, _, requirement in table:
@@ -242,7 +351,9 @@ class _Checker:
                 self.report("tree.required-fields", path, f"{where}: required field {name} ({field_id}) is null")
 
     def manifest_metadata(self, f: AvroFile, fv: int, path: str, row: dict) -> None:
-        keys = ["schema", "partition-spec"] + (["schema-id", "partition-spec-id", "format-version", "content"] if fv >= 2 else [])
+        keys = ["schema", "partition-spec"] + (
+            ["schema-id", "partition-spec-id", "format-version", "content"] if fv >= 2 else []
+        )
         for key in keys:
             if key not in f.metadata:
                 rule = "tree.manifest-schema-id" if key == "schema-id" else "tree.manifest-metadata"
@@ -254,24 +365,48 @@ class _Checker:
                 except SpecError as e:
                     self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON: {e}")
         if f.metadata.get("partition-spec-id", str(row.get("partition_spec_id"))) != str(row.get("partition_spec_id")):
-            self.report("tree.manifest-metadata", path, f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row.get('partition_spec_id')}")
+            self.report(
+                "tree.manifest-metadata",
+                path,
+                f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row.get('partition_spec_id')}",
+            )
         content = f.metadata.get("content")
         if content is not None and content != ("data" if row["content"] == DATA else "deletes"):
-            self.report("tree.manifest-metadata", path, f"content {content!r} but the manifest list says content {row['content']}")
+            self.report(
+                "tree.manifest-metadata",
+                path,
+                f"content {content!r} but the manifest list says content {row['content']}",
+            )
 
     def content(self, df: dict, row: dict, fv: int, path: str, where: str) -> None:
         if not _SCHEME.match(str(df.get("file_path", ""))):
-            self.report("tree.file-path-uri", path, f"{where}: file_path {df.get('file_path')!r} has no scheme (Manifests: 'Full URI for the file with FS scheme')")
+            self.report(
+                "tree.file-path-uri",
+                path,
+                f"{where}: file_path {df.get('file_path')!r} has no scheme (Manifests: 'Full URI for the file with FS scheme')",
+            )
         content = df.get("content", DATA)
         expected = (DATA,) if row["content"] == DATA else (1, 2)
         if content not in expected:
-            self.report("tree.content", path, f"{where}: file content {content} in a {'data' if row['content'] == DATA else 'delete'} manifest")
+            self.report(
+                "tree.content",
+                path,
+                f"{where}: file content {content} in a {'data' if row['content'] == DATA else 'delete'} manifest",
+            )
         if fv >= 2 and (content == 2) != (df.get("equality_ids") is not None):
-            self.report("tree.equality-ids", path, f"{where}: content {content} with equality_ids {df.get('equality_ids')}")
+            self.report(
+                "tree.equality-ids", path, f"{where}: content {content} with equality_ids {df.get('equality_ids')}"
+            )
         if str(df.get("file_format", "")).lower() == "puffin":
-            missing = [k for k in ("referenced_data_file", "content_offset", "content_size_in_bytes") if df.get(k) is None]
+            missing = [
+                k for k in ("referenced_data_file", "content_offset", "content_size_in_bytes") if df.get(k) is None
+            ]
             if content != 1 or missing:
-                self.report("tree.deletion-vector-fields", path, f"{where}: a Puffin delete file needs content 1 and {', '.join(missing) or 'its fields'}")
+                self.report(
+                    "tree.deletion-vector-fields",
+                    path,
+                    f"{where}: a Puffin delete file needs content 1 and {', '.join(missing) or 'its fields'}",
+                )
         if fv >= 3 and content != DATA and df.get("first_row_id") is not None:
             self.report("tree.first-row-id", path, f"{where}: a delete file has first_row_id {df['first_row_id']}")
 
@@ -285,18 +420,30 @@ class _Checker:
                 return partition_type(spec, schema.struct, self.revision)
             except SpecError as e:
                 error = error or e
-        self.report("tree.partition-tuple", path, f"the partition type of spec {spec.spec_id} cannot be derived from any schema: {error}")
+        self.report(
+            "tree.partition-tuple",
+            path,
+            f"the partition type of spec {spec.spec_id} cannot be derived from any schema: {error}",
+        )
         return None
 
     def partition_schema(self, avro: dict | None, ptype: StructType, fv: int, path: str) -> None:
         fields = {f["name"]: f for f in (avro or {}).get("fields", []) if isinstance(f, dict)}
         if [f.name for f in ptype.fields] != list(fields):
-            self.report("tree.partition-tuple", path, f"the partition struct has fields {list(fields)}; the spec has {[f.name for f in ptype.fields]}")
+            self.report(
+                "tree.partition-tuple",
+                path,
+                f"the partition struct has fields {list(fields)}; the spec has {[f.name for f in ptype.fields]}",
+            )
             return
         for pf in ptype.fields:
             got = fields[pf.name].get("field-id")
             if fv >= 2 and got is not None and str(got) != str(pf.id):
-                self.report("tree.partition-tuple", path, f"partition field {pf.name!r} has field id {got}; the spec's id is {pf.id}")
+                self.report(
+                    "tree.partition-tuple",
+                    path,
+                    f"partition field {pf.name!r} has field id {got}; the spec's id is {pf.id}",
+                )
 
     def partition_values(self, values: dict, spec, ptype: StructType, path: str, where: str) -> None:
         for pf, spec_field in zip(ptype.fields, spec.fields):
@@ -311,9 +458,17 @@ class _Checker:
             if t.name == "void":
                 self.report("tree.partition-tuple", path, f"{where}: the void field {pf.name!r} has value {value!r}")
             elif t.name == "bucket" and not 0 <= value < t.param:
-                self.report("tree.partition-tuple", path, f"{where}: {pf.name!r} is {value}, outside bucket[{t.param}]'s range 0..{t.param - 1}")
+                self.report(
+                    "tree.partition-tuple",
+                    path,
+                    f"{where}: {pf.name!r} is {value}, outside bucket[{t.param}]'s range 0..{t.param - 1}",
+                )
             elif t.name == "truncate" and isinstance(value, (str, bytes)) and _length(value) > t.param:
-                self.report("tree.partition-tuple", path, f"{where}: {pf.name!r} is {value!r}, longer than truncate[{t.param}] allows")
+                self.report(
+                    "tree.partition-tuple",
+                    path,
+                    f"{where}: {pf.name!r} is {value!r}, longer than truncate[{t.param}] allows",
+                )
 
     def bounds(self, df: dict, path: str, where: str) -> None:
         lower, upper = avro_map(df.get("lower_bounds")) or {}, avro_map(df.get("upper_bounds")) or {}
@@ -326,12 +481,16 @@ class _Checker:
                 try:
                     decoded[kind][field_id] = from_binary(t, raw, self.revision)
                 except SpecError as e:
-                    self.report("tree.bounds", path, f"{where}: {kind} bound of column {field_id} ({t}) does not decode: {e}")
+                    self.report(
+                        "tree.bounds", path, f"{where}: {kind} bound of column {field_id} ({t}) does not decode: {e}"
+                    )
         for field_id, low in decoded["lower"].items():
             high = decoded["upper"].get(field_id)
             try:
                 if high is not None and low > high:
-                    self.report("tree.bounds", path, f"{where}: column {field_id}: lower bound {low!r} > upper bound {high!r}")
+                    self.report(
+                        "tree.bounds", path, f"{where}: column {field_id}: lower bound {low!r} > upper bound {high!r}"
+                    )
             except TypeError:
                 pass  # values without an order here (geometry): decoding was the check
 
@@ -339,7 +498,10 @@ class _Checker:
     def counts(self, row: dict, entries: list[dict], path: str) -> None:
         for status, name in ((ADDED, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
             matching = [e for e in entries if e["status"] == status]
-            for key, actual in ((f"{name}_files_count", len(matching)), (f"{name}_rows_count", sum(e["data_file"]["record_count"] for e in matching))):
+            for key, actual in (
+                (f"{name}_files_count", len(matching)),
+                (f"{name}_rows_count", sum(e["data_file"]["record_count"] for e in matching)),
+            ):
                 if row.get(key) is not None and row[key] != actual:
                     self.report("tree.manifest-counts", path, f"{key} is {row[key]}; the manifest has {actual}")
 
@@ -348,21 +510,41 @@ class _Checker:
             return
         limit = snapshot.sequence_number
         if row["sequence_number"] > limit:
-            self.report("tree.sequence-number-bound", path, f"manifest sequence_number {row['sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}")
+            self.report(
+                "tree.sequence-number-bound",
+                path,
+                f"manifest sequence_number {row['sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}",
+            )
         for e in entries:
             name = e["data_file"]["file_path"]
             if e["sequence_number"] > limit or e["file_sequence_number"] > limit:
-                self.report("tree.sequence-number-bound", path, f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}")
+                self.report(
+                    "tree.sequence-number-bound",
+                    path,
+                    f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}",
+                )
             if e["sequence_number"] > e["file_sequence_number"]:
-                self.report("tree.sequence-number-bound", path, f"{name}: data sequence number {e['sequence_number']} > file sequence number {e['file_sequence_number']}")
+                self.report(
+                    "tree.sequence-number-bound",
+                    path,
+                    f"{name}: data sequence number {e['sequence_number']} > file sequence number {e['file_sequence_number']}",
+                )
 
     def row_id_ranges(self, snapshot, ranges: list[tuple[int, int, str]], path: str) -> None:
         ranges.sort()
         for (a_start, a_end, a), (b_start, b_end, b) in zip(ranges, ranges[1:]):
             if b_start < a_end:
-                self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, {b_end}) overlap")
+                self.report(
+                    "tree.first-row-id",
+                    path,
+                    f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, {b_end}) overlap",
+                )
         if ranges and self.md.next_row_id is not None and max(end for _, end, _ in ranges) > self.md.next_row_id:
-            self.report("tree.first-row-id", path, f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above next-row-id {self.md.next_row_id}")
+            self.report(
+                "tree.first-row-id",
+                path,
+                f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above next-row-id {self.md.next_row_id}",
+            )
 
 
 def _live_key(df: dict) -> str:
@@ -391,4 +573,3 @@ def _column_type(schema, field_id: int) -> IcebergType | None:
 
 def _length(value: str | bytes) -> int:
     return len(value) if isinstance(value, bytes) else sum(1 for _ in value)
-

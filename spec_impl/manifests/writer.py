@@ -24,8 +24,16 @@ from spec_impl.manifests.avro_schemas import manifest_list_schema, manifest_sche
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
 from spec_impl.types import DecimalType, parse_primitive
 
-_AVRO_PRIMITIVE = {"boolean": "boolean", "int": "int", "long": "long", "float": "float", "double": "double", "date": "int",
-                   "string": "string", "binary": "bytes"}  # fmt: skip
+_AVRO_PRIMITIVE = {
+    "boolean": "boolean",
+    "int": "int",
+    "long": "long",
+    "float": "float",
+    "double": "double",
+    "date": "int",
+    "string": "string",
+    "binary": "bytes",
+}
 
 
 def _avro_primitive(type_text: str) -> Any:
@@ -34,24 +42,54 @@ def _avro_primitive(type_text: str) -> Any:
     t = parse_primitive(type_text)
     if isinstance(t, DecimalType):
         size = next(n for n in range(1, 17) if 2 ** (8 * n - 1) > 10**t.precision - 1)
-        return {"type": "fixed", "name": f"decimal_{t.precision}_{t.scale}", "size": size, "logicalType": "decimal",
-                "precision": t.precision, "scale": t.scale}  # fmt: skip
+        return {
+            "type": "fixed",
+            "name": f"decimal_{t.precision}_{t.scale}",
+            "size": size,
+            "logicalType": "decimal",
+            "precision": t.precision,
+            "scale": t.scale,
+        }
     return _AVRO_PRIMITIVE[type_text]
 
 
-def data_file(path: str, record_count: int, *, content: int = DATA, partition: dict | None = None, file_format: str = "PARQUET",
-              size: int | None = None, **extra: Any) -> dict[str, Any]:  # fmt: skip
+def data_file(
+    path: str,
+    record_count: int,
+    *,
+    content: int = DATA,
+    partition: dict | None = None,
+    file_format: str = "PARQUET",
+    size: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """A data_file struct with the required fields; `extra` adds optional ones (bounds as dicts)."""
-    f = {"content": content, "file_path": path, "file_format": file_format, "partition": partition or {},
-         "record_count": record_count, "file_size_in_bytes": size if size is not None else 1000 + record_count}  # fmt: skip
+    f = {
+        "content": content,
+        "file_path": path,
+        "file_format": file_format,
+        "partition": partition or {},
+        "record_count": record_count,
+        "file_size_in_bytes": size if size is not None else 1000 + record_count,
+    }
     f.update(extra)
     return f
 
 
-def entry(status: int, f: dict[str, Any], snapshot_id: int | None = None, sequence_number: int | None = None,
-          file_sequence_number: int | None = None) -> dict[str, Any]:  # fmt: skip
-    return {"status": status, "snapshot_id": snapshot_id, "sequence_number": sequence_number,
-            "file_sequence_number": file_sequence_number, "data_file": f}  # fmt: skip
+def entry(
+    status: int,
+    f: dict[str, Any],
+    snapshot_id: int | None = None,
+    sequence_number: int | None = None,
+    file_sequence_number: int | None = None,
+) -> dict[str, Any]:
+    return {
+        "status": status,
+        "snapshot_id": snapshot_id,
+        "sequence_number": sequence_number,
+        "file_sequence_number": file_sequence_number,
+        "data_file": f,
+    }
 
 
 @dataclass
@@ -106,13 +144,26 @@ class TreeWriter:
         spec = next(s for s in self.specs if s["spec-id"] == spec_id)
         fields = []
         for pf in spec["fields"]:
-            source = next(f for s in [self.schema, *self.past_schemas] for f in s["fields"] if f["id"] == pf["source-id"])
-            result = "int" if pf["transform"].startswith(("bucket", "year", "month", "day", "hour")) else _avro_primitive(source["type"])
+            source = next(
+                f for s in [self.schema, *self.past_schemas] for f in s["fields"] if f["id"] == pf["source-id"]
+            )
+            result = (
+                "int"
+                if pf["transform"].startswith(("bucket", "year", "month", "day", "hour"))
+                else _avro_primitive(source["type"])
+            )
             fields.append({"name": pf["name"], "type": ["null", result], "default": None, "field-id": pf["field-id"]})
         return fields
 
-    def write_manifest(self, name: str, entries: list[dict[str, Any]], *, spec_id: int = 0, content: int = DATA,
-                       format_version: int | None = None) -> WrittenManifest:  # fmt: skip
+    def write_manifest(
+        self,
+        name: str,
+        entries: list[dict[str, Any]],
+        *,
+        spec_id: int = 0,
+        content: int = DATA,
+        format_version: int | None = None,
+    ) -> WrittenManifest:
         """Write a manifest of the table's (or the given) format version (Manifests: key-value metadata)."""
         fv = format_version or self.format_version
         schema = manifest_schema(fv, self._partition_fields(spec_id))
@@ -121,10 +172,19 @@ class TreeWriter:
             data_file_record["fields"] = [f for f in data_file_record["fields"] if f["name"] != "distinct_counts"]
         records = [self._entry_record(e, fv) for e in entries]
         spec = next(s for s in self.specs if s["spec-id"] == spec_id)
-        meta = {"schema": json.dumps(self.schema), "partition-spec": json.dumps(spec["fields"]), "partition-spec-id": str(spec_id)}
+        meta = {
+            "schema": json.dumps(self.schema),
+            "partition-spec": json.dumps(spec["fields"]),
+            "partition-spec-id": str(spec_id),
+        }
         if fv >= 2:
-            meta.update({"schema-id": str(self.schema.get("schema-id", 0)), "format-version": str(fv),
-                         "content": "data" if content == DATA else "deletes"})  # fmt: skip
+            meta.update(
+                {
+                    "schema-id": str(self.schema.get("schema-id", 0)),
+                    "format-version": str(fv),
+                    "content": "data" if content == DATA else "deletes",
+                }
+            )
         data = write_avro(schema, records, meta)
         path = self.path(name)
         self.files[path] = data
@@ -133,7 +193,15 @@ class TreeWriter:
     @staticmethod
     def _entry_record(e: dict[str, Any], fv: int) -> dict[str, Any]:
         f = dict(e["data_file"])
-        for key in ("lower_bounds", "upper_bounds", "value_counts", "null_value_counts", "column_sizes", "nan_value_counts", "distinct_counts"):
+        for key in (
+            "lower_bounds",
+            "upper_bounds",
+            "value_counts",
+            "null_value_counts",
+            "column_sizes",
+            "nan_value_counts",
+            "distinct_counts",
+        ):
             if isinstance(f.get(key), dict):
                 f[key] = to_avro_map(f[key])
         if fv == 1:
@@ -146,8 +214,15 @@ class TreeWriter:
     def manifest_row(self, m: WrittenManifest, snapshot_id: int, sequence_number: int) -> dict[str, Any]:
         """The manifest-list row of a manifest added by this commit: counts and min_sequence_number
         over its entries, with ADDED entries inheriting `sequence_number`."""
-        row = {"manifest_path": m.path, "manifest_length": m.length, "partition_spec_id": m.spec_id, "content": m.content,
-               "sequence_number": sequence_number, "min_sequence_number": 0, "added_snapshot_id": snapshot_id}  # fmt: skip
+        row = {
+            "manifest_path": m.path,
+            "manifest_length": m.length,
+            "partition_spec_id": m.spec_id,
+            "content": m.content,
+            "sequence_number": sequence_number,
+            "min_sequence_number": 0,
+            "added_snapshot_id": snapshot_id,
+        }
         for status, name in ((ADDED, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
             matching = [e for e in m.entries if e["status"] == status]
             row[f"{name}_files_count"] = len(matching)
@@ -158,16 +233,29 @@ class TreeWriter:
             row["min_sequence_number"] = sequence_number
         return row
 
-    def commit(self, snapshot_id: int, operation: str, new: list[WrittenManifest], carried: list[dict[str, Any]] = (),
-               *, parent: int | None = ..., list_name: str | None = None, sequence_number: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    def commit(
+        self,
+        snapshot_id: int,
+        operation: str,
+        new: list[WrittenManifest],
+        carried: list[dict[str, Any]] = (),
+        *,
+        parent: int | None = ...,
+        list_name: str | None = None,
+        sequence_number: int | None = None,
+    ) -> list[dict[str, Any]]:
         """Add a snapshot whose manifest list holds the carried rows and rows for the new manifests;
         write the list and a new metadata file. Returns the snapshot's manifest-list rows."""
         seq = self.last_sequence_number + 1 if sequence_number is None else sequence_number
         if self.format_version == 1:
             seq = 0  # v1 has no sequence numbers; its manifests are carried into later lists with 0
         rows = [self.manifest_row(m, snapshot_id, seq) for m in new] + [dict(r) for r in carried]
-        snapshot: dict[str, Any] = {"snapshot-id": snapshot_id, "timestamp-ms": self.timestamp_ms + 1000 * len(self.snapshots),
-                                    "summary": {"operation": operation}, "schema-id": self.schema.get("schema-id", 0)}  # fmt: skip
+        snapshot: dict[str, Any] = {
+            "snapshot-id": snapshot_id,
+            "timestamp-ms": self.timestamp_ms + 1000 * len(self.snapshots),
+            "summary": {"operation": operation},
+            "schema-id": self.schema.get("schema-id", 0),
+        }
         parent_id = self.current_snapshot_id if parent is ... else parent
         if parent_id is not None:
             snapshot["parent-snapshot-id"] = parent_id
@@ -198,7 +286,11 @@ class TreeWriter:
     def write_metadata(self) -> str:
         """Write vN.metadata.json for the table as it stands (Table Metadata Fields, per version)."""
         fv = self.format_version
-        doc: dict[str, Any] = {"format-version": fv, "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1", "location": self.location}
+        doc: dict[str, Any] = {
+            "format-version": fv,
+            "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1",
+            "location": self.location,
+        }
         if fv >= 2:
             doc["last-sequence-number"] = self.last_sequence_number
         doc["last-updated-ms"] = self.timestamp_ms + 1000 * len(self.snapshots)
@@ -206,13 +298,24 @@ class TreeWriter:
         if fv == 1:
             doc["schema"] = self.schema
             doc["partition-spec"] = self.specs[-1]["fields"]
-        doc.update({"schemas": [*self.past_schemas, self.schema], "current-schema-id": self.schema.get("schema-id", 0), "partition-specs": self.specs,
-                    "default-spec-id": self.specs[-1]["spec-id"],
-                    "last-partition-id": max((f["field-id"] for s in self.specs for f in s["fields"]), default=999),
-                    "sort-orders": [{"order-id": 0, "fields": []}], "default-sort-order-id": 0, "properties": dict(self.properties),
-                    "current-snapshot-id": self.current_snapshot_id if self.current_snapshot_id is not None else -1,
-                    "snapshots": self.snapshots, "snapshot-log": [{"snapshot-id": s["snapshot-id"], "timestamp-ms": s["timestamp-ms"]} for s in self.snapshots],
-                    "metadata-log": []})  # fmt: skip
+        doc.update(
+            {
+                "schemas": [*self.past_schemas, self.schema],
+                "current-schema-id": self.schema.get("schema-id", 0),
+                "partition-specs": self.specs,
+                "default-spec-id": self.specs[-1]["spec-id"],
+                "last-partition-id": max((f["field-id"] for s in self.specs for f in s["fields"]), default=999),
+                "sort-orders": [{"order-id": 0, "fields": []}],
+                "default-sort-order-id": 0,
+                "properties": dict(self.properties),
+                "current-snapshot-id": self.current_snapshot_id if self.current_snapshot_id is not None else -1,
+                "snapshots": self.snapshots,
+                "snapshot-log": [
+                    {"snapshot-id": s["snapshot-id"], "timestamp-ms": s["timestamp-ms"]} for s in self.snapshots
+                ],
+                "metadata-log": [],
+            }
+        )
         if self.current_snapshot_id is not None:
             doc["refs"] = {"main": {"snapshot-id": self.current_snapshot_id, "type": "branch"}}
         if fv >= 3:
@@ -238,4 +341,8 @@ def fix_manifest_lengths(files: dict[str, bytes], manifest_lists: list[str], man
     """After a manifest was rewritten, give it its new length in every manifest list that names it."""
     length = len(files[manifest_path])
     for list_path in manifest_lists:
-        edit_avro(files, list_path, lambda rows, _: [r.update(manifest_length=length) for r in rows if r["manifest_path"] == manifest_path])
+        edit_avro(
+            files,
+            list_path,
+            lambda rows, _: [r.update(manifest_length=length) for r in rows if r["manifest_path"] == manifest_path],
+        )

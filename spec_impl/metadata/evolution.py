@@ -28,15 +28,54 @@ from spec_impl.types import ABSENT, IcebergType, ListType, MapType, StructType
 _E = "Schema Evolution"
 
 register(
-    Rule("evolution.field-id.kept", _E, "Renaming keeps a field's id; a list element and map key and value keep their ids while the collection exists"),
-    Rule("evolution.field-id.new", _E, "An added field (and every id nested in it) gets a new id, above every id the table has assigned (no reuse)"),
-    Rule("evolution.type.promotion", _E, "A primitive type may change only by a valid promotion (int to long, float to double, decimal precision widening; v3 adopted: date to timestamp(_ns), unknown to any)"),
-    Rule("evolution.type.nested", _E, "Primitive types cannot become nested types nor nested types primitives; a struct, list or map stays one"),
-    Rule("evolution.move", _E, "Fields cannot be grouped into a nested struct or moved out of one into its parent: a field id keeps its parent"),
-    Rule("evolution.required", _E, "An optional field (or list element, map value) cannot become required; required to optional is allowed"),
-    Rule("evolution.add-required", _E, "Adding a required field: not allowed in v1 and v2; in v3 both initial-default and write-default must be set and non-null"),
-    Rule("evolution.type.partition-transform", "adopted 1.1 Type promotion", "A promotion is not allowed when a partition transform of the column would give another value after it (date to timestamp(_ns) under identity or bucket)", (3,), (revisions.V3_ADOPTED,)),
-    Rule("evolution.default.initial", "Default values; Schema Evolution", "A field's initial-default is set when it is added and never changes (write-default may)", (3,)),
+    Rule(
+        "evolution.field-id.kept",
+        _E,
+        "Renaming keeps a field's id; a list element and map key and value keep their ids while the collection exists",
+    ),
+    Rule(
+        "evolution.field-id.new",
+        _E,
+        "An added field (and every id nested in it) gets a new id, above every id the table has assigned (no reuse)",
+    ),
+    Rule(
+        "evolution.type.promotion",
+        _E,
+        "A primitive type may change only by a valid promotion (int to long, float to double, decimal precision widening; v3 adopted: date to timestamp(_ns), unknown to any)",
+    ),
+    Rule(
+        "evolution.type.nested",
+        _E,
+        "Primitive types cannot become nested types nor nested types primitives; a struct, list or map stays one",
+    ),
+    Rule(
+        "evolution.move",
+        _E,
+        "Fields cannot be grouped into a nested struct or moved out of one into its parent: a field id keeps its parent",
+    ),
+    Rule(
+        "evolution.required",
+        _E,
+        "An optional field (or list element, map value) cannot become required; required to optional is allowed",
+    ),
+    Rule(
+        "evolution.add-required",
+        _E,
+        "Adding a required field: not allowed in v1 and v2; in v3 both initial-default and write-default must be set and non-null",
+    ),
+    Rule(
+        "evolution.type.partition-transform",
+        "adopted 1.1 Type promotion",
+        "A promotion is not allowed when a partition transform of the column would give another value after it (date to timestamp(_ns) under identity or bucket)",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "evolution.default.initial",
+        "Default values; Schema Evolution",
+        "A field's initial-default is set when it is added and never changes (write-default may)",
+        (3,),
+    ),
 )
 
 
@@ -49,8 +88,15 @@ class Violation:
     field_id: int | None = None
 
 
-def check_evolution(old: Schema, new: Schema, format_version: int, revision: str = revisions.DEFAULT, *,
-                    last_column_id: int | None = None, partition_specs: Any = ()) -> list[Violation]:  # fmt: skip
+def check_evolution(
+    old: Schema,
+    new: Schema,
+    format_version: int,
+    revision: str = revisions.DEFAULT,
+    *,
+    last_column_id: int | None = None,
+    partition_specs: Any = (),
+) -> list[Violation]:
     """Every rule that evolving `old` into `new` breaks, in the order of `new`'s fields.
 
     `last_column_id` is the table's highest assigned id (table metadata `last-column-id`); new
@@ -76,12 +122,22 @@ _VALUE_KEEPING = {"year", "month", "day", "void"}  # date -> timestamp keeps the
 
 def _partition_values_change(old: IndexedField, new: IndexedField, specs: Any) -> list[Violation]:
     """adopted 1.1: date promoted to timestamp(_ns) changes identity and bucket values (days vs micros)."""
-    if getattr(old.type, "name", None) != "date" or getattr(new.type, "name", None) not in ("timestamp", "timestamp_ns"):
+    if getattr(old.type, "name", None) != "date" or getattr(new.type, "name", None) not in (
+        "timestamp",
+        "timestamp_ns",
+    ):
         return []
-    return [Violation("evolution.type.partition-transform",
-                      f"field {new.id} ({new.dotted}) is partitioned by {f.transform} in spec {spec.spec_id}: promoting date to "
-                      f"{new.type} would change its partition values", new.id)
-            for spec in specs for f in spec.fields if new.id in f.source_ids and f.transform.name not in _VALUE_KEEPING]  # fmt: skip
+    return [
+        Violation(
+            "evolution.type.partition-transform",
+            f"field {new.id} ({new.dotted}) is partitioned by {f.transform} in spec {spec.spec_id}: promoting date to "
+            f"{new.type} would change its partition values",
+            new.id,
+        )
+        for spec in specs
+        for f in spec.fields
+        if new.id in f.source_ids and f.transform.name not in _VALUE_KEEPING
+    ]
 
 
 def _order(schema: Schema):
@@ -99,41 +155,86 @@ def _changed(old: IndexedField, new: IndexedField, format_version: int, revision
     out += _type_change(old.type, new.type, where, new.id, format_version, revision)
     if new.required and not old.required:
         out.append(Violation("evolution.required", f"{where} changed from optional to required", new.id))
-    if old.field is not None and new.field is not None and not _same_initial_default(old, new, format_version, revision):
-        out.append(Violation("evolution.default.initial",
-                             f"{where} initial-default changed from {_raw(old.field.initial_default)} to {_raw(new.field.initial_default)}",
-                             new.id))  # fmt: skip
+    if (
+        old.field is not None
+        and new.field is not None
+        and not _same_initial_default(old, new, format_version, revision)
+    ):
+        out.append(
+            Violation(
+                "evolution.default.initial",
+                f"{where} initial-default changed from {_raw(old.field.initial_default)} to {_raw(new.field.initial_default)}",
+                new.id,
+            )
+        )
     return out
 
 
-def _type_change(old: IcebergType, new: IcebergType, where: str, fid: int, format_version: int, revision: str) -> list[Violation]:
+def _type_change(
+    old: IcebergType, new: IcebergType, where: str, fid: int, format_version: int, revision: str
+) -> list[Violation]:
     old_kind, new_kind = _kind(old), _kind(new)
     if old_kind != new_kind:
-        return [Violation("evolution.type.nested", f"{where} changed from a {old_kind} ({old}) to a {new_kind} ({new})", fid)]
+        return [
+            Violation(
+                "evolution.type.nested", f"{where} changed from a {old_kind} ({old}) to a {new_kind} ({new})", fid
+            )
+        ]
     if isinstance(old, ListType) and isinstance(new, ListType) and old.element_id != new.element_id:
-        return [Violation("evolution.field-id.kept", f"{where}: the list element id changed from {old.element_id} to {new.element_id}", fid)]
-    if isinstance(old, MapType) and isinstance(new, MapType) and (old.key_id, old.value_id) != (new.key_id, new.value_id):
-        return [Violation("evolution.field-id.kept",
-                          f"{where}: the map key/value ids changed from {old.key_id}/{old.value_id} to {new.key_id}/{new.value_id}", fid)]  # fmt: skip
+        return [
+            Violation(
+                "evolution.field-id.kept",
+                f"{where}: the list element id changed from {old.element_id} to {new.element_id}",
+                fid,
+            )
+        ]
+    if (
+        isinstance(old, MapType)
+        and isinstance(new, MapType)
+        and (old.key_id, old.value_id) != (new.key_id, new.value_id)
+    ):
+        return [
+            Violation(
+                "evolution.field-id.kept",
+                f"{where}: the map key/value ids changed from {old.key_id}/{old.value_id} to {new.key_id}/{new.value_id}",
+                fid,
+            )
+        ]
     if old_kind == "primitive" and old != new and not can_promote(old, new, format_version, revision):
         message = f"{where}: {old} cannot be promoted to {new} in format v{format_version} ({revision})"
         return [Violation("evolution.type.promotion", message, fid)]
     return []
 
 
-def _added(info: IndexedField, new: Schema, old_ids: frozenset[int], floor: int, format_version: int) -> list[Violation]:
+def _added(
+    info: IndexedField, new: Schema, old_ids: frozenset[int], floor: int, format_version: int
+) -> list[Violation]:
     out: list[Violation] = []
     where = f"added field {info.id} ({info.dotted})"
     if info.id <= floor:
-        out.append(Violation("evolution.field-id.new", f"{where} reuses id {info.id}; new ids must be above {floor}", info.id))
+        out.append(
+            Violation("evolution.field-id.new", f"{where} reuses id {info.id}; new ids must be above {floor}", info.id)
+        )
     if info.kind != "field" or not info.required or not _existing_rows_reach(info, new, old_ids):
         return out
     field = info.field
     assert field is not None
     if format_version < 3:
-        out.append(Violation("evolution.add-required", f"{where} is required; v{format_version} tables can only add optional fields", info.id))
+        out.append(
+            Violation(
+                "evolution.add-required",
+                f"{where} is required; v{format_version} tables can only add optional fields",
+                info.id,
+            )
+        )
     elif field.initial_default in (ABSENT, None) or field.write_default in (ABSENT, None):
-        out.append(Violation("evolution.add-required", f"{where} is required and needs a non-null initial-default and write-default", info.id))
+        out.append(
+            Violation(
+                "evolution.add-required",
+                f"{where} is required and needs a non-null initial-default and write-default",
+                info.id,
+            )
+        )
     return out
 
 

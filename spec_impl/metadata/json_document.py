@@ -38,12 +38,15 @@ MAX_DEPTH = 256
 MAX_INTEGER_DIGITS = 1000  # far beyond any field's 64 bits; Python itself refuses to convert above 4300 digits
 
 register(
-    Rule("json.document", "Table Metadata Fields (JSON, RFC 8259); adopted 3 Table metadata",
-         f"A metadata JSON document is RFC 8259 JSON: no NaN or Infinity tokens, no duplicate keys in an object (RFC 8259 §4: "
-         f"unpredictable; Iceberg Java reads the last value, the reference rejects); the reference also bounds documents to "
-         f"{MAX_BYTES} bytes (after gzip decompression), {MAX_DEPTH} levels of nesting and integers of {MAX_INTEGER_DIGITS} digits, "
-         f"and rejects numbers beyond a double's range"),
-)  # fmt: skip
+    Rule(
+        "json.document",
+        "Table Metadata Fields (JSON, RFC 8259); adopted 3 Table metadata",
+        f"A metadata JSON document is RFC 8259 JSON: no NaN or Infinity tokens, no duplicate keys in an object (RFC 8259 §4: "
+        f"unpredictable; Iceberg Java reads the last value, the reference rejects); the reference also bounds documents to "
+        f"{MAX_BYTES} bytes (after gzip decompression), {MAX_DEPTH} levels of nesting and integers of {MAX_INTEGER_DIGITS} digits, "
+        f"and rejects numbers beyond a double's range",
+    ),
+)
 
 _brief = reprlib.Repr()
 _brief.maxlevel, _brief.maxstring, _brief.maxother, _brief.maxlong = 3, 60, 60, 60
@@ -70,10 +73,17 @@ def loads(data: bytes | str, what: str = "the document", syntax_rule: str = "jso
             raise InvalidInput(syntax_rule, f"{what} is not UTF-8: {e.reason} at byte {e.start}", e.start) from None
     check_text_depth(data, what)
     try:
-        return json.loads(data, object_pairs_hook=_unique_keys(what), parse_constant=_no_constant(what),
-                          parse_int=_bounded_int(what), parse_float=_finite_float(what))  # fmt: skip
+        return json.loads(
+            data,
+            object_pairs_hook=_unique_keys(what),
+            parse_constant=_no_constant(what),
+            parse_int=_bounded_int(what),
+            parse_float=_finite_float(what),
+        )
     except json.JSONDecodeError as e:
-        raise InvalidInput(syntax_rule, f"{what} is not JSON: {e.msg} at line {e.lineno} column {e.colno}", e.pos) from None
+        raise InvalidInput(
+            syntax_rule, f"{what} is not JSON: {e.msg} at line {e.lineno} column {e.colno}", e.pos
+        ) from None
     except RecursionError:  # a guard: check_text_depth keeps nesting below what json can parse
         raise InvalidInput("json.document", f"{what} nests too deeply", MAX_DEPTH) from None
 
@@ -94,7 +104,9 @@ def check_text_depth(text: str, what: str = "the document") -> None:
         elif c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise InvalidInput("json.document", f"{what} nests deeper than {MAX_DEPTH} levels (at character {i})", i)
+                raise InvalidInput(
+                    "json.document", f"{what} nests deeper than {MAX_DEPTH} levels (at character {i})", i
+                )
         elif c in "]}":
             depth -= 1
 
@@ -120,7 +132,9 @@ def gunzip(data: bytes, what: str, rule: str) -> bytes:
     if len(out) > MAX_BYTES:
         raise InvalidInput("json.document", f"{what} decompresses to more than {MAX_BYTES} bytes", MAX_BYTES)
     if not d.eof:
-        raise InvalidInput(rule, f"{what} is not a valid gzip stream: it ends before the end of the compressed data", len(data))
+        raise InvalidInput(
+            rule, f"{what} is not a valid gzip stream: it ends before the end of the compressed data", len(data)
+        )
     if d.unused_data:
         raise InvalidInput(rule, f"{what}: {len(d.unused_data)} bytes follow the gzip stream", len(d.unused_data))
     return out
@@ -131,7 +145,9 @@ def _unique_keys(what: str):
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise InvalidInput("json.document", f"{what} has the key {key!r} twice in one object (RFC 8259 §4)", key)
+                raise InvalidInput(
+                    "json.document", f"{what} has the key {key!r} twice in one object (RFC 8259 §4)", key
+                )
             out[key] = value
         return out
 
@@ -149,7 +165,9 @@ def _finite_float(what: str):
     def parse(text: str) -> float:
         value = float(text)
         if not math.isfinite(value):
-            raise InvalidInput("json.document", f"{what} has the number {brief(text)}, outside the range of a double", brief(text))
+            raise InvalidInput(
+                "json.document", f"{what} has the number {brief(text)}, outside the range of a double", brief(text)
+            )
         return value
 
     return parse

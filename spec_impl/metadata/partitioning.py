@@ -24,7 +24,8 @@ import math
 import struct
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
@@ -39,29 +40,100 @@ _C = "Appendix C: Partition Specs"
 _E3 = "Appendix C: Partition Specs; Appendix E: Version 3; adopted 1.3"
 
 register(
-    Rule("partition-spec.json", _C, "A partition spec is an object with an int spec-id and a list of fields; a field is an object with int field-id, string name, string transform and int source-id / non-empty int list source-ids"),
-    Rule("partition-spec.source-id", _C, "v1 and v2 fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)", (1, 2)),
-    Rule("partition-spec.source-ids", _E3, "v3 fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms", (3,)),
+    Rule(
+        "partition-spec.json",
+        _C,
+        "A partition spec is an object with an int spec-id and a list of fields; a field is an object with int field-id, string name, string transform and int source-id / non-empty int list source-ids",
+    ),
+    Rule(
+        "partition-spec.source-id",
+        _C,
+        "v1 and v2 fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)",
+        (1, 2),
+    ),
+    Rule(
+        "partition-spec.source-ids",
+        _E3,
+        "v3 fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms",
+        (3,),
+    ),
     Rule("partition-spec.source-ids.agree", _E3, "When both are present, source-id is the first element of source-ids"),
     Rule("partition-spec.field-id.required", _C, "field-id is required from v2 on", (2, 3)),
-    Rule("partition-spec.field-id.v1-assignment", _EVOLUTION + "; " + _C, "v1 fields without field-id get ids sequentially from 1000 in field order, as the reference implementation did", (1,)),
+    Rule(
+        "partition-spec.field-id.v1-assignment",
+        _EVOLUTION + "; " + _C,
+        "v1 fields without field-id get ids sequentially from 1000 in field order, as the reference implementation did",
+        (1,),
+    ),
     Rule("partition-spec.field-id.unique", _PARTITIONING, "A partition field id is unique within a partition spec"),
-    Rule("partition-spec.field-id.table-unique", _PARTITIONING, "In v2+ table metadata a partition field id is unique across all specs: one id names one field (same sources and transform; a void replacement of it allowed)", (2, 3)),
-    Rule("partition-spec.field-id.last-partition-id", "Table Metadata Fields; " + _EVOLUTION, "No partition field id is above last-partition-id; new ids are last-partition-id + 1, + 2, ..."),
-    Rule("partition-spec.field-id.reuse", _PARTITIONING + "; " + _EVOLUTION, "Partition field ids must be reused when an existing spec has an equivalent field (same source ids and transform)", (2, 3)),
+    Rule(
+        "partition-spec.field-id.table-unique",
+        _PARTITIONING,
+        "In v2+ table metadata a partition field id is unique across all specs: one id names one field (same sources and transform; a void replacement of it allowed)",
+        (2, 3),
+    ),
+    Rule(
+        "partition-spec.field-id.last-partition-id",
+        "Table Metadata Fields; " + _EVOLUTION,
+        "No partition field id is above last-partition-id; new ids are last-partition-id + 1, + 2, ...",
+    ),
+    Rule(
+        "partition-spec.field-id.reuse",
+        _PARTITIONING + "; " + _EVOLUTION,
+        "Partition field ids must be reused when an existing spec has an equivalent field (same source ids and transform)",
+        (2, 3),
+    ),
     Rule("partition-spec.source.exists", _PARTITIONING, "Each source id names a field of the table schema"),
     Rule("partition-spec.source.primitive", _PARTITIONING, "A source column must be a primitive type"),
-    Rule("partition-spec.source.nesting", _PARTITIONING, "A source column may be nested in a struct but not contained in a list or map"),
-    Rule("partition-spec.transform.arity", _PARTITIONING + "; Partition Transforms", "Every known transform takes exactly one source column"),
-    Rule("partition-spec.transform.unknown-writer", _C + "; adopted 1.3", "Readers tolerate unknown transforms; writers must not write with a partition spec that uses one"),
-    Rule("partition-spec.equivalent", _PARTITIONING, "Specs are equivalent with the same number of fields and, field by field, the same source ids, transform and name; writers must not create a spec equivalent to an existing one"),
+    Rule(
+        "partition-spec.source.nesting",
+        _PARTITIONING,
+        "A source column may be nested in a struct but not contained in a list or map",
+    ),
+    Rule(
+        "partition-spec.transform.arity",
+        _PARTITIONING + "; Partition Transforms",
+        "Every known transform takes exactly one source column",
+    ),
+    Rule(
+        "partition-spec.transform.unknown-writer",
+        _C + "; adopted 1.3",
+        "Readers tolerate unknown transforms; writers must not write with a partition spec that uses one",
+    ),
+    Rule(
+        "partition-spec.equivalent",
+        _PARTITIONING,
+        "Specs are equivalent with the same number of fields and, field by field, the same source ids, transform and name; writers must not create a spec equivalent to an existing one",
+    ),
     Rule("partition-spec.v1-evolution.reorder", _EVOLUTION, "v1 recommendation: do not reorder partition fields", (1,)),
-    Rule("partition-spec.v1-evolution.drop", _EVOLUTION, "v1 recommendation: do not drop partition fields; replace the transform with void", (1,)),
-    Rule("partition-spec.v1-evolution.append", _EVOLUTION, "v1 recommendation: add partition fields only at the end of the previous spec", (1,)),
-    Rule("partition-spec.partition-type", _PARTITIONING + "; Manifests", "The partition tuple is a struct with one optional field per partition field: the partition field id, its name and the transform's result type"),
-    Rule("partition-statistics.unified-type", "Partition Statistics", "The unified partition type is the union of all fields ever in any spec, sorted by field id; one id must not name incompatible fields"),
-    Rule("partition-values.equality", "Scan Planning (note 3)", "Partition values are equal field by field; floats by their IEEE 754 bits with NaN canonical (floatToIntBits / doubleToLongBits)"),
-)  # fmt: skip
+    Rule(
+        "partition-spec.v1-evolution.drop",
+        _EVOLUTION,
+        "v1 recommendation: do not drop partition fields; replace the transform with void",
+        (1,),
+    ),
+    Rule(
+        "partition-spec.v1-evolution.append",
+        _EVOLUTION,
+        "v1 recommendation: add partition fields only at the end of the previous spec",
+        (1,),
+    ),
+    Rule(
+        "partition-spec.partition-type",
+        _PARTITIONING + "; Manifests",
+        "The partition tuple is a struct with one optional field per partition field: the partition field id, its name and the transform's result type",
+    ),
+    Rule(
+        "partition-statistics.unified-type",
+        "Partition Statistics",
+        "The unified partition type is the union of all fields ever in any spec, sorted by field id; one id must not name incompatible fields",
+    ),
+    Rule(
+        "partition-values.equality",
+        "Scan Planning (note 3)",
+        "Partition values are equal field by field; floats by their IEEE 754 bits with NaN canonical (floatToIntBits / doubleToLongBits)",
+    ),
+)
 
 V1_FIRST_FIELD_ID = 1000
 _KIND = "partition-spec"
@@ -158,7 +230,9 @@ def read_source_ids(obj: dict, format_version: int, revision: str, kind: str) ->
     if format_version == 3 and sid is None and sids is None:
         raise InvalidInput(f"{kind}.source-ids", "a v3 field needs source-id or source-ids", obj)
     if sid is not None and sids is not None and sids[0] != sid:
-        raise InvalidInput(f"{kind}.source-ids.agree", f"source-id {sid} is not the first of source-ids {list(sids)}", obj)
+        raise InvalidInput(
+            f"{kind}.source-ids.agree", f"source-id {sid} is not the first of source-ids {list(sids)}", obj
+        )
     return sids if sids is not None else (sid,)  # type: ignore[return-value]
 
 
@@ -172,7 +246,9 @@ def write_source_ids(source_ids: Sequence[int], format_version: int, revision: s
     multi = len(ids) > 1
     if format_version < 3:
         if multi and revision == revisions.V3_ADOPTED:
-            raise InvalidInput(f"{kind}.source-id", f"v{format_version} (adopted) has no form for the source ids {ids}", ids)
+            raise InvalidInput(
+                f"{kind}.source-id", f"v{format_version} (adopted) has no form for the source ids {ids}", ids
+            )
         return {"source-id": ids[0], "source-ids": ids} if multi else {"source-id": ids[0]}
     if multi or revision == revisions.SEED_2024:
         return {"source-ids": ids}
@@ -194,8 +270,9 @@ def _require(obj: dict, key: str, rule_id: str, what: str) -> Any:
     return obj[key]
 
 
-def parse_partition_field(obj: Any, format_version: int, revision: str = revisions.DEFAULT,
-                          position: int = 0) -> PartitionField:  # fmt: skip
+def parse_partition_field(
+    obj: Any, format_version: int, revision: str = revisions.DEFAULT, position: int = 0
+) -> PartitionField:
     """One Appendix C partition field; `position` gives the v1 default id 1000 + position."""
     obj = _object(obj, "partition field", "partition-spec.json")
     source_ids = read_source_ids(obj, format_version, revision, _KIND)
@@ -204,7 +281,9 @@ def parse_partition_field(obj: Any, format_version: int, revision: str = revisio
     elif format_version == 1:
         field_id = V1_FIRST_FIELD_ID + position  # rule partition-spec.field-id.v1-assignment
     else:
-        raise InvalidInput("partition-spec.field-id.required", f"a v{format_version} partition field needs field-id", obj)
+        raise InvalidInput(
+            "partition-spec.field-id.required", f"a v{format_version} partition field needs field-id", obj
+        )
     name = _require(obj, "name", "partition-spec.json", "partition field")
     if not isinstance(name, str):
         raise InvalidInput("partition-spec.json", "name must be a JSON string", name)
@@ -214,12 +293,15 @@ def parse_partition_field(obj: Any, format_version: int, revision: str = revisio
     return PartitionField(source_ids, field_id, name, parse_transform(text))
 
 
-def parse_partition_fields(fields: Any, format_version: int, revision: str = revisions.DEFAULT,
-                           spec_id: int = 0) -> PartitionSpec:  # fmt: skip
+def parse_partition_fields(
+    fields: Any, format_version: int, revision: str = revisions.DEFAULT, spec_id: int = 0
+) -> PartitionSpec:
     """The field-list form (v1 `partition-spec`, manifest metadata) as a spec with `spec_id`."""
     if not isinstance(fields, list):
         raise InvalidInput("partition-spec.json", "partition fields must be a JSON list", fields)
-    return PartitionSpec(spec_id, tuple(parse_partition_field(f, format_version, revision, i) for i, f in enumerate(fields)))
+    return PartitionSpec(
+        spec_id, tuple(parse_partition_field(f, format_version, revision, i) for i, f in enumerate(fields))
+    )
 
 
 def parse_partition_spec(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> PartitionSpec:
@@ -228,8 +310,9 @@ def parse_partition_spec(obj: Any, format_version: int, revision: str = revision
     spec_id = json_int(obj, "spec-id", "partition-spec.json") if "spec-id" in obj else None
     if spec_id is None:
         raise InvalidInput("partition-spec.json", "a partition spec needs spec-id", obj)
-    return parse_partition_fields(_require(obj, "fields", "partition-spec.json", "partition spec"), format_version,
-                                  revision, spec_id)  # fmt: skip
+    return parse_partition_fields(
+        _require(obj, "fields", "partition-spec.json", "partition spec"), format_version, revision, spec_id
+    )
 
 
 # --- validation --------------------------------------------------------------------------------
@@ -258,8 +341,9 @@ def _find(t: IcebergType, field_id: int, in_collection: bool) -> tuple[IcebergTy
     return None
 
 
-def check_sources(source_ids: Sequence[int], transform: Transform, schema: StructType, revision: str, kind: str,
-                  structural: bool) -> list[IcebergType]:  # fmt: skip
+def check_sources(
+    source_ids: Sequence[int], transform: Transform, schema: StructType, revision: str, kind: str, structural: bool
+) -> list[IcebergType]:
     """Check that the sources exist (and, when `structural`, are primitive and outside lists and
     maps) and that a known transform takes one of them and accepts its type. Returns the types."""
     types = []
@@ -275,14 +359,23 @@ def check_sources(source_ids: Sequence[int], transform: Transform, schema: Struc
         types.append(t)
     if transform.is_known:
         if len(types) != 1:
-            raise InvalidInput(f"{kind}.transform.arity", f"{transform} takes one source column, not {len(types)}", list(source_ids))
+            raise InvalidInput(
+                f"{kind}.transform.arity", f"{transform} takes one source column, not {len(types)}", list(source_ids)
+            )
         if not accepts(transform, types[0], revision):
-            raise InvalidInput("transform.source-type", f"{transform} does not accept source type {types[0]}", str(types[0]))
+            raise InvalidInput(
+                "transform.source-type", f"{transform} does not accept source type {types[0]}", str(types[0])
+            )
     return types
 
 
-def validate_partition_spec(spec: PartitionSpec, schema: StructType, format_version: int,
-                            revision: str = revisions.DEFAULT, last_partition_id: int | None = None) -> None:  # fmt: skip
+def validate_partition_spec(
+    spec: PartitionSpec,
+    schema: StructType,
+    format_version: int,
+    revision: str = revisions.DEFAULT,
+    last_partition_id: int | None = None,
+) -> None:
     """Reader-side validity of one spec against the schema ("Partitioning"); unknown transforms
     pass (v3 readers must tolerate them; see `writer_violations`)."""
     _check_version(format_version)
@@ -294,18 +387,32 @@ def validate_partition_spec(spec: PartitionSpec, schema: StructType, format_vers
                 raise InvalidInput("partition-spec.field-id.required", f"field {f.name!r} has no field-id", f.name)
             continue
         if f.field_id in seen:
-            raise InvalidInput("partition-spec.field-id.unique", f"field id {f.field_id} is used twice in spec {spec.spec_id}", f.field_id)
+            raise InvalidInput(
+                "partition-spec.field-id.unique",
+                f"field id {f.field_id} is used twice in spec {spec.spec_id}",
+                f.field_id,
+            )
         seen.add(f.field_id)
         if last_partition_id is not None and f.field_id > last_partition_id:
-            raise InvalidInput("partition-spec.field-id.last-partition-id",
-                               f"field id {f.field_id} is above last-partition-id {last_partition_id}", f.field_id)  # fmt: skip
+            raise InvalidInput(
+                "partition-spec.field-id.last-partition-id",
+                f"field id {f.field_id} is above last-partition-id {last_partition_id}",
+                f.field_id,
+            )
         check_sources(f.source_ids, f.transform, schema, revision, _KIND, structural=True)
 
 
 def writer_violations(spec: PartitionSpec) -> list[Finding]:
     """What a writer must not write: fields with unknown transforms (Appendix C; adopted 1.3)."""
-    return [Finding("partition-spec.transform.unknown-writer", f"field {f.name!r} uses the unknown transform {f.transform}",
-                    f.transform.text) for f in spec.fields if not f.transform.is_known]  # fmt: skip
+    return [
+        Finding(
+            "partition-spec.transform.unknown-writer",
+            f"field {f.name!r} uses the unknown transform {f.transform}",
+            f.transform.text,
+        )
+        for f in spec.fields
+        if not f.transform.is_known
+    ]
 
 
 def _same_field(a: PartitionField, b: PartitionField) -> bool:
@@ -314,7 +421,9 @@ def _same_field(a: PartitionField, b: PartitionField) -> bool:
 
 def _compatible(a: PartitionField, b: PartitionField) -> bool:
     """One id may name a field and its void replacement (v1 drops, kept after an upgrade)."""
-    return a.source_ids == b.source_ids and (a.transform == b.transform or "void" in (a.transform.name, b.transform.name))
+    return a.source_ids == b.source_ids and (
+        a.transform == b.transform or "void" in (a.transform.name, b.transform.name)
+    )
 
 
 def validate_partition_specs(specs: Iterable[PartitionSpec], format_version: int) -> None:
@@ -330,16 +439,21 @@ def validate_partition_specs(specs: Iterable[PartitionSpec], format_version: int
                 continue
             other = by_id.setdefault(f.field_id, f)
             if not _compatible(other, f):
-                raise InvalidInput("partition-spec.field-id.table-unique",
-                                   f"field id {f.field_id} names both {_describe(other)} and {_describe(f)}", f.field_id)  # fmt: skip
+                raise InvalidInput(
+                    "partition-spec.field-id.table-unique",
+                    f"field id {f.field_id} names both {_describe(other)} and {_describe(f)}",
+                    f.field_id,
+                )
             if f.transform.name == "void":
                 continue
             key = (f.source_ids, f.transform)
             first_id, first_spec = by_field.setdefault(key, (f.field_id, spec.spec_id))
             if first_id != f.field_id and first_spec != spec.spec_id:
-                raise InvalidInput("partition-spec.field-id.reuse",
-                                   f"{_describe(f)} has id {f.field_id} in spec {spec.spec_id} but {first_id} in spec {first_spec}",
-                                   f.field_id)  # fmt: skip
+                raise InvalidInput(
+                    "partition-spec.field-id.reuse",
+                    f"{_describe(f)} has id {f.field_id} in spec {spec.spec_id} but {first_id} in spec {first_spec}",
+                    f.field_id,
+                )
 
 
 def _describe(f: PartitionField) -> str:
@@ -360,11 +474,14 @@ def check_new_spec(new: PartitionSpec, existing: Iterable[PartitionSpec]) -> Non
     """Writers must not create a new spec when an equivalent one exists ("Partitioning")."""
     for spec in existing:
         if equivalent(new, spec):
-            raise InvalidInput("partition-spec.equivalent", f"spec {spec.spec_id} is equivalent; reuse it", spec.spec_id)
+            raise InvalidInput(
+                "partition-spec.equivalent", f"spec {spec.spec_id} is equivalent; reuse it", spec.spec_id
+            )
 
 
-def assign_field_ids(new_spec: PartitionSpec, existing_specs: Iterable[PartitionSpec], last_partition_id: int | None,
-                     format_version: int) -> tuple[PartitionSpec, int]:  # fmt: skip
+def assign_field_ids(
+    new_spec: PartitionSpec, existing_specs: Iterable[PartitionSpec], last_partition_id: int | None, format_version: int
+) -> tuple[PartitionSpec, int]:
     """Give the fields of `new_spec` without an id their ids; returns the spec and the new
     last-partition-id. v1: 1000 + position. v2+: the id of an equivalent field (same source ids and
     transform) of an existing spec, the most recent spec first, else last-partition-id + 1, + 2, ...
@@ -380,8 +497,15 @@ def assign_field_ids(new_spec: PartitionSpec, existing_specs: Iterable[Partition
         if field_id is None and format_version == 1:
             field_id = V1_FIRST_FIELD_ID + position
         if field_id is None:
-            field_id = next((g.field_id for s in existing for g in s.fields
-                             if g.field_id is not None and g.field_id not in taken and _same_field(f, g)), None)  # fmt: skip
+            field_id = next(
+                (
+                    g.field_id
+                    for s in existing
+                    for g in s.fields
+                    if g.field_id is not None and g.field_id not in taken and _same_field(f, g)
+                ),
+                None,
+            )
         if field_id is None:
             last += 1
             field_id = last
@@ -396,6 +520,7 @@ def v1_evolution_warnings(old: PartitionSpec, new: PartitionSpec) -> list[Findin
     Fields are matched by source ids and transform; a field whose transform became void (the
     recommended drop) still matches, whatever its name.
     """
+
     def matches(o: PartitionField, n: PartitionField) -> bool:
         return o.source_ids == n.source_ids and (o.transform == n.transform or n.transform.name == "void")
 
@@ -403,37 +528,73 @@ def v1_evolution_warnings(old: PartitionSpec, new: PartitionSpec) -> list[Findin
     for i, o in enumerate(old.fields):
         at = [j for j, n in enumerate(new.fields) if matches(o, n)]
         if not at:
-            found.append(Finding("partition-spec.v1-evolution.drop", f"field {o.name!r} was dropped; replace its transform with void", o.name))
+            found.append(
+                Finding(
+                    "partition-spec.v1-evolution.drop",
+                    f"field {o.name!r} was dropped; replace its transform with void",
+                    o.name,
+                )
+            )
         elif i not in at:
-            found.append(Finding("partition-spec.v1-evolution.reorder", f"field {o.name!r} moved from position {i} to {at[0]}", o.name))
+            found.append(
+                Finding(
+                    "partition-spec.v1-evolution.reorder",
+                    f"field {o.name!r} moved from position {i} to {at[0]}",
+                    o.name,
+                )
+            )
     for j, n in enumerate(new.fields[: len(old.fields)]):
         if not matches(old.fields[j], n) and not any(matches(o, n) for o in old.fields):
-            found.append(Finding("partition-spec.v1-evolution.append", f"new field {n.name!r} is at position {j}, not after the old fields", n.name))
+            found.append(
+                Finding(
+                    "partition-spec.v1-evolution.append",
+                    f"new field {n.name!r} is at position {j}, not after the old fields",
+                    n.name,
+                )
+            )
     return found
 
 
 # --- partition types ---------------------------------------------------------------------------
 
 
-def _field_type(f: PartitionField, schema: StructType, revision: str, unknown_result: IcebergType | None) -> IcebergType:
+def _field_type(
+    f: PartitionField, schema: StructType, revision: str, unknown_result: IcebergType | None
+) -> IcebergType:
     types = check_sources(f.source_ids, f.transform, schema, revision, _KIND, structural=True)
     if not f.transform.is_known:
         if unknown_result is None:
-            raise NotDefined("transform.unknown", f"field {f.name!r}: the result type of {f.transform} is not known", f.transform.text)
+            raise NotDefined(
+                "transform.unknown",
+                f"field {f.name!r}: the result type of {f.transform} is not known",
+                f.transform.text,
+            )
         return unknown_result
     return result_type(f.transform, types[0], revision)
 
 
-def partition_type(spec: PartitionSpec, schema: StructType, revision: str = revisions.DEFAULT,
-                   unknown_result: IcebergType | None = None) -> StructType:  # fmt: skip
+def partition_type(
+    spec: PartitionSpec,
+    schema: StructType,
+    revision: str = revisions.DEFAULT,
+    unknown_result: IcebergType | None = None,
+) -> StructType:
     """The partition tuple type: optional fields with the partition field ids, names and result
     types. Unknown transforms raise NotDefined unless `unknown_result` gives their type."""
-    return StructType(tuple(NestedField(f.field_id, f.name, _field_type(f, schema, revision, unknown_result), False)  # type: ignore[arg-type]
-                            for f in spec.fields))  # fmt: skip
+    return StructType(
+        tuple(
+            NestedField(f.field_id, f.name, _field_type(f, schema, revision, unknown_result), False)  # type: ignore[arg-type]
+            for f in spec.fields
+        )
+    )
 
 
-def unified_partition_type(specs: Iterable[PartitionSpec], schema: StructType, revision: str = revisions.DEFAULT,
-                           unknown_result: IcebergType | None = None) -> StructType:  # fmt: skip
+def unified_partition_type(
+    specs: Iterable[PartitionSpec],
+    schema: StructType,
+    revision: str = revisions.DEFAULT,
+    unknown_result: IcebergType | None = None,
+) -> StructType:
     """The unified partition type of "Partition Statistics": every field of every spec, sorted by
     field id. The name comes from the most recent spec (highest spec id); the type from a non-void
     field when a v1 field was replaced by void. One id naming other sources or transforms is
@@ -449,8 +610,11 @@ def unified_partition_type(specs: Iterable[PartitionSpec], schema: StructType, r
                 continue
             kept, kept_type = chosen[f.field_id]
             if not _compatible(kept, f):
-                raise InvalidInput("partition-statistics.unified-type",
-                                   f"field id {f.field_id} names both {_describe(kept)} and {_describe(f)}", f.field_id)  # fmt: skip
+                raise InvalidInput(
+                    "partition-statistics.unified-type",
+                    f"field id {f.field_id} names both {_describe(kept)} and {_describe(f)}",
+                    f.field_id,
+                )
             if kept.transform.name == "void" and f.transform.name != "void":
                 chosen[f.field_id] = (PartitionField(f.source_ids, f.field_id, kept.name, f.transform), t)
     return StructType(tuple(NestedField(i, chosen[i][0].name, chosen[i][1], False) for i in sorted(chosen)))
@@ -465,7 +629,11 @@ def _canonical(t: IcebergType, value: Any) -> Any:
         return Decimal(value) if isinstance(value, Decimal) else value
     if math.isnan(value):
         return 0x7FC00000 if name == "float" else 0x7FF8000000000000
-    return struct.unpack(">I", struct.pack(">f", value))[0] if name == "float" else struct.unpack(">Q", struct.pack(">d", value))[0]
+    return (
+        struct.unpack(">I", struct.pack(">f", value))[0]
+        if name == "float"
+        else struct.unpack(">Q", struct.pack(">d", value))[0]
+    )
 
 
 def partition_values_equal(a: Sequence[Any], b: Sequence[Any], partition_struct: StructType) -> bool:

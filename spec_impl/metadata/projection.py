@@ -34,23 +34,56 @@ from spec_impl.metadata.schema import Schema, initial_default
 from spec_impl.promotion import can_promote
 from spec_impl.rules import Rule, register
 from spec_impl.temporal import MICROS_PER_DAY
-from spec_impl.types import (ABSENT, IcebergType, ListType, MapType, NestedField, PrimitiveType,
-                             StructType)  # fmt: skip
+from spec_impl.types import ABSENT, IcebergType, ListType, MapType, NestedField, PrimitiveType, StructType
 from spec_impl.values import LONG_RANGE
 
 _P = "Column Projection"
 _NM = "Appendix C: Name Mapping Serialization; Column Projection"
 
 register(
-    Rule("projection.by-id", _P, "Columns are selected by field id within each struct: renames and reorders follow the read schema; file columns not in it are dropped; list element and map key/value ids must match"),
+    Rule(
+        "projection.by-id",
+        _P,
+        "Columns are selected by field id within each struct: renames and reorders follow the read schema; file columns not in it are dropped; list element and map key/value ids must match",
+    ),
     Rule("projection.missing.null", _P, "A field id missing from a data file reads as null"),
-    Rule("projection.missing.default", "Default values", "A field missing from a data file reads as its initial-default; a struct default's missing sub-fields read as their own defaults", (3,)),
-    Rule("projection.missing.partition", "adopted 1.2 Default values", "A field missing from a data file reads as its identity-partition value first, then initial-default, then null", revisions=(revisions.V3_ADOPTED,)),
-    Rule("projection.required", _P, "A required read field missing from a file, with no default or partition value, cannot be read"),
-    Rule("projection.promotion", "Schema Evolution; adopted 1.1 Type promotion", "A file column of another type is read only through a valid promotion (int to long, float to double, decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail"),
-    Rule("name-mapping.json", _NM, "A name mapping is a JSON list of objects with 'names' (a list of strings), optional 'field-id' (an int) and optional nested 'fields'"),
-    Rule("name-mapping.unique-names", _NM, "A name appears at most once among the field mappings of one level (otherwise the fallback id is ambiguous)"),
-    Rule("name-mapping.lookup", _NM, "Names are literal (a '.' is part of the name); any listed name maps to the field-id; mappings without field-id are ignored; children (struct fields, 'element', 'key', 'value') map under 'fields'"),
+    Rule(
+        "projection.missing.default",
+        "Default values",
+        "A field missing from a data file reads as its initial-default; a struct default's missing sub-fields read as their own defaults",
+        (3,),
+    ),
+    Rule(
+        "projection.missing.partition",
+        "adopted 1.2 Default values",
+        "A field missing from a data file reads as its identity-partition value first, then initial-default, then null",
+        revisions=(revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "projection.required",
+        _P,
+        "A required read field missing from a file, with no default or partition value, cannot be read",
+    ),
+    Rule(
+        "projection.promotion",
+        "Schema Evolution; adopted 1.1 Type promotion",
+        "A file column of another type is read only through a valid promotion (int to long, float to double, decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail",
+    ),
+    Rule(
+        "name-mapping.json",
+        _NM,
+        "A name mapping is a JSON list of objects with 'names' (a list of strings), optional 'field-id' (an int) and optional nested 'fields'",
+    ),
+    Rule(
+        "name-mapping.unique-names",
+        _NM,
+        "A name appears at most once among the field mappings of one level (otherwise the fallback id is ambiguous)",
+    ),
+    Rule(
+        "name-mapping.lookup",
+        _NM,
+        "Names are literal (a '.' is part of the name); any listed name maps to the field-id; mappings without field-id are ignored; children (struct fields, 'element', 'key', 'value') map under 'fields'",
+    ),
 )
 
 # --- name mapping ---------------------------------------------------------------------------------
@@ -123,8 +156,12 @@ def _parse_field(obj: Any, path: tuple[str, ...]) -> MappedField:
     if not isinstance(obj, dict):
         raise InvalidInput("name-mapping.json", "a field mapping must be a JSON object", obj)
     if "field_id" in obj and "field-id" not in obj:
-        raise InvalidInput("name-mapping.json", "the key is spelled 'field-id' (the spec's field table says 'field_id'; "
-                                                "its example and readers use 'field-id')", obj)  # fmt: skip
+        raise InvalidInput(
+            "name-mapping.json",
+            "the key is spelled 'field-id' (the spec's field table says 'field_id'; "
+            "its example and readers use 'field-id')",
+            obj,
+        )
     names = obj.get("names")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise InvalidInput("name-mapping.json", "'names' is required and must be a JSON list of strings", obj)
@@ -148,8 +185,9 @@ def _lookup(level: tuple[MappedField, ...], name: str) -> MappedField | None:
 _NANOS_PER_DAY = MICROS_PER_DAY * 1_000
 
 
-def promote_value(value: Any, source: IcebergType, target: IcebergType, format_version: int = 3,
-                  revision: str = revisions.DEFAULT) -> Any:  # fmt: skip
+def promote_value(
+    value: Any, source: IcebergType, target: IcebergType, format_version: int = 3, revision: str = revisions.DEFAULT
+) -> Any:
     """A value of `source` read as `target`: identical for an equal type, else through a valid promotion."""
     if value is None or source == target:
         return value
@@ -177,9 +215,16 @@ class _Context:
     revision: str
 
 
-def project(rows: list[dict], file_schema: Schema | None, read_schema: Schema, name_mapping: Any = None,
-            partition_values: dict[int, Any] | None = None, *, format_version: int = 3,
-            revision: str = revisions.DEFAULT) -> list[dict]:  # fmt: skip
+def project(
+    rows: list[dict],
+    file_schema: Schema | None,
+    read_schema: Schema,
+    name_mapping: Any = None,
+    partition_values: dict[int, Any] | None = None,
+    *,
+    format_version: int = 3,
+    revision: str = revisions.DEFAULT,
+) -> list[dict]:
     """Read `rows` of a data file written with `file_schema` as records of `read_schema`.
 
     `file_schema=None` means the file has no field ids (see the module docstring); `name_mapping`
@@ -202,7 +247,9 @@ def project(rows: list[dict], file_schema: Schema | None, read_schema: Schema, n
 
 def _struct(read: StructType, file: StructType, record: dict, ctx: _Context) -> dict:
     if not isinstance(record, dict):
-        raise InvalidInput("projection.by-id", f"a struct record must be a dict keyed by field id, not {type(record).__name__}", record)
+        raise InvalidInput(
+            "projection.by-id", f"a struct record must be a dict keyed by field id, not {type(record).__name__}", record
+        )
     in_file = {f.id: f for f in file.fields}
     out = {}
     for f in read.fields:
@@ -226,10 +273,14 @@ def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, wher
         fm = _same_kind(read, file, MapType, where)
         _same_id(read.key_id, fm.key_id, "map key", where)
         _same_id(read.value_id, fm.value_id, "map value", where)
-        return {_value(read.key, fm.key, k, ctx, f"{where} key"): _value(read.value, fm.value, v, ctx, f"{where} value")
-                for k, v in value.items()}  # fmt: skip
+        return {
+            _value(read.key, fm.key, k, ctx, f"{where} key"): _value(read.value, fm.value, v, ctx, f"{where} value")
+            for k, v in value.items()
+        }
     if not isinstance(file, PrimitiveType):
-        raise InvalidInput("projection.promotion", f"{where}: a {_kind(file)} file column cannot be read as {read}", str(file))
+        raise InvalidInput(
+            "projection.promotion", f"{where}: a {_kind(file)} file column cannot be read as {read}", str(file)
+        )
     return promote_value(value, file, read, ctx.format_version, ctx.revision)
 
 
@@ -250,13 +301,19 @@ def _missing(field: NestedField, ctx: _Context) -> Any:
 
 def _same_kind(read: IcebergType, file: IcebergType, kind: type, where: str) -> Any:
     if not isinstance(file, kind):
-        raise InvalidInput("projection.promotion", f"{where}: a {_kind(file)} file column cannot be read as a {_kind(read)}", str(file))
+        raise InvalidInput(
+            "projection.promotion", f"{where}: a {_kind(file)} file column cannot be read as a {_kind(read)}", str(file)
+        )
     return file
 
 
 def _same_id(read_id: int, file_id: int, what: str, where: str) -> None:
     if read_id != file_id:
-        raise InvalidInput("projection.by-id", f"{where}: the {what} has id {read_id} in the read schema but {file_id} in the file", file_id)
+        raise InvalidInput(
+            "projection.by-id",
+            f"{where}: the {what} has id {read_id} in the read schema but {file_id} in the file",
+            file_id,
+        )
 
 
 def _kind(t: IcebergType) -> str:
@@ -280,7 +337,9 @@ def _struct_by_names(read: StructType, record: dict, level: tuple[MappedField, .
             continue  # not mapped, mapped without an id, or not in the read schema: dropped
         fid = mapped.field_id
         if fid in source:
-            raise InvalidInput("name-mapping.lookup", f"file columns {source[fid]!r} and {name!r} both map to field id {fid}", name)
+            raise InvalidInput(
+                "name-mapping.lookup", f"file columns {source[fid]!r} and {name!r} both map to field id {fid}", name
+            )
         source[fid] = name
         present.add(fid)
         out[fid] = _value_by_names(by_id[fid].type, value, mapped, present)
@@ -296,7 +355,10 @@ def _value_by_names(t: IcebergType, value: Any, mapped: MappedField, present: se
         return [_value_by_names(t.element, v, _child(mapped, "element"), present) for v in value]
     if isinstance(t, MapType):
         key_map, value_map = _child(mapped, "key"), _child(mapped, "value")
-        return {_value_by_names(t.key, k, key_map, present): _value_by_names(t.value, v, value_map, present) for k, v in value.items()}
+        return {
+            _value_by_names(t.key, k, key_map, present): _value_by_names(t.value, v, value_map, present)
+            for k, v in value.items()
+        }
     return value
 
 
@@ -320,5 +382,7 @@ def _prune_type(t: IcebergType, present: set[int]) -> IcebergType:
     if isinstance(t, ListType):
         return ListType(t.element_id, _prune_type(t.element, present), t.element_required)
     if isinstance(t, MapType):
-        return MapType(t.key_id, _prune_type(t.key, present), t.value_id, _prune_type(t.value, present), t.value_required)
+        return MapType(
+            t.key_id, _prune_type(t.key, present), t.value_id, _prune_type(t.value, present), t.value_required
+        )
     return t

@@ -48,14 +48,34 @@ from spec_impl.rules import Rule, register
 _RET = "Snapshot Retention Policy"
 
 register(
-    Rule("retention.ref-age", _RET, "Step 2: a ref other than main is removed when its snapshot is older than max-ref-age-ms (the ref's, else history.expire.max-ref-age-ms, else never)"),
-    Rule("retention.main-never-expires", "Snapshot Reference (max-ref-age-ms)", "The main branch is never removed, whatever its max-ref-age-ms"),
+    Rule(
+        "retention.ref-age",
+        _RET,
+        "Step 2: a ref other than main is removed when its snapshot is older than max-ref-age-ms (the ref's, else history.expire.max-ref-age-ms, else never)",
+    ),
+    Rule(
+        "retention.main-never-expires",
+        "Snapshot Reference (max-ref-age-ms)",
+        "The main branch is never removed, whatever its max-ref-age-ms",
+    ),
     Rule("retention.ref-snapshots", _RET, "Step 3: the snapshot of every remaining branch and tag is retained"),
-    Rule("retention.branch-ancestors", _RET, "Step 4: a branch retains its ancestors until one is older than max-snapshot-age-ms and not among the first min-snapshots-to-keep"),
+    Rule(
+        "retention.branch-ancestors",
+        _RET,
+        "Step 4: a branch retains its ancestors until one is older than max-snapshot-age-ms and not among the first min-snapshots-to-keep",
+    ),
     Rule("retention.expire", _RET, "Step 5: every snapshot that is not retained expires"),
-    Rule("retention.property", "Snapshot Reference; Snapshot Retention Policy", "The history.expire.* table properties are positive integers"),
-    Rule("retention.snapshot-log", "Table Metadata Fields (snapshot-log)", "After expiration, the snapshot-log entries up to the last expired snapshot are removed"),
-)  # fmt: skip
+    Rule(
+        "retention.property",
+        "Snapshot Reference; Snapshot Retention Policy",
+        "The history.expire.* table properties are positive integers",
+    ),
+    Rule(
+        "retention.snapshot-log",
+        "Table Metadata Fields (snapshot-log)",
+        "After expiration, the snapshot-log entries up to the last expired snapshot are removed",
+    ),
+)
 
 MAX_REF_AGE_PROPERTY = "history.expire.max-ref-age-ms"
 MAX_SNAPSHOT_AGE_PROPERTY = "history.expire.max-snapshot-age-ms"
@@ -112,8 +132,9 @@ def _older(snapshot: Snapshot, age_ms: int, now_ms: int) -> bool:
     return now_ms - snapshot.timestamp_ms > age_ms
 
 
-def expire_snapshots(snapshots: Iterable[Snapshot], refs: Mapping[str, SnapshotRef], properties: Mapping[str, str] | None,
-                     now_ms: int) -> ExpirationResult:  # fmt: skip
+def expire_snapshots(
+    snapshots: Iterable[Snapshot], refs: Mapping[str, SnapshotRef], properties: Mapping[str, str] | None, now_ms: int
+) -> ExpirationResult:
     """The five steps of "Snapshot Retention Policy" at time `now_ms` (ms from the epoch)."""
     by_id: dict[int, Snapshot] = {}
     for s in snapshots:
@@ -122,7 +143,11 @@ def expire_snapshots(snapshots: Iterable[Snapshot], refs: Mapping[str, SnapshotR
         by_id[s.snapshot_id] = s
     for name, ref in refs.items():
         if ref.snapshot_id not in by_id:
-            raise InvalidInput("ref.unknown-snapshot", f"reference {name!r} points to a snapshot that is not in the table", ref.snapshot_id)
+            raise InvalidInput(
+                "ref.unknown-snapshot",
+                f"reference {name!r} points to a snapshot that is not in the table",
+                ref.snapshot_id,
+            )
     policy = table_policy(properties)
 
     retained: set[int] = set()  # step 1
@@ -139,9 +164,13 @@ def expire_snapshots(snapshots: Iterable[Snapshot], refs: Mapping[str, SnapshotR
     return ExpirationResult(frozenset(retained), frozenset(by_id) - retained, frozenset(removed))  # step 5
 
 
-def _branch_retained(branch: SnapshotRef, by_id: Mapping[int, Snapshot], policy: RetentionPolicy, now_ms: int) -> list[int]:
+def _branch_retained(
+    branch: SnapshotRef, by_id: Mapping[int, Snapshot], policy: RetentionPolicy, now_ms: int
+) -> list[int]:
     max_age = branch.max_snapshot_age_ms if branch.max_snapshot_age_ms is not None else policy.max_snapshot_age_ms
-    min_keep = branch.min_snapshots_to_keep if branch.min_snapshots_to_keep is not None else policy.min_snapshots_to_keep
+    min_keep = (
+        branch.min_snapshots_to_keep if branch.min_snapshots_to_keep is not None else policy.min_snapshots_to_keep
+    )
     kept = []
     for position, snapshot in enumerate(ancestors(branch.snapshot_id, by_id)):
         if _older(snapshot, max_age, now_ms) and position >= min_keep:
@@ -151,7 +180,7 @@ def _branch_retained(branch: SnapshotRef, by_id: Mapping[int, Snapshot], policy:
 
 
 def prune_snapshot_log(log: Iterable[SnapshotLogEntry], kept: Iterable[int]) -> tuple[SnapshotLogEntry, ...]:
-    """"When snapshots are expired from the list of valid snapshots, all entries before a snapshot
+    """ "When snapshots are expired from the list of valid snapshots, all entries before a snapshot
     that has expired should be removed": drop everything up to and including the last entry whose
     snapshot is not kept (the expired entry itself goes too, as in Java, so that every remaining
     entry names a snapshot of the table)."""

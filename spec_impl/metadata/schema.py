@@ -14,15 +14,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata import versions
 from spec_impl.rules import Rule, register
 from spec_impl.serde.json_value import from_json
-from spec_impl.types import (ABSENT, IcebergType, ListType, MapType, NestedField, StructType, check_format_version,
-                             parse_type)  # fmt: skip
+from spec_impl.types import (
+    ABSENT,
+    IcebergType,
+    ListType,
+    MapType,
+    NestedField,
+    StructType,
+    check_format_version,
+    parse_type,
+)
 
 _C = "Appendix C: Schemas"
 _IDENT = "Identifier Field IDs"
@@ -30,21 +39,69 @@ _DEFAULTS = "Default values; Appendix C"
 _ADOPTED = (revisions.V3_ADOPTED,)
 
 register(
-    Rule("schema.json", _C, "A schema is a struct JSON object (type 'struct', 'fields'); identifier-field-ids, when present, is a JSON list of ints"),
-    Rule("schema.schema-id", _C, "schema-id is a JSON int: optional in v1 (read as 0 when absent), required in v2 and v3"),
-    Rule("schema.field-id.unique", "Nested Types", "Every field id (struct fields, list elements, map keys and values) is unique in the table schema"),
-    Rule("schema.field-id.reserved", "Reserved Field IDs", "Tables must not use field ids greater than 2147483447 (Integer.MAX_VALUE - 200); the range is reserved for metadata columns"),
+    Rule(
+        "schema.json",
+        _C,
+        "A schema is a struct JSON object (type 'struct', 'fields'); identifier-field-ids, when present, is a JSON list of ints",
+    ),
+    Rule(
+        "schema.schema-id", _C, "schema-id is a JSON int: optional in v1 (read as 0 when absent), required in v2 and v3"
+    ),
+    Rule(
+        "schema.field-id.unique",
+        "Nested Types",
+        "Every field id (struct fields, list elements, map keys and values) is unique in the table schema",
+    ),
+    Rule(
+        "schema.field-id.reserved",
+        "Reserved Field IDs",
+        "Tables must not use field ids greater than 2147483447 (Integer.MAX_VALUE - 200); the range is reserved for metadata columns",
+    ),
     Rule("schema.identifier.exists", _IDENT, "Each identifier-field-id names a field of the schema"),
-    Rule("schema.identifier.collection", _IDENT, "Identifier fields may be nested in structs but not within maps or lists"),
+    Rule(
+        "schema.identifier.collection",
+        _IDENT,
+        "Identifier fields may be nested in structs but not within maps or lists",
+    ),
     Rule("schema.identifier.primitive", _IDENT, "Identifier fields are primitive fields"),
     Rule("schema.identifier.floating", _IDENT, "float and double fields cannot be identifier fields"),
     Rule("schema.identifier.required", _IDENT, "Optional fields cannot be identifier fields"),
-    Rule("schema.identifier.optional-struct", _IDENT, "A field nested in an optional struct cannot be an identifier field"),
-    Rule("schema.default.version", "Appendix E: Version 3", "Default values are added in v3: a v1 or v2 schema has no initial-default or write-default"),
-    Rule("schema.default.decode", _DEFAULTS, "initial-default and write-default are values of the field's type in the Appendix D JSON form", (3,)),
-    Rule("schema.default.required", "Schema Evolution (default values)", "A required field's defaults, when set, are not null", (3,)),
-    Rule("schema.default.struct", "adopted 1.2 Default values", "A struct field's default is null or {}; sub-field values come from the sub-fields' own defaults", (3,), _ADOPTED),
-    Rule("schema.default.null-only", "adopted 1.1 New types", "unknown, variant, geometry and geography fields default to null; a non-null default is invalid", (3,), _ADOPTED),
+    Rule(
+        "schema.identifier.optional-struct",
+        _IDENT,
+        "A field nested in an optional struct cannot be an identifier field",
+    ),
+    Rule(
+        "schema.default.version",
+        "Appendix E: Version 3",
+        "Default values are added in v3: a v1 or v2 schema has no initial-default or write-default",
+    ),
+    Rule(
+        "schema.default.decode",
+        _DEFAULTS,
+        "initial-default and write-default are values of the field's type in the Appendix D JSON form",
+        (3,),
+    ),
+    Rule(
+        "schema.default.required",
+        "Schema Evolution (default values)",
+        "A required field's defaults, when set, are not null",
+        (3,),
+    ),
+    Rule(
+        "schema.default.struct",
+        "adopted 1.2 Default values",
+        "A struct field's default is null or {}; sub-field values come from the sub-fields' own defaults",
+        (3,),
+        _ADOPTED,
+    ),
+    Rule(
+        "schema.default.null-only",
+        "adopted 1.1 New types",
+        "unknown, variant, geometry and geography fields default to null; a non-null default is invalid",
+        (3,),
+        _ADOPTED,
+    ),
 )
 
 # --- reserved ids and metadata columns ------------------------------------------------------------
@@ -77,8 +134,14 @@ METADATA_COLUMNS: tuple[MetadataColumn, ...] = (
     MetadataColumn(2147483542, "_change_ordinal", "int", "Order of a change in a changelog", _ADOPTED),
     MetadataColumn(2147483541, "_commit_snapshot_id", "long", "Snapshot that committed a change", _ADOPTED),
     MetadataColumn(2147483540, "_row_id", "long", "Row lineage: the row's unique id", _ADOPTED),
-    MetadataColumn(2147483539, "_last_updated_sequence_number", "long", "Row lineage: sequence number of the row's last update", _ADOPTED),
-)  # fmt: skip
+    MetadataColumn(
+        2147483539,
+        "_last_updated_sequence_number",
+        "long",
+        "Row lineage: sequence number of the row's last update",
+        _ADOPTED,
+    ),
+)
 
 
 def metadata_column(key: int | str, revision: str = revisions.DEFAULT) -> MetadataColumn:
@@ -128,18 +191,25 @@ def walk(t: IcebergType, parent: IndexedField | None = None) -> Iterator[Indexed
     elif isinstance(t, ListType):
         members = [(t.element_id, "element", t.element, t.element_required, "element", None)]
     elif isinstance(t, MapType):
-        members = [(t.key_id, "key", t.key, True, "key", None), (t.value_id, "value", t.value, t.value_required, "value", None)]
+        members = [
+            (t.key_id, "key", t.key, True, "key", None),
+            (t.value_id, "value", t.value, t.value_required, "value", None),
+        ]
     else:
         return
     for fid, name, ftype, required, kind, field in members:
         info = IndexedField(
-            id=fid, name=name, type=ftype, required=required, kind=kind,
+            id=fid,
+            name=name,
+            type=ftype,
+            required=required,
+            kind=kind,
             parent_id=None if parent is None else parent.id,
             path=(() if parent is None else parent.path) + (name,),
             in_collection=kind != "field" or (parent is not None and parent.in_collection),
             under_optional=parent is not None and (parent.under_optional or not parent.required),
             field=field,
-        )  # fmt: skip
+        )
         yield info
         yield from walk(ftype, info)
 
@@ -243,7 +313,9 @@ def _decode_default(field: NestedField, key: str, raw: Any) -> Any:
     try:
         return from_json(field.type, raw)
     except SpecError as e:
-        raise InvalidInput("schema.default.decode", f"field {field.id} ({field.name}): {key} is not a {field.type} value: {e}", raw) from None
+        raise InvalidInput(
+            "schema.default.decode", f"field {field.id} ({field.name}): {key} is not a {field.type} value: {e}", raw
+        ) from None
 
 
 def _check_defaults(info: IndexedField, revision: str) -> None:
@@ -255,7 +327,9 @@ def _check_defaults(info: IndexedField, revision: str) -> None:
         where = f"field {field.id} ({info.dotted}): {key}"
         name = getattr(field.type, "name", None)
         if revision == revisions.V3_ADOPTED and name in NULL_DEFAULT_TYPES and raw is not None:
-            raise InvalidInput("schema.default.null-only", f"{where}: a {field.type} field can only default to null", raw)
+            raise InvalidInput(
+                "schema.default.null-only", f"{where}: a {field.type} field can only default to null", raw
+            )
         if revision == revisions.V3_ADOPTED and isinstance(field.type, StructType) and raw not in (None, {}):
             raise InvalidInput("schema.default.struct", f"{where}: a struct default must be null or {{}}", raw)
         _decode_default(field, key, raw)
@@ -266,8 +340,9 @@ def _check_defaults(info: IndexedField, revision: str) -> None:
 # --- validation -----------------------------------------------------------------------------------
 
 
-def validate_schema(schema: Schema, format_version: int, revision: str = revisions.DEFAULT, *,
-                    allow_metadata_columns: bool = False) -> None:  # fmt: skip
+def validate_schema(
+    schema: Schema, format_version: int, revision: str = revisions.DEFAULT, *, allow_metadata_columns: bool = False
+) -> None:
     """Raise InvalidInput naming the first rule `schema` breaks in a table of `format_version`.
 
     `allow_metadata_columns` admits the reserved ids of the metadata columns (with their names),
@@ -278,11 +353,18 @@ def validate_schema(schema: Schema, format_version: int, revision: str = revisio
     seen: dict[int, IndexedField] = {}
     for info in walk(schema.struct):
         if info.id in seen:
-            raise InvalidInput("schema.field-id.unique", f"field id {info.id} is used by both {seen[info.id].dotted} and {info.dotted}", info.id)
+            raise InvalidInput(
+                "schema.field-id.unique",
+                f"field id {info.id} is used by both {seen[info.id].dotted} and {info.dotted}",
+                info.id,
+            )
         seen[info.id] = info
         if info.id > MAX_TABLE_FIELD_ID and not (allow_metadata_columns and _is_metadata_column(info, revision)):
-            raise InvalidInput("schema.field-id.reserved",
-                               f"field {info.dotted} has id {info.id} > {MAX_TABLE_FIELD_ID}, which is reserved", info.id)  # fmt: skip
+            raise InvalidInput(
+                "schema.field-id.reserved",
+                f"field {info.dotted} has id {info.id} > {MAX_TABLE_FIELD_ID}, which is reserved",
+                info.id,
+            )
     _check_version_features(schema, format_version)
     for info in walk(schema.struct):
         if info.field is not None:
@@ -304,14 +386,20 @@ def _check_version_features(schema: Schema, format_version: int) -> None:
             for key, raw in (("initial-default", field.initial_default), ("write-default", field.write_default)):
                 if raw is not ABSENT:
                     where = f"field {field.id} ({info.dotted}) has a {key}"
-                    raise InvalidInput("schema.default.version", f"{where}: defaults need format v3, the table is v{format_version}", raw)
+                    raise InvalidInput(
+                        "schema.default.version",
+                        f"{where}: defaults need format v3, the table is v{format_version}",
+                        raw,
+                    )
 
 
 def _check_identifier(schema: Schema, fid: int) -> None:
     try:
         info = schema.field_by_id(fid)
     except KeyError:
-        raise InvalidInput("schema.identifier.exists", f"identifier field id {fid} is not a field of the schema", fid) from None
+        raise InvalidInput(
+            "schema.identifier.exists", f"identifier field id {fid} is not a field of the schema", fid
+        ) from None
     where = f"identifier field {fid} ({info.dotted})"
     if info.in_collection:
         raise InvalidInput("schema.identifier.collection", f"{where} is nested in a list or map", fid)

@@ -53,31 +53,99 @@ _FIELDS = "Table Metadata Fields"
 V2_UP = (2, 3)
 
 register(
-    Rule("snapshot.json", _SNAP, "A snapshot is a JSON object: snapshot-id and timestamp-ms longs, optional parent-snapshot-id (long) and schema-id (int)"),
-    Rule("snapshot.sequence-number", _E2, "sequence-number: a non-negative long; v2+ writers write it, readers read it as 0 when absent (v1 snapshots, also those kept by an upgraded table); v1 writers do not write it"),
-    Rule("snapshot.manifest-list", _E2, "manifest-list is required in v2+; a v1 snapshot has manifest-list or the manifests list"),
-    Rule("snapshot.manifests", _SNAP, "manifests (v1 only) is a list of locations and must be omitted if manifest-list is present"),
+    Rule(
+        "snapshot.json",
+        _SNAP,
+        "A snapshot is a JSON object: snapshot-id and timestamp-ms longs, optional parent-snapshot-id (long) and schema-id (int)",
+    ),
+    Rule(
+        "snapshot.sequence-number",
+        _E2,
+        "sequence-number: a non-negative long; v2+ writers write it, readers read it as 0 when absent (v1 snapshots, also those kept by an upgraded table); v1 writers do not write it",
+    ),
+    Rule(
+        "snapshot.manifest-list",
+        _E2,
+        "manifest-list is required in v2+; a v1 snapshot has manifest-list or the manifests list",
+    ),
+    Rule(
+        "snapshot.manifests",
+        _SNAP,
+        "manifests (v1 only) is a list of locations and must be omitted if manifest-list is present",
+    ),
     Rule("snapshot.summary", _SNAP, "summary is a string map that includes operation; required in v2+"),
     Rule("snapshot.operation", _SNAP, "The summary operation is one of append, replace, overwrite, delete"),
-    Rule("snapshot.row-lineage", _LINEAGE, "v3: first-row-id and added-rows are non-negative longs written together (absent only on snapshots from before the upgrade to v3)", (3,), (V3_ADOPTED,)),
+    Rule(
+        "snapshot.row-lineage",
+        _LINEAGE,
+        "v3: first-row-id and added-rows are non-negative longs written together (absent only on snapshots from before the upgrade to v3)",
+        (3,),
+        (V3_ADOPTED,),
+    ),
     Rule("snapshot.key-id", "adopted 1.7 Encryption", "v3: the optional key-id is a string", (3,), (V3_ADOPTED,)),
     Rule("snapshot.unique-id", "Snapshots", "snapshot-id is unique among the table's snapshots"),
-    Rule("snapshot.parent", "Snapshots", "The parent chain has no cycle; a parent missing from the list has expired, which is allowed"),
-    Rule("snapshot.sequence-order", "Snapshots (sequence-number)", "v2+: a snapshot's sequence-number is greater than its parent's (0 and 0 allowed: snapshots from v1)", V2_UP),
-    Rule("snapshot.last-sequence-number", _FIELDS, "v2+: no snapshot's sequence-number exceeds the table's last-sequence-number", V2_UP),
-    Rule("snapshot.next-row-id", _LINEAGE, "v3: first-row-id + added-rows of every snapshot is at most the table's next-row-id", (3,), (V3_ADOPTED,)),
-    Rule("snapshot.row-range", _LINEAGE, "v3: the row-id ranges [first-row-id, first-row-id + added-rows) of two snapshots do not overlap", (3,), (V3_ADOPTED,)),
-    Rule("snapshot-log.json", "Table Metadata Fields (snapshot-log); Appendix C", "snapshot-log entries are objects with timestamp-ms and snapshot-id longs"),
-    Rule("snapshot-log.order", "Table Metadata Fields (snapshot-log)", "snapshot-log timestamps do not go back by more than one minute (Java's clock-skew tolerance)"),
-    Rule("snapshot-log.unknown-snapshot", "Table Metadata Fields (snapshot-log)", "snapshot-log entries name known snapshots, except a prefix of entries for expired ones"),
+    Rule(
+        "snapshot.parent",
+        "Snapshots",
+        "The parent chain has no cycle; a parent missing from the list has expired, which is allowed",
+    ),
+    Rule(
+        "snapshot.sequence-order",
+        "Snapshots (sequence-number)",
+        "v2+: a snapshot's sequence-number is greater than its parent's (0 and 0 allowed: snapshots from v1)",
+        V2_UP,
+    ),
+    Rule(
+        "snapshot.last-sequence-number",
+        _FIELDS,
+        "v2+: no snapshot's sequence-number exceeds the table's last-sequence-number",
+        V2_UP,
+    ),
+    Rule(
+        "snapshot.next-row-id",
+        _LINEAGE,
+        "v3: first-row-id + added-rows of every snapshot is at most the table's next-row-id",
+        (3,),
+        (V3_ADOPTED,),
+    ),
+    Rule(
+        "snapshot.row-range",
+        _LINEAGE,
+        "v3: the row-id ranges [first-row-id, first-row-id + added-rows) of two snapshots do not overlap",
+        (3,),
+        (V3_ADOPTED,),
+    ),
+    Rule(
+        "snapshot-log.json",
+        "Table Metadata Fields (snapshot-log); Appendix C",
+        "snapshot-log entries are objects with timestamp-ms and snapshot-id longs",
+    ),
+    Rule(
+        "snapshot-log.order",
+        "Table Metadata Fields (snapshot-log)",
+        "snapshot-log timestamps do not go back by more than one minute (Java's clock-skew tolerance)",
+    ),
+    Rule(
+        "snapshot-log.unknown-snapshot",
+        "Table Metadata Fields (snapshot-log)",
+        "snapshot-log entries name known snapshots, except a prefix of entries for expired ones",
+    ),
     Rule("ref.json", _REF, "A snapshot reference is an object with a snapshot-id long and a type string"),
     Rule("ref.type", _REF, "A reference's type is branch or tag"),
     Rule("ref.branch-only-retention", _REF, "min-snapshots-to-keep and max-snapshot-age-ms are for branches only"),
     Rule("ref.positive", _REF, "min-snapshots-to-keep, max-snapshot-age-ms and max-ref-age-ms are positive numbers"),
-    Rule("ref.main-branch", "Table Metadata Fields (refs)", "There is always a main branch pointing to current-snapshot-id, even if the refs map is null; main is a branch"),
-    Rule("ref.current-snapshot", "Table Metadata Fields (current-snapshot-id)", "current-snapshot-id (a long; -1 or null for none) equals the snapshot-id of the main branch"),
+    Rule(
+        "ref.main-branch",
+        "Table Metadata Fields (refs)",
+        "There is always a main branch pointing to current-snapshot-id, even if the refs map is null; main is a branch",
+    ),
+    Rule(
+        "ref.current-snapshot",
+        "Table Metadata Fields (current-snapshot-id)",
+        "current-snapshot-id (a long; -1 or null for none) equals the snapshot-id of the main branch",
+    ),
     Rule("ref.unknown-snapshot", _REF, "Every reference points to a snapshot of the table"),
-)  # fmt: skip
+)
 
 OPERATIONS = ("append", "replace", "overwrite", "delete")
 MAIN_BRANCH = "main"
@@ -101,7 +169,9 @@ def _object(obj: Any, rule: str, what: str) -> dict:
     return obj
 
 
-def _long(obj: dict, key: str, rule: str, *, required: bool = True, lo: int = _LONG_MIN, hi: int = _LONG_MAX) -> int | None:
+def _long(
+    obj: dict, key: str, rule: str, *, required: bool = True, lo: int = _LONG_MIN, hi: int = _LONG_MAX
+) -> int | None:
     """A long field (`lo`..`hi`); a missing or null optional field reads as None."""
     value = obj.get(key)
     if value is None:
@@ -170,7 +240,11 @@ class Snapshot:
         if self.schema_id is not None:
             out["schema-id"] = self.schema_id
         if format_version >= 3 and revision == V3_ADOPTED:
-            for key, value in (("first-row-id", self.first_row_id), ("added-rows", self.added_rows), ("key-id", self.key_id)):
+            for key, value in (
+                ("first-row-id", self.first_row_id),
+                ("added-rows", self.added_rows),
+                ("key-id", self.key_id),
+            ):
                 if value is not None:
                     out[key] = value
         parse_snapshot(out, format_version, revision)
@@ -199,12 +273,27 @@ def parse_snapshot(obj: Any, format_version: int, revision: str = revisions.DEFA
         added_rows = _long(obj, "added-rows", "snapshot.row-lineage", required=False, lo=0)
         if (first_row_id is None) != (added_rows is None):
             missing = "added-rows" if added_rows is None else "first-row-id"
-            raise InvalidInput("snapshot.row-lineage", f"a v3 snapshot with row lineage needs both first-row-id and added-rows; {missing} is missing", obj)
+            raise InvalidInput(
+                "snapshot.row-lineage",
+                f"a v3 snapshot with row lineage needs both first-row-id and added-rows; {missing} is missing",
+                obj,
+            )
         key_id = obj.get("key-id")
         if key_id is not None and not isinstance(key_id, str):
             raise InvalidInput("snapshot.key-id", "key-id must be a string", key_id)
-    return Snapshot(snapshot_id, timestamp_ms, sequence_number or 0, parent, manifest_list, manifests, summary,
-                    schema_id, first_row_id, added_rows, key_id)  # fmt: skip
+    return Snapshot(
+        snapshot_id,
+        timestamp_ms,
+        sequence_number or 0,
+        parent,
+        manifest_list,
+        manifests,
+        summary,
+        schema_id,
+        first_row_id,
+        added_rows,
+        key_id,
+    )
 
 
 def _read_manifests(obj: dict, format_version: int) -> tuple[str | None, tuple[str, ...] | None]:
@@ -212,7 +301,9 @@ def _read_manifests(obj: dict, format_version: int) -> tuple[str | None, tuple[s
     if manifest_list is not None and not isinstance(manifest_list, str):
         raise InvalidInput("snapshot.manifest-list", "manifest-list must be a location string", manifest_list)
     if manifest_list is None and format_version >= 2:
-        raise InvalidInput("snapshot.manifest-list", f"a v{format_version} snapshot requires manifest-list", obj.get("snapshot-id"))
+        raise InvalidInput(
+            "snapshot.manifest-list", f"a v{format_version} snapshot requires manifest-list", obj.get("snapshot-id")
+        )
     manifests = obj.get("manifests")
     if manifests is not None:
         if manifest_list is not None:
@@ -221,7 +312,9 @@ def _read_manifests(obj: dict, format_version: int) -> tuple[str | None, tuple[s
             raise InvalidInput("snapshot.manifests", "manifests must be a list of location strings", manifests)
         manifests = tuple(manifests)
     if manifest_list is None and manifests is None:
-        raise InvalidInput("snapshot.manifest-list", "a v1 snapshot requires manifest-list or manifests", obj.get("snapshot-id"))
+        raise InvalidInput(
+            "snapshot.manifest-list", "a v1 snapshot requires manifest-list or manifests", obj.get("snapshot-id")
+        )
     return manifest_list, manifests
 
 
@@ -249,7 +342,9 @@ def ancestors(snapshot_id: int, snapshots_by_id: Mapping[int, Snapshot]) -> tupl
     current = snapshots_by_id.get(snapshot_id)
     while current is not None:
         if current.snapshot_id in seen:
-            raise InvalidInput("snapshot.parent", "the parent chain contains a cycle through snapshot", current.snapshot_id)
+            raise InvalidInput(
+                "snapshot.parent", "the parent chain contains a cycle through snapshot", current.snapshot_id
+            )
         seen.add(current.snapshot_id)
         chain.append(current)
         parent = current.parent_snapshot_id
@@ -274,10 +369,17 @@ class SnapshotRef:
         if self.type not in (BRANCH, TAG):
             raise InvalidInput("ref.type", "a reference's type must be branch or tag", self.type)
         if self.type == TAG:
-            for key, value in (("min-snapshots-to-keep", self.min_snapshots_to_keep), ("max-snapshot-age-ms", self.max_snapshot_age_ms)):
+            for key, value in (
+                ("min-snapshots-to-keep", self.min_snapshots_to_keep),
+                ("max-snapshot-age-ms", self.max_snapshot_age_ms),
+            ):
                 if value is not None:
                     raise InvalidInput("ref.branch-only-retention", f"{key} is for branches only; a tag sets", value)
-        for key, value in (("min-snapshots-to-keep", self.min_snapshots_to_keep), ("max-snapshot-age-ms", self.max_snapshot_age_ms), ("max-ref-age-ms", self.max_ref_age_ms)):
+        for key, value in (
+            ("min-snapshots-to-keep", self.min_snapshots_to_keep),
+            ("max-snapshot-age-ms", self.max_snapshot_age_ms),
+            ("max-ref-age-ms", self.max_ref_age_ms),
+        ):
             if value is not None and value <= 0:
                 raise InvalidInput("ref.positive", f"{key} must be a positive number", value)
 
@@ -288,7 +390,11 @@ class SnapshotRef:
     def to_json(self) -> dict:
         """Appendix C refs value."""
         out: dict[str, Any] = {"snapshot-id": self.snapshot_id, "type": self.type}
-        for key, value in (("min-snapshots-to-keep", self.min_snapshots_to_keep), ("max-snapshot-age-ms", self.max_snapshot_age_ms), ("max-ref-age-ms", self.max_ref_age_ms)):
+        for key, value in (
+            ("min-snapshots-to-keep", self.min_snapshots_to_keep),
+            ("max-snapshot-age-ms", self.max_snapshot_age_ms),
+            ("max-ref-age-ms", self.max_ref_age_ms),
+        ):
             if value is not None:
                 out[key] = value
         return out
@@ -347,9 +453,17 @@ def resolve_refs(refs_json: Any, current_snapshot_id: Any, format_version: int) 
     if not main.is_branch:
         raise InvalidInput("ref.main-branch", "the main reference must be a branch", main.type)
     if current is None:
-        raise InvalidInput("ref.current-snapshot", "the table has no current-snapshot-id but the main branch points to a snapshot", main.snapshot_id)
+        raise InvalidInput(
+            "ref.current-snapshot",
+            "the table has no current-snapshot-id but the main branch points to a snapshot",
+            main.snapshot_id,
+        )
     if main.snapshot_id != current:
-        raise InvalidInput("ref.current-snapshot", f"current-snapshot-id {current} differs from the main branch's snapshot-id", main.snapshot_id)
+        raise InvalidInput(
+            "ref.current-snapshot",
+            f"current-snapshot-id {current} differs from the main branch's snapshot-id",
+            main.snapshot_id,
+        )
     return refs
 
 
@@ -381,7 +495,11 @@ def parse_snapshot_log(obj: Any) -> tuple[SnapshotLogEntry, ...]:
     entries = []
     for item in obj:
         item = _object(item, "snapshot-log.json", "a snapshot-log entry")
-        entries.append(SnapshotLogEntry(_long(item, "timestamp-ms", "snapshot-log.json"), _long(item, "snapshot-id", "snapshot-log.json")))
+        entries.append(
+            SnapshotLogEntry(
+                _long(item, "timestamp-ms", "snapshot-log.json"), _long(item, "snapshot-id", "snapshot-log.json")
+            )
+        )
     return tuple(entries)
 
 
@@ -412,13 +530,30 @@ def validate_snapshots(
     for s in by_id.values():
         ancestors(s.snapshot_id, by_id)
         parent = by_id.get(s.parent_snapshot_id) if s.parent_snapshot_id is not None else None
-        if format_version >= 2 and parent is not None and s.sequence_number <= parent.sequence_number and not (s.sequence_number == parent.sequence_number == 0):
-            raise InvalidInput("snapshot.sequence-order", f"snapshot {s.snapshot_id} has a sequence-number not above its parent's {parent.sequence_number}", s.sequence_number)
+        if (
+            format_version >= 2
+            and parent is not None
+            and s.sequence_number <= parent.sequence_number
+            and not (s.sequence_number == parent.sequence_number == 0)
+        ):
+            raise InvalidInput(
+                "snapshot.sequence-order",
+                f"snapshot {s.snapshot_id} has a sequence-number not above its parent's {parent.sequence_number}",
+                s.sequence_number,
+            )
         if format_version >= 2 and last_sequence_number is not None and s.sequence_number > last_sequence_number:
-            raise InvalidInput("snapshot.last-sequence-number", f"snapshot {s.snapshot_id} has a sequence-number above last-sequence-number {last_sequence_number}", s.sequence_number)
+            raise InvalidInput(
+                "snapshot.last-sequence-number",
+                f"snapshot {s.snapshot_id} has a sequence-number above last-sequence-number {last_sequence_number}",
+                s.sequence_number,
+            )
     for name, ref in refs.items():
         if ref.snapshot_id not in by_id:
-            raise InvalidInput("ref.unknown-snapshot", f"reference {name!r} points to a snapshot that is not in the table", ref.snapshot_id)
+            raise InvalidInput(
+                "ref.unknown-snapshot",
+                f"reference {name!r} points to a snapshot that is not in the table",
+                ref.snapshot_id,
+            )
     _check_log(tuple(snapshot_log), by_id)
     if format_version >= 3 and revision == V3_ADOPTED and next_row_id is not None:
         _check_row_ranges(by_id.values(), next_row_id)
@@ -428,21 +563,39 @@ def validate_snapshots(
 def _check_log(log: tuple[SnapshotLogEntry, ...], by_id: Mapping[int, Snapshot]) -> None:
     for before, after in pairwise(log):
         if after.timestamp_ms < before.timestamp_ms - LOG_CLOCK_SKEW_MS:
-            raise InvalidInput("snapshot-log.order", f"snapshot-log entry for snapshot {after.snapshot_id} goes back in time before {before.timestamp_ms}", after.timestamp_ms)
+            raise InvalidInput(
+                "snapshot-log.order",
+                f"snapshot-log entry for snapshot {after.snapshot_id} goes back in time before {before.timestamp_ms}",
+                after.timestamp_ms,
+            )
     seen_known = False
     for entry in log:
         if entry.snapshot_id in by_id:
             seen_known = True
         elif seen_known:
-            raise InvalidInput("snapshot-log.unknown-snapshot", "snapshot-log names an expired or unknown snapshot after a retained one (entries before an expired snapshot should be removed)", entry.snapshot_id)
+            raise InvalidInput(
+                "snapshot-log.unknown-snapshot",
+                "snapshot-log names an expired or unknown snapshot after a retained one (entries before an expired snapshot should be removed)",
+                entry.snapshot_id,
+            )
 
 
 def _check_row_ranges(snapshots: Iterable[Snapshot], next_row_id: int) -> None:
-    ranges = sorted((s.first_row_id, s.first_row_id + s.added_rows, s.snapshot_id) for s in snapshots if s.first_row_id is not None and s.added_rows is not None)
-    for start, end, snapshot_id in ranges:
+    ranges = sorted(
+        (s.first_row_id, s.first_row_id + s.added_rows, s.snapshot_id)
+        for s in snapshots
+        if s.first_row_id is not None and s.added_rows is not None
+    )
+    for _start, end, snapshot_id in ranges:
         if end > next_row_id:
-            raise InvalidInput("snapshot.next-row-id", f"snapshot {snapshot_id}: first-row-id + added-rows exceeds the table's next-row-id {next_row_id}", end)
+            raise InvalidInput(
+                "snapshot.next-row-id",
+                f"snapshot {snapshot_id}: first-row-id + added-rows exceeds the table's next-row-id {next_row_id}",
+                end,
+            )
     ranges = [r for r in ranges if r[1] > r[0]]  # a snapshot that added no rows assigned no ids
     for (_, end, first), (start, _, second) in pairwise(ranges):
         if start < end:
-            raise InvalidInput("snapshot.row-range", f"the row ids of snapshots {first} and {second} overlap from", start)
+            raise InvalidInput(
+                "snapshot.row-range", f"the row ids of snapshots {first} and {second} overlap from", start
+            )

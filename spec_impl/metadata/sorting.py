@@ -29,7 +29,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
@@ -44,18 +45,48 @@ _C = "Appendix C: Sort Orders"
 _E3 = "Appendix C: Sort Orders; Appendix E: Version 3; adopted 1.3"
 
 register(
-    Rule("sort-order.json", _C, "A sort order is an object with an int order-id and a list of fields; a field is an object with string transform, direction and null-order and int source-id / non-empty int list source-ids"),
-    Rule("sort-order.source-id", _C, "v1 and v2 sort fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)", (1, 2)),
-    Rule("sort-order.source-ids", _E3, "v3 sort fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms", (3,)),
+    Rule(
+        "sort-order.json",
+        _C,
+        "A sort order is an object with an int order-id and a list of fields; a field is an object with string transform, direction and null-order and int source-id / non-empty int list source-ids",
+    ),
+    Rule(
+        "sort-order.source-id",
+        _C,
+        "v1 and v2 sort fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)",
+        (1, 2),
+    ),
+    Rule(
+        "sort-order.source-ids",
+        _E3,
+        "v3 sort fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms",
+        (3,),
+    ),
     Rule("sort-order.source-ids.agree", _E3, "When both are present, source-id is the first element of source-ids"),
     Rule("sort-order.source.exists", _SORTING, "Each source id names a field of the table schema"),
-    Rule("sort-order.transform.arity", _SORTING + "; Partition Transforms", "Every known transform takes exactly one source column"),
-    Rule("sort-order.order-id.unsorted", _SORTING, "Order id 0 is reserved for the unsorted order: order 0 has no fields, and an order without fields has id 0"),
+    Rule(
+        "sort-order.transform.arity",
+        _SORTING + "; Partition Transforms",
+        "Every known transform takes exactly one source column",
+    ),
+    Rule(
+        "sort-order.order-id.unsorted",
+        _SORTING,
+        "Order id 0 is reserved for the unsorted order: order 0 has no fields, and an order without fields has id 0",
+    ),
     Rule("sort-order.direction", _SORTING, "A sort direction is either asc or desc"),
     Rule("sort-order.null-order", _SORTING, "A null order is either nulls-first or nulls-last"),
-    Rule("sort-order.float-order", _SORTING, "Floating-point values sort as -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN"),
-    Rule("sort-order.record-order", _SORTING, "Sort fields apply in list order, each on its transformed value with its direction; nulls first or last whatever the direction"),
-)  # fmt: skip
+    Rule(
+        "sort-order.float-order",
+        _SORTING,
+        "Floating-point values sort as -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN",
+    ),
+    Rule(
+        "sort-order.record-order",
+        _SORTING,
+        "Sort fields apply in list order, each on its transformed value with its direction; nulls first or last whatever the direction",
+    ),
+)
 
 _KIND = "sort-order"
 ASC, DESC = "asc", "desc"
@@ -100,8 +131,12 @@ class SortField:
 
     def to_json(self, format_version: int, revision: str = revisions.DEFAULT) -> dict:
         """Appendix C sort field JSON for this format version and spec revision."""
-        return {"transform": str(self.transform), **write_source_ids(self.source_ids, format_version, revision, _KIND),
-                "direction": self.direction, "null-order": self.null_order}  # fmt: skip
+        return {
+            "transform": str(self.transform),
+            **write_source_ids(self.source_ids, format_version, revision, _KIND),
+            "direction": self.direction,
+            "null-order": self.null_order,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,9 +160,13 @@ UNSORTED = SortOrder(UNSORTED_ORDER_ID, ())
 
 def _check_unsorted(order_id: int, fields: tuple) -> None:
     if order_id == UNSORTED_ORDER_ID and fields:
-        raise InvalidInput("sort-order.order-id.unsorted", "order id 0 is reserved for the unsorted order (no fields)", order_id)
+        raise InvalidInput(
+            "sort-order.order-id.unsorted", "order id 0 is reserved for the unsorted order (no fields)", order_id
+        )
     if order_id != UNSORTED_ORDER_ID and not fields:
-        raise InvalidInput("sort-order.order-id.unsorted", f"an order without fields is the unsorted order 0, not {order_id}", order_id)
+        raise InvalidInput(
+            "sort-order.order-id.unsorted", f"an order without fields is the unsorted order 0, not {order_id}", order_id
+        )
 
 
 def parse_sort_field(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> SortField:
@@ -140,8 +179,12 @@ def parse_sort_field(obj: Any, format_version: int, revision: str = revisions.DE
     if not isinstance(obj["transform"], str):
         raise InvalidInput("sort-order.json", "transform must be a JSON string", obj["transform"])
     source_ids = read_source_ids(obj, format_version, revision, _KIND)
-    return SortField(source_ids, parse_transform(obj["transform"]), _check_direction(obj["direction"]),
-                     _check_null_order(obj["null-order"]))  # fmt: skip
+    return SortField(
+        source_ids,
+        parse_transform(obj["transform"]),
+        _check_direction(obj["direction"]),
+        _check_null_order(obj["null-order"]),
+    )
 
 
 def parse_sort_order(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> SortOrder:
@@ -158,8 +201,9 @@ def parse_sort_order(obj: Any, format_version: int, revision: str = revisions.DE
     return SortOrder(order_id, fields)
 
 
-def validate_sort_order(order: SortOrder, schema: StructType, format_version: int,
-                        revision: str = revisions.DEFAULT) -> None:  # fmt: skip
+def validate_sort_order(
+    order: SortOrder, schema: StructType, format_version: int, revision: str = revisions.DEFAULT
+) -> None:
     """Validity against the schema ("Sorting"): the unsorted id, existing sources, transforms that
     accept them. Unknown transforms pass: v3 readers must tolerate them."""
     revisions.check(revision)
@@ -235,8 +279,9 @@ def sort_key(value: Any, type_: IcebergType | str, direction: str = ASC, null_or
     return (1, _Directed(_value_key(parse_type(type_), value), direction == DESC))
 
 
-def record_sort_key(order: SortOrder, schema: StructType,
-                    revision: str = revisions.DEFAULT) -> Callable[[Mapping[int, Any]], tuple]:  # fmt: skip
+def record_sort_key(
+    order: SortOrder, schema: StructType, revision: str = revisions.DEFAULT
+) -> Callable[[Mapping[int, Any]], tuple]:
     """A key for `sorted()` over records given as {source field id: value}; the sort fields apply
     in order, each on the transformed value. Unknown transforms raise NotDefined (transform.unknown)."""
     parts = []
@@ -245,20 +290,37 @@ def record_sort_key(order: SortOrder, schema: StructType,
         parts.append((f, types[0], result_type(f.transform, types[0], revision)))  # NotDefined when unknown
 
     def key(record: Mapping[int, Any]) -> tuple:
-        return tuple(sort_key(apply_transform(f.transform, source, record.get(f.source_id), revision), rt, f.direction,
-                              f.null_order) for f, source, rt in parts)  # fmt: skip
+        return tuple(
+            sort_key(
+                apply_transform(f.transform, source, record.get(f.source_id), revision), rt, f.direction, f.null_order
+            )
+            for f, source, rt in parts
+        )
 
     return key
 
 
-def sort_records(records: Iterable[Mapping[int, Any]], order: SortOrder, schema: StructType,
-                 revision: str = revisions.DEFAULT) -> list:  # fmt: skip
+def sort_records(
+    records: Iterable[Mapping[int, Any]], order: SortOrder, schema: StructType, revision: str = revisions.DEFAULT
+) -> list:
     """The records in `order` (a stable sort)."""
     return sorted(records, key=record_sort_key(order, schema, revision))
 
 
 __all__ = [
-    "ASC", "DESC", "NULLS_FIRST", "NULLS_LAST", "SortField", "SortOrder", "UNSORTED", "compare_floats",
-    "float_sort_key", "parse_sort_field", "parse_sort_order", "record_sort_key", "sort_key",
-    "sort_records", "validate_sort_order",
-]  # fmt: skip
+    "ASC",
+    "DESC",
+    "NULLS_FIRST",
+    "NULLS_LAST",
+    "SortField",
+    "SortOrder",
+    "UNSORTED",
+    "compare_floats",
+    "float_sort_key",
+    "parse_sort_field",
+    "parse_sort_order",
+    "record_sort_key",
+    "sort_key",
+    "sort_records",
+    "validate_sort_order",
+]

@@ -21,28 +21,85 @@ from spec_impl.rules import Rule, register
 SECTION = "Table Metadata Fields; Appendix C; Appendix E"
 
 register(
-    Rule("table.required-field", SECTION, "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id"),
-    Rule("table.field-type", SECTION, "Each field has the JSON type of Appendix C (ints, longs, strings, lists, objects)"),
-    Rule("table.v1-defaults", "Appendix E: Reading v1 metadata for v2", "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids from 1000), sort-orders the unsorted order", (1,)),
-    Rule("table.deprecated-ignored", "Table Metadata Fields", "schema and partition-spec are ignored when schemas and partition-specs are present"),
-    Rule("table.table-uuid", "Table Metadata Fields", "table-uuid is a UUID string; required (not null) from v2, optional in v1"),
+    Rule(
+        "table.required-field",
+        SECTION,
+        "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id",
+    ),
+    Rule(
+        "table.field-type", SECTION, "Each field has the JSON type of Appendix C (ints, longs, strings, lists, objects)"
+    ),
+    Rule(
+        "table.v1-defaults",
+        "Appendix E: Reading v1 metadata for v2",
+        "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids from 1000), sort-orders the unsorted order",
+        (1,),
+    ),
+    Rule(
+        "table.deprecated-ignored",
+        "Table Metadata Fields",
+        "schema and partition-spec are ignored when schemas and partition-specs are present",
+    ),
+    Rule(
+        "table.table-uuid",
+        "Table Metadata Fields",
+        "table-uuid is a UUID string; required (not null) from v2, optional in v1",
+    ),
     Rule("table.current-schema", "Table Metadata Fields", "current-schema-id names a schema of schemas"),
     Rule("table.default-spec", "Table Metadata Fields", "default-spec-id names a spec of partition-specs"),
     Rule("table.default-sort-order", "Table Metadata Fields", "default-sort-order-id names an order of sort-orders"),
     Rule("table.last-column-id", "Table Metadata Fields", "last-column-id is at least every field id of every schema"),
-    Rule("table.last-partition-id", "Table Metadata Fields", "last-partition-id is at least every partition field id of every spec", (2, 3)),
+    Rule(
+        "table.last-partition-id",
+        "Table Metadata Fields",
+        "last-partition-id is at least every partition field id of every spec",
+        (2, 3),
+    ),
     Rule("table.unique-ids", "Table Metadata Fields", "schema ids, spec ids and sort order ids are unique"),
-    Rule("table.encryption-keys", "adopted 1.7 Encryption", "encryption-keys entries have a string key-id and base64 encrypted-key-metadata", (3,), (revisions.V3_ADOPTED,)),
-    Rule("table.statistics", "Table Statistics; Partition Statistics", "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, file-size-in-bytes)"),
-    Rule("table.logs", "Table Metadata Fields", "snapshot-log entries have snapshot-id and timestamp-ms; metadata-log entries metadata-file and timestamp-ms"),
-    Rule("table.gzip", "adopted 3 Table metadata", "A metadata file may be gzip-compressed JSON", (1, 2, 3), (revisions.V3_ADOPTED,)),
-)  # fmt: skip
+    Rule(
+        "table.encryption-keys",
+        "adopted 1.7 Encryption",
+        "encryption-keys entries have a string key-id and base64 encrypted-key-metadata",
+        (3,),
+        (revisions.V3_ADOPTED,),
+    ),
+    Rule(
+        "table.statistics",
+        "Table Statistics; Partition Statistics",
+        "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, file-size-in-bytes)",
+    ),
+    Rule(
+        "table.logs",
+        "Table Metadata Fields",
+        "snapshot-log entries have snapshot-id and timestamp-ms; metadata-log entries metadata-file and timestamp-ms",
+    ),
+    Rule(
+        "table.gzip",
+        "adopted 3 Table metadata",
+        "A metadata file may be gzip-compressed JSON",
+        (1, 2, 3),
+        (revisions.V3_ADOPTED,),
+    ),
+)
 
 _REQUIRED = {
     1: ("format-version", "location", "last-updated-ms", "last-column-id"),
-    2: ("format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms", "last-column-id", "schemas",
-        "current-schema-id", "partition-specs", "default-spec-id", "last-partition-id", "sort-orders", "default-sort-order-id"),
-}  # fmt: skip
+    2: (
+        "format-version",
+        "table-uuid",
+        "location",
+        "last-sequence-number",
+        "last-updated-ms",
+        "last-column-id",
+        "schemas",
+        "current-schema-id",
+        "partition-specs",
+        "default-spec-id",
+        "last-partition-id",
+        "sort-orders",
+        "default-sort-order-id",
+    ),
+}
 _REQUIRED[3] = _REQUIRED[2] + ("next-row-id",)
 
 
@@ -87,7 +144,9 @@ def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableM
         if revision != revisions.V3_ADOPTED:
             raise InvalidInput("table.gzip", "gzip-compressed metadata is a rule of the adopted spec only", revision)
         data = json_document.gunzip(data, "the gzip-compressed metadata file", "table.gzip")
-    return parse_table_metadata(json_document.loads(data, "the metadata file", syntax_rule="table.field-type"), revision)
+    return parse_table_metadata(
+        json_document.loads(data, "the metadata file", syntax_rule="table.field-type"), revision
+    )
 
 
 def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMetadata:
@@ -99,28 +158,45 @@ def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMe
     fv = _format_version(doc)
     for key in _REQUIRED[fv]:
         if key not in doc or doc[key] is None:
-            rule = "table.table-uuid" if key == "table-uuid" and key in doc else "table.required-field"  # a null uuid: not invented
+            rule = (
+                "table.table-uuid" if key == "table-uuid" and key in doc else "table.required-field"
+            )  # a null uuid: not invented
             raise InvalidInput(rule, f"format v{fv} requires {key!r} (not null)", key)
     table_uuid = _uuid(doc.get("table-uuid"))
     schemas, current_schema_id = _schemas(doc, fv, revision)
     specs, default_spec_id = _specs(doc, fv, revision)
     orders, default_order_id = _sort_orders(doc, fv, revision)
-    last_partition_id = _int(doc, "last-partition-id", default=max((f.field_id for s in specs for f in s.fields), default=999))
+    last_partition_id = _int(
+        doc, "last-partition-id", default=max((f.field_id for s in specs for f in s.fields), default=999)
+    )
     snapshot_list = tuple(snaps.parse_snapshot(s, fv, revision) for s in _list(doc, "snapshots"))
     current = snaps.parse_current_snapshot_id(doc.get("current-snapshot-id"))
     refs = snaps.resolve_refs(doc.get("refs"), current, fv)
     md = TableMetadata(
-        format_version=fv, table_uuid=table_uuid, location=_str(doc, "location"),
-        last_sequence_number=_int(doc, "last-sequence-number", default=0), last_updated_ms=_int(doc, "last-updated-ms"),
-        last_column_id=_int(doc, "last-column-id"), schemas=schemas, current_schema_id=current_schema_id,
-        specs=specs, default_spec_id=default_spec_id, last_partition_id=last_partition_id, sort_orders=orders,
-        default_sort_order_id=default_order_id, properties=_properties(doc), current_snapshot_id=current,
-        snapshots=snapshot_list, refs=refs, snapshot_log=snaps.parse_snapshot_log(doc.get("snapshot-log")),
-        metadata_log=_log(doc, "metadata-log", "metadata-file"), statistics=tuple(_list(doc, "statistics")),
+        format_version=fv,
+        table_uuid=table_uuid,
+        location=_str(doc, "location"),
+        last_sequence_number=_int(doc, "last-sequence-number", default=0),
+        last_updated_ms=_int(doc, "last-updated-ms"),
+        last_column_id=_int(doc, "last-column-id"),
+        schemas=schemas,
+        current_schema_id=current_schema_id,
+        specs=specs,
+        default_spec_id=default_spec_id,
+        last_partition_id=last_partition_id,
+        sort_orders=orders,
+        default_sort_order_id=default_order_id,
+        properties=_properties(doc),
+        current_snapshot_id=current,
+        snapshots=snapshot_list,
+        refs=refs,
+        snapshot_log=snaps.parse_snapshot_log(doc.get("snapshot-log")),
+        metadata_log=_log(doc, "metadata-log", "metadata-file"),
+        statistics=tuple(_list(doc, "statistics")),
         partition_statistics=tuple(_list(doc, "partition-statistics")),
         next_row_id=_int(doc, "next-row-id", default=None) if fv >= 3 else None,
         encryption_keys=tuple(_list(doc, "encryption-keys")),
-    )  # fmt: skip
+    )
     _validate(md, revision)
     return md
 
@@ -200,7 +276,11 @@ def _specs(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
         specs = tuple(partitioning.parse_partition_spec(s, fv, revision) for s in _list(doc, "partition-specs"))
         return specs, _int(doc, "default-spec-id")
     if "partition-spec" not in doc:
-        raise InvalidInput("table.required-field", "v1 metadata needs 'partition-spec' when 'partition-specs' is absent", "partition-spec")
+        raise InvalidInput(
+            "table.required-field",
+            "v1 metadata needs 'partition-spec' when 'partition-specs' is absent",
+            "partition-spec",
+        )
     return (partitioning.parse_partition_fields(_list(doc, "partition-spec"), fv, revision=revision),), 0
 
 
@@ -231,23 +311,45 @@ def _validate(md: TableMetadata, revision: str) -> None:
     if md.default_spec_id not in {s.spec_id for s in md.specs}:
         raise InvalidInput("table.default-spec", "default-spec-id names no partition spec", md.default_spec_id)
     if md.default_sort_order_id not in {o.order_id for o in md.sort_orders}:
-        raise InvalidInput("table.default-sort-order", "default-sort-order-id names no sort order", md.default_sort_order_id)
+        raise InvalidInput(
+            "table.default-sort-order", "default-sort-order-id names no sort order", md.default_sort_order_id
+        )
     highest = max((s.highest_field_id() for s in md.schemas), default=0)
     if md.last_column_id < highest:
-        raise InvalidInput("table.last-column-id", f"last-column-id {md.last_column_id} is below field id {highest}", md.last_column_id)
+        raise InvalidInput(
+            "table.last-column-id", f"last-column-id {md.last_column_id} is below field id {highest}", md.last_column_id
+        )
     highest_partition = max((f.field_id for s in md.specs for f in s.fields), default=None)  # none assigned: no bound
     if md.format_version >= 2 and highest_partition is not None and md.last_partition_id < highest_partition:
-        raise InvalidInput("table.last-partition-id", f"last-partition-id {md.last_partition_id} is below partition field id {highest_partition}",
-                           md.last_partition_id)  # fmt: skip
+        raise InvalidInput(
+            "table.last-partition-id",
+            f"last-partition-id {md.last_partition_id} is below partition field id {highest_partition}",
+            md.last_partition_id,
+        )
     if md.format_version >= 3 and revision == revisions.V3_ADOPTED:
         for key in md.encryption_keys:
-            if not (isinstance(key, dict) and isinstance(key.get("key-id"), str) and isinstance(key.get("encrypted-key-metadata"), str)):
-                raise InvalidInput("table.encryption-keys", "an encryption key needs a string key-id and encrypted-key-metadata", key)
-    snaps.validate_snapshots(md.snapshots, md.refs, md.last_sequence_number, md.format_version,
-                             snapshot_log=md.snapshot_log, next_row_id=md.next_row_id, revision=revision)  # fmt: skip
+            if not (
+                isinstance(key, dict)
+                and isinstance(key.get("key-id"), str)
+                and isinstance(key.get("encrypted-key-metadata"), str)
+            ):
+                raise InvalidInput(
+                    "table.encryption-keys", "an encryption key needs a string key-id and encrypted-key-metadata", key
+                )
+    snaps.validate_snapshots(
+        md.snapshots,
+        md.refs,
+        md.last_sequence_number,
+        md.format_version,
+        snapshot_log=md.snapshot_log,
+        next_row_id=md.next_row_id,
+        revision=revision,
+    )
     for stat in md.statistics + md.partition_statistics:
         if not isinstance(stat, dict) or not {"snapshot-id", "statistics-path", "file-size-in-bytes"} <= stat.keys():
-            raise InvalidInput("table.statistics", "a statistics entry needs snapshot-id, statistics-path and file-size-in-bytes", stat)
+            raise InvalidInput(
+                "table.statistics", "a statistics entry needs snapshot-id, statistics-path and file-size-in-bytes", stat
+            )
 
 
 def _unique(what: str, ids: list[int]) -> None:
@@ -292,34 +394,69 @@ def _normal_schema(s) -> dict:
 
 
 def _normal_spec(spec) -> dict:
-    return {"spec-id": spec.spec_id, "fields": [{"source-ids": list(f.source_ids), "field-id": f.field_id, "name": f.name,
-                                                 "transform": str(f.transform)} for f in spec.fields]}  # fmt: skip
+    return {
+        "spec-id": spec.spec_id,
+        "fields": [
+            {"source-ids": list(f.source_ids), "field-id": f.field_id, "name": f.name, "transform": str(f.transform)}
+            for f in spec.fields
+        ],
+    }
 
 
 def _normal_order(order) -> dict:
-    return {"order-id": order.order_id, "fields": [{"source-ids": list(f.source_ids), "transform": str(f.transform),
-                                                    "direction": f.direction, "null-order": f.null_order} for f in order.fields]}  # fmt: skip
+    return {
+        "order-id": order.order_id,
+        "fields": [
+            {
+                "source-ids": list(f.source_ids),
+                "transform": str(f.transform),
+                "direction": f.direction,
+                "null-order": f.null_order,
+            }
+            for f in order.fields
+        ],
+    }
 
 
 def _normal_snapshot(s) -> dict:
-    return {"snapshot-id": s.snapshot_id, "parent-snapshot-id": s.parent_snapshot_id, "sequence-number": s.sequence_number,
-            "timestamp-ms": s.timestamp_ms, "manifest-list": s.manifest_list, "summary": None if s.summary is None else dict(s.summary),
-            "schema-id": s.schema_id, "first-row-id": s.first_row_id, "added-rows": s.added_rows, "key-id": s.key_id}  # fmt: skip
+    return {
+        "snapshot-id": s.snapshot_id,
+        "parent-snapshot-id": s.parent_snapshot_id,
+        "sequence-number": s.sequence_number,
+        "timestamp-ms": s.timestamp_ms,
+        "manifest-list": s.manifest_list,
+        "summary": None if s.summary is None else dict(s.summary),
+        "schema-id": s.schema_id,
+        "first-row-id": s.first_row_id,
+        "added-rows": s.added_rows,
+        "key-id": s.key_id,
+    }
 
 
 def _normal_ref(r) -> dict:
-    return {"snapshot-id": r.snapshot_id, "type": r.type, "min-snapshots-to-keep": r.min_snapshots_to_keep,
-            "max-snapshot-age-ms": r.max_snapshot_age_ms, "max-ref-age-ms": r.max_ref_age_ms}  # fmt: skip
+    return {
+        "snapshot-id": r.snapshot_id,
+        "type": r.type,
+        "min-snapshots-to-keep": r.min_snapshots_to_keep,
+        "max-snapshot-age-ms": r.max_snapshot_age_ms,
+        "max-ref-age-ms": r.max_ref_age_ms,
+    }
 
 
 # --- writing -----------------------------------------------------------------------------------
 
 register(
-    Rule("table.writer", "Appendix E: Writing v1 / v2 / v3 metadata", "Each version writes what it requires and omits what it must not: v1 writes schema and partition-spec and no last-sequence-number; v2 and v3 omit schema and partition-spec; v3 writes next-row-id"),
-)  # fmt: skip
+    Rule(
+        "table.writer",
+        "Appendix E: Writing v1 / v2 / v3 metadata",
+        "Each version writes what it requires and omits what it must not: v1 writes schema and partition-spec and no last-sequence-number; v2 and v3 omit schema and partition-spec; v3 writes next-row-id",
+    ),
+)
 
 
-def write_table_metadata(md: TableMetadata, format_version: int | None = None, revision: str = revisions.DEFAULT) -> dict:
+def write_table_metadata(
+    md: TableMetadata, format_version: int | None = None, revision: str = revisions.DEFAULT
+) -> dict:
     """The metadata document a writer of `format_version` (default: the table's) produces (rule table.writer).
 
     v1 writes the deprecated `schema` and `partition-spec` (the current ones) beside their
@@ -344,12 +481,21 @@ def write_table_metadata(md: TableMetadata, format_version: int | None = None, r
     doc.update({"schemas": [s.to_json(fv) for s in md.schemas], "current-schema-id": md.current_schema_id})
     if fv == 1:
         doc["partition-spec"] = default_spec.fields_to_json(fv, revision)
-    doc.update({"partition-specs": [s.to_json(fv, revision) for s in md.specs], "default-spec-id": md.default_spec_id,
-                "last-partition-id": md.last_partition_id, "default-sort-order-id": md.default_sort_order_id,
-                "sort-orders": [o.to_json(fv, revision) for o in md.sort_orders], "properties": dict(md.properties),
-                "current-snapshot-id": snaps.current_snapshot_id_to_json(md.current_snapshot_id, fv),
-                "refs": snaps.refs_to_json(md.refs), "snapshots": [s.to_json(fv, revision) for s in md.snapshots],
-                "snapshot-log": [e.to_json() for e in md.snapshot_log], "metadata-log": list(md.metadata_log)})  # fmt: skip
+    doc.update(
+        {
+            "partition-specs": [s.to_json(fv, revision) for s in md.specs],
+            "default-spec-id": md.default_spec_id,
+            "last-partition-id": md.last_partition_id,
+            "default-sort-order-id": md.default_sort_order_id,
+            "sort-orders": [o.to_json(fv, revision) for o in md.sort_orders],
+            "properties": dict(md.properties),
+            "current-snapshot-id": snaps.current_snapshot_id_to_json(md.current_snapshot_id, fv),
+            "refs": snaps.refs_to_json(md.refs),
+            "snapshots": [s.to_json(fv, revision) for s in md.snapshots],
+            "snapshot-log": [e.to_json() for e in md.snapshot_log],
+            "metadata-log": list(md.metadata_log),
+        }
+    )
     for key, value in (("statistics", md.statistics), ("partition-statistics", md.partition_statistics)):
         if value:
             doc[key] = list(value)

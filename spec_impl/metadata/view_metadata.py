@@ -58,21 +58,60 @@ _DRAFT = "View spec draft (001): View Metadata"
 _BOTH = "View Metadata (draft and adopted)"
 
 register(
-    Rule("view.json", _BOTH, "View metadata and its versions are JSON objects with the required fields of their revision and the field types of the tables"),
+    Rule(
+        "view.json",
+        _BOTH,
+        "View metadata and its versions are JSON objects with the required fields of their revision and the field types of the tables",
+    ),
     Rule("view.format-version", _BOTH, "format-version is required and must be 1"),
     Rule("view.uuid", _ADOPTED, "view-uuid is required and is a UUID string", revisions=(V3_ADOPTED,)),
-    Rule("view.schemas", _BOTH, "schemas (required in the adopted spec, optional in the draft) is a list of schema objects with unique integer schema-id"),
+    Rule(
+        "view.schemas",
+        _BOTH,
+        "schemas (required in the adopted spec, optional in the draft) is a list of schema objects with unique integer schema-id",
+    ),
     Rule("view.current-version", _BOTH, "current-version-id is required and names a version in versions"),
     Rule("view.version-unique", _BOTH, "versions is a non-empty list and version-id is unique among them"),
-    Rule("view.schema-id", _BOTH, "A version's schema-id (adopted: required), a representation's schema-id and current-schema-id (draft) name a schema in schemas"),
-    Rule("view.default-namespace", _ADOPTED, "A version's default-namespace is a required list of strings; default-catalog an optional string", revisions=(V3_ADOPTED,)),
+    Rule(
+        "view.schema-id",
+        _BOTH,
+        "A version's schema-id (adopted: required), a representation's schema-id and current-schema-id (draft) name a schema in schemas",
+    ),
+    Rule(
+        "view.default-namespace",
+        _ADOPTED,
+        "A version's default-namespace is a required list of strings; default-catalog an optional string",
+        revisions=(V3_ADOPTED,),
+    ),
     Rule("view.summary", _BOTH, "A version's summary is a required string-to-string map"),
-    Rule("view.summary-operation", "View spec draft (001): Summary", "summary.operation is required and is create or replace", revisions=(SEED_2024,)),
-    Rule("view.representation", "Representations", "representations is a list of objects with a type; a sql representation has sql and dialect strings"),
-    Rule("view.dialect-unique", "Representations: SQL representation", "A version has at most one sql representation per dialect (compared case-insensitively)"),
-    Rule("view.field-aliases", "View spec draft (001): Representations", "field-aliases (strings) and field-docs (strings or null) have the length of the schema's top-level fields", revisions=(SEED_2024,)),
-    Rule("view.version-log", "Version Log", "version-log is a required list of timestamp-ms and version-id entries; entries may name expired versions"),
-)  # fmt: skip
+    Rule(
+        "view.summary-operation",
+        "View spec draft (001): Summary",
+        "summary.operation is required and is create or replace",
+        revisions=(SEED_2024,),
+    ),
+    Rule(
+        "view.representation",
+        "Representations",
+        "representations is a list of objects with a type; a sql representation has sql and dialect strings",
+    ),
+    Rule(
+        "view.dialect-unique",
+        "Representations: SQL representation",
+        "A version has at most one sql representation per dialect (compared case-insensitively)",
+    ),
+    Rule(
+        "view.field-aliases",
+        "View spec draft (001): Representations",
+        "field-aliases (strings) and field-docs (strings or null) have the length of the schema's top-level fields",
+        revisions=(SEED_2024,),
+    ),
+    Rule(
+        "view.version-log",
+        "Version Log",
+        "version-log is a required list of timestamp-ms and version-id entries; entries may name expired versions",
+    ),
+)
 
 VIEW_FORMAT_VERSION = 1
 DRAFT_OPERATIONS = ("create", "replace")
@@ -144,9 +183,13 @@ class SqlRepresentation:
     def to_json(self, revision: str) -> dict:
         out: dict[str, Any] = {"type": "sql", "sql": self.sql, "dialect": self.dialect}
         if revision == SEED_2024:
-            for key, value in (("schema-id", self.schema_id), ("default-catalog", self.default_catalog),
-                               ("default-namespace", self.default_namespace), ("field-aliases", self.field_aliases),
-                               ("field-docs", self.field_docs)):  # fmt: skip
+            for key, value in (
+                ("schema-id", self.schema_id),
+                ("default-catalog", self.default_catalog),
+                ("default-namespace", self.default_namespace),
+                ("field-aliases", self.field_aliases),
+                ("field-docs", self.field_docs),
+            ):
                 if value is not None:
                     out[key] = list(value) if isinstance(value, tuple) else value
         return out
@@ -317,7 +360,11 @@ def _parse_version(obj: Any, draft: bool, schemas: dict[int, dict]) -> ViewVersi
     if draft:
         operation = dict(summary).get("operation")
         if operation not in DRAFT_OPERATIONS:
-            raise InvalidInput("view.summary-operation", f"version {version_id}: summary.operation must be create or replace", operation)
+            raise InvalidInput(
+                "view.summary-operation",
+                f"version {version_id}: summary.operation must be create or replace",
+                operation,
+            )
     else:
         schema_id = _integer(obj, "schema-id", "view.schema-id", _INT)
         if schema_id not in schemas:
@@ -326,13 +373,19 @@ def _parse_version(obj: Any, draft: bool, schemas: dict[int, dict]) -> ViewVersi
         namespace = _strings(obj, "default-namespace", "view.default-namespace", required=True)
     representations = obj.get("representations")
     if not isinstance(representations, list):
-        raise InvalidInput("view.representation", f"version {version_id}: representations must be a list", representations)
+        raise InvalidInput(
+            "view.representation", f"version {version_id}: representations must be a list", representations
+        )
     parsed = tuple(_parse_representation(r, draft, schemas) for r in representations)
     dialects: set[str] = set()
     for r in parsed:
         if isinstance(r, SqlRepresentation):
             if r.dialect.lower() in dialects:
-                raise InvalidInput("view.dialect-unique", f"version {version_id} has two sql representations for the dialect", r.dialect)
+                raise InvalidInput(
+                    "view.dialect-unique",
+                    f"version {version_id} has two sql representations for the dialect",
+                    r.dialect,
+                )
             dialects.add(r.dialect.lower())
     return ViewVersion(version_id, timestamp_ms, summary, parsed, schema_id, catalog, namespace)
 
@@ -358,7 +411,11 @@ def _parse_representation(obj: Any, draft: bool, schemas: dict[int, dict]) -> Sq
     fields = schemas[schema_id].get("fields") if schema_id is not None else None
     for key, names in (("field-aliases", aliases), ("field-docs", docs)):
         if names is not None and isinstance(fields, list) and len(names) != len(fields):
-            raise InvalidInput("view.field-aliases", f"{key} has {len(names)} entries but schema {schema_id} has {len(fields)} top-level fields", list(names))
+            raise InvalidInput(
+                "view.field-aliases",
+                f"{key} has {len(names)} entries but schema {schema_id} has {len(fields)} top-level fields",
+                list(names),
+            )
     return SqlRepresentation(sql, dialect, schema_id, catalog, namespace, aliases, docs)
 
 
@@ -368,5 +425,10 @@ def _parse_log(value: Any) -> tuple[VersionLogEntry, ...]:
     entries = []
     for item in value:
         item = _object(item, "view.version-log", "a version-log entry")
-        entries.append(VersionLogEntry(_integer(item, "timestamp-ms", "view.version-log"), _integer(item, "version-id", "view.version-log", _INT)))
+        entries.append(
+            VersionLogEntry(
+                _integer(item, "timestamp-ms", "view.version-log"),
+                _integer(item, "version-id", "view.version-log", _INT),
+            )
+        )
     return tuple(entries)

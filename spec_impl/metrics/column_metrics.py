@@ -38,7 +38,8 @@ accepts any valid one). Fixed values are never truncated: their Appendix D form 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
@@ -53,14 +54,38 @@ _DF = "Manifests: data_file fields"
 register(
     Rule("metrics.value-count", _DF, "value_counts: the number of values in the column, including null and NaN values"),
     Rule("metrics.null-value-count", _DF, "null_value_counts: the number of null values in the column"),
-    Rule("metrics.nan-value-count", _DF, "nan_value_counts: the number of NaN values in the column (0 for types without NaN)"),
-    Rule("metrics.lower-bound", _DF, "lower_bounds: less than or equal to all non-null, non-NaN values of the column, in the type's order"),
-    Rule("metrics.upper-bound", _DF, "upper_bounds: greater than or equal to all non-null, non-NaN values of the column, in the type's order"),
+    Rule(
+        "metrics.nan-value-count",
+        _DF,
+        "nan_value_counts: the number of NaN values in the column (0 for types without NaN)",
+    ),
+    Rule(
+        "metrics.lower-bound",
+        _DF,
+        "lower_bounds: less than or equal to all non-null, non-NaN values of the column, in the type's order",
+    ),
+    Rule(
+        "metrics.upper-bound",
+        _DF,
+        "upper_bounds: greater than or equal to all non-null, non-NaN values of the column, in the type's order",
+    ),
     Rule("metrics.bound.nan", _DF + " (note 2)", "NaNs are not permitted as lower or upper bounds"),
-    Rule("metrics.bound.signed-zero", _DF + " (note 2)", "For float and double, -0.0 precedes +0.0 (IEEE 754 totalOrder): a lower bound +0.0 is wrong when -0.0 is a value, an upper bound -0.0 when +0.0 is"),
-    Rule("metrics.bound.encoding", _DF + " (note 1); Appendix D", "Bounds are Appendix D binary single values of the column's type (a string bound is valid UTF-8)"),
-    Rule("metrics.bound.truncation", _DF, "String and binary bounds may be truncated: the lower bound to a prefix of the minimum, the upper bound to a prefix of the maximum incremented at its last incrementable code point (skipping surrogates) or byte"),
-)  # fmt: skip
+    Rule(
+        "metrics.bound.signed-zero",
+        _DF + " (note 2)",
+        "For float and double, -0.0 precedes +0.0 (IEEE 754 totalOrder): a lower bound +0.0 is wrong when -0.0 is a value, an upper bound -0.0 when +0.0 is",
+    ),
+    Rule(
+        "metrics.bound.encoding",
+        _DF + " (note 1); Appendix D",
+        "Bounds are Appendix D binary single values of the column's type (a string bound is valid UTF-8)",
+    ),
+    Rule(
+        "metrics.bound.truncation",
+        _DF,
+        "String and binary bounds may be truncated: the lower bound to a prefix of the minimum, the upper bound to a prefix of the maximum incremented at its last incrementable code point (skipping surrogates) or byte",
+    ),
+)
 
 TRUNCATABLE = ("string", "binary")
 _MAX_CODE_POINT = 0x10FFFF
@@ -114,7 +139,9 @@ def _check_truncatable(t: IcebergType, length: int) -> None:
     if _type_name(t) not in TRUNCATABLE:
         raise InvalidInput("metrics.bound.truncation", "only string and binary bounds may be truncated", str(t))
     if not isinstance(length, int) or isinstance(length, bool) or length < 1:
-        raise InvalidInput("metrics.bound.truncation", "a truncation length is a positive number of code points or bytes", length)
+        raise InvalidInput(
+            "metrics.bound.truncation", "a truncation length is a positive number of code points or bytes", length
+        )
 
 
 def value_range(t: IcebergType, values: Sequence[Any]) -> tuple[Any, Any] | None:
@@ -143,8 +170,13 @@ def column_metrics(t: IcebergType, values: Sequence[Any], truncate_length: int |
         lower, upper = found
         if truncate_length is not None and _type_name(t) in TRUNCATABLE:
             lower, upper = truncate_lower(t, lower, truncate_length), truncate_upper(t, upper, truncate_length)
-    return ColumnMetrics(len(values), nulls, nans, None if lower is None else to_binary(t, lower),
-                         None if upper is None else to_binary(t, upper))  # fmt: skip
+    return ColumnMetrics(
+        len(values),
+        nulls,
+        nans,
+        None if lower is None else to_binary(t, lower),
+        None if upper is None else to_binary(t, upper),
+    )
 
 
 def read_bound(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
@@ -152,11 +184,14 @@ def read_bound(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -
     try:
         return from_binary(t, data, revision)
     except SpecError as e:
-        raise InvalidInput("metrics.bound.encoding", f"a {t} bound must be its Appendix D bytes ({e})", data.hex()) from None
+        raise InvalidInput(
+            "metrics.bound.encoding", f"a {t} bound must be its Appendix D bytes ({e})", data.hex()
+        ) from None
 
 
-def check_column_metrics(t: IcebergType, values: Sequence[Any], claimed: ColumnMetrics,
-                         revision: str = revisions.DEFAULT) -> list[Finding]:  # fmt: skip
+def check_column_metrics(
+    t: IcebergType, values: Sequence[Any], claimed: ColumnMetrics, revision: str = revisions.DEFAULT
+) -> list[Finding]:
     """What is wrong with metrics claimed for a column whose values are `values` (absent metrics
     are never wrong: every metric is optional)."""
     found: list[Finding] = []
@@ -165,7 +200,11 @@ def check_column_metrics(t: IcebergType, values: Sequence[Any], claimed: ColumnM
         if getattr(claimed, key) is not None and getattr(claimed, key) != getattr(actual, key):
             found.append(Finding(rule_id, f"{key} is {getattr(actual, key)}", getattr(claimed, key)))
     if claimed.nan_value_count is not None and claimed.nan_value_count != (actual.nan_value_count or 0):
-        found.append(Finding("metrics.nan-value-count", f"nan_value_count is {actual.nan_value_count or 0}", claimed.nan_value_count))
+        found.append(
+            Finding(
+                "metrics.nan-value-count", f"nan_value_count is {actual.nan_value_count or 0}", claimed.nan_value_count
+            )
+        )
     extremes = value_range(t, values)
     for side, data in (("lower", claimed.lower_bound), ("upper", claimed.upper_bound)):
         if data is not None:

@@ -16,19 +16,35 @@ from spec_impl.rules import Rule, register
 
 _DF = "Manifests: data_file fields"
 register(
-    Rule("file.record-count", f"{_DF} (103 record_count)", "record_count is the number of records in the file (the Parquet or Avro row count; for a deletion vector its cardinality, rule dv.cardinality)"),
-    Rule("file.size-in-bytes", f"{_DF} (104 file_size_in_bytes)", "file_size_in_bytes is the total size of the file in bytes"),
-)  # fmt: skip
+    Rule(
+        "file.record-count",
+        f"{_DF} (103 record_count)",
+        "record_count is the number of records in the file (the Parquet or Avro row count; for a deletion vector its cardinality, rule dv.cardinality)",
+    ),
+    Rule(
+        "file.size-in-bytes",
+        f"{_DF} (104 file_size_in_bytes)",
+        "file_size_in_bytes is the total size of the file in bytes",
+    ),
+)
 
 
 def check_record_count(claimed: Any, rows: int) -> list[Finding]:
     """Rule file.record-count: the claimed count is the file's number of rows."""
-    return [] if _is_long(claimed) and claimed == rows else [Finding("file.record-count", f"the file has {rows} rows", claimed)]
+    return (
+        []
+        if _is_long(claimed) and claimed == rows
+        else [Finding("file.record-count", f"the file has {rows} rows", claimed)]
+    )
 
 
 def check_file_size(claimed: Any, length: int) -> list[Finding]:
     """Rule file.size-in-bytes: the claimed size is the file's length in bytes."""
-    return [] if _is_long(claimed) and claimed == length else [Finding("file.size-in-bytes", f"the file has {length} bytes", claimed)]
+    return (
+        []
+        if _is_long(claimed) and claimed == length
+        else [Finding("file.size-in-bytes", f"the file has {length} bytes", claimed)]
+    )
 
 
 def _is_long(value: Any) -> bool:

@@ -14,7 +14,8 @@ on an Arrow table, with the bulk transforms of `spec_impl.bulk` (same rules, one
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -32,40 +33,71 @@ from spec_impl.types import IcebergType, NestedField, StructType
 
 _PT = "Manifests: data_file fields (partition); Partition Transforms"
 register(
-    Rule("data-file.partition-tuple", _PT, "A data file's partition tuple equals, for every row, the transform of the row's source value for each partition field"),
-    Rule("data-file.partition-tuple.single", _PT, "All rows of a data file have one partition tuple (a file with rows of two partitions, or with no rows, has none to derive)"),
-)  # fmt: skip
+    Rule(
+        "data-file.partition-tuple",
+        _PT,
+        "A data file's partition tuple equals, for every row, the transform of the row's source value for each partition field",
+    ),
+    Rule(
+        "data-file.partition-tuple.single",
+        _PT,
+        "All rows of a data file have one partition tuple (a file with rows of two partitions, or with no rows, has none to derive)",
+    ),
+)
 
 
-def partition_struct(fields: Sequence[PartitionField], types: Mapping[str, IcebergType], revision: str = revisions.DEFAULT) -> StructType:
+def partition_struct(
+    fields: Sequence[PartitionField], types: Mapping[str, IcebergType], revision: str = revisions.DEFAULT
+) -> StructType:
     """The partition tuple's type: one field per partition field, of the transform's result type."""
-    return StructType(tuple(NestedField(1000 + i, f.name, result_type(f.transform, types[f.source], revision), False)
-                            for i, f in enumerate(fields)))  # fmt: skip
+    return StructType(
+        tuple(
+            NestedField(1000 + i, f.name, result_type(f.transform, types[f.source], revision), False)
+            for i, f in enumerate(fields)
+        )
+    )
 
 
-def row_partition(fields: Sequence[PartitionField], types: Mapping[str, IcebergType], row: Mapping[str, Any],
-                  revision: str = revisions.DEFAULT) -> list:  # fmt: skip
+def row_partition(
+    fields: Sequence[PartitionField],
+    types: Mapping[str, IcebergType],
+    row: Mapping[str, Any],
+    revision: str = revisions.DEFAULT,
+) -> list:
     """The partition tuple of one row {column name: value}."""
     return [apply_transform(f.transform, types[f.source], row.get(f.source), revision) for f in fields]
 
 
-def partition_tuple(fields: Sequence[PartitionField], types: Mapping[str, IcebergType], rows: Sequence[Mapping[str, Any]],
-                    revision: str = revisions.DEFAULT) -> list:  # fmt: skip
+def partition_tuple(
+    fields: Sequence[PartitionField],
+    types: Mapping[str, IcebergType],
+    rows: Sequence[Mapping[str, Any]],
+    revision: str = revisions.DEFAULT,
+) -> list:
     """The partition tuple of a file from its rows (rule data-file.partition-tuple); InvalidInput
     (data-file.partition-tuple.single) when the rows disagree or there are none."""
     if not rows:
-        raise InvalidInput("data-file.partition-tuple.single", "a file without rows has no partition tuple to derive", [])
+        raise InvalidInput(
+            "data-file.partition-tuple.single", "a file without rows has no partition tuple to derive", []
+        )
     struct = partition_struct(fields, types, revision)
     first = row_partition(fields, types, rows[0], revision)
     for n, row in enumerate(rows[1:], 1):
         other = row_partition(fields, types, row, revision)
         if not partition_values_equal(first, other, struct):
-            raise InvalidInput("data-file.partition-tuple.single", f"row 0 has the partition {first!r}, row {n} {other!r}", n)
+            raise InvalidInput(
+                "data-file.partition-tuple.single", f"row 0 has the partition {first!r}, row {n} {other!r}", n
+            )
     return first
 
 
-def check_partition_tuple(fields: Sequence[PartitionField], types: Mapping[str, IcebergType], rows: Sequence[Mapping[str, Any]],
-                          claimed: Sequence[Any], revision: str = revisions.DEFAULT) -> list[Finding]:  # fmt: skip
+def check_partition_tuple(
+    fields: Sequence[PartitionField],
+    types: Mapping[str, IcebergType],
+    rows: Sequence[Mapping[str, Any]],
+    claimed: Sequence[Any],
+    revision: str = revisions.DEFAULT,
+) -> list[Finding]:
     """The rows whose partition differs from the file's claimed tuple (rule data-file.partition-tuple)."""
     struct = partition_struct(fields, types, revision)
     if len(claimed) != len(fields):
@@ -74,20 +106,32 @@ def check_partition_tuple(fields: Sequence[PartitionField], types: Mapping[str, 
     for n, row in enumerate(rows):
         actual = row_partition(fields, types, row, revision)
         if not partition_values_equal(actual, claimed, struct):
-            found.append(Finding("data-file.partition-tuple", f"row {n} belongs to the partition {actual!r}", list(claimed)))
+            found.append(
+                Finding("data-file.partition-tuple", f"row {n} belongs to the partition {actual!r}", list(claimed))
+            )
     return found
 
 
-def partition_tuple_arrow(fields: Sequence[PartitionField], types: Mapping[str, IcebergType], table: pa.Table,
-                          revision: str = revisions.DEFAULT) -> list:  # fmt: skip
+def partition_tuple_arrow(
+    fields: Sequence[PartitionField],
+    types: Mapping[str, IcebergType],
+    table: pa.Table,
+    revision: str = revisions.DEFAULT,
+) -> list:
     """`partition_tuple` over an Arrow table whose columns are named as the source columns."""
     if table.num_rows == 0:
-        raise InvalidInput("data-file.partition-tuple.single", "a file without rows has no partition tuple to derive", [])
+        raise InvalidInput(
+            "data-file.partition-tuple.single", "a file without rows has no partition tuple to derive", []
+        )
     out = []
     for f in fields:
         values = apply_transform_array(f.transform, types[f.source], table.column(f.source), revision)
         if _distinct(values) > 1:
-            raise InvalidInput("data-file.partition-tuple.single", f"the rows have several values of the partition field {f.name}", f.name)
+            raise InvalidInput(
+                "data-file.partition-tuple.single",
+                f"the rows have several values of the partition field {f.name}",
+                f.name,
+            )
         out.append(rows_from_arrow(pa.table({"v": values.slice(0, 1)}), by_id=False)[0]["v"])
     return out
 

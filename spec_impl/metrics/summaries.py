@@ -27,7 +27,8 @@ the inequalities, which the checker enforces). The list must have one summary pe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
@@ -41,13 +42,37 @@ from spec_impl.values import is_nan
 
 _ML = "Manifest Lists: field_summary"
 register(
-    Rule("partition-summary.fields", _ML, "partitions: one field_summary per partition field of the manifest's spec, in spec order"),
-    Rule("partition-summary.contains-null", _ML, "contains_null: whether the manifest contains at least one partition with a null value for the field"),
-    Rule("partition-summary.contains-nan", _ML, "contains_nan: whether the manifest contains at least one partition with a NaN value for the field"),
-    Rule("partition-summary.lower-bound", _ML, "lower_bound: a lower bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN"),
-    Rule("partition-summary.upper-bound", _ML, "upper_bound: an upper bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN"),
-    Rule("partition-summary.signed-zero", _ML + " (note 2)", "If -0.0 is a value of the field the lower_bound must not be +0.0; if +0.0 is, the upper_bound must not be -0.0"),
-)  # fmt: skip
+    Rule(
+        "partition-summary.fields",
+        _ML,
+        "partitions: one field_summary per partition field of the manifest's spec, in spec order",
+    ),
+    Rule(
+        "partition-summary.contains-null",
+        _ML,
+        "contains_null: whether the manifest contains at least one partition with a null value for the field",
+    ),
+    Rule(
+        "partition-summary.contains-nan",
+        _ML,
+        "contains_nan: whether the manifest contains at least one partition with a NaN value for the field",
+    ),
+    Rule(
+        "partition-summary.lower-bound",
+        _ML,
+        "lower_bound: a lower bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN",
+    ),
+    Rule(
+        "partition-summary.upper-bound",
+        _ML,
+        "upper_bound: an upper bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN",
+    ),
+    Rule(
+        "partition-summary.signed-zero",
+        _ML + " (note 2)",
+        "If -0.0 is a value of the field the lower_bound must not be +0.0; if +0.0 is, the upper_bound must not be -0.0",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -72,32 +97,60 @@ def partition_summaries(types: Sequence[IcebergType], tuples: Sequence[Sequence[
     spec order)."""
     for tup in tuples:
         if len(tup) != len(types):
-            raise InvalidInput("partition-summary.fields", f"a partition tuple must have {len(types)} values", list(tup))
+            raise InvalidInput(
+                "partition-summary.fields", f"a partition tuple must have {len(types)} values", list(tup)
+            )
     return [field_summary(t, [tup[i] for tup in tuples]) for i, t in enumerate(types)]
 
 
-def check_partition_summaries(types: Sequence[IcebergType], tuples: Sequence[Sequence[Any]], claimed: Sequence[FieldSummary],
-                              revision: str = revisions.DEFAULT) -> list[Finding]:  # fmt: skip
+def check_partition_summaries(
+    types: Sequence[IcebergType],
+    tuples: Sequence[Sequence[Any]],
+    claimed: Sequence[FieldSummary],
+    revision: str = revisions.DEFAULT,
+) -> list[Finding]:
     """What is wrong with the summaries a manifest-list row claims for a manifest with these tuples."""
     if len(claimed) != len(types):
-        return [Finding("partition-summary.fields", f"{len(types)} partition fields need {len(types)} summaries", len(claimed))]
+        return [
+            Finding(
+                "partition-summary.fields", f"{len(types)} partition fields need {len(types)} summaries", len(claimed)
+            )
+        ]
     actual = partition_summaries(types, tuples)
     found: list[Finding] = []
     for i, (t, want, got) in enumerate(zip(types, actual, claimed)):
         if got.contains_null != want.contains_null:
-            found.append(Finding("partition-summary.contains-null", f"field {i}: contains_null is {want.contains_null}", got.contains_null))
+            found.append(
+                Finding(
+                    "partition-summary.contains-null",
+                    f"field {i}: contains_null is {want.contains_null}",
+                    got.contains_null,
+                )
+            )
         if got.contains_nan is not None and got.contains_nan != want.contains_nan:
-            found.append(Finding("partition-summary.contains-nan", f"field {i}: contains_nan is {want.contains_nan}", got.contains_nan))
+            found.append(
+                Finding(
+                    "partition-summary.contains-nan",
+                    f"field {i}: contains_nan is {want.contains_nan}",
+                    got.contains_nan,
+                )
+            )
         extremes = value_range(t, [tup[i] for tup in tuples])
         for side, data in (("lower", got.lower_bound), ("upper", got.upper_bound)):
             found += _check_bound(t, i, side, data, extremes, revision)
     return found
 
 
-def _check_bound(t: IcebergType, i: int, side: str, data: bytes | None, extremes: tuple | None, revision: str) -> list[Finding]:
+def _check_bound(
+    t: IcebergType, i: int, side: str, data: bytes | None, extremes: tuple | None, revision: str
+) -> list[Finding]:
     rule_id = f"partition-summary.{side}-bound"
     if (data is None) != (extremes is None):
-        what = "missing although the field has non-null, non-NaN values" if data is None else "set although every value is null or NaN"
+        what = (
+            "missing although the field has non-null, non-NaN values"
+            if data is None
+            else "set although every value is null or NaN"
+        )
         return [Finding(rule_id, f"field {i}: the {side} bound is {what}", None if data is None else data.hex())]
     if data is None:
         return []
@@ -113,4 +166,10 @@ def _check_bound(t: IcebergType, i: int, side: str, data: bytes | None, extremes
         return []
     if getattr(t, "name", None) in FLOATING and bound == 0.0 and extreme == 0.0:
         rule_id = "partition-summary.signed-zero"
-    return [Finding(rule_id, f"field {i}: the {side} bound {bound!r} is {'above the minimum' if side == 'lower' else 'below the maximum'} {extreme!r}", data.hex())]
+    return [
+        Finding(
+            rule_id,
+            f"field {i}: the {side} bound {bound!r} is {'above the minimum' if side == 'lower' else 'below the maximum'} {extreme!r}",
+            data.hex(),
+        )
+    ]

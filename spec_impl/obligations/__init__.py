@@ -20,5 +20,16 @@ from spec_impl.obligations.assign import ROLES, obligation_for, role_of
 from spec_impl.obligations.levels import ALLOWED, LEVELS, MUST, READING
 from spec_impl.obligations.questions import QUESTIONS, Question
 
-__all__ = ["ALLOWANCES", "ALLOWED", "Allowance", "LEVELS", "MUST", "QUESTIONS", "Question", "READING", "ROLES",
-           "obligation_for", "role_of"]
+__all__ = [
+    "ALLOWANCES",
+    "ALLOWED",
+    "Allowance",
+    "LEVELS",
+    "MUST",
+    "QUESTIONS",
+    "Question",
+    "READING",
+    "ROLES",
+    "obligation_for",
+    "role_of",
+]

@@ -19,33 +19,102 @@ In order, the first that applies:
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from spec_impl.obligations.allowances import allowance
-from spec_impl.obligations.levels import (ALLOWED, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, MUST, ONE_OF,
-                                          READING, STRICT)
+from spec_impl.obligations.levels import (
+    ALLOWED,
+    ANSWER_OR_REJECT,
+    CORRECT_OR_REJECT,
+    INCLUSIVE,
+    MUST,
+    ONE_OF,
+    READING,
+    STRICT,
+)
 from spec_impl.obligations.questions import question
 
 READER, VALIDATOR, WRITER, COMPUTATION = "reader", "validator", "writer", "computation"
 ROLES: dict[str, str] = {
-    **dict.fromkeys(("parse-type", "parse-transform", "from-json", "from-binary", "read-table-metadata",
-                     "read-view-metadata", "read-metadata-file", "parse-snapshot", "parse-partition-spec",
-                     "parse-sort-order", "parse-schema", "parse-name-mapping", "read-manifest-tree", "read-table",
-                     "read-parquet", "read-deletion-vector", "read-puffin", "v4-read-manifest", "v4-replay",
-                     "inherit-manifest-entries", "project", "row-lineage", "manifest-avro-schema"), READER),
-    **dict.fromkeys(("validate-tree", "v4-validate", "check-column-metrics", "check-evolution", "check-file-counts",
-                     "check-partition-summaries", "check-partition-tuple", "check-position-deletes",
-                     "partition-spec-findings"), VALIDATOR),
-    **dict.fromkeys(("write-table-metadata", "assign-partition-field-ids", "assign-manifest-first-row-ids",
-                     "v4-upgrade", "parquet-round-trip", "column-metrics", "partition-summaries",
-                     "partition-tuple"), WRITER),
-    **dict.fromkeys(("hash", "transform", "to-binary", "to-json", "result-type", "promote", "min-format-version",
-                     "evaluate-predicate", "evaluate-metrics", "evaluate-manifest", "project-predicate",
-                     "plan-deletes", "expire-snapshots", "sort-values", "partition-type",
-                     "partition-values-equal"), COMPUTATION),
-}  # fmt: skip
+    **dict.fromkeys(
+        (
+            "parse-type",
+            "parse-transform",
+            "from-json",
+            "from-binary",
+            "read-table-metadata",
+            "read-view-metadata",
+            "read-metadata-file",
+            "parse-snapshot",
+            "parse-partition-spec",
+            "parse-sort-order",
+            "parse-schema",
+            "parse-name-mapping",
+            "read-manifest-tree",
+            "read-table",
+            "read-parquet",
+            "read-deletion-vector",
+            "read-puffin",
+            "v4-read-manifest",
+            "v4-replay",
+            "inherit-manifest-entries",
+            "project",
+            "row-lineage",
+            "manifest-avro-schema",
+        ),
+        READER,
+    ),
+    **dict.fromkeys(
+        (
+            "validate-tree",
+            "v4-validate",
+            "check-column-metrics",
+            "check-evolution",
+            "check-file-counts",
+            "check-partition-summaries",
+            "check-partition-tuple",
+            "check-position-deletes",
+            "partition-spec-findings",
+        ),
+        VALIDATOR,
+    ),
+    **dict.fromkeys(
+        (
+            "write-table-metadata",
+            "assign-partition-field-ids",
+            "assign-manifest-first-row-ids",
+            "v4-upgrade",
+            "parquet-round-trip",
+            "column-metrics",
+            "partition-summaries",
+            "partition-tuple",
+        ),
+        WRITER,
+    ),
+    **dict.fromkeys(
+        (
+            "hash",
+            "transform",
+            "to-binary",
+            "to-json",
+            "result-type",
+            "promote",
+            "min-format-version",
+            "evaluate-predicate",
+            "evaluate-metrics",
+            "evaluate-manifest",
+            "project-predicate",
+            "plan-deletes",
+            "expire-snapshots",
+            "sort-values",
+            "partition-type",
+            "partition-values-equal",
+        ),
+        COMPUTATION,
+    ),
+}
 
 # Rules whose rejection the spec puts on every reader ("Implementations must throw an exception if a
 # table's version is higher than the supported version"; the view spec says the same of views): a
@@ -59,14 +128,18 @@ def _above_supported(case: dict[str, Any]) -> bool:
     supported = 1 if case["rule"] == "view.format-version" else 3
     return isinstance(version, int) and not isinstance(version, bool) and version > supported
 
+
 # The question an input outside what the spec defines asks of an op that is not a reader or a
 # validator, by the rule the reference rejects it under (default: input.undefined). The reference's
 # own limits (type.nesting-limit) and safety rule (tree.file-location) are not the spec's: the
 # spec sets no nesting limit and tracks files anywhere.
 REJECTION_QUESTIONS: dict[str, str] = {
-    "transform.overflow": "transform.result-overflow", "transform.source-type": "transform.source-type",
-    "value.decimal": "input.decimal-scale", "value.range": "input.out-of-range",
-    "type.nesting-limit": "input.undefined", "tree.file-location": "input.undefined",
+    "transform.overflow": "transform.result-overflow",
+    "transform.source-type": "transform.source-type",
+    "value.decimal": "input.decimal-scale",
+    "value.range": "input.out-of-range",
+    "type.nesting-limit": "input.undefined",
+    "tree.file-location": "input.undefined",
 }
 
 # Rules that are a reading or an allowance as a whole: rule id -> ("reading", question) | ("allowed", allowance).
@@ -125,7 +198,9 @@ def _rejection(case: dict[str, Any]) -> dict[str, Any]:
 def _computed(case: dict[str, Any]) -> dict[str, Any]:
     op, inp = case["op"], case["input"]
     if op == "evaluate-metrics":
-        return _allowed(case, _PRUNING[inp["mode"]], check={"kind": INCLUSIVE if inp["mode"] == "inclusive" else STRICT})
+        return _allowed(
+            case, _PRUNING[inp["mode"]], check={"kind": INCLUSIVE if inp["mode"] == "inclusive" else STRICT}
+        )
     if op == "project-predicate":
         from spec_impl.obligations.rows import open_rows, row_truths
 
@@ -150,8 +225,13 @@ def _must(case: dict[str, Any], rejected_by: str | None = None, open_rows: list 
     return out
 
 
-def _allowed(case: dict[str, Any], allowance_id: str, check: dict | None = None, open_rows: list | None = None,
-             citation: dict | None = None) -> dict[str, Any]:  # fmt: skip
+def _allowed(
+    case: dict[str, Any],
+    allowance_id: str,
+    check: dict | None = None,
+    open_rows: list | None = None,
+    citation: dict | None = None,
+) -> dict[str, Any]:
     a = allowance(allowance_id)
     if check is None:
         check = {"kind": a.check, "answers": [case["expected"]]} if a.check == ONE_OF else {"kind": a.check}
@@ -166,8 +246,13 @@ def _allowed(case: dict[str, Any], allowance_id: str, check: dict | None = None,
 
 def _reading(case: dict[str, Any], question_id: str) -> dict[str, Any]:
     q = question(question_id)
-    return {"level": READING, "question": q.id, "asks": q.asks, "alternatives": list(q.alternatives),
-            "reference": q.reference}  # fmt: skip
+    return {
+        "level": READING,
+        "question": q.id,
+        "asks": q.asks,
+        "alternatives": list(q.alternatives),
+        "reference": q.reference,
+    }
 
 
 def _decided(case: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
@@ -189,7 +274,7 @@ def _decided(case: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     return {"level": MUST, **citation}
 
 
-@lru_cache(maxsize=None)
+@cache
 def decisions() -> dict[str, dict[str, Any]]:
     """case id -> a decision recorded by reading the spec (`decisions.json` beside this module)."""
     path = Path(__file__).with_name("decisions.json")
@@ -198,7 +283,7 @@ def decisions() -> dict[str, dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"))["cases"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def rule_citation(rule_id: str) -> dict[str, str]:
     """The sentence a rule cites (document, section, quote), from the rule index."""
     for r in _rule_index():
@@ -208,7 +293,7 @@ def rule_citation(rule_id: str) -> dict[str, str]:
     raise KeyError(f"rule {rule_id!r} has no cited sentence in vectors/rules.json (run the rule index)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rule_index() -> tuple[dict, ...]:
     from spec_impl.resources import vectors_dir
 

@@ -16,29 +16,75 @@ VIEW_SPEC = "001_7d950bd0efa94146.txt"
 ADOPTED = "v3-adopted-digest.md"
 
 # The JSON Schema of a case's `obligation` (shared by every vector file's schema).
-_CITATION = {"document": {"type": "string", "minLength": 1}, "section": {"type": "string", "minLength": 1},
-             "quote": {"type": "string", "minLength": 1}}
-_OPEN_ROWS = {"type": "array", "items": {"type": "object", "required": ["row", "question"], "additionalProperties": False,
-                                         "properties": {"row": {"type": "integer", "minimum": 0}, "question": {"type": "string"}}}}
+_CITATION = {
+    "document": {"type": "string", "minLength": 1},
+    "section": {"type": "string", "minLength": 1},
+    "quote": {"type": "string", "minLength": 1},
+}
+_OPEN_ROWS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["row", "question"],
+        "additionalProperties": False,
+        "properties": {"row": {"type": "integer", "minimum": 0}, "question": {"type": "string"}},
+    },
+}
 SCHEMA = {
     "description": "What the spec obliges an engine to answer: must (the spec states the outcome, quoted), allowed "
-                   "(the spec permits a set of outcomes: `check` states it) or reading (the spec is silent or "
-                   "ambiguous: `question` names it; another answer is a divergence, never a failure).",
+    "(the spec permits a set of outcomes: `check` states it) or reading (the spec is silent or "
+    "ambiguous: `question` names it; another answer is a divergence, never a failure).",
     "oneOf": [
-        {"type": "object", "required": ["level", "document", "section", "quote"], "additionalProperties": False,
-         "properties": {"level": {"const": MUST}, **_CITATION,
-                        "rejected-by": {"enum": ["reader", "validator", "writer", "computation"],
-                                        "description": "who must reject the input (a rejection case): every reader, a validator, a writer"},
-                        "open-rows": _OPEN_ROWS}},
-        {"type": "object", "required": ["level", "allowance", "document", "section", "quote", "check"], "additionalProperties": False,
-         "properties": {"level": {"const": ALLOWED}, "allowance": {"type": "string"}, **_CITATION, "open-rows": _OPEN_ROWS,
-                        "rejected-by": {"const": "validator", "description": "who must reject the input: a validator; a reader may read it"},
-                        "check": {"type": "object", "required": ["kind"],
-                                  "properties": {"kind": {"enum": list(CHECKS)}, "answers": {"type": "array"},
-                                                 "row-matches": {"type": "array", "items": {"type": ["boolean", "null"]}}}}}},
-        {"type": "object", "required": ["level", "question", "asks", "alternatives", "reference"], "additionalProperties": False,
-         "properties": {"level": {"const": READING}, "question": {"type": "string"}, "asks": {"type": "string"},
-                        "alternatives": {"type": "array", "minItems": 2, "items": {"type": "string"}},
-                        "reference": {"type": "string"}, **_CITATION}},
+        {
+            "type": "object",
+            "required": ["level", "document", "section", "quote"],
+            "additionalProperties": False,
+            "properties": {
+                "level": {"const": MUST},
+                **_CITATION,
+                "rejected-by": {
+                    "enum": ["reader", "validator", "writer", "computation"],
+                    "description": "who must reject the input (a rejection case): every reader, a validator, a writer",
+                },
+                "open-rows": _OPEN_ROWS,
+            },
+        },
+        {
+            "type": "object",
+            "required": ["level", "allowance", "document", "section", "quote", "check"],
+            "additionalProperties": False,
+            "properties": {
+                "level": {"const": ALLOWED},
+                "allowance": {"type": "string"},
+                **_CITATION,
+                "open-rows": _OPEN_ROWS,
+                "rejected-by": {
+                    "const": "validator",
+                    "description": "who must reject the input: a validator; a reader may read it",
+                },
+                "check": {
+                    "type": "object",
+                    "required": ["kind"],
+                    "properties": {
+                        "kind": {"enum": list(CHECKS)},
+                        "answers": {"type": "array"},
+                        "row-matches": {"type": "array", "items": {"type": ["boolean", "null"]}},
+                    },
+                },
+            },
+        },
+        {
+            "type": "object",
+            "required": ["level", "question", "asks", "alternatives", "reference"],
+            "additionalProperties": False,
+            "properties": {
+                "level": {"const": READING},
+                "question": {"type": "string"},
+                "asks": {"type": "string"},
+                "alternatives": {"type": "array", "minItems": 2, "items": {"type": "string"}},
+                "reference": {"type": "string"},
+                **_CITATION,
+            },
+        },
     ],
-}  # fmt: skip
+}

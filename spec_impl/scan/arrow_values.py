@@ -39,20 +39,57 @@ import pyarrow.parquet as pq
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.rules import Rule, register
-from spec_impl.types import (BINARY, BOOLEAN, DATE, DOUBLE, FLOAT, INT, LONG, STRING, TIME, TIMESTAMP, TIMESTAMP_NS,
-                             TIMESTAMPTZ, TIMESTAMPTZ_NS, UUID, DecimalType, FixedType, IcebergType, ListType, MapType,
-                             NestedField, PrimitiveType, StructType)  # fmt: skip
+from spec_impl.types import (
+    BINARY,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    FLOAT,
+    INT,
+    LONG,
+    STRING,
+    TIME,
+    TIMESTAMP,
+    TIMESTAMP_NS,
+    TIMESTAMPTZ,
+    TIMESTAMPTZ_NS,
+    UUID,
+    DecimalType,
+    FixedType,
+    IcebergType,
+    ListType,
+    MapType,
+    NestedField,
+    PrimitiveType,
+    StructType,
+)
 from spec_impl.values import normalize
 
 _A = "Appendix A: Parquet"
 
 register(
-    Rule("scan.arrow-type", _A, "Iceberg types map to Arrow/Parquet types as in Appendix A (uuid as fixed[16] with the UUID annotation, timestamptz as UTC-adjusted); unknown, variant, geometry and geography and Arrow types outside the table have no mapping here"),
-    Rule("scan.field-ids", "Appendix A; Column Projection", "Field ids are stored as Parquet field_id on every field (list elements, map keys and values included) or on none; records by id need them"),
-    Rule("scan.required", "Nested Types; Appendix A", "A required field, required list element or required map value holds no null where its parent is present; map keys are never null"),
+    Rule(
+        "scan.arrow-type",
+        _A,
+        "Iceberg types map to Arrow/Parquet types as in Appendix A (uuid as fixed[16] with the UUID annotation, timestamptz as UTC-adjusted); unknown, variant, geometry and geography and Arrow types outside the table have no mapping here",
+    ),
+    Rule(
+        "scan.field-ids",
+        "Appendix A; Column Projection",
+        "Field ids are stored as Parquet field_id on every field (list elements, map keys and values included) or on none; records by id need them",
+    ),
+    Rule(
+        "scan.required",
+        "Nested Types; Appendix A",
+        "A required field, required list element or required map value holds no null where its parent is present; map keys are never null",
+    ),
     Rule("scan.map-keys", "Nested Types", "The keys of one map value are distinct"),
-    Rule("scan.data-file", "Appendix A (Parquet); Scan Planning", "A data or delete file a table references is a readable Parquet file"),
-)  # fmt: skip
+    Rule(
+        "scan.data-file",
+        "Appendix A (Parquet); Scan Planning",
+        "A data or delete file a table references is a readable Parquet file",
+    ),
+)
 
 FIELD_ID_KEY = b"PARQUET:field_id"
 HAS_UUID_EXTENSION = hasattr(pa, "uuid")
@@ -60,17 +97,39 @@ UTC_ZONES = frozenset({"UTC", "+00:00", "Etc/UTC", "Z"})
 
 # Appendix A: decimals of precision <= 9 / <= 18 as int32 / int64; the Parquet schema is the only
 # type information (no ARROW:schema blob), so that reading tests the Parquet mapping itself.
-PARQUET_OPTIONS: dict[str, Any] = {"store_decimal_as_integer": True, "store_schema": False, "write_statistics": True,
-                                   "compression": "zstd", "version": "2.6"}  # fmt: skip
+PARQUET_OPTIONS: dict[str, Any] = {
+    "store_decimal_as_integer": True,
+    "store_schema": False,
+    "write_statistics": True,
+    "compression": "zstd",
+    "version": "2.6",
+}
 
-_FIXED_WIDTH = {"boolean": pa.bool_(), "int": pa.int32(), "long": pa.int64(), "float": pa.float32(),
-                "double": pa.float64(), "date": pa.date32(), "time": pa.time64("us"), "timestamp": pa.timestamp("us"),
-                "timestamptz": pa.timestamp("us", tz="UTC"), "timestamp_ns": pa.timestamp("ns"),
-                "timestamptz_ns": pa.timestamp("ns", tz="UTC"), "string": pa.string(), "binary": pa.binary(),
-                "uuid": pa.binary(16)}  # fmt: skip
+_FIXED_WIDTH = {
+    "boolean": pa.bool_(),
+    "int": pa.int32(),
+    "long": pa.int64(),
+    "float": pa.float32(),
+    "double": pa.float64(),
+    "date": pa.date32(),
+    "time": pa.time64("us"),
+    "timestamp": pa.timestamp("us"),
+    "timestamptz": pa.timestamp("us", tz="UTC"),
+    "timestamp_ns": pa.timestamp("ns"),
+    "timestamptz_ns": pa.timestamp("ns", tz="UTC"),
+    "string": pa.string(),
+    "binary": pa.binary(),
+    "uuid": pa.binary(16),
+}
 # Arrow types whose values are ints in the physical model once cast to this integer type.
-_AS_INT = {"date": pa.int32(), "time": pa.int64(), "timestamp": pa.int64(), "timestamptz": pa.int64(),
-           "timestamp_ns": pa.int64(), "timestamptz_ns": pa.int64()}  # fmt: skip
+_AS_INT = {
+    "date": pa.int32(),
+    "time": pa.int64(),
+    "timestamp": pa.int64(),
+    "timestamptz": pa.int64(),
+    "timestamp_ns": pa.int64(),
+    "timestamptz_ns": pa.int64(),
+}
 
 # --- Iceberg -> Arrow -----------------------------------------------------------------------------
 
@@ -94,11 +153,15 @@ def arrow_type(t: IcebergType, *, uuid_extension: bool = False) -> pa.DataType:
         return pa.map_(key, _arrow_field(t.value_id, "value", t.value, t.value_required, uuid_extension))
     if isinstance(t, DecimalType):
         if not 1 <= t.precision <= 38 or not 0 <= t.scale <= t.precision:
-            raise NotDefined("scan.arrow-type", f"{t} has no Parquet DECIMAL form (needs 1 <= P <= 38, 0 <= S <= P)", str(t))
+            raise NotDefined(
+                "scan.arrow-type", f"{t} has no Parquet DECIMAL form (needs 1 <= P <= 38, 0 <= S <= P)", str(t)
+            )
         return pa.decimal128(t.precision, t.scale)
     if isinstance(t, FixedType):
         if t.length < 1:
-            raise NotDefined("scan.arrow-type", "fixed[0] has no Parquet form (FIXED_LEN_BYTE_ARRAY needs a positive length)", str(t))
+            raise NotDefined(
+                "scan.arrow-type", "fixed[0] has no Parquet form (FIXED_LEN_BYTE_ARRAY needs a positive length)", str(t)
+            )
         return pa.binary(t.length)
     name = getattr(t, "name", None)
     if name == "uuid" and uuid_extension and HAS_UUID_EXTENSION:
@@ -145,8 +208,13 @@ def _iceberg_type(t: pa.DataType) -> IcebergType:
         return StructType(tuple(_iceberg_field(t.field(i)) for i in range(t.num_fields)))
     if pa.types.is_map(t):
         key, value = t.key_field, t.item_field
-        return MapType(_field_id(key), _iceberg_type(key.type), _field_id(value), _iceberg_type(value.type),  # type: ignore[arg-type]
-                       value_required=not value.nullable)  # fmt: skip
+        return MapType(
+            _field_id(key),
+            _iceberg_type(key.type),
+            _field_id(value),
+            _iceberg_type(value.type),  # type: ignore[arg-type]
+            value_required=not value.nullable,
+        )
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         element = t.value_field
         return ListType(_field_id(element), _iceberg_type(element.type), element_required=not element.nullable)  # type: ignore[arg-type]
@@ -174,8 +242,12 @@ def primitive_type(t: pa.DataType) -> PrimitiveType:
     if t == pa.time64("us"):
         return TIME
     if pa.types.is_timestamp(t) and t.unit in ("us", "ns") and (t.tz is None or t.tz in UTC_ZONES):
-        return {("us", False): TIMESTAMP, ("us", True): TIMESTAMPTZ, ("ns", False): TIMESTAMP_NS,
-                ("ns", True): TIMESTAMPTZ_NS}[(t.unit, t.tz is not None)]  # fmt: skip
+        return {
+            ("us", False): TIMESTAMP,
+            ("us", True): TIMESTAMPTZ,
+            ("ns", False): TIMESTAMP_NS,
+            ("ns", True): TIMESTAMPTZ_NS,
+        }[(t.unit, t.tz is not None)]
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
         return STRING
     if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
@@ -192,7 +264,9 @@ def _field_id(field: pa.Field) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise InvalidInput("scan.field-ids", f"field {field.name!r} has a field id that is not an integer", raw) from None
+        raise InvalidInput(
+            "scan.field-ids", f"field {field.name!r} has a field id that is not an integer", raw
+        ) from None
 
 
 def _walk_fields(arrow: pa.Schema | pa.DataType, prefix: str = ""):
@@ -247,7 +321,9 @@ def _key_and_hint(field: pa.Field, struct: StructType | None, by_id: bool) -> tu
         return field.name, matches[0].type if matches else None
     fid = _field_id(field)
     if fid is None:
-        raise InvalidInput("scan.field-ids", f"records by field id need a field id on {field.name!r}; read by names", field.name)
+        raise InvalidInput(
+            "scan.field-ids", f"records by field id need a field id on {field.name!r}; read by names", field.name
+        )
     matches = [f for f in struct.fields if f.id == fid] if struct is not None else []
     return fid, matches[0].type if matches else None
 
@@ -284,7 +360,9 @@ def _map_values(arr: pa.MapArray, hint: MapType | None, by_id: bool, path: str) 
     entries = arr.values  # struct<key, value>, not sliced: `_split` applies the offsets
     key_type = entries.type.field(0).type
     if pa.types.is_struct(key_type) or pa.types.is_list(key_type) or pa.types.is_map(key_type):
-        raise NotDefined("scan.arrow-type", f"{path}: map keys of nested type have no dict form in the value model", str(key_type))
+        raise NotDefined(
+            "scan.arrow-type", f"{path}: map keys of nested type have no dict form in the value model", str(key_type)
+        )
     keys = _values(entries.field(0), hint and hint.key, by_id, path + ".key")
     values = _values(entries.field(1), hint and hint.value, by_id, path + ".value")
     out = []
@@ -303,14 +381,16 @@ def _split(arr: pa.Array, children: list) -> list:
     """Cut the (unsliced) child values of a list or map array into its rows, by its offsets."""
     offsets = arr.offsets.to_pylist()  # len(arr) + 1 offsets into the unsliced child, slicing applied
     valid = arr.is_valid().to_pylist()
-    return [children[offsets[i]:offsets[i + 1]] if ok else None for i, ok in enumerate(valid)]
+    return [children[offsets[i] : offsets[i + 1]] if ok else None for i, ok in enumerate(valid)]
 
 
 def _primitive_values(arr: pa.Array, hint: IcebergType | None, path: str) -> list:
     actual = primitive_type(arr.type)
     t = actual if hint is None else hint
     if t != actual and not (t == UUID and actual == FixedType(16)):
-        raise NotDefined("scan.arrow-type", f"{path}: the Arrow type {arr.type} does not carry the Iceberg type {t}", str(arr.type))
+        raise NotDefined(
+            "scan.arrow-type", f"{path}: the Arrow type {arr.type} does not carry the Iceberg type {t}", str(arr.type)
+        )
     if isinstance(arr, pa.ExtensionArray):
         arr = arr.storage
     name = t.name  # type: ignore[attr-defined]
@@ -323,7 +403,9 @@ def _primitive_values(arr: pa.Array, hint: IcebergType | None, path: str) -> lis
 
 def _expect_hint(hint: IcebergType | None, kind: type, t: pa.DataType, path: str) -> Any:
     if hint is not None and not isinstance(hint, kind):
-        raise NotDefined("scan.arrow-type", f"{path}: the Arrow type {t} does not carry the Iceberg type {hint}", str(t))
+        raise NotDefined(
+            "scan.arrow-type", f"{path}: the Arrow type {t} does not carry the Iceberg type {hint}", str(t)
+        )
     return hint
 
 
@@ -359,8 +441,10 @@ def _to_arrow_py(t: IcebergType, value: Any, required: bool, path: str) -> Any:
     if isinstance(t, ListType):
         return [_to_arrow_py(t.element, v, t.element_required, f"{path}.element") for v in value]
     if isinstance(t, MapType):
-        return [(_to_arrow_py(t.key, k, True, f"{path}.key"), _to_arrow_py(t.value, v, t.value_required, f"{path}.value"))
-                for k, v in value.items()]  # fmt: skip
+        return [
+            (_to_arrow_py(t.key, k, True, f"{path}.key"), _to_arrow_py(t.value, v, t.value_required, f"{path}.value"))
+            for k, v in value.items()
+        ]
     if isinstance(value, uuid.UUID):
         return value.bytes
     return value
@@ -377,7 +461,11 @@ def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
     """
     for info in walk(schema.struct):
         if isinstance(info.type, StructType) and not info.type.fields:
-            raise NotDefined("scan.arrow-type", f"{info.dotted}: a struct without fields has no Parquet form (a group needs a child)", info.id)
+            raise NotDefined(
+                "scan.arrow-type",
+                f"{info.dotted}: a struct without fields has no Parquet form (a group needs a child)",
+                info.id,
+            )
     table = arrow_table(rows, schema, uuid_extension=HAS_UUID_EXTENSION)
     buf = io.BytesIO()
     pq.write_table(table, buf, **{**PARQUET_OPTIONS, **options})
@@ -396,4 +484,6 @@ def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
         schema = iceberg_schema(table.schema)
         return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)
     except UnicodeDecodeError as e:  # a column name, or a string column's bytes, that are not UTF-8
-        raise InvalidInput("scan.data-file", f"a column name or string value is not UTF-8: {e.reason}", e.object[e.start : e.start + 8]) from None
+        raise InvalidInput(
+            "scan.data-file", f"a column name or string value is not UTF-8: {e.reason}", e.object[e.start : e.start + 8]
+        ) from None

@@ -38,9 +38,17 @@ from spec_impl.rules import Rule, register
 from spec_impl.scan.arrow_values import arrow_table, read_parquet
 
 register(
-    Rule("scan.snapshot", "Snapshots; Snapshot References", "A read names a snapshot by id or by ref (branch or tag), or reads the current snapshot; a table without snapshots reads no rows"),
-    Rule("scan.read-schema", "Column Projection; Snapshots (schema-id); Branching and Tagging", "A read of the table or of a branch uses the table's current schema; a read that names a snapshot id or a tag uses that snapshot's schema-id when it has one (the spec is silent; this is what Iceberg Java, PyIceberg, DuckDB and Polars do)"),
-)  # fmt: skip
+    Rule(
+        "scan.snapshot",
+        "Snapshots; Snapshot References",
+        "A read names a snapshot by id or by ref (branch or tag), or reads the current snapshot; a table without snapshots reads no rows",
+    ),
+    Rule(
+        "scan.read-schema",
+        "Column Projection; Snapshots (schema-id); Branching and Tagging",
+        "A read of the table or of a branch uses the table's current schema; a read that names a snapshot id or a tag uses that snapshot's schema-id when it has one (the spec is silent; this is what Iceberg Java, PyIceberg, DuckDB and Polars do)",
+    ),
+)
 
 ROW_ID, LAST_UPDATED = 2147483540, 2147483539
 LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
@@ -55,8 +63,16 @@ class LiveFile:
     partition_values: dict[int, Any]  # source field id -> value, for identity partition fields
 
 
-def read_table(files: FileSource, metadata_location: str, snapshot_id: int | None = None, ref: str | None = None, *,
-               with_lineage: bool = False, revision: str = revisions.DEFAULT, allow_outside: Sequence[str] = ()) -> pa.Table:  # fmt: skip
+def read_table(
+    files: FileSource,
+    metadata_location: str,
+    snapshot_id: int | None = None,
+    ref: str | None = None,
+    *,
+    with_lineage: bool = False,
+    revision: str = revisions.DEFAULT,
+    allow_outside: Sequence[str] = (),
+) -> pa.Table:
     """The rows of a snapshot: `snapshot_id`, the snapshot of `ref`, or the current one.
     `with_lineage` adds `_row_id` and `_last_updated_sequence_number` (v3 tables). Files are read
     only under the table's location and write paths, and the `allow_outside` prefixes (rule
@@ -68,10 +84,14 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
         schema = _schema(md, md.current_schema_id)
         return _with_lineage_columns(arrow_table([], schema), [], with_lineage and md.format_version >= 3)
     tree = read_snapshot(files, metadata_location, wanted, revision)
-    schema = read_schema(md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag"))
+    schema = read_schema(
+        md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag")
+    )
     data, deletes = live_files(tree)
     for d in deletes:  # never read, still named by the tree
-        locations.check_reference(files, d.scan.referenced_data_file, "referenced_data_file of delete file " + d.scan.path)
+        locations.check_reference(
+            files, d.scan.referenced_data_file, "referenced_data_file of delete file " + d.scan.path
+        )
     index = scoping.DeleteIndex([d.scan for d in deletes], _unpartitioned(md), revision)
     by_scan = {d.scan: d for d in deletes}  # by entry, not path: one Puffin file may hold the DVs of several data files
     name_mapping = _name_mapping(md)
@@ -84,7 +104,17 @@ def read_table(files: FileSource, metadata_location: str, snapshot_id: int | Non
         equality = [_equality(files, by_scan[e]) for e in (*applied.equality, *applied.global_equality)]
         keep = apply.surviving_positions(raw, gone, equality, defaults.get)
         kept = [raw[p] for p in keep]
-        rows.extend(project(kept, file_schema, schema, name_mapping, f.partition_values, format_version=md.format_version, revision=revision))
+        rows.extend(
+            project(
+                kept,
+                file_schema,
+                schema,
+                name_mapping,
+                f.partition_values,
+                format_version=md.format_version,
+                revision=revision,
+            )
+        )
         if with_lineage and md.format_version >= 3:
             stored = [{"_row_id": r.get(ROW_ID), "_last_updated_sequence_number": r.get(LAST_UPDATED)} for r in raw]
             values = row_lineage(f.data_file.get("first_row_id"), f.scan.sequence_number, stored)
@@ -126,21 +156,43 @@ def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
     for m in tree.manifests:
         spec = specs.get(m.row.get("partition_spec_id"))
         if spec is None:
-            raise InvalidInput("tree.partition-spec-id", f"{m.path}: partition_spec_id is not in the table's partition-specs", m.row.get("partition_spec_id"))
+            raise InvalidInput(
+                "tree.partition-spec-id",
+                f"{m.path}: partition_spec_id is not in the table's partition-specs",
+                m.row.get("partition_spec_id"),
+            )
         for e in m.entries:
             if e["status"] == DELETED:
                 continue
             f = e["data_file"]
-            if not isinstance(f.get("file_format"), str):  # required; it tells a deletion vector (Puffin) from a position delete file
-                raise InvalidInput(AVRO_SCHEMA_RULE, f"{m.path}: data_file.file_format is required to read {f['file_path']!r}", brief(f.get("file_format")))
+            if not isinstance(
+                f.get("file_format"), str
+            ):  # required; it tells a deletion vector (Puffin) from a position delete file
+                raise InvalidInput(
+                    AVRO_SCHEMA_RULE,
+                    f"{m.path}: data_file.file_format is required to read {f['file_path']!r}",
+                    brief(f.get("file_format")),
+                )
             partition = f.get("partition") or {}
             values = tuple(partition.get(pf.name) for pf in spec.fields)
             if any(isinstance(v, (list, dict)) for v in values):
-                raise InvalidInput("tree.partition-tuple", f"{m.path}: a partition value of {f['file_path']!r} is a single value, not a list or record", brief(values))
+                raise InvalidInput(
+                    "tree.partition-tuple",
+                    f"{m.path}: a partition value of {f['file_path']!r} is a single value, not a list or record",
+                    brief(values),
+                )
             lower, upper = avro_map(f.get("lower_bounds")) or {}, avro_map(f.get("upper_bounds")) or {}
-            scan = scoping.ScanFile(f["file_path"], f.get("content", 0), spec.spec_id, values, e["sequence_number"],
-                                    f["file_format"], f.get("referenced_data_file"),
-                                    _text(lower.get(scoping.FILE_PATH_FIELD_ID)), _text(upper.get(scoping.FILE_PATH_FIELD_ID)))  # fmt: skip
+            scan = scoping.ScanFile(
+                f["file_path"],
+                f.get("content", 0),
+                spec.spec_id,
+                values,
+                e["sequence_number"],
+                f["file_format"],
+                f.get("referenced_data_file"),
+                _text(lower.get(scoping.FILE_PATH_FIELD_ID)),
+                _text(upper.get(scoping.FILE_PATH_FIELD_ID)),
+            )
             identity = {pf.source_ids[0]: v for pf, v in zip(spec.fields, values) if pf.transform.name == "identity"}
             (data if scan.content == 0 else deletes).append(LiveFile(scan, f, identity))
     return data, deletes
@@ -154,7 +206,9 @@ def _unpartitioned(md: TableMetadata) -> set[int]:
     return {s.spec_id for s in md.specs if all(f.transform.name == "void" for f in s.fields)}
 
 
-def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDeletes, by_scan: dict[scoping.ScanFile, LiveFile]) -> set[int]:
+def _deleted_positions(
+    files: FileSource, path: str, applied: scoping.AppliedDeletes, by_scan: dict[scoping.ScanFile, LiveFile]
+) -> set[int]:
     if applied.dv is not None:
         dv = by_scan[applied.dv]
         return set(deleted_positions(files.read(dv.scan.path), dv.data_file))
@@ -162,7 +216,9 @@ def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDel
     for d in applied.position:
         _, rows = read_parquet(files.read(d.path))
         if isinstance(files, locations.ContainedFiles):
-            files.check_all((r.get(apply.FILE_PATH_ID) for r in rows), "file_path of a row of position delete file " + d.path)
+            files.check_all(
+                (r.get(apply.FILE_PATH_ID) for r in rows), "file_path of a row of position delete file " + d.path
+            )
         gone |= apply.position_deletes(rows, path, d.path)
     return gone
 
@@ -170,7 +226,9 @@ def _deleted_positions(files: FileSource, path: str, applied: scoping.AppliedDel
 def _equality(files: FileSource, delete: LiveFile) -> apply.EqualityDelete:
     file_schema, rows = read_parquet(files.read(delete.scan.path))
     if file_schema is None:
-        raise InvalidInput("deletes.equality-columns", f"{delete.scan.path}: an equality delete file needs field ids", delete.scan.path)
+        raise InvalidInput(
+            "deletes.equality-columns", f"{delete.scan.path}: an equality delete file needs field ids", delete.scan.path
+        )
     types = {f.id: f.type for f in file_schema.fields}
     return apply.equality_delete(delete.scan.path, delete.data_file.get("equality_ids") or (), rows, types)
 
@@ -197,4 +255,3 @@ def _with_lineage_columns(table: pa.Table, lineage: list[dict], wanted: bool) ->
     for name in LINEAGE_COLUMNS:
         table = table.append_column(pa.field(name, pa.int64()), pa.array([v[name] for v in lineage], pa.int64()))
     return table
-

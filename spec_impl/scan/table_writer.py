@@ -26,8 +26,10 @@ from spec_impl.metadata.schema import Schema, parse_schema
 from spec_impl.scan.arrow_values import write_parquet
 from spec_impl.types import NestedField, parse_type
 
-POSITION_DELETE_SCHEMA = Schema.of(NestedField(FILE_PATH_ID, "file_path", parse_type("string"), True),
-                                   NestedField(POS_ID, "pos", parse_type("long"), True))  # fmt: skip
+POSITION_DELETE_SCHEMA = Schema.of(
+    NestedField(FILE_PATH_ID, "file_path", parse_type("string"), True),
+    NestedField(POS_ID, "pos", parse_type("long"), True),
+)
 
 
 class TableBuilder:
@@ -56,7 +58,9 @@ class TableBuilder:
         return path
 
     # --- files -----------------------------------------------------------------------------------
-    def data(self, name: str, rows: list[dict[int, Any]], partition: dict | None = None, schema: Schema | None = None) -> dict:
+    def data(
+        self, name: str, rows: list[dict[int, Any]], partition: dict | None = None, schema: Schema | None = None
+    ) -> dict:
         """A Parquet data file of `rows` (records by field id) written with the current (or given) schema."""
         path = self._write(name, write_parquet(rows, schema or self.schema()))
         return data_file(path, len(rows), partition=partition, size=len(self.files[path]))
@@ -68,35 +72,59 @@ class TableBuilder:
         path = self._write(name, buf.getvalue())
         return data_file(path, table.num_rows, size=len(self.files[path]))
 
-    def position_deletes(self, name: str, deletes: list[tuple[str, int]], partition: dict | None = None, *, referenced: str | None = None) -> dict:
+    def position_deletes(
+        self, name: str, deletes: list[tuple[str, int]], partition: dict | None = None, *, referenced: str | None = None
+    ) -> dict:
         """A position delete file: (data file path, position) pairs, sorted by path then position."""
         rows = [{FILE_PATH_ID: path, POS_ID: pos} for path, pos in sorted(deletes)]
         path = self._write(name, write_parquet(rows, POSITION_DELETE_SCHEMA))
         extra = {"referenced_data_file": referenced} if referenced else {}
         return data_file(path, len(rows), content=1, partition=partition, size=len(self.files[path]), **extra)
 
-    def equality_deletes(self, name: str, equality_ids: list[int], rows: list[dict[int, Any]], partition: dict | None = None,
-                         schema: Schema | None = None) -> dict:  # fmt: skip
+    def equality_deletes(
+        self,
+        name: str,
+        equality_ids: list[int],
+        rows: list[dict[int, Any]],
+        partition: dict | None = None,
+        schema: Schema | None = None,
+    ) -> dict:
         """An equality delete file whose rows hold (at least) the delete columns `equality_ids`."""
         schema = schema or self.schema()
         kept = Schema.of(*(f for f in schema.fields if any(f.id in r for r in rows) or f.id in equality_ids))
         path = self._write(name, write_parquet(rows, kept))
-        return data_file(path, len(rows), content=2, partition=partition, size=len(self.files[path]), equality_ids=list(equality_ids))
+        return data_file(
+            path, len(rows), content=2, partition=partition, size=len(self.files[path]), equality_ids=list(equality_ids)
+        )
 
     def deletion_vector(self, name: str, data_path: str, positions: list[int], partition: dict | None = None) -> dict:
         """A Puffin file holding the DV of one data file (adopted v3 §1.5)."""
         return self.deletion_vectors(name, {data_path: positions}, partition)[0]
 
-    def deletion_vectors(self, name: str, positions_by_file: dict[str, list[int]], partition: dict | None = None) -> list[dict]:
+    def deletion_vectors(
+        self, name: str, positions_by_file: dict[str, list[int]], partition: dict | None = None
+    ) -> list[dict]:
         """One Puffin file holding the DVs of several data files: one delete-file entry each, told apart
         by content_offset and referenced_data_file (adopted v3 §1.5)."""
-        path = self._write(name, write_puffin([dv_blob(positions, data_path) for data_path, positions in positions_by_file.items()]))
+        path = self._write(
+            name, write_puffin([dv_blob(positions, data_path) for data_path, positions in positions_by_file.items()])
+        )
         out = []
         for blob in read_puffin(self.files[path]).blobs:
             fields = manifest_fields(blob)
             fields.pop("content")
             fields.pop("file_format")
-            out.append(data_file(path, fields.pop("record_count"), content=1, file_format="PUFFIN", partition=partition, size=len(self.files[path]), **fields))
+            out.append(
+                data_file(
+                    path,
+                    fields.pop("record_count"),
+                    content=1,
+                    file_format="PUFFIN",
+                    partition=partition,
+                    size=len(self.files[path]),
+                    **fields,
+                )
+            )
         return out
 
     # --- commits ---------------------------------------------------------------------------------
@@ -105,11 +133,15 @@ class TableBuilder:
         self._manifests += 1
         spec = self.tree.specs[-1]["spec-id"] if spec_id is None else spec_id
         kind = "data" if content == 0 else "deletes"
-        return self.tree.write_manifest(f"m{self.snapshot_id + 1}-{self._manifests}-{kind}.avro", entries, spec_id=spec, content=content)
+        return self.tree.write_manifest(
+            f"m{self.snapshot_id + 1}-{self._manifests}-{kind}.avro", entries, spec_id=spec, content=content
+        )
 
     def added(self, files: list[dict], *, spec_id: int | None = None) -> WrittenManifest:
         """A manifest of ADDED entries (data files, or delete files when the first one is)."""
-        return self.manifest([entry(ADDED, f) for f in files], content=0 if files[0]["content"] == 0 else 1, spec_id=spec_id)
+        return self.manifest(
+            [entry(ADDED, f) for f in files], content=0 if files[0]["content"] == 0 else 1, spec_id=spec_id
+        )
 
     def removed(self, files: list[tuple[dict, int]], *, spec_id: int | None = None) -> WrittenManifest:
         """A manifest of DELETED entries: (data_file, its data sequence number), removed by the next snapshot."""

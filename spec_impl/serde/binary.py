@@ -17,14 +17,28 @@ from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.hashing import min_big_endian
 from spec_impl.temporal import MICROS_PER_DAY, NANOS_PER_MICRO
 from spec_impl.types import DecimalType, FixedType, IcebergType, PrimitiveType
-from spec_impl.values import (LONG_RANGE, decimal_from_unscaled, float32_bits, float32_from_bits, normalize,
-                              unscaled_value)  # fmt: skip
+from spec_impl.values import (
+    LONG_RANGE,
+    decimal_from_unscaled,
+    float32_bits,
+    float32_from_bits,
+    normalize,
+    unscaled_value,
+)
 
 # type name -> (struct format, rule id) for the fixed-width little-endian rows of the table
 FIXED_WIDTH = {
-    "int": "<i", "date": "<i", "long": "<q", "time": "<q", "timestamp": "<q", "timestamptz": "<q",
-    "timestamp_ns": "<q", "timestamptz_ns": "<q", "float": "<f", "double": "<d",
-}  # fmt: skip
+    "int": "<i",
+    "date": "<i",
+    "long": "<q",
+    "time": "<q",
+    "timestamp": "<q",
+    "timestamptz": "<q",
+    "timestamp_ns": "<q",
+    "timestamptz_ns": "<q",
+    "float": "<f",
+    "double": "<d",
+}
 _RAW_BYTES = {"fixed": "binary.bytes", "binary": "binary.bytes", "geometry": "binary.geo", "geography": "binary.geo"}
 
 
@@ -35,8 +49,12 @@ def rule_for(t: IcebergType) -> str:
         raise NotDefined("binary.undefined", f"Appendix D defines no binary single value for {t}", str(t))
     if name in FIXED_WIDTH:
         return "binary.fixed-width"
-    return {"boolean": "binary.boolean", "decimal": "binary.decimal", "string": "binary.string",
-            "uuid": "binary.uuid"}.get(name) or _RAW_BYTES[name]  # fmt: skip
+    return {
+        "boolean": "binary.boolean",
+        "decimal": "binary.decimal",
+        "string": "binary.string",
+        "uuid": "binary.uuid",
+    }.get(name) or _RAW_BYTES[name]
 
 
 def to_binary(t: IcebergType, value: Any) -> bytes:
@@ -84,8 +102,11 @@ def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) 
             raise InvalidInput(rule_id, "a decimal needs at least one byte", data.hex())
         unscaled = int.from_bytes(data, "big", signed=True)
         if abs(unscaled) >= 10**t.precision:  # checked before the digits are spelled out
-            raise InvalidInput("value.decimal", f"{len(data)} bytes hold an unscaled value of more than {t.precision} digits for {t}",
-                               data.hex() if len(data) <= 64 else f"{data[:32].hex()}... ({len(data)} bytes)")  # fmt: skip
+            raise InvalidInput(
+                "value.decimal",
+                f"{len(data)} bytes hold an unscaled value of more than {t.precision} digits for {t}",
+                data.hex() if len(data) <= 64 else f"{data[:32].hex()}... ({len(data)} bytes)",
+            )
         return normalize(t, decimal_from_unscaled(unscaled, t.scale))
     if name == "string":
         try:
@@ -119,8 +140,12 @@ def _from_promoted_bound(name: str, data: bytes, revision: str) -> Any:
     days = struct.unpack("<i", data)[0]
     value = days * MICROS_PER_DAY * (NANOS_PER_MICRO if name == "timestamp_ns" else 1)
     if not LONG_RANGE[0] <= value <= LONG_RANGE[1]:
-        raise InvalidInput("value.range", f"the 4-byte {name} bound {data.hex()} is the date {days} days from the epoch, "
-                           f"whose {name} value {value} lies outside the long range", days)  # fmt: skip
+        raise InvalidInput(
+            "value.range",
+            f"the 4-byte {name} bound {data.hex()} is the date {days} days from the epoch, "
+            f"whose {name} value {value} lies outside the long range",
+            days,
+        )
     return value
 
 

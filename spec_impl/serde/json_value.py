@@ -17,17 +17,30 @@ import decimal
 import math
 import re
 import uuid
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl.errors import InvalidInput, NotDefined
-from spec_impl.temporal import (DATE_RE, TIME_RE, TIMESTAMP_RE, UNIT, format_date, format_time_of_day,
-                                format_timestamp, parse_date_match, parse_time_match)  # fmt: skip
-from spec_impl.types import (DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType,
-                             StructType)  # fmt: skip
+from spec_impl.temporal import (
+    DATE_RE,
+    TIME_RE,
+    TIMESTAMP_RE,
+    UNIT,
+    format_date,
+    format_time_of_day,
+    format_timestamp,
+    parse_date_match,
+    parse_time_match,
+)
+from spec_impl.types import DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType, StructType
 from spec_impl.values import normalize, to_float32, unscaled_value
 
-_TIMESTAMPS = {"timestamp": ("us", False), "timestamptz": ("us", True),
-               "timestamp_ns": ("ns", False), "timestamptz_ns": ("ns", True)}  # fmt: skip
+_TIMESTAMPS = {
+    "timestamp": ("us", False),
+    "timestamptz": ("us", True),
+    "timestamp_ns": ("ns", False),
+    "timestamptz_ns": ("ns", True),
+}
 _DECIMAL_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _UUID_TEXT = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX_TEXT = re.compile(r"(?:[0-9a-fA-F]{2})*")
@@ -47,10 +60,22 @@ def rule_for(t: IcebergType) -> str:
         raise NotDefined("json.undefined", f"Appendix D defines no JSON single value for {t}", name)
     if name in _TIMESTAMPS:
         return "json.timestamptz" if _TIMESTAMPS[name][1] else "json.timestamp"
-    return {"boolean": "json.boolean", "int": "json.integer", "long": "json.integer", "float": "json.floating",
-            "double": "json.floating", "decimal": "json.decimal", "date": "json.date", "time": "json.time",
-            "string": "json.string", "uuid": "json.uuid", "fixed": "json.bytes", "binary": "json.bytes",
-            "geometry": "json.geo", "geography": "json.geo"}[name]  # fmt: skip
+    return {
+        "boolean": "json.boolean",
+        "int": "json.integer",
+        "long": "json.integer",
+        "float": "json.floating",
+        "double": "json.floating",
+        "decimal": "json.decimal",
+        "date": "json.date",
+        "time": "json.time",
+        "string": "json.string",
+        "uuid": "json.uuid",
+        "fixed": "json.bytes",
+        "binary": "json.bytes",
+        "geometry": "json.geo",
+        "geography": "json.geo",
+    }[name]
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -71,8 +96,10 @@ def to_json(t: IcebergType, value: Any, *, non_finite: Callable[[str, float], An
     if isinstance(t, ListType):
         return [to_json(t.element, v, non_finite=non_finite) for v in value]
     if isinstance(t, MapType):
-        return {"keys": [to_json(t.key, k, non_finite=non_finite) for k in value],
-                "values": [to_json(t.value, v, non_finite=non_finite) for v in value.values()]}  # fmt: skip
+        return {
+            "keys": [to_json(t.key, k, non_finite=non_finite) for k in value],
+            "values": [to_json(t.value, v, non_finite=non_finite) for v in value.values()],
+        }
     name = t.name  # type: ignore[attr-defined]
     if name in ("boolean", "int", "long", "string"):
         return value
@@ -118,7 +145,7 @@ def format_decimal(t: DecimalType, value: decimal.Decimal) -> str:
     if t.scale <= 0:
         return str(unscaled) if t.scale == 0 else f"{unscaled}E+{-t.scale}"
     sign, digits = ("-" if unscaled < 0 else ""), str(abs(unscaled)).rjust(t.scale + 1, "0")
-    return f"{sign}{digits[:-t.scale]}.{digits[-t.scale:]}"
+    return f"{sign}{digits[: -t.scale]}.{digits[-t.scale :]}"
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -139,7 +166,9 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
         items = _expect(rule_id, obj, list, "a JSON array")
         return [_element(rule_id, t.element, v, t.element_required, "list element", non_finite) for v in items]
     if isinstance(t, MapType):
-        return _map_from_json(t, _expect(rule_id, obj, dict, 'a JSON object {"keys": [...], "values": [...]}'), non_finite)
+        return _map_from_json(
+            t, _expect(rule_id, obj, dict, 'a JSON object {"keys": [...], "values": [...]}'), non_finite
+        )
     assert isinstance(t, PrimitiveType)
     name = t.name
     if name == "boolean":
@@ -161,7 +190,9 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
     if isinstance(t, DecimalType):
         return _decimal_from_json(t, text)
     if name == "date":
-        return _in_range(rule_id, t, parse_date_match(_match(rule_id, DATE_RE, text, "an ISO-8601 date"), rule_id, text))
+        return _in_range(
+            rule_id, t, parse_date_match(_match(rule_id, DATE_RE, text, "an ISO-8601 date"), rule_id, text)
+        )
     if name == "time":
         return parse_time_match(_match(rule_id, TIME_RE, text, "an ISO-8601 time"), rule_id, text, "us")
     if name in _TIMESTAMPS:
@@ -188,7 +219,11 @@ def _decimal_from_json(t: DecimalType, text: str) -> decimal.Decimal:
     except decimal.InvalidOperation:  # an exponent beyond what any decimal (or Python's) can hold
         raise InvalidInput("json.decimal", f"the exponent of {text!r} is out of range", text) from None
     if -value.as_tuple().exponent != t.scale:
-        raise InvalidInput("json.decimal", f"the digits of {text!r} give scale {-value.as_tuple().exponent}, {t} has scale {t.scale}", text)
+        raise InvalidInput(
+            "json.decimal",
+            f"the digits of {text!r} give scale {-value.as_tuple().exponent}, {t} has scale {t.scale}",
+            text,
+        )
     if len(value.as_tuple().digits) > t.precision and value != 0:
         raise InvalidInput("json.decimal", f"{text!r} has more than {t.precision} digits for {t}", text)
     return normalize(t, value)

@@ -142,7 +142,9 @@ class _WktParser:
         head = struct.pack("<BI", 1, kind + dim)
         if self._peek() == "EMPTY":
             self.i += 1
-            return head + (struct.pack(f"<{self.ndim}d", *[math.nan] * self.ndim) if kind == 1 else struct.pack("<I", 0))
+            return head + (
+                struct.pack(f"<{self.ndim}d", *[math.nan] * self.ndim) if kind == 1 else struct.pack("<I", 0)
+            )
         return head + self._body(kind, dim)
 
     def _list(self, item) -> list:
@@ -177,7 +179,7 @@ class _WktParser:
             parts = self._list(self.geometry)
         else:
             sub_kind = kind - 3
-            bare = (lambda: struct.pack("<BI", 1, sub_kind + dim) + self._body(sub_kind, dim))
+            bare = lambda: struct.pack("<BI", 1, sub_kind + dim) + self._body(sub_kind, dim)
             parts = self._list(bare if not (sub_kind == 1 and self._bare_point_list()) else self._bare_point)
         return struct.pack("<I", len(parts)) + b"".join(parts)
 

@@ -64,17 +64,17 @@ SECTION_AFFINITY = "v4 proposal: Optional Affinity between Data and Delete Manif
 
 # rule ids that rest on an interpretation of an open point (see the docstring)
 PROVISIONAL_RULES = (
-    "v4.entry.file-size",         # 1: inline DVs have no file size
-    "v4.manifest-dv.positions",   # 2: ordinals of the leaf file
-    "v4.root.deleted-entries",    # 3
-    "v4.status.added",            # 4
-    "v4.status.existing",         # 4
-    "v4.commit.no-copy-on-write", # 5
-    "v4.compaction.no-merge",     # 5
-    "v4.leaf.no-deleted",         # 5
-    "v4.manifest-stats.counts",   # 7
-    "v4.entry.referenced-file",   # 8 (targets live in the same root)
-    "v4.affinity.targets",        # 8
-)  # fmt: skip
+    "v4.entry.file-size",  # 1: inline DVs have no file size
+    "v4.manifest-dv.positions",  # 2: ordinals of the leaf file
+    "v4.root.deleted-entries",  # 3
+    "v4.status.added",  # 4
+    "v4.status.existing",  # 4
+    "v4.commit.no-copy-on-write",  # 5
+    "v4.compaction.no-merge",  # 5
+    "v4.leaf.no-deleted",  # 5
+    "v4.manifest-stats.counts",  # 7
+    "v4.entry.referenced-file",  # 8 (targets live in the same root)
+    "v4.affinity.targets",  # 8
+)
 
 from spec_impl.v4 import entries, files, replay, commits, validate  # noqa: E402,F401  (registers their rules)

@@ -24,15 +24,36 @@ from spec_impl.manifests import inheritance
 from spec_impl.manifests.tree import FileSource, read_snapshot
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_COMMIT, SECTION_UPGRADE, V4
-from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETE_MANIFEST, DELETED, EXISTING, MANIFEST_DV, MANIFEST_TYPES,
-                                  POSITION_DELETE, ContentEntry, ManifestStats)  # fmt: skip
+from spec_impl.v4.entries import (
+    ADDED,
+    DATA,
+    DATA_MANIFEST,
+    DELETE_MANIFEST,
+    DELETED,
+    EXISTING,
+    MANIFEST_DV,
+    MANIFEST_TYPES,
+    POSITION_DELETE,
+    ContentEntry,
+    ManifestStats,
+)
 from spec_impl.v4.files import inline_manifest_dv, puffin_dvs, write_manifest, dv_positions
 from spec_impl.v4.replay import LiveFiles, SnapshotRoot, inherit, replay_entries
 
 register(
-    Rule("v4.commit.target", SECTION_COMMIT, "A commit removes, or adds a DV to, only files live in its parent snapshot; added files are ADDED entries without version values", *V4),
-    Rule("v4.upgrade.migration", SECTION_UPGRADE, "The first v4 commit propagates every manifest-list entry of the v3 snapshot into a root manifest entry (type 3 or 4, location, size, spec id, sequence numbers, snapshot id, counts as manifest_stats, first_row_id)", *V4),
-)  # fmt: skip
+    Rule(
+        "v4.commit.target",
+        SECTION_COMMIT,
+        "A commit removes, or adds a DV to, only files live in its parent snapshot; added files are ADDED entries without version values",
+        *V4,
+    ),
+    Rule(
+        "v4.upgrade.migration",
+        SECTION_UPGRADE,
+        "The first v4 commit propagates every manifest-list entry of the v3 snapshot into a root manifest entry (type 3 or 4, location, size, spec id, sequence numbers, snapshot id, counts as manifest_stats, first_row_id)",
+        *V4,
+    ),
+)
 
 Read = Callable[[str], bytes]
 
@@ -104,9 +125,15 @@ def manifest_stats(entries: Iterable[ContentEntry], sequence_number: int) -> Man
     entries = list(entries)
     counts = {s: [e for e in entries if e.status == s] for s in (ADDED, EXISTING, DELETED)}
     live = [sequence_number if e.sequence_number is None else e.sequence_number for e in entries if e.live]
-    return ManifestStats(len(counts[ADDED]), len(counts[EXISTING]), len(counts[DELETED]), sum(e.record_count for e in counts[ADDED]),
-                         sum(e.record_count for e in counts[EXISTING]), sum(e.record_count for e in counts[DELETED]),
-                         min(live, default=sequence_number))  # fmt: skip
+    return ManifestStats(
+        len(counts[ADDED]),
+        len(counts[EXISTING]),
+        len(counts[DELETED]),
+        sum(e.record_count for e in counts[ADDED]),
+        sum(e.record_count for e in counts[EXISTING]),
+        sum(e.record_count for e in counts[DELETED]),
+        min(live, default=sequence_number),
+    )
 
 
 class _Builder:
@@ -143,11 +170,17 @@ class _Builder:
         targets: dict[str, set[int]] = {}
         for data_path, positions in dvs.items():
             if data_path not in self.live.data_files:
-                raise InvalidInput("v4.commit.target", f"a DV for {data_path}, which is not a live data file", data_path)
+                raise InvalidInput(
+                    "v4.commit.target", f"a DV for {data_path}, which is not a live data file", data_path
+                )
             union = set(positions)
             for key, loc in list(self.live.files.items()):
                 e = loc.entry
-                if e.content_type == POSITION_DELETE and e.referenced_file == data_path and e.deletion_vector is not None:
+                if (
+                    e.content_type == POSITION_DELETE
+                    and e.referenced_file == data_path
+                    and e.deletion_vector is not None
+                ):
                     union |= dv_positions(self.read, e)
                     self.remove(key)
             targets[data_path] = union
@@ -166,7 +199,9 @@ class _Builder:
                     self.drop(key)  # replaced by the union (package docstring 2)
             targets[manifest] = set(positions) | self.live.manifest_dvs.get(manifest, frozenset())
         if storage == "inline":
-            self.new += [inline_manifest_dv(f"{self.root_path}#dv-{i}", m, p) for i, (m, p) in enumerate(targets.items())]
+            self.new += [
+                inline_manifest_dv(f"{self.root_path}#dv-{i}", m, p) for i, (m, p) in enumerate(targets.items())
+            ]
         elif targets:
             path = f"{self.state.location}/metadata/manifest-dvs-{self.snapshot_id}.puffin"
             self.files[path], entries = puffin_dvs(path, MANIFEST_DV, targets)
@@ -174,14 +209,22 @@ class _Builder:
 
     def compact(self) -> None:
         for content_type in MANIFEST_TYPES:
-            inputs = [e for e in self.carried.values() if e.content_type == content_type and e.location not in self.leaf_removals]
+            inputs = [
+                e
+                for e in self.carried.values()
+                if e.content_type == content_type and e.location not in self.leaf_removals
+            ]
             with_dvs = [e for e in inputs if e.location in self.live.manifest_dvs]
             if len(inputs) < 2 and not with_dvs:
                 continue
             kept: list[ContentEntry] = []
             for m in inputs:
                 gone = self.live.manifest_dvs.get(m.location, frozenset())
-                kept += [e.with_status(EXISTING) for i, e in enumerate(self.live.leaves[m.location]) if e.live and i not in gone]
+                kept += [
+                    e.with_status(EXISTING)
+                    for i, e in enumerate(self.live.leaves[m.location])
+                    if e.live and i not in gone
+                ]
                 self.drop(m.key)
                 for key, dv in list(self.carried.items()):
                     if dv.content_type == MANIFEST_DV and dv.referenced_file == m.location:
@@ -190,18 +233,42 @@ class _Builder:
                 kind = "data" if content_type == DATA_MANIFEST else "delete"
                 self.new.append(self.leaf(kind, kept, f"compact-{kind}", EXISTING))
 
-    def leaf(self, kind: str, entries: list[ContentEntry], name: str, status: int, referenced_file: str | None = None) -> ContentEntry:
+    def leaf(
+        self, kind: str, entries: list[ContentEntry], name: str, status: int, referenced_file: str | None = None
+    ) -> ContentEntry:
         path = f"{self.state.location}/metadata/{self.snapshot_id}-{name}.avro"
         data = write_manifest(kind, entries)
         self.files[path] = data
-        version = {} if status == ADDED else {"snapshot_id": self.snapshot_id, "sequence_number": self.seq, "file_sequence_number": self.seq}
-        return ContentEntry(DATA_MANIFEST if kind == "data" else DELETE_MANIFEST, path, "avro", len(entries), status, file_size_in_bytes=len(data),
-                            manifest_stats=manifest_stats(entries, self.seq), referenced_file=referenced_file, **version)  # fmt: skip
+        version = (
+            {}
+            if status == ADDED
+            else {"snapshot_id": self.snapshot_id, "sequence_number": self.seq, "file_sequence_number": self.seq}
+        )
+        return ContentEntry(
+            DATA_MANIFEST if kind == "data" else DELETE_MANIFEST,
+            path,
+            "avro",
+            len(entries),
+            status,
+            file_size_in_bytes=len(data),
+            manifest_stats=manifest_stats(entries, self.seq),
+            referenced_file=referenced_file,
+            **version,
+        )
 
     def add(self, entries: list[ContentEntry], layout: str, affiliate: str | None) -> None:
         for e in entries:
-            if e.status != ADDED or e.sequence_number is not None or e.file_sequence_number is not None or e.content_type in MANIFEST_TYPES + (MANIFEST_DV,):
-                raise InvalidInput("v4.commit.target", "added files are ADDED data or delete entries without sequence numbers", e.location)
+            if (
+                e.status != ADDED
+                or e.sequence_number is not None
+                or e.file_sequence_number is not None
+                or e.content_type in MANIFEST_TYPES + (MANIFEST_DV,)
+            ):
+                raise InvalidInput(
+                    "v4.commit.target",
+                    "added files are ADDED data or delete entries without sequence numbers",
+                    e.location,
+                )
         if layout == "root":
             self.new += entries
             return
@@ -238,26 +305,57 @@ def commit(state: TableState, read: Read, snapshot_id: int, op: Operation) -> Co
     return b.finish()
 
 
-def append(state: TableState, read: Read, snapshot_id: int, files: Iterable[ContentEntry], layout: str = "root", compact: bool = False) -> Commit:
+def append(
+    state: TableState,
+    read: Read,
+    snapshot_id: int,
+    files: Iterable[ContentEntry],
+    layout: str = "root",
+    compact: bool = False,
+) -> Commit:
     """Append data or delete files at the root or through a new leaf manifest ("Append Files")."""
     return commit(state, read, snapshot_id, Operation(add=tuple(files), layout=layout, compact=compact))
 
 
-def delete_files(state: TableState, read: Read, snapshot_id: int, paths: Iterable[str], dv_storage: str = "inline") -> Commit:
+def delete_files(
+    state: TableState, read: Read, snapshot_id: int, paths: Iterable[str], dv_storage: str = "inline"
+) -> Commit:
     """Remove files: a DELETED root entry, or a manifest DV for a leaf ("Remove Files")."""
     return commit(state, read, snapshot_id, Operation(remove=tuple(paths), dv_storage=dv_storage))
 
 
-def overwrite(state: TableState, read: Read, snapshot_id: int, remove: Iterable[str], add: Iterable[ContentEntry], layout: str = "root",
-              dv_storage: str = "inline") -> Commit:  # fmt: skip
+def overwrite(
+    state: TableState,
+    read: Read,
+    snapshot_id: int,
+    remove: Iterable[str],
+    add: Iterable[ContentEntry],
+    layout: str = "root",
+    dv_storage: str = "inline",
+) -> Commit:
     """Remove and add files in one commit ("Overwrite Files")."""
-    return commit(state, read, snapshot_id, Operation(add=tuple(add), remove=tuple(remove), layout=layout, dv_storage=dv_storage))
+    return commit(
+        state, read, snapshot_id, Operation(add=tuple(add), remove=tuple(remove), layout=layout, dv_storage=dv_storage)
+    )
 
 
-def row_delta(state: TableState, read: Read, snapshot_id: int, dvs: Mapping[str, Iterable[int]], add: Iterable[ContentEntry] = (),
-              layout: str = "root", dv_storage: str = "inline", affiliate: str | None = None) -> Commit:  # fmt: skip
+def row_delta(
+    state: TableState,
+    read: Read,
+    snapshot_id: int,
+    dvs: Mapping[str, Iterable[int]],
+    add: Iterable[ContentEntry] = (),
+    layout: str = "root",
+    dv_storage: str = "inline",
+    affiliate: str | None = None,
+) -> Commit:
     """New DVs (replacing existing ones by their union) and new files ("Row Delta")."""
-    return commit(state, read, snapshot_id, Operation(add=tuple(add), dvs=dvs, layout=layout, dv_storage=dv_storage, affiliate=affiliate))
+    return commit(
+        state,
+        read,
+        snapshot_id,
+        Operation(add=tuple(add), dvs=dvs, layout=layout, dv_storage=dv_storage, affiliate=affiliate),
+    )
 
 
 def compact(state: TableState, read: Read, snapshot_id: int) -> Commit:
@@ -274,11 +372,32 @@ def upgrade_from_v3(files: FileSource, metadata_location: str) -> TableState:
         row = m.row
         counts = {s: [e for e in m.entries if e["status"] == s] for s in (ADDED, EXISTING, DELETED)}
         low = inheritance.min_sequence_number(m.entries)
-        stats = ManifestStats(*(len(counts[s]) for s in (ADDED, EXISTING, DELETED)),
-                              *(sum(e["data_file"]["record_count"] for e in counts[s]) for s in (ADDED, EXISTING, DELETED)),
-                              row["min_sequence_number"] if low is None else low)  # fmt: skip
-        entries.append(ContentEntry(DATA_MANIFEST if row["content"] == 0 else DELETE_MANIFEST, row["manifest_path"], "avro", len(m.entries),
-                                    EXISTING, row["added_snapshot_id"], row["sequence_number"], row["sequence_number"], row["partition_spec_id"],
-                                    row["manifest_length"], manifest_stats=stats, key_metadata=row.get("key_metadata"),
-                                    first_row_id=row.get("first_row_id")))  # fmt: skip
-    return TableState(metadata_location.rsplit("/metadata/", 1)[0], None, tree.snapshot.snapshot_id, tree.metadata.last_sequence_number, tuple(entries))
+        stats = ManifestStats(
+            *(len(counts[s]) for s in (ADDED, EXISTING, DELETED)),
+            *(sum(e["data_file"]["record_count"] for e in counts[s]) for s in (ADDED, EXISTING, DELETED)),
+            row["min_sequence_number"] if low is None else low,
+        )
+        entries.append(
+            ContentEntry(
+                DATA_MANIFEST if row["content"] == 0 else DELETE_MANIFEST,
+                row["manifest_path"],
+                "avro",
+                len(m.entries),
+                EXISTING,
+                row["added_snapshot_id"],
+                row["sequence_number"],
+                row["sequence_number"],
+                row["partition_spec_id"],
+                row["manifest_length"],
+                manifest_stats=stats,
+                key_metadata=row.get("key_metadata"),
+                first_row_id=row.get("first_row_id"),
+            )
+        )
+    return TableState(
+        metadata_location.rsplit("/metadata/", 1)[0],
+        None,
+        tree.snapshot.snapshot_id,
+        tree.metadata.last_sequence_number,
+        tuple(entries),
+    )

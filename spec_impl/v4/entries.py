@@ -21,14 +21,40 @@ from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_STRUCTURE, V4
 
 register(
-    Rule("v4.entry.content-type", SECTION_STRUCTURE, "content_type (134) is 0 DATA, 1 POSITION_DELETE, 2 EQUALITY_DELETE, 3 DATA_MANIFEST, 4 DELETE_MANIFEST or 5 MANIFEST_DV", *V4),
-    Rule("v4.entry.status", f"{SECTION_STRUCTURE} (version_info)", "version_info.status is 0 EXISTING, 1 ADDED or 2 DELETED", *V4),
-    Rule("v4.entry.required", SECTION_STRUCTURE, "content_type, location, file_format, partition_spec_id and record_count are present and not null; version_info.status when version_info is present; every present field has the type of the field table (int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)", *V4),
-)  # fmt: skip
+    Rule(
+        "v4.entry.content-type",
+        SECTION_STRUCTURE,
+        "content_type (134) is 0 DATA, 1 POSITION_DELETE, 2 EQUALITY_DELETE, 3 DATA_MANIFEST, 4 DELETE_MANIFEST or 5 MANIFEST_DV",
+        *V4,
+    ),
+    Rule(
+        "v4.entry.status",
+        f"{SECTION_STRUCTURE} (version_info)",
+        "version_info.status is 0 EXISTING, 1 ADDED or 2 DELETED",
+        *V4,
+    ),
+    Rule(
+        "v4.entry.required",
+        SECTION_STRUCTURE,
+        "content_type, location, file_format, partition_spec_id and record_count are present and not null; version_info.status when version_info is present; every present field has the type of the field table (int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)",
+        *V4,
+    ),
+)
 
 DATA, POSITION_DELETE, EQUALITY_DELETE, DATA_MANIFEST, DELETE_MANIFEST, MANIFEST_DV = range(6)
-CONTENT_TYPES = {0: "DATA", 1: "POSITION_DELETE", 2: "EQUALITY_DELETE", 3: "DATA_MANIFEST", 4: "DELETE_MANIFEST", 5: "MANIFEST_DV"}
-ROOT_ONLY = (DATA_MANIFEST, DELETE_MANIFEST, MANIFEST_DV)  # "Content types 3, 4 and 5, can only be defined in the root manifest"
+CONTENT_TYPES = {
+    0: "DATA",
+    1: "POSITION_DELETE",
+    2: "EQUALITY_DELETE",
+    3: "DATA_MANIFEST",
+    4: "DELETE_MANIFEST",
+    5: "MANIFEST_DV",
+}
+ROOT_ONLY = (
+    DATA_MANIFEST,
+    DELETE_MANIFEST,
+    MANIFEST_DV,
+)  # "Content types 3, 4 and 5, can only be defined in the root manifest"
 MANIFEST_TYPES = (DATA_MANIFEST, DELETE_MANIFEST)
 FILE_TYPES = (DATA, POSITION_DELETE, EQUALITY_DELETE)
 EXISTING, ADDED, DELETED = 0, 1, 2
@@ -97,7 +123,7 @@ def record(name: str, rows: list) -> dict:
 
 def check_shape(value: dict, rows: list, where: str) -> None:
     """Rule v4.entry.required: each field of `value` null or of its type in `rows` (structs recursively)."""
-    for _, name, t, requirement in rows:
+    for _, name, t, _requirement in rows:
         v = value.get(name)
         if v is None:  # required fields: rule v4.entry.required, checked by the reader
             continue
@@ -106,7 +132,11 @@ def check_shape(value: dict, rows: list, where: str) -> None:
                 raise InvalidInput("v4.entry.required", f"{where}: {name} is a struct", brief(v))
             check_shape(v, t[1], f"{where} {name}")
         elif not conforms(v, t):
-            raise InvalidInput("v4.entry.required", f"{where}: {name} must be {t if isinstance(t, str) else 'a list of ' + t[2]}", brief(v))
+            raise InvalidInput(
+                "v4.entry.required",
+                f"{where}: {name} must be {t if isinstance(t, str) else 'a list of ' + t[2]}",
+                brief(v),
+            )
 
 
 def content_entry_schema() -> dict:
@@ -182,18 +212,31 @@ class ContentEntry:
         """The entry as an Avro record of `content_entry_schema()`."""
         dv, stats = self.deletion_vector, self.manifest_stats
         return {
-            "content_type": self.content_type, "location": self.location, "file_format": self.file_format,
-            "version_info": {"status": self.status, "snapshot_id": self.snapshot_id, "sequence_number": self.sequence_number,
-                             "file_sequence_number": self.file_sequence_number} if self.has_version_info else None,
-            "deletion_vector": None if dv is None else {"offset": dv.offset, "size_in_bytes": dv.size_in_bytes, "inline_content": dv.inline_content},
-            "partition_spec_id": self.partition_spec_id, "sort_order_id": self.sort_order_id, "record_count": self.record_count,
+            "content_type": self.content_type,
+            "location": self.location,
+            "file_format": self.file_format,
+            "version_info": {
+                "status": self.status,
+                "snapshot_id": self.snapshot_id,
+                "sequence_number": self.sequence_number,
+                "file_sequence_number": self.file_sequence_number,
+            }
+            if self.has_version_info
+            else None,
+            "deletion_vector": None
+            if dv is None
+            else {"offset": dv.offset, "size_in_bytes": dv.size_in_bytes, "inline_content": dv.inline_content},
+            "partition_spec_id": self.partition_spec_id,
+            "sort_order_id": self.sort_order_id,
+            "record_count": self.record_count,
             "file_size_in_bytes": self.file_size_in_bytes,
             "manifest_stats": None if stats is None else dict(stats.__dict__),
-            "referenced_file": self.referenced_file, "key_metadata": self.key_metadata,
+            "referenced_file": self.referenced_file,
+            "key_metadata": self.key_metadata,
             "split_offsets": None if self.split_offsets is None else list(self.split_offsets),
             "equality_ids": None if self.equality_ids is None else list(self.equality_ids),
             "first_row_id": self.first_row_id,
-        }  # fmt: skip
+        }
 
     @classmethod
     def from_record(cls, r: dict[str, Any], where: str = "") -> ContentEntry:
@@ -203,7 +246,9 @@ class ContentEntry:
             raise InvalidInput("v4.entry.required", f"{where}: a content entry is a record", brief(r))
         for name in ("content_type", "location", "file_format", "partition_spec_id", "record_count"):
             if r.get(name) is None:
-                raise InvalidInput("v4.entry.required", f"{where}: content entry field {name} is required", r.get("location"))
+                raise InvalidInput(
+                    "v4.entry.required", f"{where}: content entry field {name} is required", r.get("location")
+                )
         check_shape(r, CONTENT_ENTRY, where)
         if r["content_type"] not in CONTENT_TYPES:
             raise InvalidInput("v4.entry.content-type", f"{where}: content_type must be 0..5", r["content_type"])
@@ -212,18 +257,33 @@ class ContentEntry:
             raise InvalidInput("v4.entry.required", f"{where}: version_info.status is required", r["location"])
         status = ADDED if vi is None else vi["status"]
         if status not in STATUS_NAMES:
-            raise InvalidInput("v4.entry.status", f"{where}: status must be 0 (EXISTING), 1 (ADDED) or 2 (DELETED)", status)
+            raise InvalidInput(
+                "v4.entry.status", f"{where}: status must be 0 (EXISTING), 1 (ADDED) or 2 (DELETED)", status
+            )
         dv, stats = r.get("deletion_vector"), r.get("manifest_stats")
         return cls(
-            r["content_type"], r["location"], r["file_format"], r["record_count"], status,
-            None if vi is None else vi.get("snapshot_id"), None if vi is None else vi.get("sequence_number"),
-            None if vi is None else vi.get("file_sequence_number"), r["partition_spec_id"], r.get("file_size_in_bytes"),
-            None if dv is None else DeletionVectorRef(dv.get("offset"), dv.get("size_in_bytes"), dv.get("inline_content")),
-            r.get("sort_order_id"), None if stats is None else ManifestStats(**{k: stats.get(k) for k in ManifestStats.__dataclass_fields__}),
-            r.get("referenced_file"), r.get("key_metadata"),
+            r["content_type"],
+            r["location"],
+            r["file_format"],
+            r["record_count"],
+            status,
+            None if vi is None else vi.get("snapshot_id"),
+            None if vi is None else vi.get("sequence_number"),
+            None if vi is None else vi.get("file_sequence_number"),
+            r["partition_spec_id"],
+            r.get("file_size_in_bytes"),
+            None
+            if dv is None
+            else DeletionVectorRef(dv.get("offset"), dv.get("size_in_bytes"), dv.get("inline_content")),
+            r.get("sort_order_id"),
+            None if stats is None else ManifestStats(**{k: stats.get(k) for k in ManifestStats.__dataclass_fields__}),
+            r.get("referenced_file"),
+            r.get("key_metadata"),
             None if r.get("split_offsets") is None else tuple(r["split_offsets"]),
-            None if r.get("equality_ids") is None else tuple(r["equality_ids"]), r.get("first_row_id"), vi is not None,
-        )  # fmt: skip
+            None if r.get("equality_ids") is None else tuple(r["equality_ids"]),
+            r.get("first_row_id"),
+            vi is not None,
+        )
 
 
 def data_file(location: str, record_count: int, **kw: Any) -> ContentEntry:
@@ -235,4 +295,11 @@ def data_file(location: str, record_count: int, **kw: Any) -> ContentEntry:
 def equality_delete(location: str, record_count: int, equality_ids: tuple[int, ...] = (1,), **kw: Any) -> ContentEntry:
     """An ADDED equality delete file entry (content type 2)."""
     kw.setdefault("file_size_in_bytes", 500 + record_count)
-    return ContentEntry(EQUALITY_DELETE, location, kw.pop("file_format", "parquet"), record_count, equality_ids=tuple(equality_ids), **kw)
+    return ContentEntry(
+        EQUALITY_DELETE,
+        location,
+        kw.pop("file_format", "parquet"),
+        record_count,
+        equality_ids=tuple(equality_ids),
+        **kw,
+    )

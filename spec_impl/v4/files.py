@@ -23,12 +23,29 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests.avro_files import read_avro, write_avro
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, V4
-from spec_impl.v4.entries import ADDED, MANIFEST_DV, POSITION_DELETE, ContentEntry, DeletionVectorRef, content_entry_schema
+from spec_impl.v4.entries import (
+    ADDED,
+    MANIFEST_DV,
+    POSITION_DELETE,
+    ContentEntry,
+    DeletionVectorRef,
+    content_entry_schema,
+)
 
 register(
-    Rule("v4.manifest.metadata", f"{SECTION_STRUCTURE} (V4 Manifest Key Value Metadata)", "A v4 manifest's key-value metadata has format-version 4 and content data, delete or root", *V4),
-    Rule("v4.dv.storage", f"{SECTION_ROOT} 1.d, 1.e", "A data DV (type 1) points at a deletion-vector-v1 blob in a Puffin file (offset, size_in_bytes), never inline; a manifest DV (type 5) is inline (inline_content only) or a Puffin blob (offset and size_in_bytes)", *V4),
-)  # fmt: skip
+    Rule(
+        "v4.manifest.metadata",
+        f"{SECTION_STRUCTURE} (V4 Manifest Key Value Metadata)",
+        "A v4 manifest's key-value metadata has format-version 4 and content data, delete or root",
+        *V4,
+    ),
+    Rule(
+        "v4.dv.storage",
+        f"{SECTION_ROOT} 1.d, 1.e",
+        "A data DV (type 1) points at a deletion-vector-v1 blob in a Puffin file (offset, size_in_bytes), never inline; a manifest DV (type 5) is inline (inline_content only) or a Puffin blob (offset and size_in_bytes)",
+        *V4,
+    ),
+)
 
 CONTENTS = ("data", "delete", "root")
 V3_CONTENTS = {"data": "data", "deletes": "delete"}  # a v3 leaf after the upgrade
@@ -53,7 +70,9 @@ def write_manifest(content: str, entries: Iterable[ContentEntry]) -> bytes:
     """A v4 manifest file: content entries with `format-version` 4 and `content` (rule v4.manifest.metadata)."""
     if content not in CONTENTS:
         raise InvalidInput("v4.manifest.metadata", "content must be data, delete or root", content)
-    return write_avro(content_entry_schema(), [e.to_record() for e in entries], {"format-version": "4", "content": content})
+    return write_avro(
+        content_entry_schema(), [e.to_record() for e in entries], {"format-version": "4", "content": content}
+    )
 
 
 def read_manifest(data: bytes, path: str, *, allow_v3: bool = False) -> ManifestFile:
@@ -65,7 +84,11 @@ def read_manifest(data: bytes, path: str, *, allow_v3: bool = False) -> Manifest
             raise InvalidInput("v4.manifest.metadata", f"{path}: format-version must be '4'", version)
         content = V3_CONTENTS.get(f.metadata.get("content", "data"))
         if content is None:
-            raise InvalidInput("v4.manifest.metadata", f"{path}: a v{version} manifest has content data or deletes", f.metadata.get("content"))
+            raise InvalidInput(
+                "v4.manifest.metadata",
+                f"{path}: a v{version} manifest has content data or deletes",
+                f.metadata.get("content"),
+            )
         return ManifestFile(path, int(version), content, (), tuple(f.records))
     content = f.metadata.get("content")
     if content not in CONTENTS:
@@ -80,11 +103,21 @@ def read_manifest(data: bytes, path: str, *, allow_v3: bool = False) -> Manifest
 def inline_manifest_dv(location: str, target_manifest: str, positions: Iterable[int], **version: Any) -> ContentEntry:
     """An ADDED inline manifest DV (type 5) deleting `positions` (ordinals) of `target_manifest`."""
     blob = serialize_dv(sorted(set(positions)))
-    return ContentEntry(MANIFEST_DV, location, "puffin", deserialize_dv(blob).cardinality, status=version.pop("status", ADDED),
-                        deletion_vector=DeletionVectorRef(inline_content=blob), referenced_file=target_manifest, **version)  # fmt: skip
+    return ContentEntry(
+        MANIFEST_DV,
+        location,
+        "puffin",
+        deserialize_dv(blob).cardinality,
+        status=version.pop("status", ADDED),
+        deletion_vector=DeletionVectorRef(inline_content=blob),
+        referenced_file=target_manifest,
+        **version,
+    )
 
 
-def puffin_dvs(location: str, content_type: int, targets: Mapping[str, Iterable[int]], **version: Any) -> tuple[bytes, list[ContentEntry]]:
+def puffin_dvs(
+    location: str, content_type: int, targets: Mapping[str, Iterable[int]], **version: Any
+) -> tuple[bytes, list[ContentEntry]]:
     """A Puffin file at `location` with one `deletion-vector-v1` blob per target (a data file for
     type 1, a manifest for type 5), and the ADDED entries pointing at them."""
     if content_type not in (POSITION_DELETE, MANIFEST_DV):
@@ -93,9 +126,19 @@ def puffin_dvs(location: str, content_type: int, targets: Mapping[str, Iterable[
     data = write_puffin(blobs, {"created-by": "spec_impl.v4"})
     out = []
     for meta in read_puffin(data).blobs:
-        out.append(ContentEntry(content_type, location, "puffin", int(meta.properties["cardinality"]), file_size_in_bytes=len(data),
-                                deletion_vector=DeletionVectorRef(meta.offset, meta.length), referenced_file=meta.properties["referenced-data-file"],
-                                status=version.get("status", ADDED), **{k: v for k, v in version.items() if k != "status"}))  # fmt: skip
+        out.append(
+            ContentEntry(
+                content_type,
+                location,
+                "puffin",
+                int(meta.properties["cardinality"]),
+                file_size_in_bytes=len(data),
+                deletion_vector=DeletionVectorRef(meta.offset, meta.length),
+                referenced_file=meta.properties["referenced-data-file"],
+                status=version.get("status", ADDED),
+                **{k: v for k, v in version.items() if k != "status"},
+            )
+        )
     return data, out
 
 
@@ -108,9 +151,15 @@ def check_dv_storage(e: ContentEntry, where: str = "") -> None:
     if dv.inline and (dv.offset is not None or dv.size_in_bytes is not None):
         raise InvalidInput("v4.dv.storage", f"{where}: a DV is inline or in a Puffin file, not both", e.location)
     if e.content_type == POSITION_DELETE and not in_puffin:
-        raise InvalidInput("v4.dv.storage", f"{where}: a data DV points at a Puffin blob (offset and size_in_bytes); no inline data DVs", e.location)
+        raise InvalidInput(
+            "v4.dv.storage",
+            f"{where}: a data DV points at a Puffin blob (offset and size_in_bytes); no inline data DVs",
+            e.location,
+        )
     if e.content_type == MANIFEST_DV and not (dv.inline or in_puffin):
-        raise InvalidInput("v4.dv.storage", f"{where}: a manifest DV has inline_content or offset and size_in_bytes", e.location)
+        raise InvalidInput(
+            "v4.dv.storage", f"{where}: a manifest DV has inline_content or offset and size_in_bytes", e.location
+        )
 
 
 def dv_positions(read: Any, e: ContentEntry) -> frozenset[int]:
@@ -121,6 +170,13 @@ def dv_positions(read: Any, e: ContentEntry) -> frozenset[int]:
     dv = e.deletion_vector
     if dv.inline:
         return frozenset(deserialize_dv(dv.inline_content, e.record_count).positions())
-    v3_form = {"content": 1, "file_format": "puffin", "file_path": e.location, "record_count": e.record_count,
-               "referenced_data_file": e.referenced_file, "content_offset": dv.offset, "content_size_in_bytes": dv.size_in_bytes}  # fmt: skip
+    v3_form = {
+        "content": 1,
+        "file_format": "puffin",
+        "file_path": e.location,
+        "record_count": e.record_count,
+        "referenced_data_file": e.referenced_file,
+        "content_offset": dv.offset,
+        "content_size_in_bytes": dv.size_in_bytes,
+    }
     return frozenset(read_dv(read_puffin(read(e.location)), v3_form).positions())

@@ -23,18 +23,58 @@ from spec_impl.metadata.json_document import brief
 from spec_impl.manifests import inheritance
 from spec_impl.rules import Rule, register
 from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
-from spec_impl.v4.entries import (ADDED, DATA, DATA_MANIFEST, DELETED, FILE_TYPES, MANIFEST_DV, MANIFEST_TYPES,
-                                  ROOT_ONLY, ContentEntry, DeletionVectorRef)  # fmt: skip
+from spec_impl.v4.entries import (
+    ADDED,
+    DATA,
+    DATA_MANIFEST,
+    DELETED,
+    FILE_TYPES,
+    MANIFEST_DV,
+    MANIFEST_TYPES,
+    ROOT_ONLY,
+    ContentEntry,
+    DeletionVectorRef,
+)
 from spec_impl.v4.files import ManifestFile, dv_positions, read_manifest
 
 register(
-    Rule("v4.tree.depth", "v4 proposal: Proposal; Why limit tree depth to 2?", "A snapshot's tree has at most two levels: the root's manifest entries point at leaf manifests (content data for type 3, delete for type 4), never at a root", *V4),
-    Rule("v4.tree.root-only", f"{SECTION_STRUCTURE} (content_type); {SECTION_ROOT} 1.e", "Content types 3, 4 and 5 (manifests and manifest DVs) only appear in the root manifest; a root manifest has content root", *V4),
-    Rule("v4.inherit", f"{SECTION_STRUCTURE} (version_info)", "A null snapshot_id is inherited; null sequence numbers are inherited only by ADDED entries: in the root from the snapshot, in a leaf from its manifest's root entry", *V4),
-    Rule("v4.manifest-dv.target", f"{SECTION_ROOT} 1.e; {SECTION_STRUCTURE} (referenced_file)", "A manifest DV's referenced_file is a data or delete manifest live in the same root", *V4),
-    Rule("v4.replay.live-files", SECTION_ROOT, "The live files are the live (not DELETED) file entries of the root and of its live leaf manifests, without the leaf entries whose ordinal a live manifest DV of that manifest deletes", *V4),
-    Rule("v4.upgrade.v3-leaves", SECTION_UPGRADE, "A v4 root may reference v1-v3 manifests, read as their version defines (inheritance from their root entry, as from their manifest-list row)", *V4),
-)  # fmt: skip
+    Rule(
+        "v4.tree.depth",
+        "v4 proposal: Proposal; Why limit tree depth to 2?",
+        "A snapshot's tree has at most two levels: the root's manifest entries point at leaf manifests (content data for type 3, delete for type 4), never at a root",
+        *V4,
+    ),
+    Rule(
+        "v4.tree.root-only",
+        f"{SECTION_STRUCTURE} (content_type); {SECTION_ROOT} 1.e",
+        "Content types 3, 4 and 5 (manifests and manifest DVs) only appear in the root manifest; a root manifest has content root",
+        *V4,
+    ),
+    Rule(
+        "v4.inherit",
+        f"{SECTION_STRUCTURE} (version_info)",
+        "A null snapshot_id is inherited; null sequence numbers are inherited only by ADDED entries: in the root from the snapshot, in a leaf from its manifest's root entry",
+        *V4,
+    ),
+    Rule(
+        "v4.manifest-dv.target",
+        f"{SECTION_ROOT} 1.e; {SECTION_STRUCTURE} (referenced_file)",
+        "A manifest DV's referenced_file is a data or delete manifest live in the same root",
+        *V4,
+    ),
+    Rule(
+        "v4.replay.live-files",
+        SECTION_ROOT,
+        "The live files are the live (not DELETED) file entries of the root and of its live leaf manifests, without the leaf entries whose ordinal a live manifest DV of that manifest deletes",
+        *V4,
+    ),
+    Rule(
+        "v4.upgrade.v3-leaves",
+        SECTION_UPGRADE,
+        "A v4 root may reference v1-v3 manifests, read as their version defines (inheritance from their root entry, as from their manifest-list row)",
+        *V4,
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -46,9 +86,14 @@ class SnapshotRoot:
     sequence_number: int
 
     def __post_init__(self):
-        if not isinstance(self.location, str) or any(type(v) is not int for v in (self.snapshot_id, self.sequence_number)):
-            raise InvalidInput("v4.inherit", "a snapshot root is a location string, a snapshot id and a sequence number (longs)",
-                               brief((self.location, self.snapshot_id, self.sequence_number)))  # fmt: skip
+        if not isinstance(self.location, str) or any(
+            type(v) is not int for v in (self.snapshot_id, self.sequence_number)
+        ):
+            raise InvalidInput(
+                "v4.inherit",
+                "a snapshot root is a location string, a snapshot id and a sequence number (longs)",
+                brief((self.location, self.snapshot_id, self.sequence_number)),
+            )
 
     @classmethod
     def from_json(cls, obj: Any) -> SnapshotRoot:
@@ -66,7 +111,11 @@ def inherit(e: ContentEntry, snapshot_id: int, sequence_number: int, where: str 
     for name in ("sequence_number", "file_sequence_number"):
         if getattr(e, name) is None:
             if e.status != ADDED:
-                raise InvalidInput("v4.inherit", f"{where}: a {'DELETED' if e.status == DELETED else 'EXISTING'} entry must carry {name}", e.location)
+                raise InvalidInput(
+                    "v4.inherit",
+                    f"{where}: a {'DELETED' if e.status == DELETED else 'EXISTING'} entry must carry {name}",
+                    e.location,
+                )
             changes[name] = sequence_number
     return replace(e, **changes) if changes else e
 
@@ -75,7 +124,11 @@ def require_root(root: Any) -> SnapshotRoot:
     """`root`, a caller's `SnapshotRoot`; anything else (None) is rejected (rule v4.inherit: the root
     gives the values its entries inherit)."""
     if not isinstance(root, SnapshotRoot):
-        raise InvalidInput("v4.inherit", "reading a snapshot needs its root (a SnapshotRoot: location, snapshot-id, sequence-number)", brief(root))
+        raise InvalidInput(
+            "v4.inherit",
+            "reading a snapshot needs its root (a SnapshotRoot: location, snapshot-id, sequence-number)",
+            brief(root),
+        )
     return root
 
 
@@ -84,8 +137,13 @@ def read_root(read: Any, root: SnapshotRoot) -> tuple[ContentEntry, ...]:
     require_root(root)
     f = read_manifest(read(root.location), root.location)
     if f.content != "root":
-        raise InvalidInput("v4.tree.root-only", f"{root.location}: a snapshot's root manifest has content root", f.content)
-    return tuple(inherit(e, root.snapshot_id, root.sequence_number, f"{root.location} entry {i}") for i, e in enumerate(f.entries))
+        raise InvalidInput(
+            "v4.tree.root-only", f"{root.location}: a snapshot's root manifest has content root", f.content
+        )
+    return tuple(
+        inherit(e, root.snapshot_id, root.sequence_number, f"{root.location} entry {i}")
+        for i, e in enumerate(f.entries)
+    )
 
 
 def read_leaf(read: Any, manifest: ContentEntry) -> tuple[ManifestFile, tuple[ContentEntry, ...]]:
@@ -94,22 +152,34 @@ def read_leaf(read: Any, manifest: ContentEntry) -> tuple[ManifestFile, tuple[Co
     f = read_manifest(read(manifest.location), manifest.location, allow_v3=True)
     expected = "data" if manifest.content_type == DATA_MANIFEST else "delete"
     if f.content != expected:
-        raise InvalidInput("v4.tree.depth", f"{manifest.location}: a type {manifest.content_type} entry points at a {expected} manifest, "
-                           f"this one has content {f.content}", f.content)  # fmt: skip
+        raise InvalidInput(
+            "v4.tree.depth",
+            f"{manifest.location}: a type {manifest.content_type} entry points at a {expected} manifest, "
+            f"this one has content {f.content}",
+            f.content,
+        )
     if f.format_version < 4:
         return f, tuple(_from_v3(e) for e in _v3_entries(f, manifest))
     out = []
     for i, e in enumerate(f.entries):
         where = f"{manifest.location} entry {i}"
         if e.content_type in ROOT_ONLY:
-            raise InvalidInput("v4.tree.root-only", f"{where}: content type {e.content_type} is only allowed in the root manifest", e.location)
+            raise InvalidInput(
+                "v4.tree.root-only",
+                f"{where}: content type {e.content_type} is only allowed in the root manifest",
+                e.location,
+            )
         out.append(inherit(e, manifest.snapshot_id, manifest.sequence_number, where))
     return f, tuple(out)
 
 
 def _v3_entries(f: ManifestFile, manifest: ContentEntry) -> list[dict[str, Any]]:
-    row = {"manifest_path": manifest.location, "sequence_number": manifest.sequence_number, "added_snapshot_id": manifest.snapshot_id,
-           "content": 0 if manifest.content_type == DATA_MANIFEST else 1}  # fmt: skip
+    row = {
+        "manifest_path": manifest.location,
+        "sequence_number": manifest.sequence_number,
+        "added_snapshot_id": manifest.snapshot_id,
+        "content": 0 if manifest.content_type == DATA_MANIFEST else 1,
+    }
     entries = inheritance.inherit_entries(row, list(f.records), f.format_version)
     if manifest.content_type == DATA_MANIFEST and manifest.first_row_id is not None:
         for e, first in zip(entries, inheritance.file_first_row_ids(manifest.first_row_id, entries)):
@@ -123,11 +193,26 @@ def _from_v3(e: dict[str, Any]) -> ContentEntry:
     dv = None
     if f.get("content_offset") is not None:
         dv = DeletionVectorRef(f["content_offset"], f.get("content_size_in_bytes"))
-    return ContentEntry(f.get("content", DATA), f["file_path"], str(f["file_format"]).lower(), f["record_count"], e["status"],
-                        e["snapshot_id"], e["sequence_number"], e["file_sequence_number"], 0, f.get("file_size_in_bytes"), dv,
-                        f.get("sort_order_id"), None, f.get("referenced_data_file"), f.get("key_metadata"),
-                        None if f.get("split_offsets") is None else tuple(f["split_offsets"]),
-                        None if f.get("equality_ids") is None else tuple(f["equality_ids"]), f.get("first_row_id"))  # fmt: skip
+    return ContentEntry(
+        f.get("content", DATA),
+        f["file_path"],
+        str(f["file_format"]).lower(),
+        f["record_count"],
+        e["status"],
+        e["snapshot_id"],
+        e["sequence_number"],
+        e["file_sequence_number"],
+        0,
+        f.get("file_size_in_bytes"),
+        dv,
+        f.get("sort_order_id"),
+        None,
+        f.get("referenced_data_file"),
+        f.get("key_metadata"),
+        None if f.get("split_offsets") is None else tuple(f["split_offsets"]),
+        None if f.get("equality_ids") is None else tuple(f["equality_ids"]),
+        f.get("first_row_id"),
+    )
 
 
 @dataclass(frozen=True)
@@ -169,7 +254,9 @@ class LiveFiles:
 
 
 def _scan_file(e: ContentEntry) -> scoping.ScanFile:
-    return scoping.ScanFile(e.location, e.content_type, e.partition_spec_id, (), e.sequence_number, e.file_format, e.referenced_file)
+    return scoping.ScanFile(
+        e.location, e.content_type, e.partition_spec_id, (), e.sequence_number, e.file_format, e.referenced_file
+    )
 
 
 def replay_entries(read: Any, root_entries: Iterable[ContentEntry]) -> LiveFiles:
@@ -180,7 +267,11 @@ def replay_entries(read: Any, root_entries: Iterable[ContentEntry]) -> LiveFiles
     for e in live_root:
         if e.content_type == MANIFEST_DV:
             if e.referenced_file not in manifests:
-                raise InvalidInput("v4.manifest-dv.target", f"manifest DV {e.location} names {e.referenced_file!r}, not a manifest live in the root", e.referenced_file)
+                raise InvalidInput(
+                    "v4.manifest-dv.target",
+                    f"manifest DV {e.location} names {e.referenced_file!r}, not a manifest live in the root",
+                    e.referenced_file,
+                )
             deleted.setdefault(e.referenced_file, set()).update(dv_positions(read, e))
     files: dict[tuple, Located] = {}
     leaves: dict[str, tuple[ContentEntry, ...]] = {}

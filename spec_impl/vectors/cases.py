@@ -16,7 +16,8 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from spec_impl.errors import SpecError
 from spec_impl.obligations import obligation_for
@@ -47,8 +48,15 @@ def declared(spec: CaseSpec, provenance: dict[str, Any]) -> CaseSpec:
     return dataclasses.replace(spec, provenance=provenance)
 
 
-def case(rule_id: str, slug: str, description: str, op: str, note: str | None = None,
-         revisions: tuple[str, ...] | None = None, **inp: Any) -> CaseSpec:  # fmt: skip
+def case(
+    rule_id: str,
+    slug: str,
+    description: str,
+    op: str,
+    note: str | None = None,
+    revisions: tuple[str, ...] | None = None,
+    **inp: Any,
+) -> CaseSpec:
     """Shorthand: input keys are keyword arguments, with `_` standing for `-` (format_version)."""
     return CaseSpec(rule_id, slug, description, op, {k.replace("_", "-"): v for k, v in inp.items()}, revisions, note)
 
@@ -115,8 +123,10 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
             base, _, revision = c["id"].partition("@")
             suffixed = f"{base}-{digest}" + (f"@{revision}" if revision else "")
             if suffixed not in released_ids():
-                raise ValueError(f"{counts[c['id']]} cases have the id {c['id']}: give the new one a slug of its own "
-                                 "(ids are stable, so an existing case is never renamed)")  # fmt: skip
+                raise ValueError(
+                    f"{counts[c['id']]} cases have the id {c['id']}: give the new one a slug of its own "
+                    "(ids are stable, so an existing case is never renamed)"
+                )
             c["id"] = suffixed
         if c["id"] in seen:
             raise ValueError(f"duplicate vector case id {c['id']}")

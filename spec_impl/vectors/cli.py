@@ -39,29 +39,54 @@ def _progress(quiet: bool):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="iceberg-vectors", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
-    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT, help=f"where the sets live, one directory each (default: {DEFAULT_ROOT})")
-    parser.add_argument("--set", dest="sets", action="append", choices=sorted(SETS), help="only this set (repeatable; default: all)")
+    parser = argparse.ArgumentParser(
+        prog="iceberg-vectors",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=DEFAULT_ROOT,
+        help=f"where the sets live, one directory each (default: {DEFAULT_ROOT})",
+    )
+    parser.add_argument(
+        "--set", dest="sets", action="append", choices=sorted(SETS), help="only this set (repeatable; default: all)"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("generate", help="write the golden files from the reference")
     sub.add_parser("check", help="fail when the golden files differ from what the generator produces now")
     lister = sub.add_parser("list", help="print case ids, rules and expectations")
     lister.add_argument("--family", help="only this family (file name without .json)")
-    table = sub.add_parser("table", help="write one golden table of vectors/tables/ at a real location, for an engine to read")
+    table = sub.add_parser(
+        "table", help="write one golden table of vectors/tables/ at a real location, for an engine to read"
+    )
     table.add_argument("id", help="the table's id (a directory name under vectors/tables/)")
     table.add_argument("directory", type=Path, help="where to write it; its location becomes file:<directory>")
-    export = sub.add_parser("export", help="write a versioned release tarball of the vectors, schemas and docs into a directory")
+    export = sub.add_parser(
+        "export", help="write a versioned release tarball of the vectors, schemas and docs into a directory"
+    )
     export.add_argument("directory", type=Path, help="where to write iceberg-conformance-vectors-<version>.tar.gz")
-    export.add_argument("--spec-gaps", type=Path, metavar="REPORT_DIR",
-                        help="add spec-gaps.json and .html from a conformance run's report directory")
+    export.add_argument(
+        "--spec-gaps",
+        type=Path,
+        metavar="REPORT_DIR",
+        help="add spec-gaps.json and .html from a conformance run's report directory",
+    )
     args = parser.parse_args(argv)
     if args.command == "generate" and args.root == DEFAULT_ROOT and not is_checkout():
-        print(f"iceberg-vectors: {DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root", file=sys.stderr)
+        print(
+            f"iceberg-vectors: {DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root",
+            file=sys.stderr,
+        )
         return 2
     if args.command == "list" and args.family is not None and args.family not in family_names():
-        print(f"iceberg-vectors: no family {args.family!r} (the families are: {', '.join(family_names())})", file=sys.stderr)
+        print(
+            f"iceberg-vectors: no family {args.family!r} (the families are: {', '.join(family_names())})",
+            file=sys.stderr,
+        )
         return 2
     recovered = golden.recover(args.root) if args.root.is_dir() else None
     if recovered:
@@ -102,13 +127,18 @@ def main(argv: list[str] | None = None) -> int:
             for path in rule_index.write(args.root):
                 print(f"wrote {path}", file=sys.stderr)
         return 0
-    diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)]
+    diffs = [
+        f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)
+    ]
     if set(names) == set(SETS):
         diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(args.root))]
     for line in diffs:
         print(line)
     if diffs:
-        print(f"{len(diffs)} golden file(s) out of date: run `iceberg-vectors generate` and review the diff", file=sys.stderr)
+        print(
+            f"{len(diffs)} golden file(s) out of date: run `iceberg-vectors generate` and review the diff",
+            file=sys.stderr,
+        )
         return 1
     print(f"ok: {sum(map(len, rendered.values()))} golden files match the generator", file=sys.stderr)
     return 0

@@ -58,7 +58,9 @@ def decimal_form(obj: dict) -> decimal.Decimal:
 
 def _read_bits(name: str, obj: Any) -> float:
     if set(obj) != {"ieee754"} or not isinstance(obj["ieee754"], str):
-        raise InvalidInput(json_value.rule_for(parse_type(name)), 'a float object must be {"ieee754": "<hex bits>"}', obj)
+        raise InvalidInput(
+            json_value.rule_for(parse_type(name)), 'a float object must be {"ieee754": "<hex bits>"}', obj
+        )
     return bits_to_float(name, obj["ieee754"])
 
 
@@ -74,7 +76,9 @@ def bits_to_float(name: str, bits: str) -> float:
     """The value of IEEE 754 bits in hex: 8 digits for float (exactly, payload kept), 16 for double."""
     packed, unpacked, digits = _FLOAT_FORMATS[name]
     if len(bits) != digits or re.fullmatch(r"[0-9a-fA-F]+", bits) is None:
-        raise InvalidInput(json_value.rule_for(parse_type(name)), f"ieee754 bits of a {name} are {digits} hex digits", bits)
+        raise InvalidInput(
+            json_value.rule_for(parse_type(name)), f"ieee754 bits of a {name} are {digits} hex digits", bits
+        )
     if name == "float":
         return float32_from_bits(int(bits, 16))
     return struct.unpack(packed, struct.pack(unpacked, int(bits, 16)))[0]

@@ -75,8 +75,12 @@ def restore_ints(value: Any) -> Any:
     return value
 
 
-def release_files(root: Path | None = None, known_file: Path | None = None, protocol_schema: Path | None = None,
-                  spec_gaps: Path | None = None) -> dict[str, bytes]:  # fmt: skip
+def release_files(
+    root: Path | None = None,
+    known_file: Path | None = None,
+    protocol_schema: Path | None = None,
+    spec_gaps: Path | None = None,
+) -> dict[str, bytes]:
     """Every file of the release, by its path inside the release directory (`spec_gaps`: the
     directory of a conformance run's report, whose spec-gaps.json and .html join the release)."""
     from conformance.spec_gaps import SCHEMA_FILE as SPEC_GAPS_SCHEMA
@@ -98,27 +102,43 @@ def release_files(root: Path | None = None, known_file: Path | None = None, prot
             safe, changed = json_safe(json.loads(data))
             if changed:
                 files[f"json-safe/{rel.as_posix()}"] = _dumps(safe)
-    schemas = {"value-vectors.schema.json": CASE_FILE_SCHEMA, **SCHEMA_FILES, **SCHEMAS,
-               "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text()),
-               "spec-gaps.schema.json": json.loads(SPEC_GAPS_SCHEMA.read_text())}  # fmt: skip
+    schemas = {
+        "value-vectors.schema.json": CASE_FILE_SCHEMA,
+        **SCHEMA_FILES,
+        **SCHEMAS,
+        "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text()),
+        "spec-gaps.schema.json": json.loads(SPEC_GAPS_SCHEMA.read_text()),
+    }
     rules_schema = root / "rules.schema.json"
     if rules_schema.is_file():
         schemas["rules.schema.json"] = json.loads(rules_schema.read_text())
     files.update({f"schemas/{name}": _dumps(schema) for name, schema in sorted(schemas.items())})
     files["known-discrepancies.json"] = (known_file or KNOWN_FILE).read_bytes()
-    files["questions.json"] = _dumps({"questions": [q.as_json() for q in QUESTIONS.values()],
-                                      "allowances": [a.as_json() for a in ALLOWANCES.values()]})  # fmt: skip
+    files["questions.json"] = _dumps(
+        {
+            "questions": [q.as_json() for q in QUESTIONS.values()],
+            "allowances": [a.as_json() for a in ALLOWANCES.values()],
+        }
+    )
     if spec_gaps is not None:
         for name in ("spec-gaps.json", "spec-gaps.html"):
             if not (spec_gaps / name).is_file():
-                raise FileNotFoundError(f"{spec_gaps / name} is missing: run `pytest conformance/ --compliance-report {spec_gaps}` first")
+                raise FileNotFoundError(
+                    f"{spec_gaps / name} is missing: run `pytest conformance/ --compliance-report {spec_gaps}` first"
+                )
             files[name] = (spec_gaps / name).read_bytes()
     for name, target in (("CONSUMING.md", "README.md"), ("README.md", "FORMAT.md"), ("CHANGELOG.md", "CHANGELOG.md")):
         files[target] = (root / name).read_bytes()
     if (root / "rules.json").is_file():
         files["rules.json"] = (root / "rules.json").read_bytes()
-    files["MANIFEST.json"] = _dumps({"name": "iceberg-conformance-vectors", "version": version(), "case-format": _case_format(),
-                                     "files": {n: hashlib.sha256(d).hexdigest() for n, d in sorted(files.items())}})  # fmt: skip
+    files["MANIFEST.json"] = _dumps(
+        {
+            "name": "iceberg-conformance-vectors",
+            "version": version(),
+            "case-format": _case_format(),
+            "files": {n: hashlib.sha256(d).hexdigest() for n, d in sorted(files.items())},
+        }
+    )
     return files
 
 
@@ -126,7 +146,11 @@ def _is_case_file(rel: Path) -> bool:
     """A family file (`<set>/<family>.json`) or a golden table's `case.json`; not a table's own files."""
     if rel.suffix != ".json" or rel.name.endswith(".schema.json"):
         return False
-    return len(rel.parts) == 2 and rel.parts[0] != "tables" or (rel.parts[0] == "tables" and rel.name == "case.json" and len(rel.parts) == 3)
+    return (
+        len(rel.parts) == 2
+        and rel.parts[0] != "tables"
+        or (rel.parts[0] == "tables" and rel.name == "case.json" and len(rel.parts) == 3)
+    )
 
 
 def export(destination: Path, root: Path | None = None, spec_gaps: Path | None = None) -> Path:
@@ -137,7 +161,15 @@ def export(destination: Path, root: Path | None = None, spec_gaps: Path | None =
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for path in sorted(files):
             info = tarfile.TarInfo(f"{name}/{path}")
-            info.size, info.mtime, info.mode, info.uid, info.gid, info.uname, info.gname = len(files[path]), _EPOCH, 0o644, 0, 0, "", ""
+            info.size, info.mtime, info.mode, info.uid, info.gid, info.uname, info.gname = (
+                len(files[path]),
+                _EPOCH,
+                0o644,
+                0,
+                0,
+                "",
+                "",
+            )
             tar.addfile(info, io.BytesIO(files[path]))
     destination.mkdir(parents=True, exist_ok=True)
     target = destination / f"{name}.tar.gz"

@@ -23,7 +23,8 @@ Files travel inline, `{path: base64}` keyed by the exact path strings the tree r
 from __future__ import annotations
 
 import base64
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl.deletes import deletion_vectors, puffin, scoping
 from spec_impl.manifests import tree, validate
@@ -50,19 +51,40 @@ def _scan_files(items: list) -> list[scoping.ScanFile]:
             return bits_to_float("double" if len(v["ieee754"]) == 16 else "float", v["ieee754"])
         return v
 
-    return [scoping.scan_file(dict(f, partition=[value(v) for v in f["partition"]]) if isinstance(f.get("partition"), list) else f) for f in items]
+    return [
+        scoping.scan_file(
+            dict(f, partition=[value(v) for v in f["partition"]]) if isinstance(f.get("partition"), list) else f
+        )
+        for f in items
+    ]
 
 
 def _plan_deletes(inp: dict, revision: str) -> dict:
-    planned = scoping.plan(_scan_files(inp["data-files"]), _scan_files(inp["delete-files"]), scoping.unpartitioned_spec_ids(inp["specs"]), revision)
+    planned = scoping.plan(
+        _scan_files(inp["data-files"]),
+        _scan_files(inp["delete-files"]),
+        scoping.unpartitioned_spec_ids(inp["specs"]),
+        revision,
+    )
     return {path: sorted(f.path for f in applied.files()) for path, applied in planned.items()}
 
 
 def _read_puffin(inp: dict, revision: str) -> dict:
     f = puffin.read_puffin(base64.b64decode(inp["file-base64"]))
-    blobs = [{"type": b.type, "fields": list(b.fields), "snapshot-id": b.snapshot_id, "sequence-number": b.sequence_number,
-              "offset": b.offset, "length": b.length, "compression-codec": b.compression_codec, "properties": b.properties,
-              "content-base64": base64.b64encode(f.read_blob(b)).decode()} for b in f.blobs]  # fmt: skip
+    blobs = [
+        {
+            "type": b.type,
+            "fields": list(b.fields),
+            "snapshot-id": b.snapshot_id,
+            "sequence-number": b.sequence_number,
+            "offset": b.offset,
+            "length": b.length,
+            "compression-codec": b.compression_codec,
+            "properties": b.properties,
+            "content-base64": base64.b64encode(f.read_blob(b)).decode(),
+        }
+        for b in f.blobs
+    ]
     return {"properties": f.properties, "blobs": blobs}
 
 
@@ -87,7 +109,10 @@ def _read_parquet(inp: dict, revision: str) -> dict:
 
 def _all_optional(obj: Any) -> Any:
     if isinstance(obj, dict):
-        return {k: (False if k in ("required", "element-required", "value-required") else _all_optional(v)) for k, v in obj.items()}
+        return {
+            k: (False if k in ("required", "element-required", "value-required") else _all_optional(v))
+            for k, v in obj.items()
+        }
     if isinstance(obj, list):
         return [_all_optional(v) for v in obj]
     return obj
@@ -132,7 +157,10 @@ def _v4_validate(inp: dict, revision: str) -> list:
 def _v4_read_manifest(inp: dict, revision: str) -> list:
     from spec_impl.v4.files import read_manifest
 
-    return [[e.content_type, e.status, e.location] for e in read_manifest(base64.b64decode(inp["file-base64"]), "manifest").entries]
+    return [
+        [e.content_type, e.status, e.location]
+        for e in read_manifest(base64.b64decode(inp["file-base64"]), "manifest").entries
+    ]
 
 
 def _v4_upgrade(inp: dict, revision: str) -> dict:

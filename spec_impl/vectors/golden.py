@@ -36,7 +36,7 @@ import shutil
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from spec_impl.vectors.cases import build_all
 from spec_impl.vectors.families import SETS
@@ -53,14 +53,20 @@ def dumps(obj) -> bytes:
     return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
-def render(set_name: str = "values", progress: Callable[[str], None] = lambda _: None, seen: set[str] | None = None) -> dict[str, bytes]:
+def render(
+    set_name: str = "values", progress: Callable[[str], None] = lambda _: None, seen: set[str] | None = None
+) -> dict[str, bytes]:
     """Every file of one generated set, by name. `seen` collects case ids across sets (they must be unique)."""
     if set_name == "tables":  # whole tables, not case files (spec_impl/vectors/tables.py)
         from spec_impl.vectors import tables
 
         files = tables.render()
-        progress(f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), {len(files)} files")
-        files[CHECKSUMS] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())).encode()
+        progress(
+            f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), {len(files)} files"
+        )
+        files[CHECKSUMS] = "".join(
+            f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())
+        ).encode()
         return files
     files: dict[str, bytes] = {SCHEMA_NAME: dumps(CASE_FILE_SCHEMA)}
     if set_name == "metadata":
@@ -73,14 +79,18 @@ def render(set_name: str = "values", progress: Callable[[str], None] = lambda _:
             raise ValueError(f"case ids of family {family.NAME} already used by another family: {sorted(clashes)}")
         seen |= {c["id"] for c in cases}
         progress(f"{family.NAME}: {len(cases)} cases")
-        files[f"{family.NAME}.json"] = dumps({
-            "$schema": f"./{SCHEMA_NAME}",
-            "format": FORMAT_VERSION,
-            "family": family.NAME,
-            "description": family.DESCRIPTION,
-            "cases": cases,
-        })  # fmt: skip
-    files[CHECKSUMS] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())).encode()
+        files[f"{family.NAME}.json"] = dumps(
+            {
+                "$schema": f"./{SCHEMA_NAME}",
+                "format": FORMAT_VERSION,
+                "family": family.NAME,
+                "description": family.DESCRIPTION,
+                "cases": cases,
+            }
+        )
+    files[CHECKSUMS] = "".join(
+        f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())
+    ).encode()
     return files
 
 

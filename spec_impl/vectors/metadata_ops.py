@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl import revisions
 from spec_impl.manifests import avro_schemas, inheritance
@@ -52,8 +53,14 @@ def _parse_schema(inp: dict, revision: str) -> Any:
 def _check_evolution(inp: dict, revision: str) -> list[str]:
     fv = inp["format-version"]
     specs = [partitioning.parse_partition_spec(s, fv, revision) for s in inp.get("partition-specs") or []]
-    found = evolution.check_evolution(_schema(inp["from"], fv, revision), _schema(inp["to"], fv, revision), fv, revision,
-                                      last_column_id=inp.get("last-column-id"), partition_specs=specs)  # fmt: skip
+    found = evolution.check_evolution(
+        _schema(inp["from"], fv, revision),
+        _schema(inp["to"], fv, revision),
+        fv,
+        revision,
+        last_column_id=inp.get("last-column-id"),
+        partition_specs=specs,
+    )
     return sorted({v.rule for v in found})
 
 
@@ -67,7 +74,9 @@ def _project(inp: dict, revision: str) -> list:
     else:
         rows = [decode(file_schema.struct, r) for r in inp["rows"]]
     parts = {int(k): decode(read.field_by_id(int(k)).type, v) for k, v in (inp.get("partition-values") or {}).items()}
-    out = projection.project(rows, file_schema, read, inp.get("name-mapping"), parts or None, format_version=fv, revision=revision)
+    out = projection.project(
+        rows, file_schema, read, inp.get("name-mapping"), parts or None, format_version=fv, revision=revision
+    )
     return [encode(read.struct, r) for r in out]
 
 
@@ -105,15 +114,19 @@ def _parse_and_validate(parse: Callable, validate: Callable, obj: Any, inp: dict
 
 
 def _parse_partition_spec(inp: dict, revision: str) -> Any:
-    return _parse_and_validate(partitioning.parse_partition_spec, partitioning.validate_partition_spec, inp["spec"], inp, revision)
+    return _parse_and_validate(
+        partitioning.parse_partition_spec, partitioning.validate_partition_spec, inp["spec"], inp, revision
+    )
 
 
 def _assign_ids(inp: dict, revision: str) -> dict:
     fv = inp["format-version"]
     existing = [partitioning.parse_partition_spec(s, fv, revision) for s in inp["existing-specs"]]
     parsed = partitioning.parse_partition_spec(inp["spec"], 1, revision)  # v1 reading tolerates missing field ids
-    fields = tuple(f if "field-id" in raw else dataclasses.replace(f, field_id=None)  # ids still to assign
-                   for f, raw in zip(parsed.fields, inp["spec"]["fields"]))  # fmt: skip
+    fields = tuple(
+        f if "field-id" in raw else dataclasses.replace(f, field_id=None)  # ids still to assign
+        for f, raw in zip(parsed.fields, inp["spec"]["fields"])
+    )
     spec = dataclasses.replace(parsed, fields=fields)
     partitioning.check_new_spec(spec, existing)
     spec, last = partitioning.assign_field_ids(spec, existing, inp["last-partition-id"], fv)
@@ -125,7 +138,9 @@ def _findings(inp: dict, revision: str) -> list[str]:
     spec = partitioning.parse_partition_spec(inp["spec"], fv, revision)
     found = partitioning.writer_violations(spec)
     if inp.get("previous") is not None and fv == 1:  # the evolution recommendations are v1's
-        found += partitioning.v1_evolution_warnings(partitioning.parse_partition_spec(inp["previous"], fv, revision), spec)
+        found += partitioning.v1_evolution_warnings(
+            partitioning.parse_partition_spec(inp["previous"], fv, revision), spec
+        )
     return sorted({f.rule for f in found})
 
 
@@ -150,7 +165,9 @@ def _parse_sort_order(inp: dict, revision: str) -> Any:
 def _sort_values(inp: dict, revision: str) -> list:
     t = parse_type(inp["type"])
     values = [decode(t, v) for v in inp["values"]]
-    key = lambda v: sorting.sort_key(v, t, inp.get("direction", sorting.ASC), inp.get("null-order", sorting.NULLS_FIRST))  # noqa: E731
+    key = lambda v: sorting.sort_key(
+        v, t, inp.get("direction", sorting.ASC), inp.get("null-order", sorting.NULLS_FIRST)
+    )  # noqa: E731
     return [encode(t, v) for v in sorted(values, key=key)]
 
 
@@ -250,15 +267,24 @@ INPUT_KEYS = {
     "inherit-manifest-entries": ["manifest", "entries", "format-version"],
     "assign-manifest-first-row-ids": ["manifests", "snapshot-first-row-id"],
     "row-lineage": ["first-row-id", "data-sequence-number", "rows"],
-    "read-table-metadata": ["document"], "read-metadata-file": ["file-base64"], "write-table-metadata": ["document"], "read-view-metadata": ["document"], "parse-schema": ["schema", "format-version"],
-    "check-evolution": ["from", "to", "format-version"], "project": ["file-schema", "read-schema", "rows"],
-    "parse-name-mapping": ["mapping"], "parse-partition-spec": ["spec", "format-version"],
+    "read-table-metadata": ["document"],
+    "read-metadata-file": ["file-base64"],
+    "write-table-metadata": ["document"],
+    "read-view-metadata": ["document"],
+    "parse-schema": ["schema", "format-version"],
+    "check-evolution": ["from", "to", "format-version"],
+    "project": ["file-schema", "read-schema", "rows"],
+    "parse-name-mapping": ["mapping"],
+    "parse-partition-spec": ["spec", "format-version"],
     "assign-partition-field-ids": ["spec", "existing-specs", "last-partition-id", "format-version"],
-    "partition-spec-findings": ["spec", "format-version"], "partition-type": ["specs", "schema"],
-    "partition-values-equal": ["a", "b", "type"], "parse-sort-order": ["order", "format-version"],
-    "sort-values": ["type", "values"], "parse-snapshot": ["snapshot", "format-version"],
+    "partition-spec-findings": ["spec", "format-version"],
+    "partition-type": ["specs", "schema"],
+    "partition-values-equal": ["a", "b", "type"],
+    "parse-sort-order": ["order", "format-version"],
+    "sort-values": ["type", "values"],
+    "parse-snapshot": ["snapshot", "format-version"],
     "expire-snapshots": ["snapshots", "refs", "now-ms"],
-}  # fmt: skip
+}
 
 # The planning ops (metrics, summaries, partition tuples, predicates, projection, pruning) have
 # their own module; they are registered here so that every op list and the case schema see them.

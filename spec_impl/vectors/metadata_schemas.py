@@ -20,60 +20,170 @@ _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 
 def _obj(required_keys: list[str], /, **properties: Any) -> dict:
     """An object schema; property names are given with `_` for `-`."""
-    return {"type": "object", "required": required_keys, "properties": {k.replace("_", "-"): v for k, v in properties.items()}}
+    return {
+        "type": "object",
+        "required": required_keys,
+        "properties": {k.replace("_", "-"): v for k, v in properties.items()},
+    }
 
 
 DEFS: dict[str, Any] = {
-    "type": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/struct"}, {"$ref": "#/$defs/list"}, {"$ref": "#/$defs/map"}]},
-    "field": _obj(["id", "name", "required", "type"], id=_INT, name=_STR, required={"type": "boolean"},
-                  type={"$ref": "#/$defs/type"}, doc=_STR),  # fmt: skip
-    "struct": _obj(["type", "fields"], type={"const": "struct"}, fields={"type": "array", "items": {"$ref": "#/$defs/field"}}),
-    "list": _obj(["type", "element-id", "element", "element-required"], type={"const": "list"}, element_id=_INT,
-                 element={"$ref": "#/$defs/type"}, element_required={"type": "boolean"}),  # fmt: skip
-    "map": _obj(["type", "key-id", "key", "value-id", "value", "value-required"], type={"const": "map"}, key_id=_INT,
-                key={"$ref": "#/$defs/type"}, value_id=_INT, value={"$ref": "#/$defs/type"}, value_required={"type": "boolean"}),  # fmt: skip
-    "schema": {"allOf": [{"$ref": "#/$defs/struct"},
-                         _obj([], schema_id=_INT, identifier_field_ids={"type": "array", "items": _INT})]},  # fmt: skip
+    "type": {
+        "oneOf": [{"type": "string"}, {"$ref": "#/$defs/struct"}, {"$ref": "#/$defs/list"}, {"$ref": "#/$defs/map"}]
+    },
+    "field": _obj(
+        ["id", "name", "required", "type"],
+        id=_INT,
+        name=_STR,
+        required={"type": "boolean"},
+        type={"$ref": "#/$defs/type"},
+        doc=_STR,
+    ),
+    "struct": _obj(
+        ["type", "fields"], type={"const": "struct"}, fields={"type": "array", "items": {"$ref": "#/$defs/field"}}
+    ),
+    "list": _obj(
+        ["type", "element-id", "element", "element-required"],
+        type={"const": "list"},
+        element_id=_INT,
+        element={"$ref": "#/$defs/type"},
+        element_required={"type": "boolean"},
+    ),
+    "map": _obj(
+        ["type", "key-id", "key", "value-id", "value", "value-required"],
+        type={"const": "map"},
+        key_id=_INT,
+        key={"$ref": "#/$defs/type"},
+        value_id=_INT,
+        value={"$ref": "#/$defs/type"},
+        value_required={"type": "boolean"},
+    ),
+    "schema": {
+        "allOf": [
+            {"$ref": "#/$defs/struct"},
+            _obj([], schema_id=_INT, identifier_field_ids={"type": "array", "items": _INT}),
+        ]
+    },
     "source-ids": {"type": "array", "items": _INT, "minItems": 1},
-    "partition-field": _obj(["name", "transform"], source_id=_INT, source_ids={"$ref": "#/$defs/source-ids"}, field_id=_INT,
-                            name=_STR, transform=_STR),  # fmt: skip
-    "sort-field": _obj(["transform", "direction", "null-order"], source_id=_INT, source_ids={"$ref": "#/$defs/source-ids"},
-                       transform=_STR, direction={"enum": ["asc", "desc"]}, null_order={"enum": ["nulls-first", "nulls-last"]}),  # fmt: skip
-    "sort-order": _obj(["order-id", "fields"], order_id=_INT, fields={"type": "array", "items": {"$ref": "#/$defs/sort-field"}}),
-    "snapshot": _obj(["snapshot-id", "timestamp-ms"], snapshot_id=_LONG, parent_snapshot_id=_LONG, sequence_number=_LONG,
-                     timestamp_ms=_LONG, manifest_list=_STR, manifests={"type": "array", "items": _STR},
-                     summary={"allOf": [_STRING_MAP, {"required": ["operation"]}]}, schema_id=_INT,
-                     first_row_id=_LONG, added_rows=_LONG, key_id=_STR),  # fmt: skip
-    "ref": _obj(["snapshot-id", "type"], snapshot_id=_LONG, type={"type": "string"}, min_snapshots_to_keep=_INT,
-                max_snapshot_age_ms=_LONG, max_ref_age_ms=_LONG),  # fmt: skip
-    "snapshot-log": {"type": "array", "items": _obj(["snapshot-id", "timestamp-ms"], snapshot_id=_LONG, timestamp_ms=_LONG)},
-    "metadata-log": {"type": "array", "items": _obj(["metadata-file", "timestamp-ms"], metadata_file=_STR, timestamp_ms=_LONG)},
-    "statistics": {"type": "array", "items": _obj(["snapshot-id", "statistics-path", "file-size-in-bytes"], snapshot_id=_LONG,
-                                                  statistics_path=_STR, file_size_in_bytes=_LONG)},  # fmt: skip
-    "encryption-keys": {"type": "array", "items": _obj(["key-id", "encrypted-key-metadata"], key_id=_STR, encrypted_key_metadata=_STR)},
-}  # fmt: skip
+    "partition-field": _obj(
+        ["name", "transform"],
+        source_id=_INT,
+        source_ids={"$ref": "#/$defs/source-ids"},
+        field_id=_INT,
+        name=_STR,
+        transform=_STR,
+    ),
+    "sort-field": _obj(
+        ["transform", "direction", "null-order"],
+        source_id=_INT,
+        source_ids={"$ref": "#/$defs/source-ids"},
+        transform=_STR,
+        direction={"enum": ["asc", "desc"]},
+        null_order={"enum": ["nulls-first", "nulls-last"]},
+    ),
+    "sort-order": _obj(
+        ["order-id", "fields"], order_id=_INT, fields={"type": "array", "items": {"$ref": "#/$defs/sort-field"}}
+    ),
+    "snapshot": _obj(
+        ["snapshot-id", "timestamp-ms"],
+        snapshot_id=_LONG,
+        parent_snapshot_id=_LONG,
+        sequence_number=_LONG,
+        timestamp_ms=_LONG,
+        manifest_list=_STR,
+        manifests={"type": "array", "items": _STR},
+        summary={"allOf": [_STRING_MAP, {"required": ["operation"]}]},
+        schema_id=_INT,
+        first_row_id=_LONG,
+        added_rows=_LONG,
+        key_id=_STR,
+    ),
+    "ref": _obj(
+        ["snapshot-id", "type"],
+        snapshot_id=_LONG,
+        type={"type": "string"},
+        min_snapshots_to_keep=_INT,
+        max_snapshot_age_ms=_LONG,
+        max_ref_age_ms=_LONG,
+    ),
+    "snapshot-log": {
+        "type": "array",
+        "items": _obj(["snapshot-id", "timestamp-ms"], snapshot_id=_LONG, timestamp_ms=_LONG),
+    },
+    "metadata-log": {
+        "type": "array",
+        "items": _obj(["metadata-file", "timestamp-ms"], metadata_file=_STR, timestamp_ms=_LONG),
+    },
+    "statistics": {
+        "type": "array",
+        "items": _obj(
+            ["snapshot-id", "statistics-path", "file-size-in-bytes"],
+            snapshot_id=_LONG,
+            statistics_path=_STR,
+            file_size_in_bytes=_LONG,
+        ),
+    },
+    "encryption-keys": {
+        "type": "array",
+        "items": _obj(["key-id", "encrypted-key-metadata"], key_id=_STR, encrypted_key_metadata=_STR),
+    },
+}
 
 _COMMON = dict(
-    table_uuid=_UUID, location=_STR, last_sequence_number=_LONG, last_updated_ms=_LONG, last_column_id=_INT,
-    schema={"$ref": "#/$defs/schema"}, schemas={"type": "array", "items": {"$ref": "#/$defs/schema"}}, current_schema_id=_INT,
+    table_uuid=_UUID,
+    location=_STR,
+    last_sequence_number=_LONG,
+    last_updated_ms=_LONG,
+    last_column_id=_INT,
+    schema={"$ref": "#/$defs/schema"},
+    schemas={"type": "array", "items": {"$ref": "#/$defs/schema"}},
+    current_schema_id=_INT,
     partition_spec={"type": "array", "items": {"$ref": "#/$defs/partition-field"}},
-    partition_specs={"type": "array", "items": _obj(["spec-id", "fields"], spec_id=_INT,
-                                                    fields={"type": "array", "items": {"$ref": "#/$defs/partition-field"}})},
-    default_spec_id=_INT, last_partition_id=_INT, properties=_STRING_MAP,
-    current_snapshot_id={"type": ["integer", "null"]}, snapshots={"type": "array", "items": {"$ref": "#/$defs/snapshot"}},
-    snapshot_log={"$ref": "#/$defs/snapshot-log"}, metadata_log={"$ref": "#/$defs/metadata-log"},
-    sort_orders={"type": "array", "items": {"$ref": "#/$defs/sort-order"}}, default_sort_order_id=_INT,
-    refs={"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/ref"}}]},  # may be null
-    statistics={"$ref": "#/$defs/statistics"}, partition_statistics={"$ref": "#/$defs/statistics"},
-)  # fmt: skip
-_V2_REQUIRED = ["format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms", "last-column-id",
-                "schemas", "current-schema-id", "partition-specs", "default-spec-id", "last-partition-id", "sort-orders",
-                "default-sort-order-id"]  # fmt: skip
+    partition_specs={
+        "type": "array",
+        "items": _obj(
+            ["spec-id", "fields"], spec_id=_INT, fields={"type": "array", "items": {"$ref": "#/$defs/partition-field"}}
+        ),
+    },
+    default_spec_id=_INT,
+    last_partition_id=_INT,
+    properties=_STRING_MAP,
+    current_snapshot_id={"type": ["integer", "null"]},
+    snapshots={"type": "array", "items": {"$ref": "#/$defs/snapshot"}},
+    snapshot_log={"$ref": "#/$defs/snapshot-log"},
+    metadata_log={"$ref": "#/$defs/metadata-log"},
+    sort_orders={"type": "array", "items": {"$ref": "#/$defs/sort-order"}},
+    default_sort_order_id=_INT,
+    refs={
+        "anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/ref"}}]
+    },  # may be null
+    statistics={"$ref": "#/$defs/statistics"},
+    partition_statistics={"$ref": "#/$defs/statistics"},
+)
+_V2_REQUIRED = [
+    "format-version",
+    "table-uuid",
+    "location",
+    "last-sequence-number",
+    "last-updated-ms",
+    "last-column-id",
+    "schemas",
+    "current-schema-id",
+    "partition-specs",
+    "default-spec-id",
+    "last-partition-id",
+    "sort-orders",
+    "default-sort-order-id",
+]
 
 
 def table_metadata_schema(format_version: int) -> dict:
     """The JSON Schema of a table metadata document of one format version."""
-    required = ["format-version", "location", "last-updated-ms", "last-column-id"] if format_version == 1 else list(_V2_REQUIRED)
+    required = (
+        ["format-version", "location", "last-updated-ms", "last-column-id"]
+        if format_version == 1
+        else list(_V2_REQUIRED)
+    )
     props: dict[str, Any] = dict(_COMMON, format_version={"const": format_version})
     doc: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -83,11 +193,15 @@ def table_metadata_schema(format_version: int) -> dict:
         "$defs": DEFS,
     }
     if format_version == 1:  # the deprecated fields or their replacements
-        doc["allOf"] = [{"anyOf": [{"required": ["schema"]}, {"required": ["schemas", "current-schema-id"]}]},
-                        {"anyOf": [{"required": ["partition-spec"]}, {"required": ["partition-specs", "default-spec-id"]}]}]  # fmt: skip
+        doc["allOf"] = [
+            {"anyOf": [{"required": ["schema"]}, {"required": ["schemas", "current-schema-id"]}]},
+            {"anyOf": [{"required": ["partition-spec"]}, {"required": ["partition-specs", "default-spec-id"]}]},
+        ]
     else:  # snapshots carry manifest lists (sequence-number may be absent on v1 snapshots of an upgraded table)
-        doc["properties"]["snapshots"] = {"type": "array", "items": {"allOf": [{"$ref": "#/$defs/snapshot"},
-                                                                              {"required": ["manifest-list"]}]}}  # fmt: skip
+        doc["properties"]["snapshots"] = {
+            "type": "array",
+            "items": {"allOf": [{"$ref": "#/$defs/snapshot"}, {"required": ["manifest-list"]}]},
+        }
     if format_version == 3:
         doc["required"].append("next-row-id")
         doc["properties"].update({"next-row-id": _LONG, "encryption-keys": {"$ref": "#/$defs/encryption-keys"}})
@@ -98,17 +212,35 @@ VIEW_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "view-metadata.schema.json",
     "title": "Iceberg view metadata (the adopted view spec)",
-    **_obj(["view-uuid", "format-version", "location", "schemas", "current-version-id", "versions", "version-log"],
-           view_uuid=_UUID, format_version={"const": 1}, location=_STR, current_version_id=_INT, properties=_STRING_MAP,
-           schemas={"type": "array", "items": {"allOf": [{"$ref": "#/$defs/schema"}, {"required": ["schema-id"]}]}},
-           versions={"type": "array", "minItems": 1, "items": _obj(
-               ["version-id", "schema-id", "timestamp-ms", "summary", "representations", "default-namespace"],
-               version_id=_INT, schema_id=_INT, timestamp_ms=_LONG, summary=_STRING_MAP, default_catalog={"type": ["string", "null"]},
-               default_namespace={"type": "array", "items": _STR},
-               representations={"type": "array", "items": _obj(["type"], type=_STR, sql=_STR, dialect=_STR)})},
-           version_log={"type": "array", "items": _obj(["timestamp-ms", "version-id"], timestamp_ms=_LONG, version_id=_INT)}),
+    **_obj(
+        ["view-uuid", "format-version", "location", "schemas", "current-version-id", "versions", "version-log"],
+        view_uuid=_UUID,
+        format_version={"const": 1},
+        location=_STR,
+        current_version_id=_INT,
+        properties=_STRING_MAP,
+        schemas={"type": "array", "items": {"allOf": [{"$ref": "#/$defs/schema"}, {"required": ["schema-id"]}]}},
+        versions={
+            "type": "array",
+            "minItems": 1,
+            "items": _obj(
+                ["version-id", "schema-id", "timestamp-ms", "summary", "representations", "default-namespace"],
+                version_id=_INT,
+                schema_id=_INT,
+                timestamp_ms=_LONG,
+                summary=_STRING_MAP,
+                default_catalog={"type": ["string", "null"]},
+                default_namespace={"type": "array", "items": _STR},
+                representations={"type": "array", "items": _obj(["type"], type=_STR, sql=_STR, dialect=_STR)},
+            ),
+        },
+        version_log={
+            "type": "array",
+            "items": _obj(["timestamp-ms", "version-id"], timestamp_ms=_LONG, version_id=_INT),
+        },
+    ),
     "$defs": DEFS,
-}  # fmt: skip
+}
 
 SCHEMA_FILES = {f"table-metadata-v{v}.schema.json": table_metadata_schema(v) for v in (1, 2, 3)}
 SCHEMA_FILES["view-metadata.schema.json"] = VIEW_SCHEMA

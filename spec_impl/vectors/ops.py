@@ -24,7 +24,8 @@ The metadata ops (read-table-metadata, parse-schema, check-evolution, ...) are l
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from spec_impl import promotion, transforms
 from spec_impl.errors import InvalidInput

@@ -27,7 +27,8 @@ lowercase hex; `fields` a list of `{"name", "type"}`. A `predicate` is Iceberg's
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, predicates as P, projection
@@ -74,7 +75,11 @@ def predicate_json(e: P.Expr, types: Mapping[str, IcebergType]) -> Any:
     if isinstance(e, P.Const):
         return e.value
     if isinstance(e, (P.And, P.Or)):
-        return {"type": "and" if isinstance(e, P.And) else "or", "left": predicate_json(e.left, types), "right": predicate_json(e.right, types)}
+        return {
+            "type": "and" if isinstance(e, P.And) else "or",
+            "left": predicate_json(e.left, types),
+            "right": predicate_json(e.right, types),
+        }
     if isinstance(e, P.Not):
         return {"type": "not", "child": predicate_json(e.child, types)}
     assert isinstance(e, P.Pred)
@@ -113,14 +118,23 @@ def _unhex(text: str | None, rule_id: str) -> bytes | None:
 
 
 def _metrics_out(m: cm.ColumnMetrics) -> dict:
-    return {"value_count": m.value_count, "null_value_count": m.null_value_count, "nan_value_count": m.nan_value_count,
-            "lower_bound": _hex(m.lower_bound), "upper_bound": _hex(m.upper_bound)}  # fmt: skip
+    return {
+        "value_count": m.value_count,
+        "null_value_count": m.null_value_count,
+        "nan_value_count": m.nan_value_count,
+        "lower_bound": _hex(m.lower_bound),
+        "upper_bound": _hex(m.upper_bound),
+    }
 
 
 def _metrics_in(obj: dict) -> cm.ColumnMetrics:
-    return cm.ColumnMetrics(obj.get("value_count"), obj.get("null_value_count"), obj.get("nan_value_count"),
-                            _unhex(obj.get("lower_bound"), "metrics.bound.encoding"),
-                            _unhex(obj.get("upper_bound"), "metrics.bound.encoding"))  # fmt: skip
+    return cm.ColumnMetrics(
+        obj.get("value_count"),
+        obj.get("null_value_count"),
+        obj.get("nan_value_count"),
+        _unhex(obj.get("lower_bound"), "metrics.bound.encoding"),
+        _unhex(obj.get("upper_bound"), "metrics.bound.encoding"),
+    )
 
 
 def _column_values(inp: dict) -> tuple[IcebergType, list]:
@@ -149,15 +163,25 @@ def _summary_input(inp: dict) -> tuple[list[IcebergType], list[list]]:
 
 
 def _summary_in(obj: dict) -> summaries.FieldSummary:
-    return summaries.FieldSummary(obj["contains_null"], obj.get("contains_nan"),
-                                  _unhex(obj.get("lower_bound"), "partition-summary.lower-bound"),
-                                  _unhex(obj.get("upper_bound"), "partition-summary.upper-bound"))  # fmt: skip
+    return summaries.FieldSummary(
+        obj["contains_null"],
+        obj.get("contains_nan"),
+        _unhex(obj.get("lower_bound"), "partition-summary.lower-bound"),
+        _unhex(obj.get("upper_bound"), "partition-summary.upper-bound"),
+    )
 
 
 def _partition_summaries(inp: dict, revision: str) -> list[dict]:
     types, tuples = _summary_input(inp)
-    return [{"contains_null": s.contains_null, "contains_nan": s.contains_nan, "lower_bound": _hex(s.lower_bound),
-             "upper_bound": _hex(s.upper_bound)} for s in summaries.partition_summaries(types, tuples)]  # fmt: skip
+    return [
+        {
+            "contains_null": s.contains_null,
+            "contains_nan": s.contains_nan,
+            "lower_bound": _hex(s.lower_bound),
+            "upper_bound": _hex(s.upper_bound),
+        }
+        for s in summaries.partition_summaries(types, tuples)
+    ]
 
 
 def _check_partition_summaries(inp: dict, revision: str) -> list[str]:
@@ -182,7 +206,9 @@ def _check_partition_tuple(inp: dict, revision: str) -> list[str]:
 
 
 def _check_file_counts(inp: dict, revision: str) -> list[str]:
-    found = file_counts.check_record_count(inp["record-count"], inp["rows"]) + file_counts.check_file_size(inp["file-size-in-bytes"], inp["length"])
+    found = file_counts.check_record_count(inp["record-count"], inp["rows"]) + file_counts.check_file_size(
+        inp["file-size-in-bytes"], inp["length"]
+    )
     return sorted({f.rule for f in found})
 
 
@@ -229,7 +255,9 @@ def _evaluate_manifest(inp: dict, revision: str) -> bool:
     expr = parse_predicate(inp["predicate"], dict(fields))
     claimed = None if inp["summaries"] is None else [_summary_in(s) for s in inp["summaries"]]
     if claimed is not None and len(claimed) != len(fields):
-        raise InvalidInput("partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed))
+        raise InvalidInput(
+            "partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed)
+        )
     return evaluators.manifest_might_match(expr, fields, claimed, revision)
 
 
@@ -249,12 +277,16 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
 }
 
 INPUT_KEYS = {
-    "column-metrics": ["type", "values"], "check-column-metrics": ["type", "values", "metrics"],
-    "partition-summaries": ["types", "partitions"], "check-partition-summaries": ["types", "partitions", "summaries"],
-    "partition-tuple": ["schema", "spec", "rows"], "check-partition-tuple": ["schema", "spec", "rows", "partition"],
+    "column-metrics": ["type", "values"],
+    "check-column-metrics": ["type", "values", "metrics"],
+    "partition-summaries": ["types", "partitions"],
+    "check-partition-summaries": ["types", "partitions", "summaries"],
+    "partition-tuple": ["schema", "spec", "rows"],
+    "check-partition-tuple": ["schema", "spec", "rows", "partition"],
     "check-file-counts": ["record-count", "file-size-in-bytes", "rows", "length"],
     "check-position-deletes": ["rows", "row-counts"],
-    "evaluate-predicate": ["schema", "predicate", "rows"], "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
+    "evaluate-predicate": ["schema", "predicate", "rows"],
+    "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],
-}  # fmt: skip
+}

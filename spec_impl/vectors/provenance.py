@@ -24,7 +24,7 @@ import argparse
 import hashlib
 import json
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,20 +41,36 @@ SCHEMA = {
     "properties": {
         "kind": {"enum": list(KINDS)},
         "source": {"type": "string", "minLength": 1, "description": "the cited source of a declared expectation"},
-        "engines": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/engine-version"},
-                    "description": "the engines that wrote the table (engine-written) or agree (engine-confirmed)"},
-        "confirmed-by": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/engine-version"},
-                         "description": "real engines that also agree with a declared expectation"},
-        "partially-confirmed-by": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/engine-version"},
-                                   "description": "engines that agree on the part of the expectation they report"},
+        "engines": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"$ref": "#/$defs/engine-version"},
+            "description": "the engines that wrote the table (engine-written) or agree (engine-confirmed)",
+        },
+        "confirmed-by": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"$ref": "#/$defs/engine-version"},
+            "description": "real engines that also agree with a declared expectation",
+        },
+        "partially-confirmed-by": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"$ref": "#/$defs/engine-version"},
+            "description": "engines that agree on the part of the expectation they report",
+        },
     },
     "allOf": [
-        {"if": {"properties": {"kind": {"enum": ["spec-example", "hand-typed", "engine-written"]}}},
-         "then": {"required": ["source"]}},
-        {"if": {"properties": {"kind": {"enum": ["engine-confirmed", "engine-written"]}}},
-         "then": {"required": ["engines"]}},
+        {
+            "if": {"properties": {"kind": {"enum": ["spec-example", "hand-typed", "engine-written"]}}},
+            "then": {"required": ["source"]},
+        },
+        {
+            "if": {"properties": {"kind": {"enum": ["engine-confirmed", "engine-written"]}}},
+            "then": {"required": ["engines"]},
+        },
     ],
-}  # fmt: skip
+}
 ENGINE_VERSION_SCHEMA = {
     "type": "object",
     "required": ["engine", "version"],
@@ -84,7 +100,7 @@ def expectation_digest(expected: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-@lru_cache(maxsize=None)
+@cache
 def confirmations(path: Path = CONFIRMATIONS_FILE) -> dict[str, dict[str, list[tuple[dict[str, str], str]]]]:
     """case id -> {"full": [...], "partial": [...]}: the engines (name, version) that agree with it,
     each with the digest of the expectation they agreed with."""
@@ -124,7 +140,9 @@ def provenance_for(case_id: str, declared: dict[str, Any] | None = None, expecte
     Raises ValueError on a malformed declaration."""
     digest = None if expected is None else expectation_digest(expected)
     recorded = confirmations().get(case_id, {"full": [], "partial": []})
-    confirmed = {part: [who for who, d in entries if digest is None or d == digest] for part, entries in recorded.items()}
+    confirmed = {
+        part: [who for who, d in entries if digest is None or d == digest] for part, entries in recorded.items()
+    }
     if declared is not None and declared.get("kind") not in (None, "reference-only", "engine-confirmed"):
         out = _check_declared(case_id, declared)
         if confirmed["full"]:
@@ -146,8 +164,11 @@ def merge(current: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
     (engines the run did not judge keep their earlier record)."""
     engines = dict(current.get("engines", {}))
     for name, info in run["engines"].items():
-        engines[name] = {"version": info["version"], "confirmed": dict(sorted(info.get("confirmed", {}).items())),
-                         "partially-confirmed": dict(sorted(info.get("partially-confirmed", {}).items()))}  # fmt: skip
+        engines[name] = {
+            "version": info["version"],
+            "confirmed": dict(sorted(info.get("confirmed", {}).items())),
+            "partially-confirmed": dict(sorted(info.get("partially-confirmed", {}).items())),
+        }
     return {"format": CONFIRMATIONS_FORMAT, "engines": dict(sorted(engines.items()))}
 
 
@@ -156,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m spec_impl.vectors.provenance",
         description="Record which real engines confirm which vector cases, from a conformance run.",
         epilog="pytest conformance/ --compliance-report reports/  &&  python -m spec_impl.vectors.provenance record "
-               "reports/confirmations.json  &&  iceberg-vectors generate")  # fmt: skip
+        "reports/confirmations.json  &&  iceberg-vectors generate",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record", help=f"merge a run's confirmations into {CONFIRMATIONS_FILE.name}")
     rec.add_argument("run", type=Path, help="the confirmations.json a conformance run wrote next to compliance.json")
@@ -172,8 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     doc = merge(current, run)
     args.into.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for name, info in run["engines"].items():
-        print(f"{name} {info['version']}: {len(info.get('confirmed', []))} cases confirmed, "
-              f"{len(info.get('partially-confirmed', []))} in part", file=sys.stderr)  # fmt: skip
+        print(
+            f"{name} {info['version']}: {len(info.get('confirmed', []))} cases confirmed, "
+            f"{len(info.get('partially-confirmed', []))} in part",
+            file=sys.stderr,
+        )
     print(f"wrote {args.into}; run `iceberg-vectors generate` to put it into the vectors", file=sys.stderr)
     return 0
 

@@ -12,24 +12,34 @@ from typing import Any
 
 from spec_impl.obligations.levels import SCHEMA as OBLIGATION_SCHEMA
 
-_ENGINE = {"type": "object", "required": ["engine", "version"], "additionalProperties": False,
-           "properties": {"engine": {"type": "string"}, "version": {"type": ["string", "null"]}}}  # fmt: skip
+_ENGINE = {
+    "type": "object",
+    "required": ["engine", "version"],
+    "additionalProperties": False,
+    "properties": {"engine": {"type": "string"}, "version": {"type": ["string", "null"]}},
+}
 _PROVENANCE = {
-    "type": "object", "required": ["kind"],
+    "type": "object",
+    "required": ["kind"],
     "description": "where the expectation comes from (spec_impl/vectors/provenance.py): engine-written, engine-confirmed, "
-                   "partially-confirmed, spec-example, hand-typed or reference-only",
-    "properties": {"kind": {"type": "string"}, "source": {"type": "string"}, "engines": {"type": "array", "items": _ENGINE},
-                   "confirmed-by": {"type": "array", "items": _ENGINE}, "partially-confirmed-by": {"type": "array", "items": _ENGINE}},
-}  # fmt: skip
+    "partially-confirmed, spec-example, hand-typed or reference-only",
+    "properties": {
+        "kind": {"type": "string"},
+        "source": {"type": "string"},
+        "engines": {"type": "array", "items": _ENGINE},
+        "confirmed-by": {"type": "array", "items": _ENGINE},
+        "partially-confirmed-by": {"type": "array", "items": _ENGINE},
+    },
+}
 
 TABLE_CASE: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "table-case.schema.json",
     "title": "A golden table: tables/<id>/case.json",
     "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under `location` "
-                   "(rewrite them to where the table lands: vectors/README.md lists every path to rewrite). Each snapshot lists the "
-                   "rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
-                   "any order (compare as multisets).",
+    "(rewrite them to where the table lands: vectors/README.md lists every path to rewrite). Each snapshot lists the "
+    "rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
+    "any order (compare as multisets).",
     "type": "object",
     "required": ["id", "description", "format-version", "location", "metadata-location", "rules", "snapshots"],
     "additionalProperties": False,
@@ -41,17 +51,35 @@ TABLE_CASE: dict[str, Any] = {
         "metadata-location": {"type": "string"},
         "rules": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "writer": {"type": "string", "description": "the engine that wrote the table, when not the reference"},
-        "history": {"type": "object", "description": "the writer harness history that made the table (iceberg-writer-harness/1)"},
+        "history": {
+            "type": "object",
+            "description": "the writer harness history that made the table (iceberg-writer-harness/1)",
+        },
         "expected-rows": {"type": "string", "description": "where the snapshots' expected rows come from"},
-        "known-findings": {"type": "array", "items": {"type": "string"}, "description": "writer findings the table shows (ids)"},
-        "snapshots": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["snapshot-id", "operation", "columns", "rows", "provenance", "obligation"], "additionalProperties": False,
-            "properties": {"snapshot-id": {"type": "integer"}, "operation": {"type": "string"},
-                           "columns": {"type": "array", "items": {"type": "string"}},
-                           "rows": {"type": "array", "items": {"type": "object"}}, "provenance": _PROVENANCE,
-                           "obligation": OBLIGATION_SCHEMA}}},
+        "known-findings": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "writer findings the table shows (ids)",
+        },
+        "snapshots": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["snapshot-id", "operation", "columns", "rows", "provenance", "obligation"],
+                "additionalProperties": False,
+                "properties": {
+                    "snapshot-id": {"type": "integer"},
+                    "operation": {"type": "string"},
+                    "columns": {"type": "array", "items": {"type": "string"}},
+                    "rows": {"type": "array", "items": {"type": "object"}},
+                    "provenance": _PROVENANCE,
+                    "obligation": OBLIGATION_SCHEMA,
+                },
+            },
+        },
     },
-}  # fmt: skip
+}
 
 KNOWN_DISCREPANCIES: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -60,26 +88,52 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
     "type": "object",
     "required": ["discrepancies"],
     "properties": {
-        "discrepancies": {"type": "array", "items": {
-            "type": "object",
-            "required": ["engine", "case", "expected", "observed", "decided-by", "version", "document", "quote"],
-            "additionalProperties": False,
-            "properties": {
-                "engine": {"type": "string"}, "case": {"type": "string", "description": "the vector case id"},
-                "expected": {"type": "string", "description": "the vectors' expectation, as text"},
-                "observed": {"type": "string", "description": "what the engine does, in words"},
-                "decided-by": {"type": "string", "description": "the spec text that decides the case, quoted, and the reasoning"},
-                "document": {"type": "string", "description": "the spec text (a file of the spec directory) whose sentence the engine's answer contradicts"},
-                "quote": {"type": "string", "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an allowed set)"},
-                "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
-                "intermittent": {"type": "string", "description": "why the engine answers this case right on some runs and wrong on others (a race): a correct answer is then a pass, not a fixed entry"},
-                "version": {"type": "string", "description": "the engine version it was recorded against"},
-                "returned": {"description": "the pinned answer the engine returns"},
-                "raised": {"type": "string", "description": "a regular expression of the pinned error the engine raises"},
-                "failure": {"const": True, "description": "the pinned error is the engine's own failure (a crash or an internal error it reports), not a refusal of the input"},
-            }}},
-        "random-value-scopes": {"type": "array", "description": "scopes of the random-value property tests where an engine is known to differ"},
+        "discrepancies": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["engine", "case", "expected", "observed", "decided-by", "version", "document", "quote"],
+                "additionalProperties": False,
+                "properties": {
+                    "engine": {"type": "string"},
+                    "case": {"type": "string", "description": "the vector case id"},
+                    "expected": {"type": "string", "description": "the vectors' expectation, as text"},
+                    "observed": {"type": "string", "description": "what the engine does, in words"},
+                    "decided-by": {
+                        "type": "string",
+                        "description": "the spec text that decides the case, quoted, and the reasoning",
+                    },
+                    "document": {
+                        "type": "string",
+                        "description": "the spec text (a file of the spec directory) whose sentence the engine's answer contradicts",
+                    },
+                    "quote": {
+                        "type": "string",
+                        "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an allowed set)",
+                    },
+                    "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
+                    "intermittent": {
+                        "type": "string",
+                        "description": "why the engine answers this case right on some runs and wrong on others (a race): a correct answer is then a pass, not a fixed entry",
+                    },
+                    "version": {"type": "string", "description": "the engine version it was recorded against"},
+                    "returned": {"description": "the pinned answer the engine returns"},
+                    "raised": {
+                        "type": "string",
+                        "description": "a regular expression of the pinned error the engine raises",
+                    },
+                    "failure": {
+                        "const": True,
+                        "description": "the pinned error is the engine's own failure (a crash or an internal error it reports), not a refusal of the input",
+                    },
+                },
+            },
+        },
+        "random-value-scopes": {
+            "type": "array",
+            "description": "scopes of the random-value property tests where an engine is known to differ",
+        },
     },
-}  # fmt: skip
+}
 
 SCHEMAS = {"table-case.schema.json": TABLE_CASE, "known-discrepancies.schema.json": KNOWN_DISCREPANCIES}

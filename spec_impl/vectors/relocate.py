@@ -79,7 +79,7 @@ class _Mover:
     def __call__(self, value: str) -> str:
         for old in self.olds:
             if value == old or value.startswith(old + "/"):
-                return self.new + value[len(old):]
+                return self.new + value[len(old) :]
         return value
 
     def deep(self, value: Any) -> Any:
@@ -159,7 +159,7 @@ def _relocate_puffin(data: bytes, move: _Mover) -> bytes:
     puffin = read_puffin(data)
     footer_start = len(data) - puffin.footer_size
     payload_size = puffin.footer_size - 4 - FOOTER_TAIL
-    payload = data[footer_start + 4: footer_start + 4 + payload_size]
+    payload = data[footer_start + 4 : footer_start + 4 + payload_size]
     if puffin.footer_compressed:
         payload = decompress("lz4", payload, "footer payload")
     footer = move.deep(json.loads(payload))

@@ -56,14 +56,20 @@ IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
     "projection.missing.default": ("spec_impl.metadata.projection:_missing",),
     "projection.missing.null": ("spec_impl.metadata.projection:_missing",),
     "projection.missing.partition": ("spec_impl.metadata.projection:_missing",),
-    "retention.branch-ancestors": ("spec_impl.metadata.retention:_branch_retained", "spec_impl.metadata.retention:expire_snapshots"),
+    "retention.branch-ancestors": (
+        "spec_impl.metadata.retention:_branch_retained",
+        "spec_impl.metadata.retention:expire_snapshots",
+    ),
     "retention.expire": ("spec_impl.metadata.retention:expire_snapshots",),
     "retention.main-never-expires": ("spec_impl.metadata.retention:expire_snapshots",),
     "retention.ref-age": ("spec_impl.metadata.retention:expire_snapshots",),
     "retention.ref-snapshots": ("spec_impl.metadata.retention:expire_snapshots",),
     "retention.snapshot-log": ("spec_impl.metadata.retention:prune_snapshot_log",),
-    "table.deprecated-ignored": ("spec_impl.metadata.table_metadata:_schemas", "spec_impl.metadata.table_metadata:_specs"),
-}  # fmt: skip
+    "table.deprecated-ignored": (
+        "spec_impl.metadata.table_metadata:_schemas",
+        "spec_impl.metadata.table_metadata:_specs",
+    ),
+}
 
 
 def registry() -> dict[str, Any]:
@@ -94,6 +100,8 @@ def _ids_in_text(text: str, rules: dict) -> set[str]:
         elif m in rules:
             found.add(m)
     return found
+
+
 _FIELD = r"[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*"
 
 
@@ -144,7 +152,13 @@ def scan_implementations(rules: dict) -> dict[str, set[str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants: dict[str, set[str]] = {}
         for stmt in tree.body:
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value else []
+            targets = (
+                stmt.targets
+                if isinstance(stmt, ast.Assign)
+                else [stmt.target]
+                if isinstance(stmt, ast.AnnAssign) and stmt.value
+                else []
+            )
             for t in targets:
                 if isinstance(t, ast.Name):
                     constants[t.id] = _named_in(_without_rule_calls(stmt.value), rules)
@@ -195,18 +209,23 @@ def names_rule(function: str, rule_id: str) -> bool:
     tail it ends with, or a module-level constant holding the id that the source reads."""
     obj = resolve(function)
     source = inspect.getsource(obj)
-    if rule_id in source or any(re.fullmatch(".+".join(map(re.escape, w.split("*"))), rule_id)
-                                for w in re.findall(r"[\w.-]*\*[\w.*-]*", source) if "." in w):  # "deletes.*-scope"
+    if rule_id in source or any(
+        re.fullmatch(".+".join(map(re.escape, w.split("*"))), rule_id)
+        for w in re.findall(r"[\w.-]*\*[\w.*-]*", source)
+        if "." in w
+    ):  # "deletes.*-scope"
         return True
     for literal in re.findall(r"""\bf(["'])(.*?)\1""", source):  # f"{kind}.source-ids.agree"
-        pattern = "".join(_FIELD if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal[1]))
+        pattern = "".join(
+            _FIELD if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal[1])
+        )
         if "{" in literal[1] and re.fullmatch(pattern, rule_id):
             return True
     module = inspect.getmodule(obj)
     for name, value in vars(module).items():
         if re.search(rf"\b{re.escape(name)}\b", source) and isinstance(value, (str, dict, tuple, list, frozenset, set)):
             flat = json.dumps(value, default=str) if not isinstance(value, str) else value
-            if re.search(rf'(?<![\w.-]){re.escape(rule_id)}(?![\w-])', flat):
+            if re.search(rf"(?<![\w.-]){re.escape(rule_id)}(?![\w-])", flat):
                 return True
     return False
 
@@ -227,14 +246,18 @@ def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[s
         if not (isinstance(doc, dict) and "cases" in doc):
             continue
         for case in doc["cases"]:
-            named = {case["rule"], case["expected"].get("error")} if isinstance(case["expected"], dict) else {case["rule"]}
+            named = (
+                {case["rule"], case["expected"].get("error")} if isinstance(case["expected"], dict) else {case["rule"]}
+            )
             for r in sorted(n for n in named if n in out):
                 out[r].append({"id": case["id"], "expected": case["expected"]})
     for path in sorted(root.glob("tables/*/case.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
         for s in doc["snapshots"]:
-            case = {"id": snapshot_case_id(doc["id"], s["snapshot-id"]),
-                    "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}}}  # as conformance.vectors.table_cases
+            case = {
+                "id": snapshot_case_id(doc["id"], s["snapshot-id"]),
+                "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
+            }  # as conformance.vectors.table_cases
             for r in doc["rules"]:
                 if r in out:
                     out[r].append(case)
@@ -298,58 +321,139 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
             elif key in previous:
                 quote = previous[key]
             else:
-                raise FileNotFoundError(f"{rule_id}: no spec texts in {spec_dir} to quote {c.cited!r} from ({spec_sections.SPEC_DIR_ENV})")
-            sections.append({"cited": c.cited, "document": c.document, "heading": c.heading,
-                             **({"url": c.url} if c.url else {}), **({"detail": c.detail} if c.detail else {}),
-                             "quote": quote, "source": {"file": c.source_file, "section": c.source_heading}})  # fmt: skip
-        entries.append({
-            "id": rule_id, "summary": rule.summary, "versions": list(rule.versions), "revisions": list(rule.revisions),
-            "section": rule.section, "sections": sections, "implemented-by": impl[rule_id],
-            "vectors": [c["id"] for c in cases[rule_id]], "engines": verdicts[rule_id],
-        })  # fmt: skip
-    documents = {k: {"title": v["title"], **({"url": v["url"]} if v["url"] else {})} for k, v in spec_sections.DOCUMENTS.items()}
-    return {"$schema": f"./{SCHEMA_FILE}", "format": FORMAT,
-            "description": "Every spec rule id: its spec sections (published anchors, a quote), the reference functions, its vector cases and the engines that pass or fail them. Generated by python -m spec_impl.vectors.rule_index.",
-            "documents": documents, "rules": entries}  # fmt: skip
+                raise FileNotFoundError(
+                    f"{rule_id}: no spec texts in {spec_dir} to quote {c.cited!r} from ({spec_sections.SPEC_DIR_ENV})"
+                )
+            sections.append(
+                {
+                    "cited": c.cited,
+                    "document": c.document,
+                    "heading": c.heading,
+                    **({"url": c.url} if c.url else {}),
+                    **({"detail": c.detail} if c.detail else {}),
+                    "quote": quote,
+                    "source": {"file": c.source_file, "section": c.source_heading},
+                }
+            )
+        entries.append(
+            {
+                "id": rule_id,
+                "summary": rule.summary,
+                "versions": list(rule.versions),
+                "revisions": list(rule.revisions),
+                "section": rule.section,
+                "sections": sections,
+                "implemented-by": impl[rule_id],
+                "vectors": [c["id"] for c in cases[rule_id]],
+                "engines": verdicts[rule_id],
+            }
+        )
+    documents = {
+        k: {"title": v["title"], **({"url": v["url"]} if v["url"] else {})} for k, v in spec_sections.DOCUMENTS.items()
+    }
+    return {
+        "$schema": f"./{SCHEMA_FILE}",
+        "format": FORMAT,
+        "description": "Every spec rule id: its spec sections (published anchors, a quote), the reference functions, its vector cases and the engines that pass or fail them. Generated by python -m spec_impl.vectors.rule_index.",
+        "documents": documents,
+        "rules": entries,
+    }
 
 
 _ENGINE_VERDICTS = {
-    "type": "object", "required": ["pass", "fail"], "additionalProperties": False,
-    "properties": {"pass": {"type": "array", "items": {"type": "string"}, "description": "engines that confirmed at least one case"},
-                   "fail": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
-                            "description": "engine -> number of known discrepancies among the cases"}},
-}  # fmt: skip
+    "type": "object",
+    "required": ["pass", "fail"],
+    "additionalProperties": False,
+    "properties": {
+        "pass": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "engines that confirmed at least one case",
+        },
+        "fail": {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1},
+            "description": "engine -> number of known discrepancies among the cases",
+        },
+    },
+}
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Iceberg conformance rule index (vectors/rules.json)",
-    "type": "object", "required": ["format", "documents", "rules"], "additionalProperties": False,
+    "type": "object",
+    "required": ["format", "documents", "rules"],
+    "additionalProperties": False,
     "properties": {
-        "$schema": {"type": "string"}, "format": {"const": FORMAT}, "description": {"type": "string"},
-        "documents": {"type": "object", "additionalProperties": {"type": "object", "required": ["title"], "additionalProperties": False,
-                                                                 "properties": {"title": {"type": "string"}, "url": {"type": "string"}}}},
-        "rules": {"type": "array", "items": {
-            "type": "object", "additionalProperties": False,
-            "required": ["id", "summary", "versions", "revisions", "section", "sections", "implemented-by", "vectors", "engines"],
-            "properties": {
-                "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$"},
-                "summary": {"type": "string"}, "section": {"type": "string", "description": "the rule's section as registered"},
-                "versions": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-                "revisions": {"type": "array", "items": {"type": "string"}},
-                "sections": {"type": "array", "minItems": 1, "items": {
-                    "type": "object", "additionalProperties": False, "required": ["cited", "document", "heading", "quote", "source"],
-                    "properties": {
-                        "cited": {"type": "string"}, "document": {"enum": sorted(spec_sections.DOCUMENTS)},
-                        "heading": {"type": "string"}, "url": {"type": "string", "format": "uri"}, "detail": {"type": "string"},
-                        "quote": {"type": "string", "minLength": 1, "maxLength": spec_sections.MAX_QUOTE},
-                        "source": {"type": "object", "required": ["file", "section"], "additionalProperties": False,
-                                   "properties": {"file": {"type": "string"}, "section": {"type": "string"}},
-                                   "description": "the spec text the quote is from and its heading (or digest section)"}}}},
-                "implemented-by": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": r"^[\w.]+:[\w.]+$"}},
-                "vectors": {"type": "array", "items": {"type": "string"}},
-                "engines": _ENGINE_VERDICTS,
-            }}},
+        "$schema": {"type": "string"},
+        "format": {"const": FORMAT},
+        "description": {"type": "string"},
+        "documents": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["title"],
+                "additionalProperties": False,
+                "properties": {"title": {"type": "string"}, "url": {"type": "string"}},
+            },
+        },
+        "rules": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": [
+                    "id",
+                    "summary",
+                    "versions",
+                    "revisions",
+                    "section",
+                    "sections",
+                    "implemented-by",
+                    "vectors",
+                    "engines",
+                ],
+                "properties": {
+                    "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$"},
+                    "summary": {"type": "string"},
+                    "section": {"type": "string", "description": "the rule's section as registered"},
+                    "versions": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                    "revisions": {"type": "array", "items": {"type": "string"}},
+                    "sections": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["cited", "document", "heading", "quote", "source"],
+                            "properties": {
+                                "cited": {"type": "string"},
+                                "document": {"enum": sorted(spec_sections.DOCUMENTS)},
+                                "heading": {"type": "string"},
+                                "url": {"type": "string", "format": "uri"},
+                                "detail": {"type": "string"},
+                                "quote": {"type": "string", "minLength": 1, "maxLength": spec_sections.MAX_QUOTE},
+                                "source": {
+                                    "type": "object",
+                                    "required": ["file", "section"],
+                                    "additionalProperties": False,
+                                    "properties": {"file": {"type": "string"}, "section": {"type": "string"}},
+                                    "description": "the spec text the quote is from and its heading (or digest section)",
+                                },
+                            },
+                        },
+                    },
+                    "implemented-by": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {"type": "string", "pattern": r"^[\w.]+:[\w.]+$"},
+                    },
+                    "vectors": {"type": "array", "items": {"type": "string"}},
+                    "engines": _ENGINE_VERDICTS,
+                },
+            },
+        },
     },
-}  # fmt: skip
+}
 
 
 def _dumps(doc: Any) -> str:
@@ -366,39 +470,62 @@ def _order(doc: dict[str, Any]) -> list[tuple[tuple, str, str, str | None]]:
     for r in doc["rules"]:
         s = r["sections"][0]
         headings = list(spec_sections.anchors(s["document"]))
-        out.append(((documents.index(s["document"]), headings.index(s["heading"])), s["document"], s["heading"], s.get("url")))
+        out.append(
+            ((documents.index(s["document"]), headings.index(s["heading"])), s["document"], s["heading"], s.get("url"))
+        )
     return out
 
 
 def markdown(doc: dict[str, Any]) -> str:
-    lines = ["# Spec rules", "",
-             "Generated by `python -m spec_impl.vectors.rule_index --write` from the rule registry, the vectors and the",
-             "engine records; never edit by hand (`--check` fails when it is stale). The same data, machine-readable:",
-             "`vectors/rules.json`.", "",
-             "Rules are grouped by the first section they cite, in the order of the spec. Quotes are single sentences of",
-             "the spec texts the project implements (the 2024 table spec text, the view spec draft, the v4",
-             "proposal, and a digest of v3 as adopted, which cites the published table and Puffin specs).", ""]  # fmt: skip
+    lines = [
+        "# Spec rules",
+        "",
+        "Generated by `python -m spec_impl.vectors.rule_index --write` from the rule registry, the vectors and the",
+        "engine records; never edit by hand (`--check` fails when it is stale). The same data, machine-readable:",
+        "`vectors/rules.json`.",
+        "",
+        "Rules are grouped by the first section they cite, in the order of the spec. Quotes are single sentences of",
+        "the spec texts the project implements (the 2024 table spec text, the view spec draft, the v4",
+        "proposal, and a digest of v3 as adopted, which cites the published table and Puffin specs).",
+        "",
+    ]
     keyed = sorted(zip(_order(doc), doc["rules"]), key=lambda x: (x[0][0], x[1]["id"]))
     total = len(doc["rules"])
-    lines.append(f"{total} rules; {sum(1 for r in doc['rules'] if r['vectors'])} with vector cases; "
-                 f"{sum(1 for r in doc['rules'] if r['engines']['fail'])} with known engine discrepancies.")  # fmt: skip
+    lines.append(
+        f"{total} rules; {sum(1 for r in doc['rules'] if r['vectors'])} with vector cases; "
+        f"{sum(1 for r in doc['rules'] if r['engines']['fail'])} with known engine discrepancies."
+    )
     current = None
-    for (key, document, heading, url), r in keyed:
+    for (_key, document, heading, url), r in keyed:
         if (document, heading) != current:
             current = (document, heading)
             title = spec_sections.DOCUMENTS[document]["title"]
             lines += ["", f"## {title}: {heading}", ""] + ([f"<{url}>", ""] if url else [])
         versions = ", ".join(f"v{v}" for v in r["versions"])
-        lines += [f"### `{r['id']}`", "", r["summary"], "", f"- format versions {versions}; revisions {', '.join(r['revisions'])}"]
+        lines += [
+            f"### `{r['id']}`",
+            "",
+            r["summary"],
+            "",
+            f"- format versions {versions}; revisions {', '.join(r['revisions'])}",
+        ]
         for s in r["sections"]:
-            where = f"[{s['heading']}]({s['url']})" if s.get("url") else f"{spec_sections.DOCUMENTS[s['document']]['title']}, \"{s['heading']}\""
+            where = (
+                f"[{s['heading']}]({s['url']})"
+                if s.get("url")
+                else f'{spec_sections.DOCUMENTS[s["document"]]["title"]}, "{s["heading"]}"'
+            )
             detail = f" ({s['detail']})" if s.get("detail") else ""
-            source = f"{s['source']['file']}" + (f" {s['source']['section']}" if s["source"]["section"].startswith("§") else "")
+            source = f"{s['source']['file']}" + (
+                f" {s['source']['section']}" if s["source"]["section"].startswith("§") else ""
+            )
             lines.append(f"- {where}{detail}: “{s['quote']}” ({source})")
         lines.append("- implemented by " + ", ".join(f"`{f}`" for f in r["implemented-by"]))
         fail = ", ".join(f"{e} ({n})" for e, n in r["engines"]["fail"].items()) or "none known"
-        lines.append(f"- {len(r['vectors'])} vector case{'s' if len(r['vectors']) != 1 else ''}; "
-                     f"pass: {', '.join(r['engines']['pass']) or 'no engine recorded'}; fail: {fail}")  # fmt: skip
+        lines.append(
+            f"- {len(r['vectors'])} vector case{'s' if len(r['vectors']) != 1 else ''}; "
+            f"pass: {', '.join(r['engines']['pass']) or 'no engine recorded'}; fail: {fail}"
+        )
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -431,12 +558,21 @@ def write(root: Path | None = None, spec_dir: Path | None = None) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spec_impl.vectors.rule_index", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m spec_impl.vectors.rule_index", description=__doc__.split("\n\n")[0]
+    )
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="write vectors/rules.json, vectors/rules.schema.json and RULES.md")
+    mode.add_argument(
+        "--write", action="store_true", help="write vectors/rules.json, vectors/rules.schema.json and RULES.md"
+    )
     mode.add_argument("--check", action="store_true", help="exit 1 when those files differ from what would be written")
     parser.add_argument("--root", type=Path, default=None, help="the vectors directory (default: the checkout's)")
-    parser.add_argument("--spec-dir", type=Path, default=None, help=f"the spec texts (default: ${spec_sections.SPEC_DIR_ENV} or ../shared/spec)")
+    parser.add_argument(
+        "--spec-dir",
+        type=Path,
+        default=None,
+        help=f"the spec texts (default: ${spec_sections.SPEC_DIR_ENV} or ../shared/spec)",
+    )
     args = parser.parse_args(argv)
     if args.write:
         for path in write(args.root, args.spec_dir):

@@ -10,11 +10,18 @@ from spec_impl.vectors.ops import OPS
 from spec_impl.vectors.provenance import ENGINE_VERSION_SCHEMA, SCHEMA as PROVENANCE_SCHEMA
 
 _INPUT_KEYS = {  # op -> required input keys
-    "parse-type": ["type"], "min-format-version": ["type"], "promote": ["from", "to", "format-version"],
-    "hash": ["type", "value"], "parse-transform": ["transform"], "result-type": ["transform", "type"],
-    "transform": ["transform", "type", "value"], "to-binary": ["type", "value"], "from-binary": ["type", "hex"],
-    "to-json": ["type", "value"], "from-json": ["type", "json"],
-}  # fmt: skip
+    "parse-type": ["type"],
+    "min-format-version": ["type"],
+    "promote": ["from", "to", "format-version"],
+    "hash": ["type", "value"],
+    "parse-transform": ["transform"],
+    "result-type": ["transform", "type"],
+    "transform": ["transform", "type", "value"],
+    "to-binary": ["type", "value"],
+    "from-binary": ["type", "hex"],
+    "to-json": ["type", "value"],
+    "from-json": ["type", "json"],
+}
 _INPUT_KEYS.update(METADATA_INPUT_KEYS)
 _INPUT_KEYS.update(FILE_INPUT_KEYS)
 assert set(_INPUT_KEYS) == set(OPS), "every op needs its input keys in the schema"
@@ -24,7 +31,7 @@ CASE_FILE_SCHEMA = {
     "$id": "value-vectors.schema.json",
     "title": "Iceberg conformance value vectors",
     "description": "One rule family of value cases. Values are Appendix D JSON single values; a float or double "
-                   'may be {"ieee754": "<hex bits>"}. Compare floats by bits.',
+    'may be {"ieee754": "<hex bits>"}. Compare floats by bits.',
     "type": "object",
     "required": ["format", "family", "description", "cases"],
     "additionalProperties": False,
@@ -38,25 +45,48 @@ CASE_FILE_SCHEMA = {
     "$defs": {
         "case": {
             "type": "object",
-            "required": ["id", "description", "rule", "section", "format-versions", "revisions", "op", "input", "expected",
-                         "provenance", "obligation"],
+            "required": [
+                "id",
+                "description",
+                "rule",
+                "section",
+                "format-versions",
+                "revisions",
+                "op",
+                "input",
+                "expected",
+                "provenance",
+                "obligation",
+            ],
             "additionalProperties": False,
             "properties": {
                 "id": {"type": "string", "pattern": "^[a-z0-9.-]+/[a-z0-9.+-]+(@[a-z0-9-]+)?$"},
                 "description": {"type": "string", "minLength": 1},
                 "rule": {"type": "string", "pattern": "^[a-z0-9-]+(\\.[a-z0-9-]+)+$"},
                 "section": {"type": "string", "minLength": 1},
-                "format-versions": {"type": "array", "minItems": 1, "uniqueItems": True,
-                                    "items": {"enum": [1, 2, 3, 4]}},
+                "format-versions": {
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {"enum": [1, 2, 3, 4]},
+                },
                 "revisions": {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": list(REVISIONS)}},
                 "op": {"enum": sorted(OPS)},
                 "input": {"type": "object"},
                 "expected": {
                     "oneOf": [
-                        {"type": "object", "required": ["output"], "additionalProperties": False,
-                         "properties": {"output": {}}},
-                        {"type": "object", "required": ["error"], "additionalProperties": False,
-                         "properties": {"error": {"type": "string"}}},
+                        {
+                            "type": "object",
+                            "required": ["output"],
+                            "additionalProperties": False,
+                            "properties": {"output": {}},
+                        },
+                        {
+                            "type": "object",
+                            "required": ["error"],
+                            "additionalProperties": False,
+                            "properties": {"error": {"type": "string"}},
+                        },
                     ]
                 },
                 "note": {"type": "string"},
@@ -64,8 +94,7 @@ CASE_FILE_SCHEMA = {
                 "obligation": {"$ref": "#/$defs/obligation"},
             },
             "allOf": [
-                {"if": {"properties": {"op": {"const": op}}},
-                 "then": {"properties": {"input": {"required": keys}}}}
+                {"if": {"properties": {"op": {"const": op}}}, "then": {"properties": {"input": {"required": keys}}}}
                 for op, keys in sorted(_INPUT_KEYS.items())
             ],
         },
@@ -73,4 +102,4 @@ CASE_FILE_SCHEMA = {
         "obligation": OBLIGATION_SCHEMA,
         "engine-version": ENGINE_VERSION_SCHEMA,
     },
-}  # fmt: skip
+}

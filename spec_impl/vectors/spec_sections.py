@@ -29,7 +29,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 SPEC_DIR_ENV = "ICEBERG_SPEC_DIR"
@@ -37,99 +37,193 @@ MAX_QUOTE = 300
 
 TABLE, VIEW, PUFFIN, V4 = "table-spec", "view-spec", "puffin-spec", "v4-proposal"
 DOCUMENTS = {
-    TABLE: {"title": "Iceberg Table Spec", "url": "https://iceberg.apache.org/spec/", "file": "000_60deb644de29d3e6.txt"},
-    VIEW: {"title": "Iceberg View Spec", "url": "https://iceberg.apache.org/view-spec/", "file": "001_7d950bd0efa94146.txt"},
+    TABLE: {
+        "title": "Iceberg Table Spec",
+        "url": "https://iceberg.apache.org/spec/",
+        "file": "000_60deb644de29d3e6.txt",
+    },
+    VIEW: {
+        "title": "Iceberg View Spec",
+        "url": "https://iceberg.apache.org/view-spec/",
+        "file": "001_7d950bd0efa94146.txt",
+    },
     PUFFIN: {"title": "Puffin file format", "url": "https://iceberg.apache.org/puffin-spec/", "file": None},
     V4: {"title": "Iceberg Single File Commits (format v4 proposal)", "url": None, "file": "004_535f3eae0ad26c61.txt"},
-}  # fmt: skip
+}
 DIGEST_FILE = "v3-adopted-digest.md"
 
 # The seed table spec's headings in order, with the heading each subsection belongs to (a section's
 # text runs over its subsections). Appendix headings own everything up to the next appendix.
 TABLE_HEADINGS: tuple[tuple[str, str | None], ...] = (
-    ("Iceberg Table Spec", None), ("Format Versioning", None), ("Version 1: Analytic Data Tables", "Format Versioning"),
-    ("Version 2: Row-level Deletes", "Format Versioning"), ("Goals", None), ("Overview", None),
-    ("Optimistic Concurrency", None), ("Sequence Numbers", None), ("Row-level Deletes", None),
-    ("File System Operations", None), ("Specification", None), ("Terms", "Specification"),
-    ("Writer requirements", "Specification"), ("Schemas and Data Types", "Specification"),
-    ("Nested Types", "Schemas and Data Types"), ("Primitive Types", "Schemas and Data Types"),
-    ("Default values", "Schemas and Data Types"), ("Schema Evolution", "Schemas and Data Types"),
-    ("Column Projection", "Schemas and Data Types"), ("Identifier Field IDs", "Schemas and Data Types"),
-    ("Reserved Field IDs", "Schemas and Data Types"), ("Partitioning", "Specification"),
-    ("Partition Transforms", "Partitioning"), ("Bucket Transform Details", "Partitioning"),
-    ("Truncate Transform Details", "Partitioning"), ("Partition Evolution", "Specification"),
-    ("Sorting", "Specification"), ("Manifests", "Specification"), ("Manifest Entry Fields", "Manifests"),
-    ("Sequence Number Inheritance", "Manifests"), ("Snapshots", "Specification"), ("Manifest Lists", "Snapshots"),
-    ("Scan Planning", "Snapshots"), ("Snapshot Reference", "Specification"), ("Snapshot Retention Policy", "Specification"),
-    ("Table Metadata", "Specification"), ("Table Metadata Fields", "Table Metadata"), ("Table Statistics", "Table Metadata"),
-    ("Partition Statistics", "Table Metadata"), ("Partition Statistics File", "Partition Statistics"),
-    ("Commit Conflict Resolution and Retry", "Specification"), ("File System Tables", "Commit Conflict Resolution and Retry"),
-    ("Metastore Tables", "Commit Conflict Resolution and Retry"), ("Delete Formats", "Specification"),
-    ("Position Delete Files", "Delete Formats"), ("Equality Delete Files", "Delete Formats"), ("Delete File Stats", "Delete Formats"),
-    ("Appendix A: Format-specific Requirements", None), ("Avro", "Appendix A: Format-specific Requirements"),
-    ("Parquet", "Appendix A: Format-specific Requirements"), ("ORC", "Appendix A: Format-specific Requirements"),
-    ("Appendix B: 32-bit Hash Requirements", None), ("Appendix C: JSON serialization", None),
-    ("Schemas", "Appendix C: JSON serialization"), ("Partition Specs", "Appendix C: JSON serialization"),
-    ("Sort Orders", "Appendix C: JSON serialization"), ("Table Metadata and Snapshots", "Appendix C: JSON serialization"),
+    ("Iceberg Table Spec", None),
+    ("Format Versioning", None),
+    ("Version 1: Analytic Data Tables", "Format Versioning"),
+    ("Version 2: Row-level Deletes", "Format Versioning"),
+    ("Goals", None),
+    ("Overview", None),
+    ("Optimistic Concurrency", None),
+    ("Sequence Numbers", None),
+    ("Row-level Deletes", None),
+    ("File System Operations", None),
+    ("Specification", None),
+    ("Terms", "Specification"),
+    ("Writer requirements", "Specification"),
+    ("Schemas and Data Types", "Specification"),
+    ("Nested Types", "Schemas and Data Types"),
+    ("Primitive Types", "Schemas and Data Types"),
+    ("Default values", "Schemas and Data Types"),
+    ("Schema Evolution", "Schemas and Data Types"),
+    ("Column Projection", "Schemas and Data Types"),
+    ("Identifier Field IDs", "Schemas and Data Types"),
+    ("Reserved Field IDs", "Schemas and Data Types"),
+    ("Partitioning", "Specification"),
+    ("Partition Transforms", "Partitioning"),
+    ("Bucket Transform Details", "Partitioning"),
+    ("Truncate Transform Details", "Partitioning"),
+    ("Partition Evolution", "Specification"),
+    ("Sorting", "Specification"),
+    ("Manifests", "Specification"),
+    ("Manifest Entry Fields", "Manifests"),
+    ("Sequence Number Inheritance", "Manifests"),
+    ("Snapshots", "Specification"),
+    ("Manifest Lists", "Snapshots"),
+    ("Scan Planning", "Snapshots"),
+    ("Snapshot Reference", "Specification"),
+    ("Snapshot Retention Policy", "Specification"),
+    ("Table Metadata", "Specification"),
+    ("Table Metadata Fields", "Table Metadata"),
+    ("Table Statistics", "Table Metadata"),
+    ("Partition Statistics", "Table Metadata"),
+    ("Partition Statistics File", "Partition Statistics"),
+    ("Commit Conflict Resolution and Retry", "Specification"),
+    ("File System Tables", "Commit Conflict Resolution and Retry"),
+    ("Metastore Tables", "Commit Conflict Resolution and Retry"),
+    ("Delete Formats", "Specification"),
+    ("Position Delete Files", "Delete Formats"),
+    ("Equality Delete Files", "Delete Formats"),
+    ("Delete File Stats", "Delete Formats"),
+    ("Appendix A: Format-specific Requirements", None),
+    ("Avro", "Appendix A: Format-specific Requirements"),
+    ("Parquet", "Appendix A: Format-specific Requirements"),
+    ("ORC", "Appendix A: Format-specific Requirements"),
+    ("Appendix B: 32-bit Hash Requirements", None),
+    ("Appendix C: JSON serialization", None),
+    ("Schemas", "Appendix C: JSON serialization"),
+    ("Partition Specs", "Appendix C: JSON serialization"),
+    ("Sort Orders", "Appendix C: JSON serialization"),
+    ("Table Metadata and Snapshots", "Appendix C: JSON serialization"),
     ("Name Mapping Serialization", "Appendix C: JSON serialization"),
     ("Content File (Data and Delete) Serialization", "Appendix C: JSON serialization"),
-    ("File Scan Task Serialization", "Appendix C: JSON serialization"), ("Appendix D: Single-value serialization", None),
+    ("File Scan Task Serialization", "Appendix C: JSON serialization"),
+    ("Appendix D: Single-value serialization", None),
     ("Binary single-value serialization", "Appendix D: Single-value serialization"),
     ("JSON single-value serialization", "Appendix D: Single-value serialization"),
-    ("Appendix E: Format version changes", None), ("Version 3", "Appendix E: Format version changes"),
+    ("Appendix E: Format version changes", None),
+    ("Version 3", "Appendix E: Format version changes"),
     ("Version 2", "Appendix E: Format version changes"),
-)  # fmt: skip
+)
 # Table spec headings of the adopted spec that the seed text does not have (cited through the digest).
 ADOPTED_TABLE_HEADINGS = ("Row Lineage", "Deletion Vectors")
 # The view spec draft's headings; the published view spec calls "Original View Definition in SQL"
 # "SQL representation".
 VIEW_HEADINGS: tuple[tuple[str, str | None], ...] = (
-    ("Background and Motivation", None), ("Goals", None), ("Overview", None), ("Metadata Location", None),
-    ("Specification", None), ("Terms", "Specification"), ("View Metadata", "Specification"),
-    ("Versions", "View Metadata"), ("Version Log", "View Metadata"), ("Summary", "View Metadata"),
-    ("Representations", "View Metadata"), ("Original View Definition in SQL", "Representations"),
+    ("Background and Motivation", None),
+    ("Goals", None),
+    ("Overview", None),
+    ("Metadata Location", None),
+    ("Specification", None),
+    ("Terms", "Specification"),
+    ("View Metadata", "Specification"),
+    ("Versions", "View Metadata"),
+    ("Version Log", "View Metadata"),
+    ("Summary", "View Metadata"),
+    ("Representations", "View Metadata"),
+    ("Original View Definition in SQL", "Representations"),
     ("Appendix A: An Example", None),
-)  # fmt: skip
+)
 VIEW_PUBLISHED = {"Original View Definition in SQL": "SQL representation"}
-PUFFIN_HEADINGS = ("File structure", "Footer structure", "Footer Payload", "FileMetadata", "BlobMetadata",
-                   "Blob types", "deletion-vector-v1 blob type", "Compression codecs", "Common properties")  # fmt: skip
+PUFFIN_HEADINGS = (
+    "File structure",
+    "Footer structure",
+    "Footer Payload",
+    "FileMetadata",
+    "BlobMetadata",
+    "Blob types",
+    "deletion-vector-v1 blob type",
+    "Compression codecs",
+    "Common properties",
+)
 # The proposal's normative headings, in order (the text after "Discarded Approaches" is unrelated).
 V4_HEADINGS: tuple[tuple[str, str | None], ...] = (
-    ("Motivation", None), ("Goals", None), ("Non-Goals", None), ("Proposal", None), ("Root Manifests", "Proposal"),
-    ("Why limit tree depth to 2?", "Proposal"), ("Commit Procedure", None),
+    ("Motivation", None),
+    ("Goals", None),
+    ("Non-Goals", None),
+    ("Proposal", None),
+    ("Root Manifests", "Proposal"),
+    ("Why limit tree depth to 2?", "Proposal"),
+    ("Commit Procedure", None),
     ("Adding data files / delete files", "Commit Procedure"),
     ("Removing a data file / delete file or adding a Delete Vector for a Root Manifest Data File", "Commit Procedure"),
-    ("Manifest Compaction", "Commit Procedure"), ("Examples", None), ("Append Files", "Examples"),
-    ("Remove Files", "Examples"), ("Removing a File From the Root Manifest", "Remove Files"),
-    ("Removing a File From a Leaf Manifest", "Remove Files"), ("Overwrite Files", "Examples"), ("Row Delta", "Examples"),
-    ("Optional Affinity between Data and Delete Manifests", None), ("Proposed Manifest Structure", None),
-    ("Summary of Changes", "Proposed Manifest Structure"), ("V4 content entry structure", "Proposed Manifest Structure"),
+    ("Manifest Compaction", "Commit Procedure"),
+    ("Examples", None),
+    ("Append Files", "Examples"),
+    ("Remove Files", "Examples"),
+    ("Removing a File From the Root Manifest", "Remove Files"),
+    ("Removing a File From a Leaf Manifest", "Remove Files"),
+    ("Overwrite Files", "Examples"),
+    ("Row Delta", "Examples"),
+    ("Optional Affinity between Data and Delete Manifests", None),
+    ("Proposed Manifest Structure", None),
+    ("Summary of Changes", "Proposed Manifest Structure"),
+    ("V4 content entry structure", "Proposed Manifest Structure"),
     ("V4 content entry version_info struct", "Proposed Manifest Structure"),
     ("V4 content entry deletion_vector struct", "Proposed Manifest Structure"),
     ("V4 Manifest Key Value Metadata", "Proposed Manifest Structure"),
     ("How existing manifest list fields map to Proposed V4 content entry fields", "Proposed Manifest Structure"),
-    ("Upgrade", None), ("Open Questions:", None), ("Appendix", None),
-)  # fmt: skip
+    ("Upgrade", None),
+    ("Open Questions:", None),
+    ("Appendix", None),
+)
 # Where a v4 citation's detail names a field, the subsection that defines it.
-V4_FIELD_TABLES = {"version_info": "V4 content entry version_info struct", "deletion_vector": "V4 content entry deletion_vector struct",
-                   "V4 Manifest Key Value Metadata": "V4 Manifest Key Value Metadata"}  # fmt: skip
+V4_FIELD_TABLES = {
+    "version_info": "V4 content entry version_info struct",
+    "deletion_vector": "V4 content entry deletion_vector struct",
+    "V4 Manifest Key Value Metadata": "V4 Manifest Key Value Metadata",
+}
 
 # Digest section -> (document, published heading it summarizes). Sections of §3 ("Changes since
 # mid-2024") are cited with the row's area ("adopted 3 Appendix B").
 DIGEST: dict[str, tuple[str, str]] = {
-    "1": (TABLE, "Version 3"), "1.1": (TABLE, "Primitive Types"), "1.2": (TABLE, "Default values"),
-    "1.3": (TABLE, "Partition Specs"), "1.4": (TABLE, "Row Lineage"), "1.5": (TABLE, "Deletion Vectors"),
-    "1.6": (PUFFIN, "deletion-vector-v1 blob type"), "1.7": (TABLE, "Table Metadata Fields"), "1.8": (TABLE, "Version 3"),
-    "2": (TABLE, "Scan Planning"), "3": (TABLE, "Appendix E: Format version changes"), "4": (PUFFIN, "File structure"),
+    "1": (TABLE, "Version 3"),
+    "1.1": (TABLE, "Primitive Types"),
+    "1.2": (TABLE, "Default values"),
+    "1.3": (TABLE, "Partition Specs"),
+    "1.4": (TABLE, "Row Lineage"),
+    "1.5": (TABLE, "Deletion Vectors"),
+    "1.6": (PUFFIN, "deletion-vector-v1 blob type"),
+    "1.7": (TABLE, "Table Metadata Fields"),
+    "1.8": (TABLE, "Version 3"),
+    "2": (TABLE, "Scan Planning"),
+    "3": (TABLE, "Appendix E: Format version changes"),
+    "4": (PUFFIN, "File structure"),
     "5": (VIEW, "View Metadata"),
-}  # fmt: skip
-DIGEST_SUBJECTS = {"1.1 type promotion": (TABLE, "Schema Evolution"), "3 appendix b": (TABLE, "Appendix B: 32-bit Hash Requirements"),
-                   "3 appendix d": (TABLE, "Appendix D: Single-value serialization"), "3 table metadata": (TABLE, "Table Metadata Fields")}  # fmt: skip
+}
+DIGEST_SUBJECTS = {
+    "1.1 type promotion": (TABLE, "Schema Evolution"),
+    "3 appendix b": (TABLE, "Appendix B: 32-bit Hash Requirements"),
+    "3 appendix d": (TABLE, "Appendix D: Single-value serialization"),
+    "3 table metadata": (TABLE, "Table Metadata Fields"),
+}
 # Short forms of the table spec's headings used in rule sections.
-ALIASES = {"Appendix A": "Appendix A: Format-specific Requirements", "Appendix C": "Appendix C: JSON serialization",
-           "Appendix D": "Appendix D: Single-value serialization", "Appendix E": "Appendix E: Format version changes",
-           "Snapshot References": "Snapshot Reference", "Delete Files": "Delete Formats",
-           "Branching and Tagging": "Snapshot Reference"}  # fmt: skip
+ALIASES = {
+    "Appendix A": "Appendix A: Format-specific Requirements",
+    "Appendix C": "Appendix C: JSON serialization",
+    "Appendix D": "Appendix D: Single-value serialization",
+    "Appendix E": "Appendix E: Format version changes",
+    "Snapshot References": "Snapshot Reference",
+    "Delete Files": "Delete Formats",
+    "Branching and Tagging": "Snapshot Reference",
+}
 
 
 @dataclass(frozen=True)
@@ -168,7 +262,7 @@ def _published_headings(document: str) -> list[str]:
     return [h for h, _ in V4_HEADINGS]
 
 
-@lru_cache(maxsize=None)
+@cache
 def anchors(document: str) -> dict[str, str]:
     """heading -> anchor, repeated slugs numbered as the renderer numbers them."""
     seen: dict[str, int] = {}
@@ -224,7 +318,9 @@ def _table_citation(cited: str, text: str) -> Citation | None:
         return Citation(cited, TABLE, head, DIGEST_FILE, section, detail)
     if head.lower() in view:
         draft = view[head.lower()]
-        child = next((h for h, p in VIEW_HEADINGS if p == draft and VIEW_PUBLISHED.get(h, h).lower() == sub.lower()), None)
+        child = next(
+            (h for h, p in VIEW_HEADINGS if p == draft and VIEW_PUBLISHED.get(h, h).lower() == sub.lower()), None
+        )
         if child:
             draft, detail = child, detail.removeprefix(sub).strip(", ")
         return Citation(cited, VIEW, VIEW_PUBLISHED.get(draft, draft), DOCUMENTS[VIEW]["file"], draft, detail)
@@ -232,7 +328,7 @@ def _table_citation(cited: str, text: str) -> Citation | None:
 
 
 def _digest_citations(cited: str, text: str) -> list[Citation]:
-    """"adopted 1.5 Deletion vectors", "adopted 1.4, 1.5", "adopted 3 Appendix B", "adopted v3 digest §1.5"."""
+    """ "adopted 1.5 Deletion vectors", "adopted 1.4, 1.5", "adopted 3 Appendix B", "adopted v3 digest §1.5"."""
     text = re.sub(r"^(v3 digest\s*)?§", "", text.strip())
     m = re.fullmatch(r"((?:\d+(?:\.\d+)?)(?:\s*,\s*\d+(?:\.\d+)?)*)\s*(.*)", text)
     if not m:
@@ -321,7 +417,7 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lines(directory: Path, name: str) -> tuple[str, ...]:
     return tuple((directory / name).read_text(encoding="utf-8").splitlines())
 
@@ -393,10 +489,12 @@ def section_lines(citation: Citation, directory: Path | None = None) -> list[str
 
 # --- choosing the quote ----------------------------------------------------------------------------
 
-_STOP = set("""a an the of to in on for and or is are be by as at it its with from that this these those not no
+_STOP = set(
+    """a an the of to in on for and or is are be by as at it its with from that this these those not no
 any all each one two when than then else which what who whose must may should can only also into per
 their there been was were has have had does do if but so such other same more most less via
-rule reference spec""".split())  # fmt: skip
+rule reference spec""".split()
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(\[_0-9])")
 
 
@@ -441,9 +539,17 @@ def sentences(lines: list[str]) -> list[str]:
         for sentence in _SENTENCE_END.split(line):
             sentence = sentence.strip()
             if len(sentence) > MAX_QUOTE:
-                cut = max(sentence.rfind("; ", 0, MAX_QUOTE), sentence.rfind(", ", 0, MAX_QUOTE), sentence.rfind(": ", 0, MAX_QUOTE))
+                cut = max(
+                    sentence.rfind("; ", 0, MAX_QUOTE),
+                    sentence.rfind(", ", 0, MAX_QUOTE),
+                    sentence.rfind(": ", 0, MAX_QUOTE),
+                )
                 sentence = sentence[:cut] if cut > 60 else sentence[: sentence.rfind(" ", 0, MAX_QUOTE)]
-            if len(sentence) >= 20 and len(re.findall(r"[A-Za-z]{2,}", sentence)) >= 3 and not sentence.endswith((":", ":**")):
+            if (
+                len(sentence) >= 20
+                and len(re.findall(r"[A-Za-z]{2,}", sentence)) >= 3
+                and not sentence.endswith((":", ":**"))
+            ):
                 out.append(sentence)
     return out
 
@@ -459,7 +565,10 @@ def best_sentence(candidates: list[str], query: str, detail: str = "") -> str:
     wanted = {t: 1.0 for t in _tokens(query)}
     for t in _tokens(detail):
         wanted[t] = 2.0
-    scores = [round(sum(weight[t] * wanted[t] for t in sorted(ts) if t in wanted) / (1 + len(ts) / 60), 9) for ts in token_sets]
+    scores = [
+        round(sum(weight[t] * wanted[t] for t in sorted(ts) if t in wanted) / (1 + len(ts) / 60), 9)
+        for ts in token_sets
+    ]
     return candidates[max(range(n), key=lambda i: (scores[i], -i))]
 
 
@@ -473,22 +582,48 @@ def occurs(quote: str, directory: Path | None = None, citation: Citation | None 
 
 # (rule id, cited source heading) -> the sentence to quote, where the keyword pick is wrong.
 # Chosen by reading a sample of the automatic picks (see the rule index's docstring).
-_EVOLVE = ("Any struct, including a top-level schema, can evolve through deleting fields, adding new fields, renaming existing "
-           "fields, reordering existing fields, or promoting a primitive using the valid type promotions.")
+_EVOLVE = (
+    "Any struct, including a top-level schema, can evolve through deleting fields, adding new fields, renaming existing "
+    "fields, reordering existing fields, or promoting a primitive using the valid type promotions."
+)
 QUOTES: dict[tuple[str, str], str] = {
     ("binary.promoted-bound", "Schema Evolution"): _EVOLVE,
-    ("binary.promoted-bound", "§1.1"): "Existing bounds are not rewritten, so the original type is inferred from byte length",
-    ("deletes.equality-scope", "Scan Planning"): "An equality delete file must be applied to a data file when all of the following are true",
-    ("deletes.position-scope", "Scan Planning"): "A position delete file must be applied to a data file when all of the following are true",
-    ("dv.position", "§1.6"): "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
-    ("evolution.default.initial", "Default values"): "The initial-default is set only when a field is added to an existing schema.",
-    ("evolution.field-id.kept", "Schema Evolution"): "Renaming an existing field must change the name, but not the field ID.",
-    ("evolution.field-id.new", "Schema Evolution"): "Adding a new field assigns a new ID for that field and for any nested fields.",
+    (
+        "binary.promoted-bound",
+        "§1.1",
+    ): "Existing bounds are not rewritten, so the original type is inferred from byte length",
+    (
+        "deletes.equality-scope",
+        "Scan Planning",
+    ): "An equality delete file must be applied to a data file when all of the following are true",
+    (
+        "deletes.position-scope",
+        "Scan Planning",
+    ): "A position delete file must be applied to a data file when all of the following are true",
+    (
+        "dv.position",
+        "§1.6",
+    ): "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
+    (
+        "evolution.default.initial",
+        "Default values",
+    ): "The initial-default is set only when a field is added to an existing schema.",
+    (
+        "evolution.field-id.kept",
+        "Schema Evolution",
+    ): "Renaming an existing field must change the name, but not the field ID.",
+    (
+        "evolution.field-id.new",
+        "Schema Evolution",
+    ): "Adding a new field assigns a new ID for that field and for any nested fields.",
     ("evolution.required", "Schema Evolution"): _EVOLVE,
     ("hash.bytes", "Appendix B: 32-bit Hash Requirements"): "fixed(L) hashBytes(v) 00 01 02 03-188683207",
-    ("type.primitive", "Schemas and Data Types"): "All data types are either primitives or nested types, which are maps, lists, or structs.",
+    (
+        "type.primitive",
+        "Schemas and Data Types",
+    ): "All data types are either primitives or nested types, which are maps, lists, or structs.",
     ("v4.tree.depth", "Proposal"): "This enforces a hierarchy with at most two levels.",
-}  # fmt: skip
+}
 
 
 def quote(rule_id: str, summary: str, citation: Citation, directory: Path | None = None) -> str:

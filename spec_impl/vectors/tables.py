@@ -42,11 +42,17 @@ PLACEHOLDER = "file:/iceberg-conformance/tables"
 CAPTURED = vectors_dir() / "sources" / "tables"
 
 ID, DATA, CATEGORY = 1, 2, 3
-FIELDS = [{"id": ID, "name": "id", "required": True, "type": "long"}, {"id": DATA, "name": "data", "required": False, "type": "string"},
-          {"id": CATEGORY, "name": "category", "required": False, "type": "string"}]  # fmt: skip
+FIELDS = [
+    {"id": ID, "name": "id", "required": True, "type": "long"},
+    {"id": DATA, "name": "data", "required": False, "type": "string"},
+    {"id": CATEGORY, "name": "category", "required": False, "type": "string"},
+]
 SCHEMA = {"type": "struct", "schema-id": 0, "fields": FIELDS}
 UNPARTITIONED = {"spec-id": 0, "fields": []}
-BY_CATEGORY = {"spec-id": 1, "fields": [{"source-id": CATEGORY, "field-id": 1000, "name": "category", "transform": "identity"}]}
+BY_CATEGORY = {
+    "spec-id": 1,
+    "fields": [{"source-id": CATEGORY, "field-id": 1000, "name": "category", "transform": "identity"}],
+}
 
 
 def rows(*values: tuple) -> list[dict[int, Any]]:
@@ -80,14 +86,20 @@ def position_deletes(location: str) -> TableBuilder:
 
 def equality_deletes(location: str) -> TableBuilder:
     t = TableBuilder(location, 2, SCHEMA)
-    a = t.data("a.parquet", rows((1, "koala", "marsupial"), (2, "teddy", "toy"), (3, "grizzly", None), (4, "polar", None)))
+    a = t.data(
+        "a.parquet", rows((1, "koala", "marsupial"), (2, "teddy", "toy"), (3, "grizzly", None), (4, "polar", None))
+    )
     t.commit("append", [t.added([a])])
     b = t.data("b.parquet", rows((3, "again", "toy"), (5, "panda", None)))
     by_id = t.equality_deletes("e2.parquet", [ID], [{ID: 3}])
     t.commit("overwrite", [t.added([b]), t.added([by_id])])
-    two_columns = t.equality_deletes("e3.parquet", [ID, CATEGORY], [{ID: 4, CATEGORY: None}, {ID: 5, CATEGORY: "toy"}, {ID: 1, CATEGORY: None}])
+    two_columns = t.equality_deletes(
+        "e3.parquet", [ID, CATEGORY], [{ID: 4, CATEGORY: None}, {ID: 5, CATEGORY: "toy"}, {ID: 1, CATEGORY: None}]
+    )
     t.commit("delete", [t.added([two_columns])])
-    newer = t.data("c.parquet", rows((3, "newer", None), (4, "newer", None)))  # data newer than every delete: none applies
+    newer = t.data(
+        "c.parquet", rows((3, "newer", None), (4, "newer", None))
+    )  # data newer than every delete: none applies
     t.commit("append", [t.added([newer])])
     return t
 
@@ -98,7 +110,10 @@ def name_mapped(location: str) -> TableBuilder:
     t = TableBuilder(location, 2, SCHEMA)
     mapping = [{"field-id": ID, "names": ["id", "record_id"]}, {"field-id": DATA, "names": ["data"]}]
     t.tree.properties["schema.name-mapping.default"] = json.dumps(mapping)
-    a = t.data_without_ids("imported.parquet", pa.table({"record_id": pa.array([1, 2], pa.int64()), "data": ["a", "b"], "category": ["x", "y"]}))
+    a = t.data_without_ids(
+        "imported.parquet",
+        pa.table({"record_id": pa.array([1, 2], pa.int64()), "data": ["a", "b"], "category": ["x", "y"]}),
+    )
     t.commit("append", [t.added([a])])
     b = t.data("b.parquet", rows((3, "c", "z")))
     t.commit("append", [t.added([b])])
@@ -135,7 +150,14 @@ def partition_evolution(location: str) -> TableBuilder:
 def upgrade_to_v3(location: str) -> TableBuilder:
     t = TableBuilder(location, 1, SCHEMA)
     a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "y")))
-    t.commit("append", [t.manifest([{"status": 1, "snapshot_id": 1, "sequence_number": None, "file_sequence_number": None, "data_file": a}])])
+    t.commit(
+        "append",
+        [
+            t.manifest(
+                [{"status": 1, "snapshot_id": 1, "sequence_number": None, "file_sequence_number": None, "data_file": a}]
+            )
+        ],
+    )
     t.tree.upgrade(2)
     d = t.position_deletes("d2.parquet", [(a["file_path"], 1)])
     t.commit("delete", [t.added([d])])
@@ -191,12 +213,30 @@ def evolved_schema(location: str) -> TableBuilder:
 
 
 def promoted_columns(location: str) -> TableBuilder:
-    t = TableBuilder(location, 2, {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "int"},
-                                                                                 {"id": 2, "name": "amount", "required": False, "type": "float"}]})  # fmt: skip
+    t = TableBuilder(
+        location,
+        2,
+        {
+            "type": "struct",
+            "schema-id": 0,
+            "fields": [
+                {"id": 1, "name": "id", "required": True, "type": "int"},
+                {"id": 2, "name": "amount", "required": False, "type": "float"},
+            ],
+        },
+    )
     a = t.data("a.parquet", [{1: 1, 2: 1.5}, {1: 2147483647, 2: None}])
     t.commit("append", [t.added([a])])
-    t.tree.evolve_schema({"type": "struct", "schema-id": 1, "fields": [{"id": 2, "name": "value", "required": False, "type": "double"},
-                                                                       {"id": 1, "name": "key", "required": True, "type": "long"}]})  # fmt: skip
+    t.tree.evolve_schema(
+        {
+            "type": "struct",
+            "schema-id": 1,
+            "fields": [
+                {"id": 2, "name": "value", "required": False, "type": "double"},
+                {"id": 1, "name": "key", "required": True, "type": "long"},
+            ],
+        }
+    )
     b = t.data("b.parquet", [{1: 2147483648, 2: 0.1}])
     t.commit("append", [t.added([b])])
     return t
@@ -225,30 +265,97 @@ def column_dropped_after_commit(location: str) -> TableBuilder:
 
 
 CASES = [
-    TableCase("position-deletes", "v2: position deletes apply to older data files and to files of the same commit (equal sequence "
-              "numbers), only at the positions they name", ("deletes.position-scope", "deletes.position-rows"), position_deletes, 2),
-    TableCase("equality-deletes", "v2: an equality delete does not apply to data of its own commit nor to newer data; null in a delete "
-              "column matches null; several delete columns are an AND", ("deletes.equality-scope", "deletes.equality-rows", "deletes.equality-columns", "scan.snapshot"), equality_deletes, 2),
-    TableCase("name-mapped", (name_mapped.__doc__ or "").strip().replace("\n    ", " "), ("name-mapping.lookup", "projection.missing.null"), name_mapped, 2),
-    TableCase("global-equality-deletes", "v2: an equality delete under the unpartitioned spec applies to every partition; one in "
-              "partition category=y to that partition only", ("deletes.equality-scope",), global_equality_deletes, 2),
-    TableCase("partition-evolution", "v2: deletes written under one spec do not apply to files of another partitioned spec; a position "
-              "delete under the unpartitioned spec is not global", ("deletes.position-scope", "deletes.equality-scope"), partition_evolution, 2),
-    TableCase("upgrade-v1-v2-v3", "a v1 append, a v2 position delete, a v3 append: every snapshot's rows, and in v3 the row ids the "
-              "first v3 snapshot assigns to all files", ("manifest.v1-defaults", "lineage.row-values"), upgrade_to_v3, 3),
-    TableCase("dv-and-position-file", (dv_and_position_file.__doc__ or "").strip().replace("\n    ", " "),
-              ("deletes.dv-scope", "deletes.dv-rows"), dv_and_position_file, 3),
-    TableCase("dv-replaced", "v3: a deletion vector replaced by a new one (the old one DELETED): the new one alone applies",
-              ("deletes.dv-scope", "deletes.one-dv"), dv_replaced, 3),
-    TableCase("evolved-schema", (evolved_schema.__doc__ or "").strip().replace("\n    ", " ") + ": the dropped column's delete still "
-              "applies, and older files read the added column's default 7 when an equality delete names it",
-              ("deletes.equality-rows", "projection.missing.default", "projection.by-id"), evolved_schema, 3),
-    TableCase("dvs-in-one-puffin", (dvs_in_one_puffin.__doc__ or "").strip().replace("\n    ", " "),
-              ("deletes.dv-scope", "tree.unique-live-files"), dvs_in_one_puffin, 3),
-    TableCase("column-dropped-after-commit", (column_dropped_after_commit.__doc__ or "").strip().replace("\n    ", " "),
-              ("scan.read-schema",), column_dropped_after_commit, 2),
-    TableCase("promoted-columns", "v2: int promoted to long and float to double, renamed and reordered: older files read through "
-              "the promotions; an older snapshot reads with its own schema", ("projection.promotion", "projection.by-id", "scan.read-schema"), promoted_columns, 2),
+    TableCase(
+        "position-deletes",
+        "v2: position deletes apply to older data files and to files of the same commit (equal sequence "
+        "numbers), only at the positions they name",
+        ("deletes.position-scope", "deletes.position-rows"),
+        position_deletes,
+        2,
+    ),
+    TableCase(
+        "equality-deletes",
+        "v2: an equality delete does not apply to data of its own commit nor to newer data; null in a delete "
+        "column matches null; several delete columns are an AND",
+        ("deletes.equality-scope", "deletes.equality-rows", "deletes.equality-columns", "scan.snapshot"),
+        equality_deletes,
+        2,
+    ),
+    TableCase(
+        "name-mapped",
+        (name_mapped.__doc__ or "").strip().replace("\n    ", " "),
+        ("name-mapping.lookup", "projection.missing.null"),
+        name_mapped,
+        2,
+    ),
+    TableCase(
+        "global-equality-deletes",
+        "v2: an equality delete under the unpartitioned spec applies to every partition; one in "
+        "partition category=y to that partition only",
+        ("deletes.equality-scope",),
+        global_equality_deletes,
+        2,
+    ),
+    TableCase(
+        "partition-evolution",
+        "v2: deletes written under one spec do not apply to files of another partitioned spec; a position "
+        "delete under the unpartitioned spec is not global",
+        ("deletes.position-scope", "deletes.equality-scope"),
+        partition_evolution,
+        2,
+    ),
+    TableCase(
+        "upgrade-v1-v2-v3",
+        "a v1 append, a v2 position delete, a v3 append: every snapshot's rows, and in v3 the row ids the "
+        "first v3 snapshot assigns to all files",
+        ("manifest.v1-defaults", "lineage.row-values"),
+        upgrade_to_v3,
+        3,
+    ),
+    TableCase(
+        "dv-and-position-file",
+        (dv_and_position_file.__doc__ or "").strip().replace("\n    ", " "),
+        ("deletes.dv-scope", "deletes.dv-rows"),
+        dv_and_position_file,
+        3,
+    ),
+    TableCase(
+        "dv-replaced",
+        "v3: a deletion vector replaced by a new one (the old one DELETED): the new one alone applies",
+        ("deletes.dv-scope", "deletes.one-dv"),
+        dv_replaced,
+        3,
+    ),
+    TableCase(
+        "evolved-schema",
+        (evolved_schema.__doc__ or "").strip().replace("\n    ", " ") + ": the dropped column's delete still "
+        "applies, and older files read the added column's default 7 when an equality delete names it",
+        ("deletes.equality-rows", "projection.missing.default", "projection.by-id"),
+        evolved_schema,
+        3,
+    ),
+    TableCase(
+        "dvs-in-one-puffin",
+        (dvs_in_one_puffin.__doc__ or "").strip().replace("\n    ", " "),
+        ("deletes.dv-scope", "tree.unique-live-files"),
+        dvs_in_one_puffin,
+        3,
+    ),
+    TableCase(
+        "column-dropped-after-commit",
+        (column_dropped_after_commit.__doc__ or "").strip().replace("\n    ", " "),
+        ("scan.read-schema",),
+        column_dropped_after_commit,
+        2,
+    ),
+    TableCase(
+        "promoted-columns",
+        "v2: int promoted to long and float to double, renamed and reordered: older files read through "
+        "the promotions; an older snapshot reads with its own schema",
+        ("projection.promotion", "projection.by-id", "scan.read-schema"),
+        promoted_columns,
+        2,
+    ),
 ]
 
 
@@ -270,7 +377,13 @@ def all_ids() -> list[str]:
 
 def expected_rows(t: TableBuilder, snapshot_id: int, format_version: int, revision: str = revisions.DEFAULT) -> dict:
     """The columns and rows of one snapshot, as the reference reader returns them."""
-    table = read_table(InMemoryFiles(t.files), t.tree.metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision)
+    table = read_table(
+        InMemoryFiles(t.files),
+        t.tree.metadata_location,
+        snapshot_id,
+        with_lineage=format_version >= 3,
+        revision=revision,
+    )
     return table_rows(table)
 
 
@@ -300,7 +413,7 @@ def _json_value(value: Any, arrow_type: pa.DataType) -> Any:
         return format(value, "f")  # plain digits at the value's scale (str() may use an exponent: -1E-7)
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc)
+            value = value.astimezone(datetime.UTC)
         return value.isoformat(timespec="microseconds")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
@@ -309,14 +422,18 @@ def _json_value(value: Any, arrow_type: pa.DataType) -> Any:
     if isinstance(value, uuid.UUID):
         return str(value)
     if pa.types.is_map(arrow_type):  # a map is unordered: entries sorted by the key's JSON
-        pairs = sorted(((_json_value(k, arrow_type.key_type), _json_value(v, arrow_type.item_type)) for k, v in value),
-                       key=lambda kv: json.dumps(kv[0], sort_keys=True))  # fmt: skip
+        pairs = sorted(
+            ((_json_value(k, arrow_type.key_type), _json_value(v, arrow_type.item_type)) for k, v in value),
+            key=lambda kv: json.dumps(kv[0], sort_keys=True),
+        )
         return {"keys": [k for k, _ in pairs], "values": [v for _, v in pairs]}
     if pa.types.is_struct(arrow_type):
         return {k: _json_value(v, arrow_type.field(k).type) for k, v in value.items()}
     if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type) or pa.types.is_fixed_size_list(arrow_type):
         return [_json_value(x, arrow_type.value_type) for x in value]
-    raise TypeError(f"the table corpus has no JSON form for {type(value).__name__} values of Arrow type {arrow_type}: {value!r}")
+    raise TypeError(
+        f"the table corpus has no JSON form for {type(value).__name__} values of Arrow type {arrow_type}: {value!r}"
+    )
 
 
 def case_document(case: TableCase, t: TableBuilder) -> dict:
@@ -324,9 +441,15 @@ def case_document(case: TableCase, t: TableBuilder) -> dict:
     for s in t.tree.snapshots:
         expected = expected_rows(t, s["snapshot-id"], case.format_version)
         snapshots.append({"snapshot-id": s["snapshot-id"], "operation": s["summary"]["operation"], **expected})
-    return {"id": case.id, "description": case.description, "rules": list(case.rules), "format-version": case.format_version,
-            "location": t.location, "metadata-location": t.tree.metadata_location,
-            "snapshots": _with_obligations(case.id, case.rules, _with_provenance(case.id, snapshots))}  # fmt: skip
+    return {
+        "id": case.id,
+        "description": case.description,
+        "rules": list(case.rules),
+        "format-version": case.format_version,
+        "location": t.location,
+        "metadata-location": t.tree.metadata_location,
+        "snapshots": _with_obligations(case.id, case.rules, _with_provenance(case.id, snapshots)),
+    }
 
 
 def snapshot_case_id(table_id: str, snapshot_id: int) -> str:
@@ -339,17 +462,38 @@ def _with_provenance(table_id: str, snapshots: list[dict], declared: dict | None
     engines recorded as agreeing (spec_impl.vectors.provenance), else engine-confirmed or reference-only."""
     from spec_impl.vectors.provenance import provenance_for
 
-    return [{**s, "provenance": provenance_for(snapshot_case_id(table_id, s["snapshot-id"]), declared,
-                                               {"output": {"columns": s["columns"], "rows": s["rows"]}})} for s in snapshots]  # fmt: skip
+    return [
+        {
+            **s,
+            "provenance": provenance_for(
+                snapshot_case_id(table_id, s["snapshot-id"]),
+                declared,
+                {"output": {"columns": s["columns"], "rows": s["rows"]}},
+            ),
+        }
+        for s in snapshots
+    ]
 
 
 def _with_obligations(table_id: str, rules: list[str] | tuple[str, ...], snapshots: list[dict]) -> list[dict]:
     """Each snapshot with its obligation (`spec_impl.obligations`): what the spec requires of its rows."""
     from spec_impl.obligations import obligation_for
 
-    return [{**s, "obligation": obligation_for({"id": snapshot_case_id(table_id, s["snapshot-id"]), "rule": rules[0], "op": "read-table",
-                                                "input": {}, "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}}})}
-            for s in snapshots]  # fmt: skip
+    return [
+        {
+            **s,
+            "obligation": obligation_for(
+                {
+                    "id": snapshot_case_id(table_id, s["snapshot-id"]),
+                    "rule": rules[0],
+                    "op": "read-table",
+                    "input": {},
+                    "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
+                }
+            ),
+        }
+        for s in snapshots
+    ]
 
 
 def render() -> dict[str, bytes]:
@@ -359,11 +503,11 @@ def render() -> dict[str, bytes]:
         location = f"{PLACEHOLDER}/{case.id}"
         _, t = build(case.id, location)
         for path, data in t.files.items():
-            files[f"{case.id}/{path[len(location) + 1:]}"] = data
+            files[f"{case.id}/{path[len(location) + 1 :]}"] = data
         files[f"{case.id}/case.json"] = _dumps(case_document(case, t))
     for case_id in captured_ids():
         for path, data in _captured_files(case_id).items():
-            files[f"{case_id}/{path[len(PLACEHOLDER) + len(case_id) + 2:]}"] = data
+            files[f"{case_id}/{path[len(PLACEHOLDER) + len(case_id) + 2 :]}"] = data
         files[f"{case_id}/case.json"] = _dumps(captured_document(case_id))
     return files
 
@@ -389,8 +533,11 @@ def _capture(case_id: str) -> dict:
 def _captured_files(case_id: str) -> dict[str, bytes]:
     """The captured table's files by their path at its placeholder location."""
     root = CAPTURED / case_id
-    return {f"{PLACEHOLDER}/{case_id}/{p.relative_to(root).as_posix()}": p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "capture.json"}  # fmt: skip
+    return {
+        f"{PLACEHOLDER}/{case_id}/{p.relative_to(root).as_posix()}": p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "capture.json"
+    }
 
 
 def captured_document(case_id: str) -> dict:
@@ -398,9 +545,26 @@ def captured_document(case_id: str) -> dict:
     from spec_impl.vectors.provenance import engine_written
 
     c = _capture(case_id)
-    keys = ("id", "description", "rules", "format-version", "location", "metadata-location", "writer", "expected-rows", "history", "known-findings")
-    declared = engine_written(f"files written by {c['writer']}; expected rows: {c['expected-rows']}", [{"engine": "iceberg-java", "version": c["writer"]}])
-    return {**{k: c[k] for k in keys}, "snapshots": _with_obligations(case_id, c["rules"], _with_provenance(case_id, c["snapshots"], declared))}
+    keys = (
+        "id",
+        "description",
+        "rules",
+        "format-version",
+        "location",
+        "metadata-location",
+        "writer",
+        "expected-rows",
+        "history",
+        "known-findings",
+    )
+    declared = engine_written(
+        f"files written by {c['writer']}; expected rows: {c['expected-rows']}",
+        [{"engine": "iceberg-java", "version": c["writer"]}],
+    )
+    return {
+        **{k: c[k] for k in keys},
+        "snapshots": _with_obligations(case_id, c["rules"], _with_provenance(case_id, c["snapshots"], declared)),
+    }
 
 
 def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
@@ -415,7 +579,9 @@ def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
 def read_expected(case_id: str, snapshot_id: int, revision: str = revisions.DEFAULT) -> dict:
     """The columns and rows the reference reader returns for one snapshot of a golden table."""
     files, metadata_location, format_version = table_files(case_id)
-    table = read_table(InMemoryFiles(files), metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision)
+    table = read_table(
+        InMemoryFiles(files), metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision
+    )
     return table_rows(table)
 
 
@@ -428,12 +594,12 @@ def materialize(case_id: str, directory: Path) -> tuple[str, dict]:
     if case_id in captured_ids():
         doc = captured_document(case_id)
         files = relocate(_captured_files(case_id), doc["location"], location)
-        metadata_location = location + doc["metadata-location"][len(doc["location"]):]
+        metadata_location = location + doc["metadata-location"][len(doc["location"]) :]
     else:
         case, t = build(case_id, location)
         files, metadata_location, doc = t.files, t.tree.metadata_location, case_document(case, t)
     for path, data in files.items():
-        local = Path(directory) / path[len(location) + 1:]
+        local = Path(directory) / path[len(location) + 1 :]
         local.parent.mkdir(parents=True, exist_ok=True)
         local.write_bytes(data)
     return metadata_location, doc

@@ -1,7 +1,7 @@
 """`python -m tests.fuzz`: a fuzzing campaign (make fuzz) or one reproducer replayed.
 
-    python -m tests.fuzz --inputs 100000 --families all --seed 1
-    python -m tests.fuzz --replay tests/fuzz/corpus/metadata-file/0123abcd.bin
+python -m tests.fuzz --inputs 100000 --families all --seed 1
+python -m tests.fuzz --replay tests/fuzz/corpus/metadata-file/0123abcd.bin
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from .pool import Pool
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m tests.fuzz", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--inputs", type=int, default=100_000, help="inputs per family")
     p.add_argument("--families", default="all", help="comma-separated family names, or all")
     p.add_argument("--seed", type=int, default=1)
@@ -43,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     print(campaign.table([s.row() for s in stats.values()]))
     for s in stats.values():
         for (kind, detail), example in s.escapes.items():
-            print(f"escape {s.family}: {kind} {detail} {example['outcome'].message} -> {example.get('path', '(not saved)')}")
+            print(
+                f"escape {s.family}: {kind} {detail} {example['outcome'].message} -> {example.get('path', '(not saved)')}"
+            )
     own = [s for s in stats.values() if FAMILIES[s.family].owner == "reference" and s.escapes]
     return 1 if own else 0
 

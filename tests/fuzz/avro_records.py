@@ -21,7 +21,11 @@ def records_of(data: bytes) -> tuple[dict, list[dict]] | None:
     """(key-value metadata, records) of an Avro file read with its own schema; None if unreadable."""
     try:
         reader = fastavro.reader(io.BytesIO(data), return_record_name=False)
-        meta = {k: v.decode("utf-8", "replace") if isinstance(v, bytes) else v for k, v in reader.metadata.items() if not k.startswith("avro.")}
+        meta = {
+            k: v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+            for k, v in reader.metadata.items()
+            if not k.startswith("avro.")
+        }
         raw_schema = json.loads(reader.metadata["avro.schema"])
         records = list(fastavro.reader(io.BytesIO(data), reader_schema=_physical(raw_schema)))
         return meta, records
@@ -69,7 +73,9 @@ def infer(values: list[Any], names: Iterator[int] | None = None) -> Any:
     if arrays:
         out.append({"type": "array", "items": infer([x for a in arrays for x in a], names) if any(arrays) else "null"})
     if maps:
-        out.append({"type": "map", "values": infer([x for m in maps for x in m.values()], names) if any(maps) else "null"})
+        out.append(
+            {"type": "map", "values": infer([x for m in maps for x in m.values()], names) if any(maps) else "null"}
+        )
     if records:
         keys = list(dict.fromkeys(k for r in records for k in r))
         fields = [{"name": k, "type": _optional(infer([r.get(k) for r in records], names))} for k in keys]
@@ -85,7 +91,11 @@ def _optional(schema: Any) -> Any:
 
 
 def _name_ok(key: str) -> bool:
-    return bool(key) and (key[0].isascii() and (key[0].isalpha() or key[0] == "_")) and all(c.isascii() and (c.isalnum() or c == "_") for c in key)
+    return (
+        bool(key)
+        and (key[0].isascii() and (key[0].isalpha() or key[0] == "_"))
+        and all(c.isascii() and (c.isalnum() or c == "_") for c in key)
+    )
 
 
 def _clamp(v: Any) -> Any:
@@ -139,7 +149,13 @@ def write(meta: dict, records: list[dict]) -> bytes:
     schema = infer(records) if records else {"type": "record", "name": "empty", "fields": []}
     buf = io.BytesIO()
     tagged = [_tagged(r, schema) for r in records]
-    fastavro.writer(buf, fastavro.parse_schema(schema), tagged, metadata={k: str(v) for k, v in meta.items()}, sync_marker=SYNC_MARKER)
+    fastavro.writer(
+        buf,
+        fastavro.parse_schema(schema),
+        tagged,
+        metadata={k: str(v) for k, v in meta.items()},
+        sync_marker=SYNC_MARKER,
+    )
     return buf.getvalue()
 
 
@@ -151,7 +167,9 @@ def mutate_file(rng: random.Random, data: bytes) -> bytes | None:
     meta, records = read
     if rng.random() < 0.2 and meta:
         key = rng.choice(list(meta))
-        meta[key] = rng.choice(["", "0", "4", "99", "x", "deletes", "data", "{}", "[", json.dumps(mutate_json.value(rng))])
+        meta[key] = rng.choice(
+            ["", "0", "4", "99", "x", "deletes", "data", "{}", "[", json.dumps(mutate_json.value(rng))]
+        )
     else:
         records = mutate_json.mutate(rng, records)
     if not isinstance(records, list):

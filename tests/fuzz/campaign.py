@@ -47,13 +47,24 @@ def table(rows: list[list[Any]]) -> str:
     """A Markdown table."""
     text = [[str(c) for c in r] for r in [HEADER] + rows]
     widths = [max(len(r[i]) for r in text) for i in range(len(HEADER))]
-    line = lambda r: "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) + " |"  # noqa: E731
+    line = lambda r: (
+        "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) + " |"
+    )  # noqa: E731
     sep = "|" + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|"
     return "\n".join([line(text[0]), sep] + [line(r) for r in text[1:]])
 
 
-def run(families: list[str], inputs: int, seed: int, pool: Pool, *, save: bool = True, minimize_budget: int = 300,
-        progress: Callable[[str], None] = lambda _: None, every: float = 10.0) -> dict[str, Stats]:  # fmt: skip
+def run(
+    families: list[str],
+    inputs: int,
+    seed: int,
+    pool: Pool,
+    *,
+    save: bool = True,
+    minimize_budget: int = 300,
+    progress: Callable[[str], None] = lambda _: None,
+    every: float = 10.0,
+) -> dict[str, Stats]:
     """Run `inputs` inputs of each family; returns the stats per family."""
     out: dict[str, Stats] = {}
     for name in families:
@@ -63,14 +74,21 @@ def run(families: list[str], inputs: int, seed: int, pool: Pool, *, save: bool =
         for task, outcome, reproducer in pool.map(tasks):
             stats.add(outcome)
             if outcome.escape and outcome.signature not in stats.escapes:
-                stats.escapes[outcome.signature] = _escape(name, task, outcome, reproducer, seed, pool, save, minimize_budget, progress)
+                stats.escapes[outcome.signature] = _escape(
+                    name, task, outcome, reproducer, seed, pool, save, minimize_budget, progress
+                )
             now = time.monotonic()
             if now - last >= every:
                 last = now
-                progress(f"{name}: {stats.inputs}/{inputs} inputs, {stats.inputs / (now - start):.0f}/s, "
-                         f"{sum(stats.kinds[k] for k in ('other', 'timeout', 'memory'))} escapes")  # fmt: skip
+                progress(
+                    f"{name}: {stats.inputs}/{inputs} inputs, {stats.inputs / (now - start):.0f}/s, "
+                    f"{sum(stats.kinds[k] for k in ('other', 'timeout', 'memory'))} escapes"
+                )
         stats.seconds = time.monotonic() - start
-        progress(f"{name}: done, {stats.inputs} inputs in {stats.seconds:.0f} s; " + ", ".join(f"{k} {v}" for k, v in sorted(stats.kinds.items())))
+        progress(
+            f"{name}: done, {stats.inputs} inputs in {stats.seconds:.0f} s; "
+            + ", ".join(f"{k} {v}" for k, v in sorted(stats.kinds.items()))
+        )
     return out
 
 
@@ -83,6 +101,7 @@ def _escape(name, task, outcome, reproducer, seed, pool, save, budget, progress)
     example: dict[str, Any] = {"index": task[2], "outcome": outcome}
     progress(f"{name}: new escape {outcome.kind} {outcome.detail} {outcome.message} (input {task[2]})")
     if save:
+
         def still(candidate: Any) -> bool:
             data, ext = codec.encode(candidate)
             return pool.run(name, data, ext).signature == outcome.signature

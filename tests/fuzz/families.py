@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import avro_records, mutate_bytes, mutate_json, seeds
 
@@ -66,8 +67,12 @@ def json_mutator(key: str | None = None):
         if key is None:
             return mutate_json.mutate(rng, seed, pool)
         others = [p[key] for p in pool[:20] if isinstance(p, dict) and key in p]
-        if rng.random() < 0.1 and "format-version" in seed:  # a caller's argument of the wrong type or an unknown version
-            return dict(seed, **{"format-version": rng.choice([0, 4, -1, "2", 2.0, None, True, mutate_json.scalar(rng)])})
+        if (
+            rng.random() < 0.1 and "format-version" in seed
+        ):  # a caller's argument of the wrong type or an unknown version
+            return dict(
+                seed, **{"format-version": rng.choice([0, 4, -1, "2", 2.0, None, True, mutate_json.scalar(rng)])}
+            )
         return dict(seed, **{key: mutate_json.mutate(rng, seed[key], others)})
 
     return mutate
@@ -137,7 +142,9 @@ def tree_mutator(*kinds: str, record_level: bool = True, byte_level: bool = True
         if kind == "metadata":
             files[path] = mutate_json.mutate_text(rng, data)
         elif kind in ("list", "manifest"):
-            rewritten = avro_records.mutate_file(rng, data) if record_level and (not byte_level or rng.random() < 0.6) else None
+            rewritten = (
+                avro_records.mutate_file(rng, data) if record_level and (not byte_level or rng.random() < 0.6) else None
+            )
             files[path] = rewritten if rewritten is not None else mutate_bytes.mutate(rng, data)
         elif kind == "puffin":
             files[path] = mutate_bytes.mutate_puffin(rng, data, mutate_json.mutate)
@@ -187,8 +194,12 @@ def _table_metadata(doc: Any) -> Any:
     return normalized(md)
 
 
-@family("view-metadata", "spec_impl.metadata.view_metadata.parse_view_metadata",
-        lambda: seeds.json_documents("read-view-metadata", "document"), whole_json)  # fmt: skip
+@family(
+    "view-metadata",
+    "spec_impl.metadata.view_metadata.parse_view_metadata",
+    lambda: seeds.json_documents("read-view-metadata", "document"),
+    whole_json,
+)
 def _view_metadata(doc: Any) -> Any:
     from spec_impl.metadata.view_metadata import parse_view_metadata
 
@@ -196,10 +207,14 @@ def _view_metadata(doc: Any) -> Any:
 
 
 def _versioned(op: str, key: str) -> Callable[[], list[dict]]:
-    return lambda: [{key: i[key], "format-version": i.get("format-version", 2)} for i in seeds.case_inputs(op) if key in i]
+    return lambda: [
+        {key: i[key], "format-version": i.get("format-version", 2)} for i in seeds.case_inputs(op) if key in i
+    ]
 
 
-@family("schema", "spec_impl.metadata.schema.parse_schema", _versioned("parse-schema", "schema"), json_mutator("schema"))
+@family(
+    "schema", "spec_impl.metadata.schema.parse_schema", _versioned("parse-schema", "schema"), json_mutator("schema")
+)
 def _schema(inp: dict) -> Any:
     from spec_impl.metadata.schema import parse_schema, validate_schema
 
@@ -208,29 +223,48 @@ def _schema(inp: dict) -> Any:
     return s.to_json(inp["format-version"])
 
 
-@family("partition-spec", "spec_impl.metadata.partitioning.parse_partition_spec", _versioned("parse-partition-spec", "spec"), json_mutator("spec"))
+@family(
+    "partition-spec",
+    "spec_impl.metadata.partitioning.parse_partition_spec",
+    _versioned("parse-partition-spec", "spec"),
+    json_mutator("spec"),
+)
 def _partition_spec(inp: dict) -> Any:
     from spec_impl.metadata.partitioning import parse_partition_spec
 
     return parse_partition_spec(inp["spec"], inp["format-version"], V3).to_json(inp["format-version"], V3)
 
 
-@family("sort-order", "spec_impl.metadata.sorting.parse_sort_order", _versioned("parse-sort-order", "order"), json_mutator("order"))
+@family(
+    "sort-order",
+    "spec_impl.metadata.sorting.parse_sort_order",
+    _versioned("parse-sort-order", "order"),
+    json_mutator("order"),
+)
 def _sort_order(inp: dict) -> Any:
     from spec_impl.metadata.sorting import parse_sort_order
 
     return parse_sort_order(inp["order"], inp["format-version"], V3).to_json(inp["format-version"], V3)
 
 
-@family("name-mapping", "spec_impl.metadata.projection.parse_name_mapping",
-        lambda: seeds.json_documents("parse-name-mapping", "mapping"), whole_json)  # fmt: skip
+@family(
+    "name-mapping",
+    "spec_impl.metadata.projection.parse_name_mapping",
+    lambda: seeds.json_documents("parse-name-mapping", "mapping"),
+    whole_json,
+)
 def _name_mapping(doc: Any) -> Any:
     from spec_impl.metadata.projection import parse_name_mapping
 
     return parse_name_mapping(doc).to_json()
 
 
-@family("snapshot", "spec_impl.metadata.snapshots.parse_snapshot", _versioned("parse-snapshot", "snapshot"), json_mutator("snapshot"))
+@family(
+    "snapshot",
+    "spec_impl.metadata.snapshots.parse_snapshot",
+    _versioned("parse-snapshot", "snapshot"),
+    json_mutator("snapshot"),
+)
 def _snapshot(inp: dict) -> Any:
     from spec_impl.metadata.snapshots import parse_snapshot
 
@@ -247,22 +281,38 @@ def _read_tree(inp: dict) -> Any:
 
 
 FAMILIES_OF_TREES = {
-    "manifest-list": ("spec_impl.manifests.tree.read_snapshot (manifest-list bytes)", tree_mutator("list", record_level=False)),
-    "manifest": ("spec_impl.manifests.tree.read_manifest (manifest bytes)", tree_mutator("manifest", record_level=False)),
-    "tree-walk": ("spec_impl.manifests.tree.read_snapshot (records of any shape)", tree_mutator("list", "manifest", "metadata", byte_level=False)),
+    "manifest-list": (
+        "spec_impl.manifests.tree.read_snapshot (manifest-list bytes)",
+        tree_mutator("list", record_level=False),
+    ),
+    "manifest": (
+        "spec_impl.manifests.tree.read_manifest (manifest bytes)",
+        tree_mutator("manifest", record_level=False),
+    ),
+    "tree-walk": (
+        "spec_impl.manifests.tree.read_snapshot (records of any shape)",
+        tree_mutator("list", "manifest", "metadata", byte_level=False),
+    ),
 }
 for _name, (_entry, _mutate) in FAMILIES_OF_TREES.items():
     family(_name, _entry, seeds.trees, _mutate)(_read_tree)
 
 
-@family("validate", "spec_impl.manifests.validate.validate_table", seeds.trees, tree_mutator("list", "manifest", "metadata"))
+@family(
+    "validate", "spec_impl.manifests.validate.validate_table", seeds.trees, tree_mutator("list", "manifest", "metadata")
+)
 def _validate(inp: dict) -> Any:
     from spec_impl.manifests.validate import validate_table
 
     return validate_table(_in_memory(inp), inp["metadata-location"], V3)
 
 
-@family("inheritance", "spec_impl.manifests.inheritance.inherit_entries", lambda: seeds.case_inputs("inherit-manifest-entries"), whole_json)
+@family(
+    "inheritance",
+    "spec_impl.manifests.inheritance.inherit_entries",
+    lambda: seeds.case_inputs("inherit-manifest-entries"),
+    whole_json,
+)
 def _inheritance(inp: Any) -> Any:
     from spec_impl.manifests import inheritance
 
@@ -271,7 +321,9 @@ def _inheritance(inp: Any) -> Any:
     entries = inheritance.inherit_entries(inp.get("manifest"), inp.get("entries"), inp.get("format-version"))
     inheritance.min_sequence_number(entries)
     manifest = inp.get("manifest")
-    return inheritance.file_first_row_ids(manifest.get("first_row_id") if isinstance(manifest, dict) else manifest, entries)
+    return inheritance.file_first_row_ids(
+        manifest.get("first_row_id") if isinstance(manifest, dict) else manifest, entries
+    )
 
 
 # --- deletes --------------------------------------------------------------------------------------
@@ -288,7 +340,12 @@ def _delete_scoping(inp: Any) -> Any:
     return scoping.plan(data, deletes, scoping.unpartitioned_spec_ids(inp.get("specs", [])), V3)
 
 
-@family("puffin", "spec_impl.deletes.puffin.read_puffin", lambda: list(seeds.binary_files("puffin")) + [i["file-base64"] for i in seeds.case_inputs("read-puffin")], puffin_mutator)
+@family(
+    "puffin",
+    "spec_impl.deletes.puffin.read_puffin",
+    lambda: list(seeds.binary_files("puffin")) + [i["file-base64"] for i in seeds.case_inputs("read-puffin")],
+    puffin_mutator,
+)
 def _puffin(data: bytes) -> Any:
     from spec_impl.deletes.puffin import read_puffin
 
@@ -305,18 +362,30 @@ def _dv_blob(data: bytes) -> Any:
 
 def _dv_read_mutator(rng: random.Random, seed: dict, pool: list[dict]) -> dict:
     if rng.random() < 0.5:
-        return dict(seed, **{"puffin-base64": mutate_bytes.mutate_puffin(rng, seed["puffin-base64"], mutate_json.mutate)})
+        return dict(
+            seed, **{"puffin-base64": mutate_bytes.mutate_puffin(rng, seed["puffin-base64"], mutate_json.mutate)}
+        )
     return dict(seed, **{"data-file": mutate_json.mutate(rng, seed["data-file"])})
 
 
-@family("dv-read", "spec_impl.deletes.deletion_vectors.read_dv", lambda: seeds.case_inputs("read-deletion-vector"), _dv_read_mutator)
+@family(
+    "dv-read",
+    "spec_impl.deletes.deletion_vectors.read_dv",
+    lambda: seeds.case_inputs("read-deletion-vector"),
+    _dv_read_mutator,
+)
 def _dv_read(inp: dict) -> Any:
     from spec_impl.deletes.deletion_vectors import deleted_positions
 
     return deleted_positions(inp["puffin-base64"], inp["data-file"])
 
 
-@family("position-rows", "spec_impl.deletes.position_files.check_position_rows", lambda: seeds.case_inputs("check-position-deletes"), whole_json)
+@family(
+    "position-rows",
+    "spec_impl.deletes.position_files.check_position_rows",
+    lambda: seeds.case_inputs("check-position-deletes"),
+    whole_json,
+)
 def _position_rows(inp: Any) -> Any:
     from spec_impl.deletes.position_files import check_position_rows
 
@@ -369,7 +438,12 @@ def _v4_validate(inp: dict) -> Any:
     return validate_snapshot(_in_memory(inp).read, _root(inp.get("root")), _root(inp.get("parent")))
 
 
-@family("scan", "spec_impl.scan.reader.read_table", seeds.tables, tree_mutator("metadata", "list", "manifest", "puffin", "parquet"))
+@family(
+    "scan",
+    "spec_impl.scan.reader.read_table",
+    seeds.tables,
+    tree_mutator("metadata", "list", "manifest", "puffin", "parquet"),
+)
 def _scan(inp: dict) -> Any:
     from spec_impl.scan.reader import read_table
 
@@ -379,23 +453,39 @@ def _scan(inp: dict) -> Any:
 # --- value-level families (escapes recorded in VALUE_ESCAPES.md) ---------------------------------
 
 
-@family("type", "spec_impl.types.parse_type", lambda: seeds.json_documents("parse-type", "type"), with_long_digit_runs(whole_json), owner="value")
+@family(
+    "type",
+    "spec_impl.types.parse_type",
+    lambda: seeds.json_documents("parse-type", "type"),
+    with_long_digit_runs(whole_json),
+    owner="value",
+)
 def _type(obj: Any) -> Any:
     from spec_impl.types import parse_type
 
     return str(parse_type(obj))
 
 
-@family("transform", "spec_impl.transforms.parse_transform", lambda: seeds.json_documents("parse-transform", "transform"), with_long_digit_runs(whole_json),
-        owner="value")
+@family(
+    "transform",
+    "spec_impl.transforms.parse_transform",
+    lambda: seeds.json_documents("parse-transform", "transform"),
+    with_long_digit_runs(whole_json),
+    owner="value",
+)
 def _transform(obj: Any) -> Any:
     from spec_impl.transforms import parse_transform
 
     return parse_transform(obj)
 
 
-@family("json-value", "spec_impl.serde.json_value.from_json", lambda: seeds.case_inputs("from-json"), with_long_digit_runs(json_mutator("json")),
-        owner="value")
+@family(
+    "json-value",
+    "spec_impl.serde.json_value.from_json",
+    lambda: seeds.case_inputs("from-json"),
+    with_long_digit_runs(json_mutator("json")),
+    owner="value",
+)
 def _json_value(inp: dict) -> Any:
     from spec_impl import from_json
 
@@ -416,7 +506,13 @@ def _binary_value_mutator(rng: random.Random, seed: dict, pool: list[dict]) -> d
     return dict(seed, bytes=mutate_bytes.mutate(rng, seed["bytes"], [p["bytes"] for p in pool[:20]]))
 
 
-@family("binary-value", "spec_impl.serde.binary.from_binary (then to_binary)", _binary_values, _binary_value_mutator, owner="value")
+@family(
+    "binary-value",
+    "spec_impl.serde.binary.from_binary (then to_binary)",
+    _binary_values,
+    _binary_value_mutator,
+    owner="value",
+)
 def _binary_value(inp: dict) -> Any:
     from spec_impl import from_binary, to_binary
 
@@ -425,10 +521,14 @@ def _binary_value(inp: dict) -> Any:
 
 
 def _protocol_seeds() -> list[dict]:
-    return [{"engine": "e", "version": "1", "protocol": 2, "capabilities": ["hash", "transform"]},
-            {"id": "c1", "status": "ok", "output": [1, 2]}, {"id": "c2", "status": "rejected", "error": "no", "rule": "type.fixed"},
-            {"id": "c3", "status": "error", "error": "boom"}, {"id": "c4", "status": "unsupported", "reason": "later"},
-            {"id": "c5", "ok": False, "error": "v1"}]  # fmt: skip
+    return [
+        {"engine": "e", "version": "1", "protocol": 2, "capabilities": ["hash", "transform"]},
+        {"id": "c1", "status": "ok", "output": [1, 2]},
+        {"id": "c2", "status": "rejected", "error": "no", "rule": "type.fixed"},
+        {"id": "c3", "status": "error", "error": "boom"},
+        {"id": "c4", "status": "unsupported", "reason": "later"},
+        {"id": "c5", "ok": False, "error": "v1"},
+    ]
 
 
 def _protocol_error() -> tuple[type, ...]:
@@ -437,7 +537,14 @@ def _protocol_error() -> tuple[type, ...]:
     return (ProtocolError,)
 
 
-@family("protocol", "conformance.engines.protocol.check_hello / to_answer", _protocol_seeds, whole_json, owner="protocol", rejections=_protocol_error)
+@family(
+    "protocol",
+    "conformance.engines.protocol.check_hello / to_answer",
+    _protocol_seeds,
+    whole_json,
+    owner="protocol",
+    rejections=_protocol_error,
+)
 def _protocol(obj: Any) -> Any:
     from conformance.engines.protocol import check_hello, to_answer
 

@@ -12,7 +12,23 @@ import random
 import struct
 import zlib
 
-BOUNDARY_INTS = [0, 1, 2, 0x7F, 0x80, 0xFF, 0x7FFF, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 2**63 - 1, 2**64 - 1, 12346, 12347]
+BOUNDARY_INTS = [
+    0,
+    1,
+    2,
+    0x7F,
+    0x80,
+    0xFF,
+    0x7FFF,
+    0xFFFF,
+    0x7FFFFFFF,
+    0x80000000,
+    0xFFFFFFFF,
+    2**63 - 1,
+    2**64 - 1,
+    12346,
+    12347,
+]
 
 
 def mutate(rng: random.Random, data: bytes, pool: list[bytes] = ()) -> bytes:
@@ -135,5 +151,11 @@ def mutate_puffin(rng: random.Random, data: bytes, mutate_footer_json) -> bytes:
         except Exception:
             return mutate(rng, data)
         blob = mutate_dv(rng, data[lo:hi])
-        return data[:lo] + blob + data[hi:] if len(blob) == hi - lo else data[:lo] + blob[: hi - lo].ljust(hi - lo, b"\0") + data[hi:]
-    return head[: rng.randrange(4, max(5, len(head) + 1))] + b"PFA1" + payload + data[-12:]  # blobs truncated, footer intact
+        return (
+            data[:lo] + blob + data[hi:]
+            if len(blob) == hi - lo
+            else data[:lo] + blob[: hi - lo].ljust(hi - lo, b"\0") + data[hi:]
+        )
+    return (
+        head[: rng.randrange(4, max(5, len(head) + 1))] + b"PFA1" + payload + data[-12:]
+    )  # blobs truncated, footer intact

@@ -17,9 +17,33 @@ import zlib
 from typing import Any
 
 HUGE = [2**31 - 1, 2**31, -(2**31) - 1, 2**63 - 1, 2**63, -(2**63) - 1, 2**64, 10**30, -1, -2, 0, 10**400]
-ODD_TEXT = ["", " ", "\u0000", "\ud800", "\uffff", "\U0001f600", "e\u0301", "\u202e", "a" * 300, "ＩＤ", "null", "1", "-0",
-            "s3://b/t/../x", "file:/etc/passwd", "NaN"]  # fmt: skip
-VERSION_KEYS = ("format-version", "version-id", "schema-id", "spec-id", "order-id", "current-schema-id", "default-spec-id")
+ODD_TEXT = [
+    "",
+    " ",
+    "\u0000",
+    "\ud800",
+    "\uffff",
+    "\U0001f600",
+    "e\u0301",
+    "\u202e",
+    "a" * 300,
+    "ＩＤ",
+    "null",
+    "1",
+    "-0",
+    "s3://b/t/../x",
+    "file:/etc/passwd",
+    "NaN",
+]
+VERSION_KEYS = (
+    "format-version",
+    "version-id",
+    "schema-id",
+    "spec-id",
+    "order-id",
+    "current-schema-id",
+    "default-spec-id",
+)
 
 
 def scalar(rng: random.Random) -> Any:
@@ -36,8 +60,27 @@ def scalar(rng: random.Random) -> Any:
     if pick == 4:
         return rng.randint(-5, 2000)
     if pick == 5:
-        return rng.choice(["int", "long", "struct", "list", "map", "bucket[0]", "truncate[-1]", "decimal(39,0)", "fixed[0]",
-                           "identity", "void", "asc", "nulls-first", "root", "data", "puffin", "PARQUET"])  # fmt: skip
+        return rng.choice(
+            [
+                "int",
+                "long",
+                "struct",
+                "list",
+                "map",
+                "bucket[0]",
+                "truncate[-1]",
+                "decimal(39,0)",
+                "fixed[0]",
+                "identity",
+                "void",
+                "asc",
+                "nulls-first",
+                "root",
+                "data",
+                "puffin",
+                "PARQUET",
+            ]
+        )
     if pick == 6:
         return rng.choice([[], {}, [None], {"": None}])
     return "".join(rng.choice("abc-_.:/{}[]") for _ in range(rng.randint(0, 12)))
@@ -49,7 +92,10 @@ def value(rng: random.Random, depth: int = 0) -> Any:
         return scalar(rng)
     if rng.random() < 0.5:
         return [value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(["id", "type", "name", "x", "fields", "snapshot-id", ""]): value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+    return {
+        rng.choice(["id", "type", "name", "x", "fields", "snapshot-id", ""]): value(rng, depth + 1)
+        for _ in range(rng.randint(0, 3))
+    }
 
 
 def nested(rng: random.Random, inner: Any, depth: int) -> Any:
@@ -111,7 +157,11 @@ def _mutate_once(rng: random.Random, doc: Any, pool: list[Any]) -> Any:
             node[rng.choice(keys)] = rng.choice([0, 4, 5, 99, -1, "2", 2.0, None])
         return doc
     if op == 6 and isinstance(node, str):  # odd Unicode
-        return _replace(doc, path, rng.choice([node + rng.choice(ODD_TEXT), rng.choice(ODD_TEXT), node.upper(), node[: len(node) // 2]]))
+        return _replace(
+            doc,
+            path,
+            rng.choice([node + rng.choice(ODD_TEXT), rng.choice(ODD_TEXT), node.upper(), node[: len(node) // 2]]),
+        )
     if op == 7 and isinstance(node, list):  # an object where a list belongs
         return _replace(doc, path, {str(i): v for i, v in enumerate(node)})
     if op == 8 and isinstance(node, dict):  # a list where an object belongs
@@ -172,7 +222,11 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
         digits = [i for i, c in enumerate(text) if 0x30 <= c <= 0x39 and text[i - 1 : i] in (b" ", b":")]
         if digits:
             at = rng.choice(digits)
-            text = text[:at] + rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999", b"0x10", b"01", b"9" * 5000, b"1.5e400"]) + text[at:]
+            text = (
+                text[:at]
+                + rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999", b"0x10", b"01", b"9" * 5000, b"1.5e400"])
+                + text[at:]
+            )
     elif op == 4:
         text = text + rng.choice([b"}", b" garbage", b"\x00", b"{}"])
     elif op == 5:  # one byte changed
@@ -194,7 +248,13 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
         wrapped = gzip.compress(text, mtime=0)
         if op == 9 or rng.random() < 0.5:  # corrupt the stream: a byte, the CRC, the length, truncation
             at = rng.randrange(10, len(wrapped))
-            wrapped = rng.choice([wrapped[:at], wrapped[:at] + bytes([wrapped[at] ^ 0xFF]) + wrapped[at + 1 :],
-                                  wrapped[:-8] + bytes(8), wrapped + b"\x1f\x8b\x08"])  # fmt: skip
+            wrapped = rng.choice(
+                [
+                    wrapped[:at],
+                    wrapped[:at] + bytes([wrapped[at] ^ 0xFF]) + wrapped[at + 1 :],
+                    wrapped[:-8] + bytes(8),
+                    wrapped + b"\x1f\x8b\x08",
+                ]
+            )
         return wrapped
     return text

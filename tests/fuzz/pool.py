@@ -61,7 +61,7 @@ class Pool:
                 w.kill()
         self.workers = []
 
-    def __enter__(self) -> "Pool":
+    def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -76,10 +76,15 @@ def tables() -> tuple[dict, ...]:
     for case in _sorted_files("tables/*/case.json"):
         spec = json.loads(case.read_text())
         root = case.parent
-        files = {TABLE_ROOT + root.name + "/" + p.relative_to(root).as_posix(): p.read_bytes()
-                 for p in sorted(root.rglob("*")) if p.is_file() and p.name != "case.json"}  # fmt: skip
+        files = {
+            TABLE_ROOT + root.name + "/" + p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != "case.json"
+        }
         for snap in spec.get("snapshots", []):
-            out.append({"files": files, "metadata-location": spec["metadata-location"], "snapshot-id": snap.get("snapshot-id")})
+            out.append(
+                {"files": files, "metadata-location": spec["metadata-location"], "snapshot-id": snap.get("snapshot-id")}
+            )
     return tuple(out)
 
 
@@ -87,7 +92,13 @@ def tables() -> tuple[dict, ...]:
 def trees() -> tuple[dict, ...]:
     """Trees of the manifest-tree vectors and the golden tables."""
     inputs = case_inputs("read-manifest-tree") + case_inputs("validate-tree")
-    return tuple({"files": i["files"], "metadata-location": i["metadata-location"], "snapshot-id": i.get("snapshot-id")} for i in inputs) + tables()
+    return (
+        tuple(
+            {"files": i["files"], "metadata-location": i["metadata-location"], "snapshot-id": i.get("snapshot-id")}
+            for i in inputs
+        )
+        + tables()
+    )
 
 
 @functools.cache

@@ -22,7 +22,11 @@ def _allocate(inp: dict) -> None:
 @pytest.fixture
 def allocating_family(monkeypatch):
     """A family `allocate` registered before the pool forks its worker ({"mb": N, "keep": bool})."""
-    monkeypatch.setitem(families.FAMILIES, "allocate", families.Family("allocate", "bytearray", lambda: [{}], lambda r, s, p: s, _allocate))
+    monkeypatch.setitem(
+        families.FAMILIES,
+        "allocate",
+        families.Family("allocate", "bytearray", lambda: [{}], lambda r, s, p: s, _allocate),
+    )
     return "allocate"
 
 
@@ -38,4 +42,3 @@ def test_each_input_has_the_whole_bound_whatever_ran_before(allocating_family):
     with Pool(1, timeout=10.0, memory_mb=1024) as pool:
         assert pool.run(allocating_family, b'{"mb": 700, "keep": true}', "json").kind == "accepted"
         assert pool.run(allocating_family, b'{"mb": 700}', "json").kind == "accepted"
-

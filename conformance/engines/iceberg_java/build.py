@@ -41,7 +41,8 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import relocate
 
@@ -154,9 +155,7 @@ def locate_inputs() -> Inputs:
         )
 
     def pick(artifact: str) -> Path:
-        found = sorted(
-            p for p in spark_jars if re.fullmatch(re.escape(artifact) + r"-\d[\w.\-]*\.jar", p.name)
-        )
+        found = sorted(p for p in spark_jars if re.fullmatch(re.escape(artifact) + r"-\d[\w.\-]*\.jar", p.name))
         if not found:
             raise BuildError(f"pyspark does not ship {artifact}-<version>.jar (looked in its jars/)")
         return found[-1]
@@ -316,23 +315,27 @@ def _check_relocation(inputs: Inputs, relocated_jar: Path) -> int:
     missing = sorted(referenced - provided)
     if missing:
         shown = ", ".join(m.replace("/", ".") for m in missing[:10])
-        raise BuildError(
-            f"{len(missing)} Jackson classes the Iceberg jar needs are missing after "
-            f"relocation: {shown}"
-        )
+        raise BuildError(f"{len(missing)} Jackson classes the Iceberg jar needs are missing after relocation: {shown}")
     return len(referenced)
 
 
 def _compile(javac: str, inputs: Inputs, workdir: Path, log: Log) -> None:
     classes = workdir / CLASSES_DIR
     classes.mkdir()
-    classpath = os.pathsep.join(
-        str(p) for p in (inputs.iceberg_jar, workdir / RELOCATED_JAR, inputs.slf4j_jar)
-    )
+    classpath = os.pathsep.join(str(p) for p in (inputs.iceberg_jar, workdir / RELOCATED_JAR, inputs.slf4j_jar))
     sources = java_sources()
     cmd = [
-        javac, "--release", JAVA_RELEASE, "-encoding", "UTF-8", "-nowarn",
-        "-cp", classpath, "-d", str(classes), *map(str, sources),
+        javac,
+        "--release",
+        JAVA_RELEASE,
+        "-encoding",
+        "UTF-8",
+        "-nowarn",
+        "-cp",
+        classpath,
+        "-d",
+        str(classes),
+        *map(str, sources),
     ]
     names = ", ".join(str(p.relative_to(HERE)) for p in sources)
     log(f"compiling {names} with {javac} (--release {JAVA_RELEASE})")
@@ -452,6 +455,7 @@ def engine_command(force: bool = False, log: Log = _stderr_log) -> list[str]:
 
 # ------------------------------------------------------------------ check
 
+
 def run_check(build: Build, log: Log = _stdout_log) -> int:
     """Smoke test through the protocol: the Appendix B hash vectors (adopted v3 revision, as
     Iceberg 1.10 implements it, boolean excluded: Java has no boolean hash); returns the number
@@ -459,13 +463,18 @@ def run_check(build: Build, log: Log = _stdout_log) -> int:
     from conformance.engines.protocol import EngineProcess, ProtocolError
     from conformance.vectors import load_families
 
-    vectors = [c for c in load_families()["hash"] if "/appendix-b-" in c["id"] and "v3-adopted" in c["revisions"]
-               and c["input"]["type"] != "boolean"]  # fmt: skip
+    vectors = [
+        c
+        for c in load_families()["hash"]
+        if "/appendix-b-" in c["id"] and "v3-adopted" in c["revisions"] and c["input"]["type"] != "boolean"
+    ]
     cases = [{"id": c["id"], "op": "hash", **c["input"]} for c in vectors]
     started = time.monotonic()
     try:
         with EngineProcess(build.command()) as engine:
-            log(f"engine {engine.hello.get('engine')} {engine.hello.get('version')} started in {time.monotonic() - started:.2f}s")
+            log(
+                f"engine {engine.hello.get('engine')} {engine.hello.get('version')} started in {time.monotonic() - started:.2f}s"
+            )
             results = engine.run(cases)
     except ProtocolError as e:
         raise BuildError(str(e)) from None
@@ -474,7 +483,11 @@ def run_check(build: Build, log: Log = _stdout_log) -> int:
         if not result.get("ok") or result.get("output") != vector["expected"]["output"]:
             failures += 1
             log(f"MISMATCH {vector['id']}: expected {vector['expected']}, got {result}")
-    log(f"{len(cases) - failures}/{len(cases)} Appendix B hashes match" if not failures else f"{failures} of {len(cases)} checks FAILED")
+    log(
+        f"{len(cases) - failures}/{len(cases)} Appendix B hashes match"
+        if not failures
+        else f"{failures} of {len(cases)} checks FAILED"
+    )
     return failures
 
 
@@ -483,8 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m conformance.engines.iceberg_java.build",
         description="Build (and cache) the Iceberg Java value engine.",
     )
-    parser.add_argument("--check", action="store_true",
-                        help="run a smoke test (the spec's Appendix B hash values)")
+    parser.add_argument("--check", action="store_true", help="run a smoke test (the spec's Appendix B hash values)")
     parser.add_argument("--force", action="store_true", help="rebuild even if the cache is valid")
     args = parser.parse_args(argv)
     started = time.monotonic()

@@ -30,7 +30,7 @@ import re
 import struct
 import zipfile
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 # Constant pool tags (JVMS 4.4) -> size of the entry body after the tag byte,
 # for fixed-size entries.  CONSTANT_Utf8 (1) has a variable size.
@@ -86,10 +86,7 @@ class Relocation:
         return re.compile(guard + re.escape(src))
 
     def rules(self) -> list[tuple[re.Pattern[bytes], bytes]]:
-        return [
-            (self._pattern(sep), (self.target.replace(".", sep) + sep).encode())
-            for sep in ("/", ".")
-        ]
+        return [(self._pattern(sep), (self.target.replace(".", sep) + sep).encode()) for sep in ("/", ".")]
 
 
 def _rewrite(data: bytes, rules: list[tuple[re.Pattern[bytes], bytes]]) -> bytes:
@@ -196,9 +193,7 @@ def relocate_jars(
                 if base == "module-info.class" or name.upper() == "META-INF/MANIFEST.MF":
                     report.skipped.append(f"{jar_name}:{name}")
                     continue
-                if name.startswith("META-INF/maven/") or re.fullmatch(
-                    r"META-INF/[^/]+\.(SF|RSA|DSA|EC)", name, re.I
-                ):
+                if name.startswith("META-INF/maven/") or re.fullmatch(r"META-INF/[^/]+\.(SF|RSA|DSA|EC)", name, re.I):
                     report.skipped.append(f"{jar_name}:{name}")
                     continue
                 data = zf.read(info)
@@ -238,9 +233,7 @@ def relocate_jars(
     return report
 
 
-JACKSON_TO_ICEBERG = Relocation(
-    "com.fasterxml.jackson", "org.apache.iceberg.shaded.com.fasterxml.jackson"
-)
+JACKSON_TO_ICEBERG = Relocation("com.fasterxml.jackson", "org.apache.iceberg.shaded.com.fasterxml.jackson")
 
 
 def referenced_classes(data: bytes, package_slash_prefix: str) -> set[str]:

@@ -97,7 +97,9 @@ def _log_config() -> Path:
 MASTER_VARIABLE = "ICEBERG_CONFORMANCE_SPARK_MASTER"
 
 
-def local_spark_session(warehouse: Path, *, app_name: str = "iceberg-conformance", master: str | None = None) -> SparkSession:
+def local_spark_session(
+    warehouse: Path, *, app_name: str = "iceberg-conformance", master: str | None = None
+) -> SparkSession:
     """The process's local Spark session with Iceberg and the Hadoop catalog `local` on `warehouse`.
 
     `master` is Spark's master URL (default: the environment variable ICEBERG_CONFORMANCE_SPARK_MASTER,

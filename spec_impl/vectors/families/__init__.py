@@ -5,10 +5,36 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from spec_impl.vectors.families import (binary, bucket, data_files, delete_scoping, hashing, puffin_dv, v4_root_manifests, json, manifest_trees, manifests, partitioning, schemas, snapshots,
-                                        table_metadata, temporal, transform_rules, truncate, types)  # fmt: skip
-from spec_impl.vectors.families import (column_metrics, file_counts, metrics_evaluation, partition_summaries, partition_tuples,
-                                        position_delete_rows, predicate_projection, predicates)  # fmt: skip
+from spec_impl.vectors.families import (
+    binary,
+    bucket,
+    data_files,
+    delete_scoping,
+    hashing,
+    puffin_dv,
+    v4_root_manifests,
+    json,
+    manifest_trees,
+    manifests,
+    partitioning,
+    schemas,
+    snapshots,
+    table_metadata,
+    temporal,
+    transform_rules,
+    truncate,
+    types,
+)
+from spec_impl.vectors.families import (
+    column_metrics,
+    file_counts,
+    metrics_evaluation,
+    partition_summaries,
+    partition_tuples,
+    position_delete_rows,
+    predicate_projection,
+    predicates,
+)
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
@@ -17,5 +43,13 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "data": (data_files,),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
-    "planning": (column_metrics, partition_summaries, partition_tuples, file_counts, predicates, predicate_projection, metrics_evaluation),
+    "planning": (
+        column_metrics,
+        partition_summaries,
+        partition_tuples,
+        file_counts,
+        predicates,
+        predicate_projection,
+        metrics_evaluation,
+    ),
 }

@@ -13,14 +13,37 @@ import pyarrow.parquet as pq
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "parquet-files"
-DESCRIPTION = "Appendix A (Parquet), Nested Types, Column Projection: reading and writing Parquet data files by field id"
+DESCRIPTION = (
+    "Appendix A (Parquet), Nested Types, Column Projection: reading and writing Parquet data files by field id"
+)
 
-SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
-    {"id": 1, "name": "id", "required": True, "type": "long"},
-    {"id": 2, "name": "name", "required": False, "type": "string"},
-    {"id": 3, "name": "tags", "required": False, "type": {"type": "list", "element-id": 4, "element": "string", "element-required": True}},
-    {"id": 5, "name": "props", "required": False, "type": {"type": "map", "key-id": 6, "key": "string", "value-id": 7, "value": "int", "value-required": False}},
-]}  # fmt: skip
+SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "name", "required": False, "type": "string"},
+        {
+            "id": 3,
+            "name": "tags",
+            "required": False,
+            "type": {"type": "list", "element-id": 4, "element": "string", "element-required": True},
+        },
+        {
+            "id": 5,
+            "name": "props",
+            "required": False,
+            "type": {
+                "type": "map",
+                "key-id": 6,
+                "key": "string",
+                "value-id": 7,
+                "value": "int",
+                "value-required": False,
+            },
+        },
+    ],
+}
 
 
 def _ids(field_id: int) -> dict:
@@ -34,26 +57,82 @@ def _file(table: pa.Table) -> str:
 
 
 def specs() -> Iterator[CaseSpec]:
-    with_ids = pa.schema([pa.field("id", pa.int64(), False, metadata=_ids(1)), pa.field("ts", pa.timestamp("us", tz="UTC"), metadata=_ids(2))])
+    with_ids = pa.schema(
+        [
+            pa.field("id", pa.int64(), False, metadata=_ids(1)),
+            pa.field("ts", pa.timestamp("us", tz="UTC"), metadata=_ids(2)),
+        ]
+    )
     rows = pa.table({"id": [1, 2], "ts": pa.array([0, None], pa.timestamp("us", tz="UTC"))}, schema=with_ids)
-    yield case("scan.field-ids", "with-ids", "a file with field ids: records by id, timestamptz as UTC microseconds", "read-parquet", file_base64=_file(rows))
+    yield case(
+        "scan.field-ids",
+        "with-ids",
+        "a file with field ids: records by id, timestamptz as UTC microseconds",
+        "read-parquet",
+        file_base64=_file(rows),
+    )
     plain = pa.table({"id": [1], "name": ["a"]})
-    yield case("scan.field-ids", "without-ids", "a file without field ids: no schema, records by column name (read through a name mapping)",
-               "read-parquet", file_base64=_file(plain))  # fmt: skip
+    yield case(
+        "scan.field-ids",
+        "without-ids",
+        "a file without field ids: no schema, records by column name (read through a name mapping)",
+        "read-parquet",
+        file_base64=_file(plain),
+    )
     partial = pa.schema([pa.field("id", pa.int64(), metadata=_ids(1)), pa.field("name", pa.string())])
-    yield case("scan.field-ids", "some-ids", "field ids on some columns only", "read-parquet", file_base64=_file(pa.table({"id": [1], "name": ["a"]}, schema=partial)))
+    yield case(
+        "scan.field-ids",
+        "some-ids",
+        "field ids on some columns only",
+        "read-parquet",
+        file_base64=_file(pa.table({"id": [1], "name": ["a"]}, schema=partial)),
+    )
     millis = pa.schema([pa.field("ts", pa.timestamp("ms"), metadata=_ids(1))])
-    yield case("scan.arrow-type", "millisecond-timestamp", "a millisecond timestamp column is no Iceberg type", "read-parquet",
-               file_base64=_file(pa.table({"ts": pa.array([1], pa.timestamp("ms"))}, schema=millis)))  # fmt: skip
-    map_type = pa.map_(pa.field("key", pa.string(), False, metadata=_ids(2)), pa.field("value", pa.int32(), metadata=_ids(3)))
-    dup = pa.table({"m": pa.array([[("a", 1), ("a", 2)]], map_type)}, schema=pa.schema([pa.field("m", map_type, metadata=_ids(1))]))
-    yield case("scan.map-keys", "duplicate-keys", "a map value with the key 'a' twice", "read-parquet", file_base64=_file(dup))
-    yield case("scan.data-file", "not-parquet", "bytes that are not a Parquet file (no PAR1 footer)", "read-parquet",
-               file_base64=base64.b64encode(b"PAR1 truncated").decode())  # fmt: skip
+    yield case(
+        "scan.arrow-type",
+        "millisecond-timestamp",
+        "a millisecond timestamp column is no Iceberg type",
+        "read-parquet",
+        file_base64=_file(pa.table({"ts": pa.array([1], pa.timestamp("ms"))}, schema=millis)),
+    )
+    map_type = pa.map_(
+        pa.field("key", pa.string(), False, metadata=_ids(2)), pa.field("value", pa.int32(), metadata=_ids(3))
+    )
+    dup = pa.table(
+        {"m": pa.array([[("a", 1), ("a", 2)]], map_type)}, schema=pa.schema([pa.field("m", map_type, metadata=_ids(1))])
+    )
+    yield case(
+        "scan.map-keys", "duplicate-keys", "a map value with the key 'a' twice", "read-parquet", file_base64=_file(dup)
+    )
+    yield case(
+        "scan.data-file",
+        "not-parquet",
+        "bytes that are not a Parquet file (no PAR1 footer)",
+        "read-parquet",
+        file_base64=base64.b64encode(b"PAR1 truncated").decode(),
+    )
     good = [{"1": 1, "2": "a", "3": ["x", "y"], "5": {"keys": ["k"], "values": [None]}}, {"1": 2}]
-    yield case("scan.required", "round-trip", "records with nested values and nulls where allowed survive a write and a read",
-               "parquet-round-trip", schema=SCHEMA, rows=good)  # fmt: skip
-    yield case("scan.required", "null-required-element", "a null element in a list whose elements are required cannot be written",
-               "parquet-round-trip", schema=SCHEMA, rows=[{"1": 1, "3": ["x", None]}])  # fmt: skip
-    yield case("scan.required", "null-required-field", "a null in the required column id cannot be written", "parquet-round-trip",
-               schema=SCHEMA, rows=[{"1": None}])  # fmt: skip
+    yield case(
+        "scan.required",
+        "round-trip",
+        "records with nested values and nulls where allowed survive a write and a read",
+        "parquet-round-trip",
+        schema=SCHEMA,
+        rows=good,
+    )
+    yield case(
+        "scan.required",
+        "null-required-element",
+        "a null element in a list whose elements are required cannot be written",
+        "parquet-round-trip",
+        schema=SCHEMA,
+        rows=[{"1": 1, "3": ["x", None]}],
+    )
+    yield case(
+        "scan.required",
+        "null-required-field",
+        "a null in the required column id cannot be written",
+        "parquet-round-trip",
+        schema=SCHEMA,
+        rows=[{"1": None}],
+    )

@@ -5,11 +5,22 @@ from __future__ import annotations
 from spec_impl.vectors.cases import case
 
 NAME = "file-counts"
-DESCRIPTION = "Manifests: data_file record_count (103) and file_size_in_bytes (104) are the file's row count and byte length"
+DESCRIPTION = (
+    "Manifests: data_file record_count (103) and file_size_in_bytes (104) are the file's row count and byte length"
+)
 
 
 def _c(rule, slug, description, record_count, size, rows=3, length=1024):
-    return case(rule, slug, description, "check-file-counts", record_count=record_count, file_size_in_bytes=size, rows=rows, length=length)
+    return case(
+        rule,
+        slug,
+        description,
+        "check-file-counts",
+        record_count=record_count,
+        file_size_in_bytes=size,
+        rows=rows,
+        length=length,
+    )
 
 
 def specs():

@@ -21,9 +21,17 @@ from spec_impl.vectors.cases import CaseSpec, case
 NAME = "manifest-trees"
 DESCRIPTION = "Manifest Lists, Manifests, Sequence Numbers, adopted v3 row lineage: metadata trees read with inheritance, and validated"
 
-SCHEMA = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"},
-                                                       {"id": 2, "name": "data", "required": False, "type": "string"}]}  # fmt: skip
-BUCKETED = [{"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "id_bucket", "transform": "bucket[4]"}]}]
+SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "data", "required": False, "type": "string"},
+    ],
+}
+BUCKETED = [
+    {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "id_bucket", "transform": "bucket[4]"}]}
+]
 
 
 def _table(name: str, format_version: int, specs: list | None = None) -> TreeWriter:
@@ -49,8 +57,17 @@ def _inputs(w: TreeWriter, snapshot_id: int | None = None) -> dict:
 
 def v1_appends() -> TreeWriter:
     w = _table("v1-appends", 1, BUCKETED)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"id_bucket": 0}), 1)])])
-    w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5, partition={"id_bucket": 3}), 2)])], rows)
+    rows = w.commit(
+        1,
+        "append",
+        [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"id_bucket": 0}), 1)])],
+    )
+    w.commit(
+        2,
+        "append",
+        [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5, partition={"id_bucket": 3}), 2)])],
+        rows,
+    )
     return w
 
 
@@ -61,7 +78,9 @@ def imported_files() -> TreeWriter:
     any other; the suite's own command-line readers read such a table's files only when the prefix
     is allowed (--allow-outside /imports): rule tree.file-location is a safety rule of the suite."""
     w = _table("imported", 2)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, data_file("file:/imports/2024/a.parquet", 10))])])
+    rows = w.commit(
+        1, "append", [w.write_manifest("m1.avro", [entry(ADDED, data_file("file:/imports/2024/a.parquet", 10))])]
+    )
     w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))])], rows)
     return w
 
@@ -85,7 +104,12 @@ def upgrade_v1_v2_v3() -> TreeWriter:
     w.upgrade(2)
     r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 20))])], r1)
     w.upgrade(3)
-    w.commit(3, "append", [w.write_manifest("m3.avro", [entry(ADDED, _file(w, "c.parquet", 5)), entry(ADDED, _file(w, "d.parquet", 7))])], r2)
+    w.commit(
+        3,
+        "append",
+        [w.write_manifest("m3.avro", [entry(ADDED, _file(w, "c.parquet", 5)), entry(ADDED, _file(w, "d.parquet", 7))])],
+        r2,
+    )
     return w
 
 
@@ -130,10 +154,22 @@ def v3_compaction() -> TreeWriter:
     a, b = _file(w, "a.parquet", 10), _file(w, "b.parquet", 5)
     r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a)])])
     r2 = w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, b)])], r1)
-    dv = _file(w, "dv.puffin", 1, content=1, file_format="PUFFIN", referenced_data_file=a["file_path"], content_offset=4, content_size_in_bytes=40)
+    dv = _file(
+        w,
+        "dv.puffin",
+        1,
+        content=1,
+        file_format="PUFFIN",
+        referenced_data_file=a["file_path"],
+        content_offset=4,
+        content_size_in_bytes=40,
+    )
     w.commit(3, "delete", [w.write_manifest("d1.avro", [entry(ADDED, dv)], content=1)], r2)
-    moved = [entry(DELETED, dict(a, first_row_id=0), 4, 1, 1), entry(DELETED, dict(b, first_row_id=10), 4, 2, 2),
-             entry(ADDED, _file(w, "c.parquet", 14))]  # fmt: skip
+    moved = [
+        entry(DELETED, dict(a, first_row_id=0), 4, 1, 1),
+        entry(DELETED, dict(b, first_row_id=10), 4, 2, 2),
+        entry(ADDED, _file(w, "c.parquet", 14)),
+    ]
     dv_gone = [entry(DELETED, dv, 4, 3, 3)]
     w.commit(4, "replace", [w.write_manifest("m3.avro", moved), w.write_manifest("d2.avro", dv_gone, content=1)], [])
     return w
@@ -144,7 +180,9 @@ def distinct_counts() -> TreeWriter:
     never writes: a reader must read the file all the same."""
     w = _table("distinct-counts", 2)
     w.write_distinct_counts = True
-    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, distinct_counts={1: 10}))])])
+    r1 = w.commit(
+        1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, distinct_counts={1: 10}))])]
+    )
     w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))])], r1)
     return w
 
@@ -155,8 +193,19 @@ def dvs_in_one_puffin() -> TreeWriter:
     w = _table("dvs-in-one-puffin", 3)
     a, b = _file(w, "a.parquet", 10), _file(w, "b.parquet", 5)
     r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, a), entry(ADDED, b)])])
-    dvs = [_file(w, "dvs.puffin", 1, content=1, file_format="PUFFIN", referenced_data_file=f["file_path"], content_offset=offset,
-                 content_size_in_bytes=40) for f, offset in ((a, 4), (b, 44))]  # fmt: skip
+    dvs = [
+        _file(
+            w,
+            "dvs.puffin",
+            1,
+            content=1,
+            file_format="PUFFIN",
+            referenced_data_file=f["file_path"],
+            content_offset=offset,
+            content_size_in_bytes=40,
+        )
+        for f, offset in ((a, 4), (b, 44))
+    ]
     w.commit(2, "delete", [w.write_manifest("d1.avro", [entry(ADDED, dv) for dv in dvs], content=1)], r1)
     return w
 
@@ -167,7 +216,9 @@ def source_dropped_after_spec() -> TreeWriter:
     the column (Iceberg Java writes such tables; a validator once derived it from the current schema)."""
     by_data = {"spec-id": 0, "fields": [{"source-id": 2, "field-id": 1000, "name": "data", "transform": "identity"}]}
     w = TreeWriter("file:/warehouse/source-dropped", 2, SCHEMA, specs=[by_data])
-    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"data": "x"}))])])
+    r1 = w.commit(
+        1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10, partition={"data": "x"}))])]
+    )
     w.add_spec({"spec-id": 1, "fields": []})
     w.commit(2, "append", [w.write_manifest("m2.avro", [entry(ADDED, _file(w, "b.parquet", 5))], spec_id=1)], r1)
     w.evolve_schema({"type": "struct", "schema-id": 1, "fields": SCHEMA["fields"][:1]})
@@ -179,11 +230,17 @@ def decimal_truncate() -> TreeWriter:
     """A decimal(9,2) column partitioned by truncate[3]: Avro carries the partition values as a
     4-byte fixed of the unscaled value (Appendix A), which is no string to measure against the width
     (a validator once read it so; Spark writes such tables)."""
-    schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "d", "required": False, "type": "decimal(9, 2)"}]}
+    schema = {
+        "type": "struct",
+        "schema-id": 0,
+        "fields": [{"id": 1, "name": "d", "required": False, "type": "decimal(9, 2)"}],
+    }
     spec = {"spec-id": 0, "fields": [{"source-id": 1, "field-id": 1000, "name": "d_trunc", "transform": "truncate[3]"}]}
     w = TreeWriter("file:/warehouse/decimal-truncate", 2, schema, specs=[spec])
     unscaled = {"a.parquet": -108, "b.parquet": 999999999}  # -1.08 (from -1.06) and 9999999.99
-    files = [_file(w, name, 1, partition={"d_trunc": u.to_bytes(4, "big", signed=True)}) for name, u in unscaled.items()]
+    files = [
+        _file(w, name, 1, partition={"d_trunc": u.to_bytes(4, "big", signed=True)}) for name, u in unscaled.items()
+    ]
     w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, f) for f in files])])
     return w
 
@@ -202,7 +259,9 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "source-dropped-after-spec": (source_dropped_after_spec, "tree.partition-tuple", ()),
     "dvs-in-one-puffin": (dvs_in_one_puffin, "tree.unique-live-files", (V3_ADOPTED,)),
 }
-DESCRIPTIONS = {name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()}
+DESCRIPTIONS = {
+    name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()
+}
 
 
 # --- corrupted trees ---------------------------------------------------------------------------------
@@ -233,58 +292,196 @@ def _data_file(index: int, **changes) -> Callable[[list[dict], dict], None]:
 
 
 CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeWriter], None]]] = [
-    ("tree.manifest-counts", "added-files-count", "the manifest list says 2 added files; the manifest has 1",
-     retried_commit, lambda w: _edit_list(w, 3, _set("added_files_count", 2))),
-    ("tree.manifest-counts", "deleted-rows-count", "deleted_rows_count 0 for a manifest with a DELETED entry of 20 rows",
-     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, _set("deleted_rows_count", 0))),
-    ("tree.min-sequence-number", "too-high", "min_sequence_number 2 for a manifest whose EXISTING file has data sequence number 1",
-     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, _set("min_sequence_number", 2))),
-    ("tree.manifest-length", "wrong-length", "manifest_length one byte short of the file",
-     v1_appends, lambda w: _edit_list(w, 1, lambda rows: rows[0].update(manifest_length=rows[0]["manifest_length"] - 1))),
-    ("tree.partition-spec-id", "unknown-spec", "partition_spec_id 7 is not a spec of the table",
-     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 1, _set("partition_spec_id", 7))),
-    ("manifest.inherit.sequence-number", "existing-without-sequence-numbers", "an EXISTING entry written without sequence numbers",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(sequence_number=None, file_sequence_number=None))),
-    ("tree.sequence-number-bound", "entry-above-snapshot", "an EXISTING entry with data and file sequence number 9 in snapshot 3 (sequence number 3)",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[1].update(sequence_number=9, file_sequence_number=9))),
-    ("tree.sequence-number-bound", "data-after-file", "an EXISTING entry whose data sequence number 1 exceeds its file sequence number 0",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(file_sequence_number=0))),
-    ("tree.unique-live-files", "file-live-twice", "the rewritten manifest keeps a live while the original manifest is also carried over",
-     v2_delete_rewrites_manifest, lambda w: _edit_list(w, 3, lambda rows: rows.extend(r for r in _rows(w, 2) if r["manifest_path"].endswith("m1.avro")))),
-    ("tree.content", "delete-file-in-data-manifest", "a position delete file in a data manifest",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, content=1))),
-    ("tree.file-path-uri", "file-path-without-scheme", "a data file whose file_path is a bare path (/warehouse/...), not a URI with a scheme",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, file_path="/warehouse/rewrite-manifests/data/a.parquet"))),
-    ("tree.equality-ids", "equality-delete-without-ids", "an equality delete file without equality_ids",
-     row_delta, lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None))),
-    ("tree.partition-tuple", "bucket-out-of-range", "partition value 4 for bucket[4] (0..3)",
-     v1_appends, lambda w: _edit_manifest(w, "m2.avro", _data_file(0, partition={"id_bucket": 4}))),
-    ("tree.bounds", "bound-does-not-decode", "a 3-byte lower bound for a long column",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, lower_bounds=[{"key": 1, "value": b"\x01\x02\x03"}]))),
-    ("tree.bounds", "lower-above-upper", "lower bound 5 above upper bound 3",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m1.avro", _data_file(0, lower_bounds=[{"key": 1, "value": (5).to_bytes(8, "little")}],
-                                                                    upper_bounds=[{"key": 1, "value": (3).to_bytes(8, "little")}]))),
-    ("tree.manifest-metadata", "v2-without-content-key", "a v2 manifest without the 'content' key-value metadata",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("content"))),
-    ("tree.manifest-schema-id", "v2-without-schema-id", "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
-     "never writes it: apache/iceberg#10927)", rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema-id"))),
-    ("tree.manifest-metadata", "spec-id-disagrees", "the manifest's partition-spec-id says 1, the manifest list 0",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"partition-spec-id": "1"}))),
-    ("tree.deletion-vector-fields", "dv-without-referenced-file", "a Puffin delete file without referenced_data_file",
-     v3_compaction, lambda w: _edit_manifest(w, "d1.avro", _data_file(0, referenced_data_file=None))),
-    ("tree.first-row-id", "overlapping-ranges", "data file b given first_row_id 5, inside a's range [0, 10)",
-     v3_compaction, lambda w: _edit_manifest(w, "m2.avro", _data_file(0, first_row_id=5))),
-    ("tree.first-row-id", "v3-manifest-without-first-row-id", "a data manifest without first_row_id in a v3 snapshot",
-     v3_compaction, lambda w: _edit_list(w, 2, _set("first_row_id", None))),
-    ("tree.file-exists", "missing-manifest", "the manifest list names a manifest that is not there",
-     v1_appends, lambda w: w.files.pop(w.path("m1.avro"))),
-    ("manifest.avro-file", "manifest-not-avro", "the manifest's bytes are not an Avro file",
-     v1_appends, lambda w: w.files.update({w.path("m2.avro"): b"PAR1 not avro"})),
-    ("tree.manifest-format-version", "v3-manifest-in-v2-table", "a manifest whose format-version key says 3 in a v2 table",
-     rewrite_manifests, lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"format-version": "3"}))),
-    ("tree.unwritten-fields", "v1-fields-in-v2-manifest", "a manifest of a v2 table written with the v1 schema but format-version 2: "
-     "block_size_in_bytes is written and content is missing", v2_delete_rewrites_manifest, lambda w: _as_v1_schema(w, "m2.avro")),
-]  # fmt: skip
+    (
+        "tree.manifest-counts",
+        "added-files-count",
+        "the manifest list says 2 added files; the manifest has 1",
+        retried_commit,
+        lambda w: _edit_list(w, 3, _set("added_files_count", 2)),
+    ),
+    (
+        "tree.manifest-counts",
+        "deleted-rows-count",
+        "deleted_rows_count 0 for a manifest with a DELETED entry of 20 rows",
+        v2_delete_rewrites_manifest,
+        lambda w: _edit_list(w, 3, _set("deleted_rows_count", 0)),
+    ),
+    (
+        "tree.min-sequence-number",
+        "too-high",
+        "min_sequence_number 2 for a manifest whose EXISTING file has data sequence number 1",
+        v2_delete_rewrites_manifest,
+        lambda w: _edit_list(w, 3, _set("min_sequence_number", 2)),
+    ),
+    (
+        "tree.manifest-length",
+        "wrong-length",
+        "manifest_length one byte short of the file",
+        v1_appends,
+        lambda w: _edit_list(w, 1, lambda rows: rows[0].update(manifest_length=rows[0]["manifest_length"] - 1)),
+    ),
+    (
+        "tree.partition-spec-id",
+        "unknown-spec",
+        "partition_spec_id 7 is not a spec of the table",
+        v2_delete_rewrites_manifest,
+        lambda w: _edit_list(w, 1, _set("partition_spec_id", 7)),
+    ),
+    (
+        "manifest.inherit.sequence-number",
+        "existing-without-sequence-numbers",
+        "an EXISTING entry written without sequence numbers",
+        rewrite_manifests,
+        lambda w: _edit_manifest(
+            w, "m3.avro", lambda r, m: r[0].update(sequence_number=None, file_sequence_number=None)
+        ),
+    ),
+    (
+        "tree.sequence-number-bound",
+        "entry-above-snapshot",
+        "an EXISTING entry with data and file sequence number 9 in snapshot 3 (sequence number 3)",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[1].update(sequence_number=9, file_sequence_number=9)),
+    ),
+    (
+        "tree.sequence-number-bound",
+        "data-after-file",
+        "an EXISTING entry whose data sequence number 1 exceeds its file sequence number 0",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(file_sequence_number=0)),
+    ),
+    (
+        "tree.unique-live-files",
+        "file-live-twice",
+        "the rewritten manifest keeps a live while the original manifest is also carried over",
+        v2_delete_rewrites_manifest,
+        lambda w: _edit_list(
+            w, 3, lambda rows: rows.extend(r for r in _rows(w, 2) if r["manifest_path"].endswith("m1.avro"))
+        ),
+    ),
+    (
+        "tree.content",
+        "delete-file-in-data-manifest",
+        "a position delete file in a data manifest",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m1.avro", _data_file(0, content=1)),
+    ),
+    (
+        "tree.file-path-uri",
+        "file-path-without-scheme",
+        "a data file whose file_path is a bare path (/warehouse/...), not a URI with a scheme",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m1.avro", _data_file(0, file_path="/warehouse/rewrite-manifests/data/a.parquet")),
+    ),
+    (
+        "tree.equality-ids",
+        "equality-delete-without-ids",
+        "an equality delete file without equality_ids",
+        row_delta,
+        lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None)),
+    ),
+    (
+        "tree.partition-tuple",
+        "bucket-out-of-range",
+        "partition value 4 for bucket[4] (0..3)",
+        v1_appends,
+        lambda w: _edit_manifest(w, "m2.avro", _data_file(0, partition={"id_bucket": 4})),
+    ),
+    (
+        "tree.bounds",
+        "bound-does-not-decode",
+        "a 3-byte lower bound for a long column",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m1.avro", _data_file(0, lower_bounds=[{"key": 1, "value": b"\x01\x02\x03"}])),
+    ),
+    (
+        "tree.bounds",
+        "lower-above-upper",
+        "lower bound 5 above upper bound 3",
+        rewrite_manifests,
+        lambda w: _edit_manifest(
+            w,
+            "m1.avro",
+            _data_file(
+                0,
+                lower_bounds=[{"key": 1, "value": (5).to_bytes(8, "little")}],
+                upper_bounds=[{"key": 1, "value": (3).to_bytes(8, "little")}],
+            ),
+        ),
+    ),
+    (
+        "tree.manifest-metadata",
+        "v2-without-content-key",
+        "a v2 manifest without the 'content' key-value metadata",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("content")),
+    ),
+    (
+        "tree.manifest-schema-id",
+        "v2-without-schema-id",
+        "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
+        "never writes it: apache/iceberg#10927)",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema-id")),
+    ),
+    (
+        "tree.manifest-metadata",
+        "spec-id-disagrees",
+        "the manifest's partition-spec-id says 1, the manifest list 0",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"partition-spec-id": "1"})),
+    ),
+    (
+        "tree.deletion-vector-fields",
+        "dv-without-referenced-file",
+        "a Puffin delete file without referenced_data_file",
+        v3_compaction,
+        lambda w: _edit_manifest(w, "d1.avro", _data_file(0, referenced_data_file=None)),
+    ),
+    (
+        "tree.first-row-id",
+        "overlapping-ranges",
+        "data file b given first_row_id 5, inside a's range [0, 10)",
+        v3_compaction,
+        lambda w: _edit_manifest(w, "m2.avro", _data_file(0, first_row_id=5)),
+    ),
+    (
+        "tree.first-row-id",
+        "v3-manifest-without-first-row-id",
+        "a data manifest without first_row_id in a v3 snapshot",
+        v3_compaction,
+        lambda w: _edit_list(w, 2, _set("first_row_id", None)),
+    ),
+    (
+        "tree.file-exists",
+        "missing-manifest",
+        "the manifest list names a manifest that is not there",
+        v1_appends,
+        lambda w: w.files.pop(w.path("m1.avro")),
+    ),
+    (
+        "manifest.avro-file",
+        "manifest-not-avro",
+        "the manifest's bytes are not an Avro file",
+        v1_appends,
+        lambda w: w.files.update({w.path("m2.avro"): b"PAR1 not avro"}),
+    ),
+    (
+        "tree.manifest-format-version",
+        "v3-manifest-in-v2-table",
+        "a manifest whose format-version key says 3 in a v2 table",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"format-version": "3"})),
+    ),
+    (
+        "tree.unwritten-fields",
+        "v1-fields-in-v2-manifest",
+        "a manifest of a v2 table written with the v1 schema but format-version 2: "
+        "block_size_in_bytes is written and content is missing",
+        v2_delete_rewrites_manifest,
+        lambda w: _as_v1_schema(w, "m2.avro"),
+    ),
+]
 
 
 def _rows(w: TreeWriter, snapshot_id: int) -> list[dict]:
@@ -297,9 +494,17 @@ def _as_v1_schema(w: TreeWriter, name: str) -> None:
 
     path = w.path(name)
     f = read_avro(w.files[path], path)
-    records = [{"status": r["status"], "snapshot_id": r["snapshot_id"] or 2,
-                "data_file": {**{k: v for k, v in r["data_file"].items() if k != "content"}, "block_size_in_bytes": 67108864}}
-               for r in f.records]  # fmt: skip
+    records = [
+        {
+            "status": r["status"],
+            "snapshot_id": r["snapshot_id"] or 2,
+            "data_file": {
+                **{k: v for k, v in r["data_file"].items() if k != "content"},
+                "block_size_in_bytes": 67108864,
+            },
+        }
+        for r in f.records
+    ]
     w.files[path] = write_avro(manifest_schema(1), records, f.metadata)
     fix_manifest_lengths(w.files, _lists(w), path)
 
@@ -308,18 +513,43 @@ def specs() -> Iterator[CaseSpec]:
     for name, (build, rule_id, revs) in TREES.items():
         w = build()
         for s in w.snapshots:
-            yield case(rule_id, f"{name}-snapshot-{s['snapshot-id']}", f"{DESCRIPTIONS[name]} Snapshot {s['snapshot-id']}: every entry's "
-                       "inherited sequence numbers, snapshot id and (v3) first row id", "read-manifest-tree", revisions=revs or None,
-                       snapshot_id=s["snapshot-id"], **_inputs(w, s["snapshot-id"]))  # fmt: skip
-        yield case("tree.required-fields", f"{name}-valid", f"{DESCRIPTIONS[name]} A correct tree: no violation", "validate-tree",
-                   revisions=revs or None, **_inputs(w))  # fmt: skip
+            yield case(
+                rule_id,
+                f"{name}-snapshot-{s['snapshot-id']}",
+                f"{DESCRIPTIONS[name]} Snapshot {s['snapshot-id']}: every entry's "
+                "inherited sequence numbers, snapshot id and (v3) first row id",
+                "read-manifest-tree",
+                revisions=revs or None,
+                snapshot_id=s["snapshot-id"],
+                **_inputs(w, s["snapshot-id"]),
+            )
+        yield case(
+            "tree.required-fields",
+            f"{name}-valid",
+            f"{DESCRIPTIONS[name]} A correct tree: no violation",
+            "validate-tree",
+            revisions=revs or None,
+            **_inputs(w),
+        )
     w = v2_delete_rewrites_manifest()
-    yield case("tree.snapshot", "no-such-snapshot", "reading snapshot 99, which the table does not have", "read-manifest-tree",
-               snapshot_id=99, **_inputs(w))  # fmt: skip
+    yield case(
+        "tree.snapshot",
+        "no-such-snapshot",
+        "reading snapshot 99, which the table does not have",
+        "read-manifest-tree",
+        snapshot_id=99,
+        **_inputs(w),
+    )
     w = rewrite_manifests()
     _edit_manifest(w, "m3.avro", lambda r, m: r[0].update(sequence_number=None, file_sequence_number=None))
-    yield case("manifest.inherit.sequence-number", "reading-existing-without-sequence-numbers", "a reader must reject an EXISTING entry "
-               "written without sequence numbers rather than inherit the manifest's 3", "read-manifest-tree", snapshot_id=3, **_inputs(w, 3))  # fmt: skip
+    yield case(
+        "manifest.inherit.sequence-number",
+        "reading-existing-without-sequence-numbers",
+        "a reader must reject an EXISTING entry written without sequence numbers rather than inherit the manifest's 3",
+        "read-manifest-tree",
+        snapshot_id=3,
+        **_inputs(w, 3),
+    )
     for rule_id, slug, description, build, corrupt in CORRUPTIONS:
         w = build()
         corrupt(w)

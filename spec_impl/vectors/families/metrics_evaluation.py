@@ -15,17 +15,22 @@ from spec_impl.vectors.encoding import decode
 NAME = "metrics-evaluation"
 DESCRIPTION = "Scan Planning: skipping data files with column bounds and counts (inclusive and strict), and manifests with partition summaries"
 
-SCHEMA = {"type": "struct", "fields": [
-    {"id": 1, "name": "x", "required": False, "type": "long"},
-    {"id": 2, "name": "f", "required": False, "type": "double"},
-    {"id": 3, "name": "s", "required": False, "type": "string"},
-]}  # fmt: skip
+SCHEMA = {
+    "type": "struct",
+    "fields": [
+        {"id": 1, "name": "x", "required": False, "type": "long"},
+        {"id": 2, "name": "f", "required": False, "type": "double"},
+        {"id": 3, "name": "s", "required": False, "type": "string"},
+    ],
+}
 TYPES = {"x": "long", "f": "double", "s": "string"}
 
 
 def _schema(column: str) -> dict:
     """The schema reduced to one column (cases stay short)."""
     return {"type": "struct", "fields": [f for f in SCHEMA["fields"] if f["name"] == column]}
+
+
 NAN, NEG_ZERO = {"ieee754": "7ff8000000000000"}, {"ieee754": "8000000000000000"}
 
 
@@ -33,9 +38,13 @@ def _metrics(column: str, values: list, policy: str = "exact", truncate: int | N
     """The metrics a writer records for a column: exact, truncated bounds, no bounds, or no counts."""
     t = parse_type(TYPES[column])
     m = column_metrics(t, [decode(t, v) for v in values], truncate)
-    out = {"value_count": m.value_count, "null_value_count": m.null_value_count, "nan_value_count": m.nan_value_count,
-           "lower_bound": None if m.lower_bound is None else m.lower_bound.hex(),
-           "upper_bound": None if m.upper_bound is None else m.upper_bound.hex()}  # fmt: skip
+    out = {
+        "value_count": m.value_count,
+        "null_value_count": m.null_value_count,
+        "nan_value_count": m.nan_value_count,
+        "lower_bound": None if m.lower_bound is None else m.lower_bound.hex(),
+        "upper_bound": None if m.upper_bound is None else m.upper_bound.hex(),
+    }
     if policy == "no-bounds":
         out = {k: v for k, v in out.items() if not k.endswith("_bound")}
     if policy == "no-counts":
@@ -85,29 +94,85 @@ def specs():
         for slug, predicate in _leaves(column):
             for mode in ("inclusive", "strict"):
                 rule = "file-pruning.inclusive-metrics" if mode == "inclusive" else "file-pruning.strict-metrics"
-                yield case(rule, f"{label}-{slug}", f"{mode} evaluation of {predicate['type']} on a file of {column} = {values} ({policy} metrics)",
-                           "evaluate-metrics", schema=_schema(column), predicate=predicate, mode=mode, record_count=len(values), metrics=metrics)  # fmt: skip
+                yield case(
+                    rule,
+                    f"{label}-{slug}",
+                    f"{mode} evaluation of {predicate['type']} on a file of {column} = {values} ({policy} metrics)",
+                    "evaluate-metrics",
+                    schema=_schema(column),
+                    predicate=predicate,
+                    mode=mode,
+                    record_count=len(values),
+                    metrics=metrics,
+                )
     two = {"x": _metrics("x", [10, 20]), "s": _metrics("s", ["abc", "abd"])}
-    both = {"type": "and", "left": {"type": "gt", "term": "x", "value": 15}, "right": {"type": "starts-with", "term": "s", "value": "abe"}}
-    either = {"type": "or", "left": {"type": "gt", "term": "x", "value": 25}, "right": {"type": "starts-with", "term": "s", "value": "ab"}}
+    both = {
+        "type": "and",
+        "left": {"type": "gt", "term": "x", "value": 15},
+        "right": {"type": "starts-with", "term": "s", "value": "abe"},
+    }
+    either = {
+        "type": "or",
+        "left": {"type": "gt", "term": "x", "value": 25},
+        "right": {"type": "starts-with", "term": "s", "value": "ab"},
+    }
     negated = {"type": "not", "child": {"type": "lt", "term": "x", "value": 10}}
     for slug, predicate in (("and", both), ("or", either), ("not", negated), ("true", True), ("false", False)):
         for mode in ("inclusive", "strict"):
             rule = "file-pruning.inclusive-metrics" if mode == "inclusive" else "file-pruning.strict-metrics"
-            yield case(rule, f"two-columns-{slug}", f"{mode} evaluation of {slug} over two columns",
-                       "evaluate-metrics", schema=SCHEMA, predicate=predicate, mode=mode, record_count=2, metrics=two)  # fmt: skip
+            yield case(
+                rule,
+                f"two-columns-{slug}",
+                f"{mode} evaluation of {slug} over two columns",
+                "evaluate-metrics",
+                schema=SCHEMA,
+                predicate=predicate,
+                mode=mode,
+                record_count=2,
+                metrics=two,
+            )
     for mode, rule in (("inclusive", "file-pruning.inclusive-metrics"), ("strict", "file-pruning.strict-metrics")):
-        yield case(rule, "empty-file", f"{mode}: a file without rows", "evaluate-metrics", schema=SCHEMA,
-                   predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=0, metrics={})  # fmt: skip
-        yield case(rule, "no-metrics", f"{mode}: a file without any metrics", "evaluate-metrics", schema=SCHEMA,
-                   predicate={"type": "eq", "term": "x", "value": 1}, mode=mode, record_count=3, metrics={})  # fmt: skip
+        yield case(
+            rule,
+            "empty-file",
+            f"{mode}: a file without rows",
+            "evaluate-metrics",
+            schema=SCHEMA,
+            predicate={"type": "eq", "term": "x", "value": 1},
+            mode=mode,
+            record_count=0,
+            metrics={},
+        )
+        yield case(
+            rule,
+            "no-metrics",
+            f"{mode}: a file without any metrics",
+            "evaluate-metrics",
+            schema=SCHEMA,
+            predicate={"type": "eq", "term": "x", "value": 1},
+            mode=mode,
+            record_count=3,
+            metrics={},
+        )
     # a column without counts beside a column with them: the file's null_value_counts map exists but
     # has no entry for x, which proves nothing about x's nulls (the file holds one)
     partial = {"x": _metrics("x", [10, None, 20], "no-counts"), "s": _metrics("s", ["a", "b", "c"])}
     for mode, rule in (("inclusive", "file-pruning.inclusive-metrics"), ("strict", "file-pruning.strict-metrics")):
-        for slug, predicate in (("gt", {"type": "gt", "term": "x", "value": 9}), ("not-null", {"type": "not-null", "term": "x"})):
-            yield case(rule, f"counts-of-another-column-{slug}", f"{mode}: x has bounds but no counts, s has counts",
-                       "evaluate-metrics", schema=SCHEMA, predicate=predicate, mode=mode, record_count=3, metrics=partial)  # fmt: skip
+        for slug, predicate in (
+            ("gt", {"type": "gt", "term": "x", "value": 9}),
+            ("not-null", {"type": "not-null", "term": "x"}),
+        ):
+            yield case(
+                rule,
+                f"counts-of-another-column-{slug}",
+                f"{mode}: x has bounds but no counts, s has counts",
+                "evaluate-metrics",
+                schema=SCHEMA,
+                predicate=predicate,
+                mode=mode,
+                record_count=3,
+                metrics=partial,
+            )
     yield from _manifest_cases()
 
 
@@ -116,35 +181,80 @@ def _summary(t: str, values: list) -> dict:
 
     pt = parse_type(t)
     s = field_summary(pt, [decode(pt, v) for v in values])
-    return {"contains_null": s.contains_null, "contains_nan": s.contains_nan,
-            "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
-            "upper_bound": None if s.upper_bound is None else s.upper_bound.hex()}  # fmt: skip
+    return {
+        "contains_null": s.contains_null,
+        "contains_nan": s.contains_nan,
+        "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
+        "upper_bound": None if s.upper_bound is None else s.upper_bound.hex(),
+    }
 
 
 def _manifest_cases():
     rule = "file-pruning.manifest-summaries"
-    manifests = [("p-1-5", "int", [1, 5]), ("p-1-5-null", "int", [1, None, 5]), ("p-nulls", "int", [None]),
-                 ("p-double-nan", "double", [NAN, 1.0]), ("p-double-nans", "double", [NAN]),
-                 ("p-zeros", "double", [NEG_ZERO]), ("p-strings", "string", ["abc", "abd"])]  # fmt: skip
+    manifests = [
+        ("p-1-5", "int", [1, 5]),
+        ("p-1-5-null", "int", [1, None, 5]),
+        ("p-nulls", "int", [None]),
+        ("p-double-nan", "double", [NAN, 1.0]),
+        ("p-double-nans", "double", [NAN]),
+        ("p-zeros", "double", [NEG_ZERO]),
+        ("p-strings", "string", ["abc", "abd"]),
+    ]
     literals = {"int": [0, 1, 3, 5, 6], "double": [NEG_ZERO, 0.0, 1.0], "string": ["ab", "abc", "abe"]}
     for label, t, values in manifests:
         fields = [{"name": "p", "type": t}]
         summaries = [_summary(t, values)]
-        preds = [(f"{op}-{i}", {"type": op, "term": "p", "value": lit}) for i, lit in enumerate(literals[t])
-                 for op in ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")]  # fmt: skip
-        preds += [("in", {"type": "in", "term": "p", "values": literals[t][:2]}), ("is-null", {"type": "is-null", "term": "p"}),
-                  ("not-null", {"type": "not-null", "term": "p"})]  # fmt: skip
+        preds = [
+            (f"{op}-{i}", {"type": op, "term": "p", "value": lit})
+            for i, lit in enumerate(literals[t])
+            for op in ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")
+        ]
+        preds += [
+            ("in", {"type": "in", "term": "p", "values": literals[t][:2]}),
+            ("is-null", {"type": "is-null", "term": "p"}),
+            ("not-null", {"type": "not-null", "term": "p"}),
+        ]
         if t == "double":
             preds += [("is-nan", {"type": "is-nan", "term": "p"}), ("not-nan", {"type": "not-nan", "term": "p"})]
         if t == "string":
-            preds += [(f"starts-with-{i}", {"type": "starts-with", "term": "p", "value": v}) for i, v in enumerate(["ab", "abd", "abe", "b"])]
-            preds += [(f"not-starts-with-{i}", {"type": "not-starts-with", "term": "p", "value": v}) for i, v in enumerate(["ab", "abc"])]
+            preds += [
+                (f"starts-with-{i}", {"type": "starts-with", "term": "p", "value": v})
+                for i, v in enumerate(["ab", "abd", "abe", "b"])
+            ]
+            preds += [
+                (f"not-starts-with-{i}", {"type": "not-starts-with", "term": "p", "value": v})
+                for i, v in enumerate(["ab", "abc"])
+            ]
         for slug, predicate in preds:
-            yield case(rule, f"{label}-{slug}", f"manifest evaluation of {predicate['type']} on partitions {values}",
-                       "evaluate-manifest", fields=fields, predicate=predicate, summaries=summaries)  # fmt: skip
+            yield case(
+                rule,
+                f"{label}-{slug}",
+                f"manifest evaluation of {predicate['type']} on partitions {values}",
+                "evaluate-manifest",
+                fields=fields,
+                predicate=predicate,
+                summaries=summaries,
+            )
     neg_inf = {"ieee754": "ff800000"}
-    for slug, predicate in (("lt-eq", {"type": "lt-eq", "term": "p", "value": neg_inf}), ("eq", {"type": "eq", "term": "p", "value": neg_inf})):
-        yield case(rule, f"p-float-negative-infinity-{slug}", f"manifest evaluation of {slug} -Infinity on float partitions [-Infinity]",
-                   "evaluate-manifest", fields=[{"name": "p", "type": "float"}], predicate=predicate, summaries=[_summary("float", [neg_inf])])  # fmt: skip
-    yield case(rule, "no-summaries", "a manifest-list row without partition summaries proves nothing", "evaluate-manifest",
-               fields=[{"name": "p", "type": "int"}], predicate={"type": "eq", "term": "p", "value": 1}, summaries=None)  # fmt: skip
+    for slug, predicate in (
+        ("lt-eq", {"type": "lt-eq", "term": "p", "value": neg_inf}),
+        ("eq", {"type": "eq", "term": "p", "value": neg_inf}),
+    ):
+        yield case(
+            rule,
+            f"p-float-negative-infinity-{slug}",
+            f"manifest evaluation of {slug} -Infinity on float partitions [-Infinity]",
+            "evaluate-manifest",
+            fields=[{"name": "p", "type": "float"}],
+            predicate=predicate,
+            summaries=[_summary("float", [neg_inf])],
+        )
+    yield case(
+        rule,
+        "no-summaries",
+        "a manifest-list row without partition summaries proves nothing",
+        "evaluate-manifest",
+        fields=[{"name": "p", "type": "int"}],
+        predicate={"type": "eq", "term": "p", "value": 1},
+        summaries=None,
+    )

@@ -20,30 +20,112 @@ DESCRIPTION = "Scan Planning: inclusive and strict projection of scan predicates
 
 NAN, NEG_ZERO = {"ieee754": "7ff8000000000000"}, {"ieee754": "8000000000000000"}
 _ORDER_OPS = ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")
-_TS = ["1969-12-31T23:59:59.999999", "1970-01-01T00:00:00.000000", "1970-01-01T00:00:00.000001", "1969-12-31T23:00:00.000000",
-       "1969-12-01T00:00:00.000000", "1969-01-01T00:00:00.000000", "1970-01-02T00:00:00.000000", None]  # fmt: skip
+_TS = [
+    "1969-12-31T23:59:59.999999",
+    "1970-01-01T00:00:00.000000",
+    "1970-01-01T00:00:00.000001",
+    "1969-12-31T23:00:00.000000",
+    "1969-12-01T00:00:00.000000",
+    "1969-01-01T00:00:00.000000",
+    "1970-01-02T00:00:00.000000",
+    None,
+]
 
 # (label, transform, type, literals, row values, extra ops)
 GROUPS = [
     ("identity-long", "identity", "long", [5], [4, 5, 6, None], ()),
     ("identity-double", "identity", "double", [0.0], [NEG_ZERO, 0.0, NAN, 1.0, None], ("is-nan", "not-nan")),
     ("bucket-long", "bucket[4]", "long", [5], [4, 5, 6, -5, 34, None], ()),
-    ("bucket-string", "bucket[4]", "string", ["iceberg"], ["iceberg", "ice", "icebergs", None], ("starts-with", "not-starts-with")),
+    (
+        "bucket-string",
+        "bucket[4]",
+        "string",
+        ["iceberg"],
+        ["iceberg", "ice", "icebergs", None],
+        ("starts-with", "not-starts-with"),
+    ),
     ("truncate-int", "truncate[10]", "int", [10, -10, -1], [-11, -10, -9, -1, 0, 9, 10, 11, 19, 20, None], ()),
     ("truncate-long", "truncate[10]", "long", [0, -11], [-21, -20, -12, -11, -10, -1, 0, 1, 10, None], ()),
-    ("truncate-decimal", "truncate[50]", "decimal(9,2)", ["-0.50", "0.49"], ["-1.00", "-0.51", "-0.50", "-0.49", "-0.01", "0.00", "0.49", "0.50", None], ()),
-    ("truncate-string", "truncate[2]", "string", ["ab", "abc", "a"], ["", "a", "aa", "ab", "abc", "abd", "ac", "b", None], ("starts-with", "not-starts-with")),
-    ("truncate-string-multibyte", "truncate[2]", "string", ["日本", "日本語", "\U0001f600"], ["日", "日本", "日本語", "日文", "本", "\U0001f600", "\U0001f600a", None], ("starts-with", "not-starts-with")),
-    ("truncate-binary", "truncate[2]", "binary", ["0102", "010200"], ["01", "0101ff", "0102", "010200", "0102ff", "0103", None], ()),
-    ("year-date", "year", "date", ["1969-12-31", "1970-01-01"], ["1968-12-31", "1969-01-01", "1969-12-31", "1970-01-01", "1970-12-31", None], ()),
-    ("month-date", "month", "date", ["1969-12-31", "1970-01-01"], ["1969-11-30", "1969-12-01", "1969-12-31", "1970-01-01", "1970-01-31", None], ()),
+    (
+        "truncate-decimal",
+        "truncate[50]",
+        "decimal(9,2)",
+        ["-0.50", "0.49"],
+        ["-1.00", "-0.51", "-0.50", "-0.49", "-0.01", "0.00", "0.49", "0.50", None],
+        (),
+    ),
+    (
+        "truncate-string",
+        "truncate[2]",
+        "string",
+        ["ab", "abc", "a"],
+        ["", "a", "aa", "ab", "abc", "abd", "ac", "b", None],
+        ("starts-with", "not-starts-with"),
+    ),
+    (
+        "truncate-string-multibyte",
+        "truncate[2]",
+        "string",
+        ["日本", "日本語", "\U0001f600"],
+        ["日", "日本", "日本語", "日文", "本", "\U0001f600", "\U0001f600a", None],
+        ("starts-with", "not-starts-with"),
+    ),
+    (
+        "truncate-binary",
+        "truncate[2]",
+        "binary",
+        ["0102", "010200"],
+        ["01", "0101ff", "0102", "010200", "0102ff", "0103", None],
+        (),
+    ),
+    (
+        "year-date",
+        "year",
+        "date",
+        ["1969-12-31", "1970-01-01"],
+        ["1968-12-31", "1969-01-01", "1969-12-31", "1970-01-01", "1970-12-31", None],
+        (),
+    ),
+    (
+        "month-date",
+        "month",
+        "date",
+        ["1969-12-31", "1970-01-01"],
+        ["1969-11-30", "1969-12-01", "1969-12-31", "1970-01-01", "1970-01-31", None],
+        (),
+    ),
     ("day-date", "day", "date", ["1969-12-31"], ["1969-12-30", "1969-12-31", "1970-01-01", None], ()),
     ("year-timestamp", "year", "timestamp", [_TS[1], _TS[0]], _TS, ()),
     ("month-timestamp", "month", "timestamp", [_TS[1], _TS[4]], _TS, ()),
     ("day-timestamp", "day", "timestamp", [_TS[1], _TS[0]], _TS, ()),
     ("hour-timestamp", "hour", "timestamp", [_TS[1], _TS[3]], _TS, ()),
-    ("day-timestamptz", "day", "timestamptz", ["1970-01-01T00:00:00.000000+00:00"], ["1969-12-31T23:59:59.999999+00:00", "1970-01-01T00:00:00.000000+00:00", "1970-01-01T00:00:00.000001+00:00", None], ()),
-    ("hour-timestamp-ns", "hour", "timestamp_ns", ["1970-01-01T00:00:00.000000000"], ["1969-12-31T23:59:59.999999999", "1970-01-01T00:00:00.000000000", "1970-01-01T00:00:00.000000001", "1970-01-01T01:00:00.000000000", None], ()),
+    (
+        "day-timestamptz",
+        "day",
+        "timestamptz",
+        ["1970-01-01T00:00:00.000000+00:00"],
+        [
+            "1969-12-31T23:59:59.999999+00:00",
+            "1970-01-01T00:00:00.000000+00:00",
+            "1970-01-01T00:00:00.000001+00:00",
+            None,
+        ],
+        (),
+    ),
+    (
+        "hour-timestamp-ns",
+        "hour",
+        "timestamp_ns",
+        ["1970-01-01T00:00:00.000000000"],
+        [
+            "1969-12-31T23:59:59.999999999",
+            "1970-01-01T00:00:00.000000000",
+            "1970-01-01T00:00:00.000000001",
+            "1970-01-01T01:00:00.000000000",
+            None,
+        ],
+        (),
+    ),
     ("void-long", "void", "long", [5], [4, 5, 6, None], ()),
 ]
 
@@ -64,7 +146,16 @@ def _leaves(literals: list, extra: tuple) -> list[tuple[str, dict]]:
     first = {"type": "lt-eq", "term": "x", "value": literals[0]}
     out.append(("not-lt-eq", {"type": "not", "child": first}))
     out.append(("or-is-null", {"type": "or", "left": first, "right": {"type": "is-null", "term": "x"}}))
-    out.append(("and-not-null", {"type": "and", "left": {"type": "gt-eq", "term": "x", "value": literals[-1]}, "right": {"type": "not-null", "term": "x"}}))
+    out.append(
+        (
+            "and-not-null",
+            {
+                "type": "and",
+                "left": {"type": "gt-eq", "term": "x", "value": literals[-1]},
+                "right": {"type": "not-null", "term": "x"},
+            },
+        )
+    )
     return out
 
 
@@ -88,11 +179,19 @@ def specs():
                 if not rows:
                     continue
                 forced = "matches" if keep else "does not match"
-                yield case(f"predicate-projection.{mode}", f"{label}-{slug}-{mode}",
-                           f"{transform} of {type_}: every row {forced} the predicate, so the {mode} projection "
-                           f"{'matches' if keep else 'does not match'} its partition",
-                           "project-predicate", schema=_schema(type_), spec=[{"name": "p", "source": "x", "transform": transform}],
-                           predicate=predicate, mode=mode, rows=rows, **_v3_only(type_))  # fmt: skip
+                yield case(
+                    f"predicate-projection.{mode}",
+                    f"{label}-{slug}-{mode}",
+                    f"{transform} of {type_}: every row {forced} the predicate, so the {mode} projection "
+                    f"{'matches' if keep else 'does not match'} its partition",
+                    "project-predicate",
+                    schema=_schema(type_),
+                    spec=[{"name": "p", "source": "x", "transform": transform}],
+                    predicate=predicate,
+                    mode=mode,
+                    rows=rows,
+                    **_v3_only(type_),
+                )
 
 
 def _v3_only(type_: str) -> dict:

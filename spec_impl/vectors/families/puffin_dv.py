@@ -40,7 +40,9 @@ def _dv_file(positions, target: str = DATA_FILE, **blob_changes) -> tuple[bytes,
 
 
 def _read_dv(rule: str, slug: str, description: str, puffin: bytes, data_file: dict) -> CaseSpec:
-    return case(rule, slug, description, "read-deletion-vector", revisions=V3, puffin_base64=_b64(puffin), data_file=data_file)
+    return case(
+        rule, slug, description, "read-deletion-vector", revisions=V3, puffin_base64=_b64(puffin), data_file=data_file
+    )
 
 
 def _patch_blob(puffin: bytes, data_file: dict, change) -> bytes:
@@ -59,14 +61,30 @@ def _with_crc(blob: bytearray) -> bytearray:
 def dv_specs() -> Iterator[CaseSpec]:
     side = json.loads((SOURCES / "spark-iceberg-1.10.2-dv.json").read_text())
     spark = (SOURCES / side["puffin_file"]).read_bytes()
-    yield _read_dv("dv.layout", "written-by-iceberg-java", f"a DV Iceberg Java 1.10.2 wrote through Spark (run-length encoded, merged "
-                   f"from two deletes): positions {side['expected_positions']}, found from the deleted ids", spark, side["data_file"])  # fmt: skip
+    yield _read_dv(
+        "dv.layout",
+        "written-by-iceberg-java",
+        f"a DV Iceberg Java 1.10.2 wrote through Spark (run-length encoded, merged "
+        f"from two deletes): positions {side['expected_positions']}, found from the deleted ids",
+        spark,
+        side["data_file"],
+    )
     example, fields = _dv_file([3])
-    yield _read_dv("dv.layout", "digest-example", "the 42-byte DV of position {3} (adopted digest §1.6)", example, fields)
+    yield _read_dv(
+        "dv.layout", "digest-example", "the 42-byte DV of position {3} (adopted digest §1.6)", example, fields
+    )
     wide, wide_fields = _dv_file([*range(10, 20), 2**32 + 7, 2**40])
-    yield _read_dv("dv.layout", "several-keys", "positions 10..19, 2^32 + 7 and 2^40: three 32-bit bitmaps, keys 0, 1 and 256", wide, wide_fields)
+    yield _read_dv(
+        "dv.layout",
+        "several-keys",
+        "positions 10..19, 2^32 + 7 and 2^40: three 32-bit bitmaps, keys 0, 1 and 256",
+        wide,
+        wide_fields,
+    )
     empty, empty_fields = _dv_file([])
-    yield _read_dv("dv.cardinality", "empty", "a DV with no position: an empty vector, cardinality 0", empty, empty_fields)
+    yield _read_dv(
+        "dv.cardinality", "empty", "a DV with no position: an empty vector, cardinality 0", empty, empty_fields
+    )
 
     def bad(rule, slug, description, change=None, fields_change=None, puffin=example, fields=fields):
         data = _patch_blob(puffin, fields, change) if change else puffin
@@ -74,22 +92,63 @@ def dv_specs() -> Iterator[CaseSpec]:
 
     yield bad("dv.magic", "wrong-magic", "the magic is D1 D3 39 65", lambda b: _with_crc(b[:7] + b"\x65" + b[8:]))
     yield bad("dv.crc", "wrong-crc", "the CRC is off by one", lambda b: b[:-1] + bytes([b[-1] ^ 1]))
-    yield bad("dv.layout", "wrong-length", "the length field says one byte more than magic + vector", lambda b: struct.pack(">I", len(b) - 7) + b[4:])
-    yield bad("dv.cardinality", "record-count-disagrees", "the entry's record_count is 2, the vector holds 1 position", fields_change={"record_count": 2})
-    yield bad("dv.key-order", "keys-descending", "the bitmaps of keys 0 and 1 swapped: keys must ascend",
-              lambda b: _with_crc(_swap_first_two(b)), puffin=wide, fields=wide_fields)  # fmt: skip
-    yield bad("dv.position", "key-too-large", "a key of 2^31 (positions from 2^63): the most significant bit of a position is 0",
-              lambda b: _with_crc(b[:16] + struct.pack("<I", 2**31) + b[20:]))  # fmt: skip
-    yield bad("dv.blob-reference", "offset-names-no-blob", "content_offset points one byte past the blob", fields_change={"content_offset": fields["content_offset"] + 1})
-    yield bad("dv.blob-reference", "other-data-file", "the entry's referenced_data_file differs from the blob's referenced-data-file",
-              fields_change={"referenced_data_file": "s3://b/t/data/other.parquet"})  # fmt: skip
+    yield bad(
+        "dv.layout",
+        "wrong-length",
+        "the length field says one byte more than magic + vector",
+        lambda b: struct.pack(">I", len(b) - 7) + b[4:],
+    )
+    yield bad(
+        "dv.cardinality",
+        "record-count-disagrees",
+        "the entry's record_count is 2, the vector holds 1 position",
+        fields_change={"record_count": 2},
+    )
+    yield bad(
+        "dv.key-order",
+        "keys-descending",
+        "the bitmaps of keys 0 and 1 swapped: keys must ascend",
+        lambda b: _with_crc(_swap_first_two(b)),
+        puffin=wide,
+        fields=wide_fields,
+    )
+    yield bad(
+        "dv.position",
+        "key-too-large",
+        "a key of 2^31 (positions from 2^63): the most significant bit of a position is 0",
+        lambda b: _with_crc(b[:16] + struct.pack("<I", 2**31) + b[20:]),
+    )
+    yield bad(
+        "dv.blob-reference",
+        "offset-names-no-blob",
+        "content_offset points one byte past the blob",
+        fields_change={"content_offset": fields["content_offset"] + 1},
+    )
+    yield bad(
+        "dv.blob-reference",
+        "other-data-file",
+        "the entry's referenced_data_file differs from the blob's referenced-data-file",
+        fields_change={"referenced_data_file": "s3://b/t/data/other.parquet"},
+    )
     yield bad("dv.entry", "equality-content", "a Puffin DV entry with content 2", fields_change={"content": 2})
     wrong_ids, wrong_fields = _dv_file([3], snapshot_id=7)
-    yield _read_dv("dv.blob-metadata", "snapshot-id-set", "a deletion-vector-v1 blob with snapshot-id 7 instead of -1", wrong_ids,
-                   manifest_fields(read_puffin(wrong_ids).blobs[0]))  # fmt: skip
-    no_card = write_puffin([Blob(**{**dv_blob([3], DATA_FILE).__dict__, "properties": {"referenced-data-file": DATA_FILE}})])
-    yield _read_dv("dv.blob-metadata", "no-cardinality", "a deletion-vector-v1 blob without the cardinality property", no_card,
-                   {**fields, "content_offset": 4, "content_size_in_bytes": fields["content_size_in_bytes"]})  # fmt: skip
+    yield _read_dv(
+        "dv.blob-metadata",
+        "snapshot-id-set",
+        "a deletion-vector-v1 blob with snapshot-id 7 instead of -1",
+        wrong_ids,
+        manifest_fields(read_puffin(wrong_ids).blobs[0]),
+    )
+    no_card = write_puffin(
+        [Blob(**{**dv_blob([3], DATA_FILE).__dict__, "properties": {"referenced-data-file": DATA_FILE}})]
+    )
+    yield _read_dv(
+        "dv.blob-metadata",
+        "no-cardinality",
+        "a deletion-vector-v1 blob without the cardinality property",
+        no_card,
+        {**fields, "content_offset": 4, "content_size_in_bytes": fields["content_size_in_bytes"]},
+    )
 
 
 def _swap_first_two(b: bytearray) -> bytearray:
@@ -105,25 +164,59 @@ def _read_puffin(rule: str, slug: str, description: str, data: bytes) -> CaseSpe
 
 
 def puffin_specs() -> Iterator[CaseSpec]:
-    blobs = [Blob("apache-datasketches-theta-v1", b"sketch bytes", (1,), 5, 2, None, {"ndv": "3"}),
-             Blob("example-zstd", b"zstd " * 20, (1, 2), 5, 2, "zstd"), Blob("example-lz4", b"lz4 " * 20, (3,), 5, 2, "lz4")]  # fmt: skip
+    blobs = [
+        Blob("apache-datasketches-theta-v1", b"sketch bytes", (1,), 5, 2, None, {"ndv": "3"}),
+        Blob("example-zstd", b"zstd " * 20, (1, 2), 5, 2, "zstd"),
+        Blob("example-lz4", b"lz4 " * 20, (3,), 5, 2, "lz4"),
+    ]
     good = write_puffin(blobs, {"created-by": "iceberg-conformance"})
-    yield _read_puffin("puffin.blob-metadata", "three-blobs", "three blobs (stored, zstd, lz4) and file properties", good)
-    yield _read_puffin("puffin.flags", "compressed-footer", "the same blobs with an lz4-compressed footer (flag bit 0)",
-                       write_puffin(blobs, {"created-by": "iceberg-conformance"}, compress_footer=True))  # fmt: skip
+    yield _read_puffin(
+        "puffin.blob-metadata", "three-blobs", "three blobs (stored, zstd, lz4) and file properties", good
+    )
+    yield _read_puffin(
+        "puffin.flags",
+        "compressed-footer",
+        "the same blobs with an lz4-compressed footer (flag bit 0)",
+        write_puffin(blobs, {"created-by": "iceberg-conformance"}, compress_footer=True),
+    )
     yield _read_puffin("puffin.footer", "no-blobs", "a file with no blob: magic and an empty footer", write_puffin([]))
     yield _read_puffin("puffin.magic", "header-magic", "the file starts with PFA2", b"PFA2" + good[4:])
     yield _read_puffin("puffin.magic", "footer-end-magic", "the footer ends with PFA0", good[:-1] + b"0")
     size_at = len(good) - 12
-    yield _read_puffin("puffin.footer", "payload-size-too-large", "FooterPayloadSize larger than the file",
-                       good[:size_at] + struct.pack("<i", len(good)) + good[size_at + 4 :])  # fmt: skip
-    yield _read_puffin("puffin.flags", "reserved-flag", "a reserved flag bit (byte 0 bit 1) is set", good[:-8] + b"\x02" + good[-7:])
+    yield _read_puffin(
+        "puffin.footer",
+        "payload-size-too-large",
+        "FooterPayloadSize larger than the file",
+        good[:size_at] + struct.pack("<i", len(good)) + good[size_at + 4 :],
+    )
+    yield _read_puffin(
+        "puffin.flags", "reserved-flag", "a reserved flag bit (byte 0 bit 1) is set", good[:-8] + b"\x02" + good[-7:]
+    )
     one = write_puffin([Blob("t", b"abc", (1,))])
-    yield _read_puffin("puffin.blob-range", "blob-beyond-footer", "a blob whose length reaches into the footer", _edit_footer(one, lambda f: f["blobs"][0].update(length=400)))
-    yield _read_puffin("puffin.codec", "unknown-codec", "compression-codec snappy", _edit_footer(one, lambda f: f["blobs"][0].update({"compression-codec": "snappy"})))
-    yield _read_puffin("puffin.frame", "not-a-zstd-frame", "compression-codec zstd on bytes that are not a Zstandard frame",
-                       _edit_footer(one, lambda f: f["blobs"][0].update({"compression-codec": "zstd"})))  # fmt: skip
-    yield _read_puffin("puffin.blob-metadata", "no-type", "a BlobMetadata without type", _edit_footer(one, lambda f: f["blobs"][0].pop("type")))
+    yield _read_puffin(
+        "puffin.blob-range",
+        "blob-beyond-footer",
+        "a blob whose length reaches into the footer",
+        _edit_footer(one, lambda f: f["blobs"][0].update(length=400)),
+    )
+    yield _read_puffin(
+        "puffin.codec",
+        "unknown-codec",
+        "compression-codec snappy",
+        _edit_footer(one, lambda f: f["blobs"][0].update({"compression-codec": "snappy"})),
+    )
+    yield _read_puffin(
+        "puffin.frame",
+        "not-a-zstd-frame",
+        "compression-codec zstd on bytes that are not a Zstandard frame",
+        _edit_footer(one, lambda f: f["blobs"][0].update({"compression-codec": "zstd"})),
+    )
+    yield _read_puffin(
+        "puffin.blob-metadata",
+        "no-type",
+        "a BlobMetadata without type",
+        _edit_footer(one, lambda f: f["blobs"][0].pop("type")),
+    )
 
 
 def _edit_footer(data: bytes, change) -> bytes:

@@ -17,21 +17,44 @@ DESCRIPTION = "Table Metadata Fields, Appendix C and E: reading table metadata o
 
 UUID = "fb072c92-a02b-11e9-ae9c-1bb7bc9eca94"
 S1, S2 = 3051729675574597004, 3055729675574597004
-SCHEMA = {"type": "struct", "schema-id": 0, "identifier-field-ids": [1], "fields": [
-    {"id": 1, "name": "id", "required": True, "type": "long"},
-    {"id": 2, "name": "data", "required": False, "type": "string"},
-    {"id": 3, "name": "ts", "required": False, "type": "timestamptz"},
-]}  # fmt: skip
-SPEC = {"spec-id": 0, "fields": [{"source-id": 3, "field-id": 1000, "name": "ts_day", "transform": "day"},
-                                 {"source-id": 1, "field-id": 1001, "name": "id_bucket", "transform": "bucket[16]"}]}  # fmt: skip
-ORDERS = [{"order-id": 0, "fields": []},
-          {"order-id": 1, "fields": [{"transform": "identity", "source-id": 2, "direction": "asc", "null-order": "nulls-first"},
-                                     {"transform": "bucket[4]", "source-id": 3, "direction": "desc", "null-order": "nulls-last"}]}]  # fmt: skip
+SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "identifier-field-ids": [1],
+    "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "data", "required": False, "type": "string"},
+        {"id": 3, "name": "ts", "required": False, "type": "timestamptz"},
+    ],
+}
+SPEC = {
+    "spec-id": 0,
+    "fields": [
+        {"source-id": 3, "field-id": 1000, "name": "ts_day", "transform": "day"},
+        {"source-id": 1, "field-id": 1001, "name": "id_bucket", "transform": "bucket[16]"},
+    ],
+}
+ORDERS = [
+    {"order-id": 0, "fields": []},
+    {
+        "order-id": 1,
+        "fields": [
+            {"transform": "identity", "source-id": 2, "direction": "asc", "null-order": "nulls-first"},
+            {"transform": "bucket[4]", "source-id": 3, "direction": "desc", "null-order": "nulls-last"},
+        ],
+    },
+]
 
 
 def _snapshot(sid: int, parent: int | None, seq: int | None, ts: int, operation: str, **extra: Any) -> dict:
-    snap = {"snapshot-id": sid, "timestamp-ms": ts, "summary": {"operation": operation},
-            "manifest-list": f"s3://b/wh/data.db/table/metadata/snap-{sid}.avro", "schema-id": 0, **extra}  # fmt: skip
+    snap = {
+        "snapshot-id": sid,
+        "timestamp-ms": ts,
+        "summary": {"operation": operation},
+        "manifest-list": f"s3://b/wh/data.db/table/metadata/snap-{sid}.avro",
+        "schema-id": 0,
+        **extra,
+    }
     if parent is not None:
         snap["parent-snapshot-id"] = parent
     if seq is not None:
@@ -42,33 +65,74 @@ def _snapshot(sid: int, parent: int | None, seq: int | None, ts: int, operation:
 def v2() -> dict:
     """A complete v2 document: two snapshots, a branch and a tag, a bucket+day spec, a sort order."""
     return {
-        "format-version": 2, "table-uuid": UUID, "location": "s3://b/wh/data.db/table", "last-sequence-number": 2,
-        "last-updated-ms": 1555100955770, "last-column-id": 3, "current-schema-id": 0, "schemas": [copy.deepcopy(SCHEMA)],
-        "default-spec-id": 0, "partition-specs": [copy.deepcopy(SPEC)], "last-partition-id": 1001,
-        "default-sort-order-id": 1, "sort-orders": copy.deepcopy(ORDERS),
+        "format-version": 2,
+        "table-uuid": UUID,
+        "location": "s3://b/wh/data.db/table",
+        "last-sequence-number": 2,
+        "last-updated-ms": 1555100955770,
+        "last-column-id": 3,
+        "current-schema-id": 0,
+        "schemas": [copy.deepcopy(SCHEMA)],
+        "default-spec-id": 0,
+        "partition-specs": [copy.deepcopy(SPEC)],
+        "last-partition-id": 1001,
+        "default-sort-order-id": 1,
+        "sort-orders": copy.deepcopy(ORDERS),
         "properties": {"write.format.default": "avro", "commit.retry.num-retries": "4"},
         "current-snapshot-id": S2,
-        "snapshots": [_snapshot(S1, None, 1, 1515100955770, "append"), _snapshot(S2, S1, 2, 1555100955770, "overwrite")],
-        "snapshot-log": [{"snapshot-id": S1, "timestamp-ms": 1515100955770}, {"snapshot-id": S2, "timestamp-ms": 1555100955770}],
-        "metadata-log": [{"metadata-file": "s3://b/wh/data.db/table/metadata/v1.metadata.json", "timestamp-ms": 1515100955770}],
-        "refs": {"main": {"snapshot-id": S2, "type": "branch"}, "test": {"snapshot-id": S1, "type": "tag", "max-ref-age-ms": 10000000}},
-    }  # fmt: skip
+        "snapshots": [
+            _snapshot(S1, None, 1, 1515100955770, "append"),
+            _snapshot(S2, S1, 2, 1555100955770, "overwrite"),
+        ],
+        "snapshot-log": [
+            {"snapshot-id": S1, "timestamp-ms": 1515100955770},
+            {"snapshot-id": S2, "timestamp-ms": 1555100955770},
+        ],
+        "metadata-log": [
+            {"metadata-file": "s3://b/wh/data.db/table/metadata/v1.metadata.json", "timestamp-ms": 1515100955770}
+        ],
+        "refs": {
+            "main": {"snapshot-id": S2, "type": "branch"},
+            "test": {"snapshot-id": S1, "type": "tag", "max-ref-age-ms": 10000000},
+        },
+    }
 
 
 def v1_legacy() -> dict:
     """v1 as early writers wrote it: schema and partition-spec only, no ids, no refs, -1 for no snapshot."""
     schema = {k: v for k, v in SCHEMA.items() if k not in ("schema-id", "identifier-field-ids")}
-    return {"format-version": 1, "location": "s3://b/wh/data.db/table", "last-updated-ms": 1515100955770, "last-column-id": 3,
-            "schema": schema, "partition-spec": [{"name": "ts_day", "transform": "day", "source-id": 3},
-                                                 {"name": "id_bucket", "transform": "bucket[16]", "source-id": 1}],
-            "properties": {}, "current-snapshot-id": -1, "snapshots": []}  # fmt: skip
+    return {
+        "format-version": 1,
+        "location": "s3://b/wh/data.db/table",
+        "last-updated-ms": 1515100955770,
+        "last-column-id": 3,
+        "schema": schema,
+        "partition-spec": [
+            {"name": "ts_day", "transform": "day", "source-id": 3},
+            {"name": "id_bucket", "transform": "bucket[16]", "source-id": 1},
+        ],
+        "properties": {},
+        "current-snapshot-id": -1,
+        "snapshots": [],
+    }
 
 
 def v1_with_snapshot() -> dict:
     doc = v1_legacy()
-    doc.update({"table-uuid": UUID, "current-snapshot-id": S1,
-                "snapshots": [{"snapshot-id": S1, "timestamp-ms": 1515100955770, "summary": {"operation": "append"},
-                               "manifest-list": "s3://b/wh/data.db/table/metadata/snap-1.avro"}]})  # fmt: skip
+    doc.update(
+        {
+            "table-uuid": UUID,
+            "current-snapshot-id": S1,
+            "snapshots": [
+                {
+                    "snapshot-id": S1,
+                    "timestamp-ms": 1515100955770,
+                    "summary": {"operation": "append"},
+                    "manifest-list": "s3://b/wh/data.db/table/metadata/snap-1.avro",
+                }
+            ],
+        }
+    )
     return doc
 
 
@@ -76,8 +140,16 @@ def v3() -> dict:
     """A v3 document: next-row-id, row lineage on snapshots, a timestamp_ns column with defaults."""
     doc = v2()
     doc["format-version"] = 3
-    doc["schemas"][0]["fields"].append({"id": 4, "name": "event_ns", "required": False, "type": "timestamp_ns",
-                                        "initial-default": "2017-11-16T22:31:08.000000001", "write-default": "2017-11-16T22:31:08.000000001"})  # fmt: skip
+    doc["schemas"][0]["fields"].append(
+        {
+            "id": 4,
+            "name": "event_ns",
+            "required": False,
+            "type": "timestamp_ns",
+            "initial-default": "2017-11-16T22:31:08.000000001",
+            "write-default": "2017-11-16T22:31:08.000000001",
+        }
+    )
     doc["last-column-id"] = 4
     doc["next-row-id"] = 300
     doc["snapshots"][0].update({"first-row-id": 0, "added-rows": 100})
@@ -115,19 +187,47 @@ def _strict_json():
     plain = json.dumps(v2(), sort_keys=True).encode()
     notes = {
         "duplicate-key": "RFC 8259 §4: with duplicate names the behavior is unpredictable; Iceberg Java (Jackson without "
-                         "STRICT_DUPLICATE_DETECTION) reads the last value, the reference rejects the ambiguous document",
+        "STRICT_DUPLICATE_DETECTION) reads the last value, the reference rejects the ambiguous document",
         "nan-token": "RFC 8259 §6: NaN and Infinity are not JSON numbers; Jackson rejects them by default",
-    }  # fmt: skip
-    yield case("json.document", "duplicate-key", "a metadata file with the key format-version twice", "read-metadata-file",
-               note=notes["duplicate-key"], **{"file-base64": _raw(b'{"format-version": 1, ' + plain[1:])})  # fmt: skip
-    yield case("json.document", "nan-token", "a metadata file with the token NaN for last-updated-ms", "read-metadata-file", note=notes["nan-token"],
-               **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1))})  # fmt: skip
-    yield case("json.document", "infinity-token", "a metadata file with the token Infinity", "read-metadata-file", note=notes["nan-token"],
-               **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": Infinity, "x": ', 1))})  # fmt: skip
-    yield case("json.document", "deep-nesting", "a metadata file opening 1,000 arrays: rejected by the nesting bound, not a crash",
-               "read-metadata-file", **{"file-base64": _raw(b'{"a":' + b"[" * 1000)})  # fmt: skip
-    yield case("table.gzip", "corrupt-gzip", "a gzip stream whose data is damaged", "read-metadata-file",
-               **{"file-base64": _raw(gzip.compress(plain, mtime=0)[:40] + b"\xff" * 8)})  # fmt: skip
+    }
+    yield case(
+        "json.document",
+        "duplicate-key",
+        "a metadata file with the key format-version twice",
+        "read-metadata-file",
+        note=notes["duplicate-key"],
+        **{"file-base64": _raw(b'{"format-version": 1, ' + plain[1:])},
+    )
+    yield case(
+        "json.document",
+        "nan-token",
+        "a metadata file with the token NaN for last-updated-ms",
+        "read-metadata-file",
+        note=notes["nan-token"],
+        **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": NaN, "x": ', 1))},
+    )
+    yield case(
+        "json.document",
+        "infinity-token",
+        "a metadata file with the token Infinity",
+        "read-metadata-file",
+        note=notes["nan-token"],
+        **{"file-base64": _raw(plain.replace(b'"last-updated-ms": ', b'"last-updated-ms": Infinity, "x": ', 1))},
+    )
+    yield case(
+        "json.document",
+        "deep-nesting",
+        "a metadata file opening 1,000 arrays: rejected by the nesting bound, not a crash",
+        "read-metadata-file",
+        **{"file-base64": _raw(b'{"a":' + b"[" * 1000)},
+    )
+    yield case(
+        "table.gzip",
+        "corrupt-gzip",
+        "a gzip stream whose data is damaged",
+        "read-metadata-file",
+        **{"file-base64": _raw(gzip.compress(plain, mtime=0)[:40] + b"\xff" * 8)},
+    )
 
 
 def _optional_for_readers():
@@ -140,27 +240,68 @@ def _optional_for_readers():
     lists_only = v1_with_snapshot()
     for key in ("schema", "partition-spec"):
         del lists_only[key]
-    lists_only.update({"schemas": [copy.deepcopy(SCHEMA)], "current-schema-id": 0, "partition-specs": [copy.deepcopy(SPEC)],
-                       "default-spec-id": 0, "last-partition-id": 1001})  # fmt: skip
-    yield _read("table.v1-defaults", "v1-lists-only", "v1 with schemas/current-schema-id and partition-specs/default-spec-id but no "
-                "deprecated schema or partition-spec: a reader reads the lists (Appendix C: 'read schemas instead')", lists_only)  # fmt: skip
+    lists_only.update(
+        {
+            "schemas": [copy.deepcopy(SCHEMA)],
+            "current-schema-id": 0,
+            "partition-specs": [copy.deepcopy(SPEC)],
+            "default-spec-id": 0,
+            "last-partition-id": 1001,
+        }
+    )
+    yield _read(
+        "table.v1-defaults",
+        "v1-lists-only",
+        "v1 with schemas/current-schema-id and partition-specs/default-spec-id but no "
+        "deprecated schema or partition-spec: a reader reads the lists (Appendix C: 'read schemas instead')",
+        lists_only,
+    )
     no_spec = copy.deepcopy(lists_only)
     for key in ("partition-specs", "default-spec-id"):
         del no_spec[key]
     no_spec["partition-spec"] = copy.deepcopy(SPEC["fields"])
-    yield _read("table.v1-defaults", "v1-schemas-with-partition-spec", "v1 with schemas (no schema) and only the deprecated "
-                "partition-spec field list: each field read from the form present", no_spec)  # fmt: skip
+    yield _read(
+        "table.v1-defaults",
+        "v1-schemas-with-partition-spec",
+        "v1 with schemas (no schema) and only the deprecated "
+        "partition-spec field list: each field read from the form present",
+        no_spec,
+    )
 
 
 def _writes():
     for name, doc in (("v1", v1_with_snapshot()), ("v2", v2()), ("v3", v3())):
-        yield case("table.writer", f"write-{name}", f"a {name} document as a {name} writer writes it back (Appendix E writer requirements)",
-                   "write-table-metadata", document=doc)  # fmt: skip
-    yield case("table.writer", "upgrade-v1-to-v2", "a v1 table written as v2: last-sequence-number 0 written, schema and partition-spec omitted",
-               "write-table-metadata", document=v1_with_snapshot(), format_version=2)  # fmt: skip
-    yield case("table.writer", "upgrade-v2-to-v3", "a v2 table written as v3: next-row-id 0, snapshots keep a null first-row-id",
-               "write-table-metadata", document=v2(), format_version=3)  # fmt: skip
-    yield case("table.writer", "no-downgrade", "a v2 table cannot be written as v1", "write-table-metadata", document=v2(), format_version=1)
+        yield case(
+            "table.writer",
+            f"write-{name}",
+            f"a {name} document as a {name} writer writes it back (Appendix E writer requirements)",
+            "write-table-metadata",
+            document=doc,
+        )
+    yield case(
+        "table.writer",
+        "upgrade-v1-to-v2",
+        "a v1 table written as v2: last-sequence-number 0 written, schema and partition-spec omitted",
+        "write-table-metadata",
+        document=v1_with_snapshot(),
+        format_version=2,
+    )
+    yield case(
+        "table.writer",
+        "upgrade-v2-to-v3",
+        "a v2 table written as v3: next-row-id 0, snapshots keep a null first-row-id",
+        "write-table-metadata",
+        document=v2(),
+        format_version=3,
+    )
+    yield case(
+        "table.writer",
+        "no-downgrade",
+        "a v2 table cannot be written as v1",
+        "write-table-metadata",
+        document=v2(),
+        format_version=1,
+    )
 
 
 SOURCES = vectors_dir() / "sources" / "metadata"
@@ -172,46 +313,160 @@ def _engine_written():
         doc = json.loads(path.read_text(encoding="utf-8"))
         engine, scenario = path.parts[-3], path.parts[-2]
         rule_id = "table.v1-defaults" if doc.get("format-version") == 1 else "table.required-field"
-        yield _read(rule_id, f"{engine}-{scenario}-{path.name.split('.')[0][:12]}",
-                    f"written by {engine} ({scenario}): {path.relative_to(SOURCES.parent.parent)}", doc)  # fmt: skip
+        yield _read(
+            rule_id,
+            f"{engine}-{scenario}-{path.name.split('.')[0][:12]}",
+            f"written by {engine} ({scenario}): {path.relative_to(SOURCES.parent.parent)}",
+            doc,
+        )
 
 
 def specs():
     yield from _engine_written()
     yield from _writes()
-    yield case("table.gzip", "gzip-file", "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
-               "read-metadata-file", **{"file-base64": _file(v2(), True)})  # fmt: skip
-    yield case("table.field-type", "plain-file", "an uncompressed metadata file", "read-metadata-file", **{"file-base64": _file(v2(), False)})
+    yield case(
+        "table.gzip",
+        "gzip-file",
+        "a gzip-compressed metadata file (the adopted spec allows it; the seed text knows only JSON)",
+        "read-metadata-file",
+        **{"file-base64": _file(v2(), True)},
+    )
+    yield case(
+        "table.field-type",
+        "plain-file",
+        "an uncompressed metadata file",
+        "read-metadata-file",
+        **{"file-base64": _file(v2(), False)},
+    )
     yield from _strict_json()
     yield from _optional_for_readers()
     yield _read("table.required-field", "v2-complete", "a complete v2 document (Appendix C's example fields)", v2())
-    yield _read("table.v1-defaults", "v1-legacy", "v1 with only schema and partition-spec: schemas, specs with ids from 1000, unsorted order, sequence number 0", v1_legacy())
-    yield _read("table.v1-defaults", "v1-with-snapshot", "v1 with a snapshot and no refs: main is synthesized, sequence numbers 0", v1_with_snapshot())
+    yield _read(
+        "table.v1-defaults",
+        "v1-legacy",
+        "v1 with only schema and partition-spec: schemas, specs with ids from 1000, unsorted order, sequence number 0",
+        v1_legacy(),
+    )
+    yield _read(
+        "table.v1-defaults",
+        "v1-with-snapshot",
+        "v1 with a snapshot and no refs: main is synthesized, sequence numbers 0",
+        v1_with_snapshot(),
+    )
     yield _read("snapshot.row-lineage", "v3-complete", "a complete v3 document with row lineage", v3())
     both = _with(v2(), schema={"type": "struct", "fields": []}, partition_spec=[])
-    yield _read("table.deprecated-ignored", "v2-with-deprecated-fields", "schema and partition-spec are ignored when schemas and partition-specs are present", both)
-    yield _read("table.format-version", "format-version-99", "a format version above the supported one must be rejected", _with(v2(), format_version=99))
-    yield _read("table.format-version", "format-version-string", "format-version must be an integer", _with(v2(), format_version="2"))
-    for key in ("table-uuid", "last-sequence-number", "schemas", "current-schema-id", "partition-specs", "default-spec-id",
-                "last-partition-id", "sort-orders", "default-sort-order-id", "location", "last-updated-ms", "last-column-id"):  # fmt: skip
+    yield _read(
+        "table.deprecated-ignored",
+        "v2-with-deprecated-fields",
+        "schema and partition-spec are ignored when schemas and partition-specs are present",
+        both,
+    )
+    yield _read(
+        "table.format-version",
+        "format-version-99",
+        "a format version above the supported one must be rejected",
+        _with(v2(), format_version=99),
+    )
+    yield _read(
+        "table.format-version",
+        "format-version-string",
+        "format-version must be an integer",
+        _with(v2(), format_version="2"),
+    )
+    for key in (
+        "table-uuid",
+        "last-sequence-number",
+        "schemas",
+        "current-schema-id",
+        "partition-specs",
+        "default-spec-id",
+        "last-partition-id",
+        "sort-orders",
+        "default-sort-order-id",
+        "location",
+        "last-updated-ms",
+        "last-column-id",
+    ):
         yield _read("table.required-field", f"v2-without-{key}", f"v2 requires {key}", _without(v2(), key))
-    yield _read("table.required-field", "v3-without-next-row-id", "v3 requires next-row-id", _without(v3(), "next-row-id"))
-    yield _read("table.required-field", "v1-without-schema", "v1 needs schema or schemas", _without(v1_legacy(), "schema"))
+    yield _read(
+        "table.required-field", "v3-without-next-row-id", "v3 requires next-row-id", _without(v3(), "next-row-id")
+    )
+    yield _read(
+        "table.required-field", "v1-without-schema", "v1 needs schema or schemas", _without(v1_legacy(), "schema")
+    )
     yield _read("table.table-uuid", "bad-uuid", "table-uuid must be a UUID", _with(v2(), table_uuid="not-a-uuid"))
-    yield _read("table.table-uuid", "null-in-v2", "table-uuid is required from v2: null is rejected (a writer must not invent one)", _with(v2(), table_uuid=None))
-    yield _read("table.current-schema", "unknown-current-schema", "current-schema-id must name a schema", _with(v2(), current_schema_id=7))
-    yield _read("table.default-spec", "unknown-default-spec", "default-spec-id must name a spec", _with(v2(), default_spec_id=3))
-    yield _read("table.default-sort-order", "unknown-default-sort-order", "default-sort-order-id must name an order", _with(v2(), default_sort_order_id=9))
-    yield _read("table.last-column-id", "last-column-id-too-low", "last-column-id below a field id", _with(v2(), last_column_id=2))
-    yield _read("table.last-partition-id", "last-partition-id-too-low", "last-partition-id below a partition field id", _with(v2(), last_partition_id=1000))
-    yield _read("snapshot.last-sequence-number", "snapshot-sequence-above-last", "a snapshot's sequence number above last-sequence-number", _with(v2(), last_sequence_number=1))
-    yield _read("snapshot.next-row-id", "next-row-id-too-low", "next-row-id below first-row-id + added-rows of a snapshot", _with(v3(), next_row_id=250))
+    yield _read(
+        "table.table-uuid",
+        "null-in-v2",
+        "table-uuid is required from v2: null is rejected (a writer must not invent one)",
+        _with(v2(), table_uuid=None),
+    )
+    yield _read(
+        "table.current-schema",
+        "unknown-current-schema",
+        "current-schema-id must name a schema",
+        _with(v2(), current_schema_id=7),
+    )
+    yield _read(
+        "table.default-spec", "unknown-default-spec", "default-spec-id must name a spec", _with(v2(), default_spec_id=3)
+    )
+    yield _read(
+        "table.default-sort-order",
+        "unknown-default-sort-order",
+        "default-sort-order-id must name an order",
+        _with(v2(), default_sort_order_id=9),
+    )
+    yield _read(
+        "table.last-column-id",
+        "last-column-id-too-low",
+        "last-column-id below a field id",
+        _with(v2(), last_column_id=2),
+    )
+    yield _read(
+        "table.last-partition-id",
+        "last-partition-id-too-low",
+        "last-partition-id below a partition field id",
+        _with(v2(), last_partition_id=1000),
+    )
+    yield _read(
+        "snapshot.last-sequence-number",
+        "snapshot-sequence-above-last",
+        "a snapshot's sequence number above last-sequence-number",
+        _with(v2(), last_sequence_number=1),
+    )
+    yield _read(
+        "snapshot.next-row-id",
+        "next-row-id-too-low",
+        "next-row-id below first-row-id + added-rows of a snapshot",
+        _with(v3(), next_row_id=250),
+    )
     dup = v2()
     dup["schemas"].append(copy.deepcopy(SCHEMA))
     yield _read("table.unique-ids", "duplicate-schema-ids", "two schemas with id 0", dup)
-    yield _read("table.field-type", "properties-not-strings", "property values are strings", _with(v2(), properties={"a": 1}))
-    yield _read("snapshot-log.json", "bad-snapshot-log", "snapshot-log entries need snapshot-id and timestamp-ms", _with(v2(), snapshot_log=[{"snapshot-id": S1}]))
-    yield _read("table.logs", "bad-metadata-log", "metadata-log entries need metadata-file and timestamp-ms", _with(v2(), metadata_log=[{"timestamp-ms": 1}]))
-    yield _read("table.statistics", "bad-statistics", "a statistics entry needs its required fields", _with(v2(), statistics=[{"snapshot-id": S1}]))
-    yield _read("table.encryption-keys", "bad-encryption-key", "an encryption key needs key-id and encrypted-key-metadata",
-                _with(v3(), encryption_keys=[{"key-id": 1}]))  # fmt: skip
+    yield _read(
+        "table.field-type", "properties-not-strings", "property values are strings", _with(v2(), properties={"a": 1})
+    )
+    yield _read(
+        "snapshot-log.json",
+        "bad-snapshot-log",
+        "snapshot-log entries need snapshot-id and timestamp-ms",
+        _with(v2(), snapshot_log=[{"snapshot-id": S1}]),
+    )
+    yield _read(
+        "table.logs",
+        "bad-metadata-log",
+        "metadata-log entries need metadata-file and timestamp-ms",
+        _with(v2(), metadata_log=[{"timestamp-ms": 1}]),
+    )
+    yield _read(
+        "table.statistics",
+        "bad-statistics",
+        "a statistics entry needs its required fields",
+        _with(v2(), statistics=[{"snapshot-id": S1}]),
+    )
+    yield _read(
+        "table.encryption-keys",
+        "bad-encryption-key",
+        "an encryption key needs key-id and encrypted-key-metadata",
+        _with(v3(), encryption_keys=[{"key-id": 1}]),
+    )

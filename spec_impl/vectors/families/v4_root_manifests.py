@@ -73,7 +73,11 @@ def _examples() -> Iterator[tuple[str, str, Table]]:
     t.apply(append, files(1, 2, 3), layout="manifest")
     t.apply(append, files(4))
     t.apply(append, files(5))
-    yield "append-to-root", "Appends To the Root Manifest: D4, then D5 as ADDED data entries of the root, M1 carried EXISTING", t
+    yield (
+        "append-to-root",
+        "Appends To the Root Manifest: D4, then D5 as ADDED data entries of the root, M1 carried EXISTING",
+        t,
+    )
     t = Table()
     t.apply(append, files(1, 2, 3), layout="manifest")
     t.apply(append, files(4, 5, 6), layout="manifest")
@@ -86,7 +90,11 @@ def _examples() -> Iterator[tuple[str, str, Table]]:
         t = Table()
         t.apply(append, files(1, 2, 3), layout="manifest")
         t.apply(delete_files, [D(2)], dv_storage=storage)
-        yield f"remove-from-leaf-{storage}", f"Removing a File From a Leaf Manifest: a manifest DV ({storage}) marks D2 in M1", t
+        yield (
+            f"remove-from-leaf-{storage}",
+            f"Removing a File From a Leaf Manifest: a manifest DV ({storage}) marks D2 in M1",
+            t,
+        )
     t = Table()
     t.apply(append, files(1))
     t.apply(overwrite, [D(1)], files(2))
@@ -104,17 +112,29 @@ def _examples() -> Iterator[tuple[str, str, Table]]:
     t.apply(append, files(1, 2), layout="manifest")
     t.apply(row_delta, {D(1): [0], D(2): [1]}, layout="manifest", dv_storage="puffin")
     t.apply(row_delta, {D(1): [5]}, add=files(3), layout="manifest")
-    yield "row-delta-complex", "A Complex Row Delta with Modified Delete Vectors: DV1 replaced by DV4 = DV1 + new deletes for D1", t
+    yield (
+        "row-delta-complex",
+        "A Complex Row Delta with Modified Delete Vectors: DV1 replaced by DV4 = DV1 + new deletes for D1",
+        t,
+    )
     t = Table()
     t.apply(append, files(1, 2, 3), layout="manifest")
     t.apply(append, files(4, 5, 6), layout="manifest")
     t.apply(delete_files, [D(1), D(5)])
     t.apply(append, files(7), compact=True)
-    yield "compaction-during-append", "Manifest Compaction During an Append: M1 and M2 with their manifest DVs compacted into M3 (EXISTING)", t
+    yield (
+        "compaction-during-append",
+        "Manifest Compaction During an Append: M1 and M2 with their manifest DVs compacted into M3 (EXISTING)",
+        t,
+    )
     t = Table()
     t.apply(append, files(1, 2), layout="manifest")
     t.apply(row_delta, {D(1): [0]}, layout="manifest", affiliate=f"{L}/metadata/1-data.avro")
-    yield "affinity", "Optional Affinity between Data and Delete Manifests: the delete manifest names its data manifest", t
+    yield (
+        "affinity",
+        "Optional Affinity between Data and Delete Manifests: the delete manifest names its data manifest",
+        t,
+    )
     t = Table()
     t.apply(append, files(1, 2, 3), layout="manifest")
     t.apply(append, files(4, 5, 6), layout="manifest")
@@ -184,7 +204,9 @@ def _affinity_to_other_leaf() -> Table:
     t = Table()
     t.apply(append, files(1, 2), layout="manifest")
     t.apply(append, files(3), layout="manifest")
-    c = row_delta(t.state, t.read, 3, {D(2): [1]}, layout="manifest", affiliate=f"{L}/metadata/2-data.avro")  # D2 is in M1
+    c = row_delta(
+        t.state, t.read, 3, {D(2): [1]}, layout="manifest", affiliate=f"{L}/metadata/2-data.avro"
+    )  # D2 is in M1
     t.files.update(c.files)
     t.commits.append(c)
     return t
@@ -220,12 +242,26 @@ def _compacted(drop: bool, add: bool, status: int = EXISTING) -> Callable[[], Ta
         t.apply(append, files(1, 2, 3), layout="manifest")
         c = t.apply(append, files(4))
         m1 = c.written[0]
-        kept = [e.with_status(EXISTING) for e in replay(t.read, t.commits[0].root).leaves[m1.location] if not (drop and e.location == D(2))]
+        kept = [
+            e.with_status(EXISTING)
+            for e in replay(t.read, t.commits[0].root).leaves[m1.location]
+            if not (drop and e.location == D(2))
+        ]
         kept += [data_file(D(9), 1)] if add else []
         data = write_manifest("data", kept)
         t.files[f"{L}/metadata/m3.avro"] = data
-        m3 = ContentEntry(DATA_MANIFEST, f"{L}/metadata/m3.avro", "avro", 2, EXISTING, 2, 2, 2, file_size_in_bytes=len(data),
-                          manifest_stats=manifest_stats(kept, 2))  # fmt: skip
+        m3 = ContentEntry(
+            DATA_MANIFEST,
+            f"{L}/metadata/m3.avro",
+            "avro",
+            2,
+            EXISTING,
+            2,
+            2,
+            2,
+            file_size_in_bytes=len(data),
+            manifest_stats=manifest_stats(kept, 2),
+        )
         m3 = dataclasses.replace(m3, record_count=len(kept), status=status)
         t.files[c.root.location] = write_manifest("root", [m3, c.written[1], m1.with_status(DELETED, snapshot_id=2)])
         return t
@@ -234,42 +270,172 @@ def _compacted(drop: bool, add: bool, status: int = EXISTING) -> Callable[[], Ta
 
 
 INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
-    ("v4.entry.deletion-vector", "dv-on-data-manifest", "a data manifest entry with a deletion_vector", _edited(0, deletion_vector=DeletionVectorRef(1, 2))),
-    ("v4.entry.deletion-vector", "manifest-dv-without-vector", "a manifest DV entry without its deletion_vector", _edited(1, deletion_vector=None)),
-    ("v4.dv.storage", "inline-and-offset", "an inline manifest DV that also names a Puffin range", _edited(1, deletion_vector=DeletionVectorRef(4, 10, b"x"))),
-    ("v4.entry.manifest-stats", "manifest-without-stats", "a data manifest entry without manifest_stats", _edited(0, manifest_stats=None)),
-    ("v4.manifest-stats.counts", "wrong-record-count", "a manifest entry whose record_count is not its number of entries", _edited(0, record_count=7)),
-    ("v4.entry.manifest-sequence-number", "file-sequence-differs", "a manifest entry whose file sequence number differs from its sequence number", _edited(0, file_sequence_number=9)),
-    ("v4.entry.referenced-file", "data-manifest-references-file", "a data manifest entry with a referenced_file", _edited(0, referenced_file=D(1))),
-    ("v4.entry.sort-order-id", "manifest-with-sort-order", "a manifest entry with a sort_order_id", _edited(0, sort_order_id=1)),
-    ("v4.entry.equality-ids", "manifest-with-equality-ids", "a manifest entry with equality_ids", _edited(0, equality_ids=(1,))),
-    ("v4.entry.file-size", "manifest-without-size", "a manifest entry without file_size_in_bytes", _edited(0, file_size_in_bytes=None)),
-    ("v4.root.carried-existing", "carried-as-added", "a manifest carried from the parent root marked ADDED", _edited(0, status=ADDED)),
-    ("v4.inherit", "existing-without-sequence-numbers", "an EXISTING root entry without sequence numbers", _edited(0, sequence_number=None, file_sequence_number=None)),
-    ("v4.status.added", "new-dv-as-existing", "the commit's new manifest DV marked EXISTING", _edited(1, status=EXISTING)),
-    ("v4.manifest-dv.positions", "dv-beyond-leaf", "a manifest DV marking ordinal 3 of a leaf with 3 entries", _dv_positions_outside_leaf),
-    ("v4.root.deleted-entries", "silent-removal", "a file of the parent root dropped without a DELETED entry", _silent_removal),
-    ("v4.leaf.no-deleted", "leaf-with-deleted-entry", "a v4 leaf manifest holding a DELETED entry", _leaf_with_deleted_entry),
-    ("v4.affinity.targets", "affiliated-to-other-leaf", "a delete manifest affiliated to a data manifest that does not hold its DV's data file", _affinity_to_other_leaf),
-    ("v4.manifest-dv.target", "dv-for-other-manifest", "a manifest DV whose referenced_file is no live leaf manifest of the root", _dv_for_other_manifest),
-    ("v4.tree.root-only", "manifest-dv-in-leaf", "a manifest DV inside a leaf manifest: types 3, 4 and 5 belong in the root", _manifest_dv_in_leaf),
-    ("v4.compaction.no-net-change", "compaction-drops-a-file", "a compacted manifest that loses D2", _compacted(drop=True, add=False)),
-    ("v4.compaction.no-merge", "compaction-merges-new-file", "a compacted manifest that takes in a new file D9", _compacted(drop=False, add=True)),
-    ("v4.status.existing", "compaction-as-added", "a compacted manifest (no change of table data) marked ADDED", _compacted(drop=False, add=False, status=ADDED)),
-    ("v4.commit.no-copy-on-write", "whole-leaf-dropped", "a commit that deletes a whole leaf manifest to remove one file", _whole_leaf_dropped),
-]  # fmt: skip
+    (
+        "v4.entry.deletion-vector",
+        "dv-on-data-manifest",
+        "a data manifest entry with a deletion_vector",
+        _edited(0, deletion_vector=DeletionVectorRef(1, 2)),
+    ),
+    (
+        "v4.entry.deletion-vector",
+        "manifest-dv-without-vector",
+        "a manifest DV entry without its deletion_vector",
+        _edited(1, deletion_vector=None),
+    ),
+    (
+        "v4.dv.storage",
+        "inline-and-offset",
+        "an inline manifest DV that also names a Puffin range",
+        _edited(1, deletion_vector=DeletionVectorRef(4, 10, b"x")),
+    ),
+    (
+        "v4.entry.manifest-stats",
+        "manifest-without-stats",
+        "a data manifest entry without manifest_stats",
+        _edited(0, manifest_stats=None),
+    ),
+    (
+        "v4.manifest-stats.counts",
+        "wrong-record-count",
+        "a manifest entry whose record_count is not its number of entries",
+        _edited(0, record_count=7),
+    ),
+    (
+        "v4.entry.manifest-sequence-number",
+        "file-sequence-differs",
+        "a manifest entry whose file sequence number differs from its sequence number",
+        _edited(0, file_sequence_number=9),
+    ),
+    (
+        "v4.entry.referenced-file",
+        "data-manifest-references-file",
+        "a data manifest entry with a referenced_file",
+        _edited(0, referenced_file=D(1)),
+    ),
+    (
+        "v4.entry.sort-order-id",
+        "manifest-with-sort-order",
+        "a manifest entry with a sort_order_id",
+        _edited(0, sort_order_id=1),
+    ),
+    (
+        "v4.entry.equality-ids",
+        "manifest-with-equality-ids",
+        "a manifest entry with equality_ids",
+        _edited(0, equality_ids=(1,)),
+    ),
+    (
+        "v4.entry.file-size",
+        "manifest-without-size",
+        "a manifest entry without file_size_in_bytes",
+        _edited(0, file_size_in_bytes=None),
+    ),
+    (
+        "v4.root.carried-existing",
+        "carried-as-added",
+        "a manifest carried from the parent root marked ADDED",
+        _edited(0, status=ADDED),
+    ),
+    (
+        "v4.inherit",
+        "existing-without-sequence-numbers",
+        "an EXISTING root entry without sequence numbers",
+        _edited(0, sequence_number=None, file_sequence_number=None),
+    ),
+    (
+        "v4.status.added",
+        "new-dv-as-existing",
+        "the commit's new manifest DV marked EXISTING",
+        _edited(1, status=EXISTING),
+    ),
+    (
+        "v4.manifest-dv.positions",
+        "dv-beyond-leaf",
+        "a manifest DV marking ordinal 3 of a leaf with 3 entries",
+        _dv_positions_outside_leaf,
+    ),
+    (
+        "v4.root.deleted-entries",
+        "silent-removal",
+        "a file of the parent root dropped without a DELETED entry",
+        _silent_removal,
+    ),
+    (
+        "v4.leaf.no-deleted",
+        "leaf-with-deleted-entry",
+        "a v4 leaf manifest holding a DELETED entry",
+        _leaf_with_deleted_entry,
+    ),
+    (
+        "v4.affinity.targets",
+        "affiliated-to-other-leaf",
+        "a delete manifest affiliated to a data manifest that does not hold its DV's data file",
+        _affinity_to_other_leaf,
+    ),
+    (
+        "v4.manifest-dv.target",
+        "dv-for-other-manifest",
+        "a manifest DV whose referenced_file is no live leaf manifest of the root",
+        _dv_for_other_manifest,
+    ),
+    (
+        "v4.tree.root-only",
+        "manifest-dv-in-leaf",
+        "a manifest DV inside a leaf manifest: types 3, 4 and 5 belong in the root",
+        _manifest_dv_in_leaf,
+    ),
+    (
+        "v4.compaction.no-net-change",
+        "compaction-drops-a-file",
+        "a compacted manifest that loses D2",
+        _compacted(drop=True, add=False),
+    ),
+    (
+        "v4.compaction.no-merge",
+        "compaction-merges-new-file",
+        "a compacted manifest that takes in a new file D9",
+        _compacted(drop=False, add=True),
+    ),
+    (
+        "v4.status.existing",
+        "compaction-as-added",
+        "a compacted manifest (no change of table data) marked ADDED",
+        _compacted(drop=False, add=False, status=ADDED),
+    ),
+    (
+        "v4.commit.no-copy-on-write",
+        "whole-leaf-dropped",
+        "a commit that deletes a whole leaf manifest to remove one file",
+        _whole_leaf_dropped,
+    ),
+]
 
 
 def _note(rule: str) -> str | None:
-    return "provisional: the rule rests on an interpretation of the proposal (spec_impl/v4/__init__.py)" if rule in PROVISIONAL_RULES else None
+    return (
+        "provisional: the rule rests on an interpretation of the proposal (spec_impl/v4/__init__.py)"
+        if rule in PROVISIONAL_RULES
+        else None
+    )
 
 
 def specs() -> Iterator[CaseSpec]:
     for slug, description, t in _examples():
-        yield case("v4.replay.live-files", slug, f"{description}: the live data files and the deletes that apply to each", "v4-replay",
-                   note=_note("v4.replay.live-files"), **t.inputs(parent=False))  # fmt: skip
-        yield case("v4.tree.depth", f"{slug}-valid", f"{description}: a valid snapshot (no violation of any rule against its parent)",
-                   "v4-validate", **t.inputs())  # fmt: skip
+        yield case(
+            "v4.replay.live-files",
+            slug,
+            f"{description}: the live data files and the deletes that apply to each",
+            "v4-replay",
+            note=_note("v4.replay.live-files"),
+            **t.inputs(parent=False),
+        )
+        yield case(
+            "v4.tree.depth",
+            f"{slug}-valid",
+            f"{description}: a valid snapshot (no violation of any rule against its parent)",
+            "v4-validate",
+            **t.inputs(),
+        )
     for rule, slug, description, build in INVALID:
         yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
     yield from _manifest_files()
@@ -288,22 +454,51 @@ def _manifest_files() -> Iterator[CaseSpec]:
 
     def with_record(change: dict, meta: dict | None = None, schema: dict | None = None) -> str:
         rs = [dict(records[0], **change)] + records[1:]
-        return base64.b64encode(write_avro(schema or content_entry_schema(), rs, meta or {"format-version": "4", "content": "root"})).decode()
+        return base64.b64encode(
+            write_avro(schema or content_entry_schema(), rs, meta or {"format-version": "4", "content": "root"})
+        ).decode()
 
     lax = content_entry_schema()  # a writer schema that lets record_count be null, as a careless writer's might
     for f in lax["fields"]:
         if f["name"] == "record_count":
             f["type"], f["default"] = ["null", "long"], None
 
-    yield case("v4.manifest.metadata", "root-manifest", "a root manifest: format-version 4, content root; its entries", "v4-read-manifest",
-               file_base64=base64.b64encode(good).decode())  # fmt: skip
-    yield case("v4.manifest.metadata", "unknown-content", "key-value metadata content 'roots'", "v4-read-manifest",
-               file_base64=with_record({}, {"format-version": "4", "content": "roots"}))  # fmt: skip
-    yield case("v4.entry.content-type", "content-type-6", "content_type 6", "v4-read-manifest", file_base64=with_record({"content_type": 6}))
+    yield case(
+        "v4.manifest.metadata",
+        "root-manifest",
+        "a root manifest: format-version 4, content root; its entries",
+        "v4-read-manifest",
+        file_base64=base64.b64encode(good).decode(),
+    )
+    yield case(
+        "v4.manifest.metadata",
+        "unknown-content",
+        "key-value metadata content 'roots'",
+        "v4-read-manifest",
+        file_base64=with_record({}, {"format-version": "4", "content": "roots"}),
+    )
+    yield case(
+        "v4.entry.content-type",
+        "content-type-6",
+        "content_type 6",
+        "v4-read-manifest",
+        file_base64=with_record({"content_type": 6}),
+    )
     status = dict(records[0]["version_info"], status=3)
-    yield case("v4.entry.status", "status-3", "version_info.status 3", "v4-read-manifest", file_base64=with_record({"version_info": status}))
-    yield case("v4.entry.required", "null-record-count", "a null record_count", "v4-read-manifest",
-               file_base64=with_record({"record_count": None}, schema=lax))  # fmt: skip
+    yield case(
+        "v4.entry.status",
+        "status-3",
+        "version_info.status 3",
+        "v4-read-manifest",
+        file_base64=with_record({"version_info": status}),
+    )
+    yield case(
+        "v4.entry.required",
+        "null-record-count",
+        "a null record_count",
+        "v4-read-manifest",
+        file_base64=with_record({"record_count": None}, schema=lax),
+    )
 
 
 def _upgrades() -> Iterator[CaseSpec]:
@@ -313,11 +508,42 @@ def _upgrades() -> Iterator[CaseSpec]:
 
     schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"}]}
     w = TreeWriter(L, 3, schema)
-    rows = w.commit(1, "append", [w.write_manifest("m1.avro", [v3_entry(V3_ADDED, v3_data_file(D(1), 10)), v3_entry(V3_ADDED, v3_data_file(D(2), 20))])])
+    rows = w.commit(
+        1,
+        "append",
+        [
+            w.write_manifest(
+                "m1.avro", [v3_entry(V3_ADDED, v3_data_file(D(1), 10)), v3_entry(V3_ADDED, v3_data_file(D(2), 20))]
+            )
+        ],
+    )
     w.commit(2, "append", [w.write_manifest("m2.avro", [v3_entry(V3_ADDED, v3_data_file(D(3), 30))])], rows)
-    inputs = {"files": {p: base64.b64encode(d).decode() for p, d in sorted(w.files.items())}, "metadata_location": w.metadata_location}
-    yield case("v4.upgrade.migration", "v3-manifest-list", "a v3 snapshot of two manifests upgraded, then D2 removed from the v3 leaf m1 "
-               "with a manifest DV: root entries and live files", "v4-upgrade", remove=[D(2)], **inputs)  # fmt: skip
-    yield case("v4.upgrade.v3-leaves", "v3-leaves-read", "the v3 leaves of the upgraded root read as v3 defines: D1, D2, D3 live before any "
-               "change", "v4-upgrade", remove=[], **inputs)  # fmt: skip
-    yield case("v4.commit.target", "remove-missing-file", "removing a file the snapshot does not have", "v4-upgrade", remove=[D(7)], **inputs)
+    inputs = {
+        "files": {p: base64.b64encode(d).decode() for p, d in sorted(w.files.items())},
+        "metadata_location": w.metadata_location,
+    }
+    yield case(
+        "v4.upgrade.migration",
+        "v3-manifest-list",
+        "a v3 snapshot of two manifests upgraded, then D2 removed from the v3 leaf m1 "
+        "with a manifest DV: root entries and live files",
+        "v4-upgrade",
+        remove=[D(2)],
+        **inputs,
+    )
+    yield case(
+        "v4.upgrade.v3-leaves",
+        "v3-leaves-read",
+        "the v3 leaves of the upgraded root read as v3 defines: D1, D2, D3 live before any change",
+        "v4-upgrade",
+        remove=[],
+        **inputs,
+    )
+    yield case(
+        "v4.commit.target",
+        "remove-missing-file",
+        "removing a file the snapshot does not have",
+        "v4-upgrade",
+        remove=[D(7)],
+        **inputs,
+    )
