@@ -22,6 +22,7 @@ from collections import defaultdict
 import pytest
 
 from conformance import known, plugin, report, spec_gaps
+from conformance import report_files
 from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
@@ -230,7 +231,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.write_line(line)
     target = config.getoption("--compliance-report")
     if target is not None:
-        paths = report.write(doc, target)
+        paths = report_files.write_compliance(doc, target)
         paths += spec_gaps.write(doc, load_families(), target)
         real = {name for name in registry.BUILTIN if not name.startswith("reference")}
         paths.append(

@@ -368,19 +368,3 @@ def text_lines(doc: dict) -> list[str]:
         ["provenance of the expectations (cases per family)"] + _table(["family"] + kinds + ["total"], prov_rows) + [""]
     )
     return lines + notes + [LEGEND]
-
-
-def write(doc: dict, directory: Path) -> list[Path]:
-    from conformance.report_html import to_html
-
-    return write_pair(directory, "compliance", doc, to_html(doc))
-
-
-def write_pair(directory: Path, stem: str, doc: dict, page: str) -> list[Path]:
-    """`stem.json` (the document) and `stem.html` (its page) in `directory`, created if needed."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    json_path, html_path = directory / f"{stem}.json", directory / f"{stem}.html"
-    json_path.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    html_path.write_text(page, encoding="utf-8")
-    return [json_path, html_path]

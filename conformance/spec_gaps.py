@@ -175,7 +175,7 @@ def _short(value: Any, limit: int = 600) -> str:
 
 
 def write(doc: dict[str, Any], families: dict[str, list[dict[str, Any]]], directory: Path) -> list[Path]:
-    from conformance.report import write_pair
+    from conformance.report_files import write_pair
 
     report = build(doc, families)
     return write_pair(directory, "spec-gaps", report, to_html(report))
