@@ -6,13 +6,18 @@ BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
 SHELL  := /bin/bash
 
-.PHONY: test conformance vectors check-vectors capture-tables bench clean fuzz writer-deep
+.PHONY: test conformance lint vectors check-vectors capture-tables bench clean fuzz writer-deep
 
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
 
 conformance: $(VENV)/.engine-deps
 	$(BIN)/python -m pytest conformance/ --compliance-report reports $(PYTEST_ARGS)
+
+# ruff's lint rules and its formatter over the whole code base (configured in pyproject.toml).
+lint: $(VENV)/.lint-deps
+	$(BIN)/ruff check spec_impl conformance tests benchmarks
+	$(BIN)/ruff format --check spec_impl conformance tests benchmarks
 
 vectors: $(VENV)/.test-deps
 	$(BIN)/iceberg-vectors generate
@@ -66,6 +71,11 @@ $(BIN)/python:
 $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 	@echo "installing the project and its test dependencies into $(VENV)"
 	set -o pipefail; $(PIP_INSTALL) -e '.[test]' | { $(SHOW_NEW); }
+	touch $@
+
+$(VENV)/.lint-deps: pyproject.toml | $(BIN)/python
+	@echo "installing ruff (the project's lint extra) into $(VENV)"
+	set -o pipefail; $(PIP_INSTALL) -e '.[lint]' | { $(SHOW_NEW); }
 	touch $@
 
 $(VENV)/.engine-deps: pyproject.toml $(ICEBIRD)/package-lock.json $(VENV)/.test-deps
