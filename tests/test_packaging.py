@@ -74,7 +74,8 @@ def test_wheel_carries_the_data(installed):
     cwd, env = installed
     probe = (
         "import spec_impl, conformance, spec_impl.resources as r, conformance.engines.iceberg_java.build as b, json;"
-        "print(json.dumps([spec_impl.__file__, conformance.__file__, str(r.vectors_dir()), [str(p) for p in b.java_sources()]]))"
+        "print(json.dumps([spec_impl.__file__, conformance.__file__, str(r.vectors_dir()),"
+        " [str(p) for p in b.java_sources()]]))"
     )
     done = _run(["python", "-c", probe], cwd, env)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -185,54 +186,47 @@ def test_java_engine_builds_from_the_installed_sources(installed, tmp_path):
     assert " passed" in done.stdout
 
 
-def _engine_modules() -> set[str]:
-    """The top-level modules and dist-info folders the `engines` extra installs (its own
-    distributions, not their dependencies; `google` is a namespace other packages share)."""
-    import importlib.metadata as md
-
-    names: set[str] = set()
-    for requirement in md.requires("iceberg-conformance") or []:
-        if 'extra == "engines"' not in requirement:
-            continue
-        try:
-            dist = md.distribution(re.split(r"[\[<>=!; ]", requirement)[0])
-        except md.PackageNotFoundError:
-            continue
-        names |= {f.parts[0] for f in dist.files or [] if f.parts[0] not in ("..", "google")}
-    return names
-
-
-_SWAP = """import sys
-sys.path[:] = [{filtered!r} if p == {site!r} else p for p in sys.path]
-"""
-
-
 @pytest.fixture(scope="module")
-def installed_without_engines(installed, tmp_path_factory) -> tuple[Path, dict]:
-    """The installed wheel as a project gets it with only the `test` extra: the packages of the
-    engines extra are not on its path (a copy of the dependencies' folder without them, by links)."""
+def installed_with_test_extra(installed, tmp_path_factory) -> tuple[Path, dict]:
+    """The wheel as an engine developer installs it: `pip install 'iceberg-conformance[test]'` into a
+    fresh virtual environment of its own (its packages from the package index, or pip's cache), with
+    none of this checkout's engines."""
     cwd, env = installed
-    site = sysconfig.get_paths()["purelib"]
-    filtered = tmp_path_factory.mktemp("site-without-engines")
-    hidden = _engine_modules()
-    for entry in Path(site).iterdir():
-        if entry.name not in hidden:
-            (filtered / entry.name).symlink_to(entry)
-    hook = tmp_path_factory.mktemp("hook")
-    (hook / "sitecustomize.py").write_text(_SWAP.format(filtered=str(filtered), site=site))
-    return cwd, {**env, "PYTHONPATH": str(hook)}
+    work = tmp_path_factory.mktemp("test-extra")
+    (whl,) = (cwd.parent / "dist").glob("*.whl")
+    venv = work / "venv"
+    made = _run([sys.executable, "-m", "venv", str(venv)], work, env)
+    assert made.returncode == 0, made.stderr[-3000:]
+    done = _run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--progress-bar",
+            "off",
+            f"{whl}[test]",
+        ],
+        work,
+        env,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return cwd, {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
 
 
-def test_the_readme_plugin_command_is_green_without_the_engines_extra(installed_without_engines):
+def test_the_readme_plugin_command_is_green_with_only_the_test_extra(installed_with_test_extra):
     """README: `pytest -p iceberg_conformance --pyargs conformance --engine reference`, from the
-    wheel with only its test extra: an engine developer's first run passes; tests that need an
-    engine's package skip and name the extra."""
-    cwd, env = installed_without_engines
+    wheel installed with only its test extra: an engine developer's first run passes; tests that
+    need an engine's package skip and name the extra."""
+    cwd, env = installed_with_test_extra
     probe = _run(
         [
             "python",
             "-c",
-            "import importlib.util as u; print(u.find_spec('pyspark'), u.find_spec('pyiceberg'), u.find_spec('pytest') is not None)",
+            "import importlib.util as u;"
+            " print(u.find_spec('pyspark'), u.find_spec('pyiceberg'), u.find_spec('pytest') is not None)",
         ],
         cwd,
         env,
