@@ -43,7 +43,7 @@ register(
     Rule(
         "tree.unwritten-fields",
         "Manifest Lists; Manifests (field tables); Appendix E",
-        "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3)",
+        "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3); content in v1 is 0 (data) or omitted",
     ),
     Rule(
         "tree.manifest-metadata",
@@ -184,13 +184,9 @@ class _Checker:
         ranges: list[tuple[int, int, str]] = []
         for i, row in enumerate(listing.records):
             if isinstance(row, dict):
-                self.required(
-                    row,
-                    MANIFEST_FILE,
-                    list_version,
-                    list_path,
-                    f"manifest list row {json_document.brief(row.get('manifest_path'))}",
-                )
+                where = f"manifest list row {json_document.brief(row.get('manifest_path'))}"
+                self.required(row, MANIFEST_FILE, list_version, list_path, where)
+                self.v1_content(row, list_version, list_path, where)
             try:
                 check_row(row, f"row {i}")
             except SpecError as e:
@@ -324,6 +320,7 @@ class _Checker:
             where = f"entry {i} ({json_document.brief(df.get('file_path'))})"
             self.required(record, MANIFEST_ENTRY, fv, path, where)
             self.required(df, DATA_FILE, fv, path, where + " data_file")
+            self.v1_content(df, fv, path, where + " data_file")
             if not shaped:
                 continue
             self.content(df, row, fv, path, where)
@@ -334,7 +331,7 @@ class _Checker:
     def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:
         present = {f["name"] for f in schema.get("fields", [])}
         for field_id, name, _, requirement in table:
-            if requirement[fv - 1] is None and name in present:
+            if requirement[fv - 1] is None and name in present and not (fv == 1 and name == "content"):
                 self.report(
                     "tree.unwritten-fields",
                     path,
@@ -344,6 +341,16 @@ class _Checker:
                 self.report(
                     "tree.required-fields", path, f"{what} of a v{fv} file lacks the required field {name} ({field_id})"
                 )
+
+    def v1_content(self, record: dict, fv: int, path: str, where: str) -> None:
+        """Appendix E, writing v1 metadata: "Manifest list field content must be 0 (data) or omitted",
+        and "Data file field content must be 0 (data) or omitted": present with 0 is fine."""
+        if fv == 1 and record.get("content") not in (None, 0):
+            self.report(
+                "tree.unwritten-fields",
+                path,
+                f"{where}: content {record['content']} in a v1 file, where it must be 0 (data) or omitted",
+            )
 
     def required(self, record: dict, table: list, fv: int, path: str, where: str) -> None:
         for field_id, name, _, requirement in table:

@@ -316,7 +316,7 @@ class TreeWriter:
                 "metadata-log": [],
             }
         )
-        if self.current_snapshot_id is not None:
+        if self.current_snapshot_id is not None and fv >= 2:  # the field table: v1 has no `refs`
             doc["refs"] = {"main": {"snapshot-id": self.current_snapshot_id, "type": "branch"}}
         if fv >= 3:
             doc["next-row-id"] = self.next_row_id

@@ -10,6 +10,7 @@ reading a tree reads metadata only.
 from __future__ import annotations
 
 import base64
+import copy
 from collections.abc import Callable, Iterator
 
 from spec_impl.manifests.avro_files import read_avro, write_avro
@@ -509,6 +510,51 @@ def _as_v1_schema(w: TreeWriter, name: str) -> None:
     fix_manifest_lengths(w.files, _lists(w), path)
 
 
+def _with_v1_content(w: TreeWriter, list_content: int, file_content: int) -> TreeWriter:
+    """Every manifest list and manifest of a v1 tree rewritten with the `content` field (517 in the
+    list, 134 in data_file) set to the given values: Appendix E lets a v1 writer write 0 there."""
+    for path in [*_lists(w), w.path("m1.avro"), w.path("m2.avro")]:
+        f = read_avro(w.files[path], path)
+        schema, records = copy.deepcopy(f.schema), [dict(r) for r in f.records]
+        if path in _lists(w):
+            schema["fields"].append({"name": "content", "type": "int", "field-id": 517})
+            records = [{**r, "content": list_content} for r in records]
+        else:
+            data_file_record = next(x["type"] for x in schema["fields"] if x["name"] == "data_file")
+            data_file_record["fields"].append({"name": "content", "type": "int", "field-id": 134})
+            records = [{**r, "data_file": {**r["data_file"], "content": file_content}} for r in records]
+        w.files[path] = write_avro(schema, records, f.metadata)
+        if not path.endswith("manifest-list.avro") and path not in _lists(w):
+            fix_manifest_lengths(w.files, _lists(w), path)
+    return w
+
+
+def _v1_content_cases() -> Iterator[CaseSpec]:
+    """Appendix E, writing v1 metadata: manifest list and data file `content` "must be 0 (data) or
+    omitted"."""
+    yield case(
+        "tree.unwritten-fields",
+        "v1-content-0-written",
+        "a v1 tree whose manifest lists and data files write content 0: Appendix E allows it, no violation",
+        "validate-tree",
+        **_inputs(_with_v1_content(v1_appends(), 0, 0)),
+    )
+    yield case(
+        "tree.unwritten-fields",
+        "v1-list-content-1",
+        "corrupted tree: a v1 manifest list whose rows say content 1 (deletes), where it must be 0 or omitted",
+        "validate-tree",
+        **_inputs(_with_v1_content(v1_appends(), 1, 0)),
+    )
+    yield case(
+        "tree.unwritten-fields",
+        "v1-data-file-content-2",
+        "corrupted tree: v1 data files with content 2 (equality deletes), where it must be 0 or omitted",
+        "validate-tree",
+        **_inputs(_with_v1_content(v1_appends(), 0, 2)),
+    )
+
+
 def specs() -> Iterator[CaseSpec]:
     for name, (build, rule_id, revs) in TREES.items():
         w = build()
@@ -554,3 +600,4 @@ def specs() -> Iterator[CaseSpec]:
         w = build()
         corrupt(w)
         yield case(rule_id, slug, f"corrupted tree: {description}", "validate-tree", **_inputs(w))
+    yield from _v1_content_cases()
