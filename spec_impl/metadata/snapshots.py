@@ -527,8 +527,8 @@ def validate_snapshots(
         if s.snapshot_id in by_id:
             raise InvalidInput("snapshot.unique-id", "two snapshots have the snapshot-id", s.snapshot_id)
         by_id[s.snapshot_id] = s
+    _check_parent_chains_end(by_id)
     for s in by_id.values():
-        ancestors(s.snapshot_id, by_id)
         parent = by_id.get(s.parent_snapshot_id) if s.parent_snapshot_id is not None else None
         if (
             format_version >= 2
@@ -558,6 +558,24 @@ def validate_snapshots(
     if format_version >= 3 and revision == V3_ADOPTED and next_row_id is not None:
         _check_row_ranges(by_id.values(), next_row_id)
     return by_id
+
+
+def _check_parent_chains_end(by_id: Mapping[int, Snapshot]) -> None:
+    """No parent chain has a cycle (rule snapshot.parent), in time linear in the snapshots: a walk up
+    the parents stops at a snapshot an earlier walk already followed to its end."""
+    ends: set[int] = set()
+    for start in by_id:
+        on_walk: set[int] = set()
+        current = by_id.get(start)
+        while current is not None and current.snapshot_id not in ends:
+            if current.snapshot_id in on_walk:
+                raise InvalidInput(
+                    "snapshot.parent", "the parent chain contains a cycle through snapshot", current.snapshot_id
+                )
+            on_walk.add(current.snapshot_id)
+            parent = current.parent_snapshot_id
+            current = None if parent is None else by_id.get(parent)
+        ends |= on_walk
 
 
 def _check_log(log: tuple[SnapshotLogEntry, ...], by_id: Mapping[int, Snapshot]) -> None:
