@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import reprlib
 import zlib
 from typing import Any
@@ -88,22 +89,19 @@ def loads(data: bytes | str, what: str = "the document", syntax_rule: str = "jso
         raise InvalidInput("json.document", f"{what} nests too deeply", MAX_DEPTH) from None
 
 
+# A JSON string (escapes included; an unterminated one runs to the end of the text) or a bracket.
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.S)
+
+
 def check_text_depth(text: str, what: str = "the document") -> None:
     """Reject nesting deeper than MAX_DEPTH before parsing (brackets inside strings do not count)."""
-    depth, in_string, escaped = 0, False, False
-    for i, c in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
+    depth = 0
+    for token in _STRING_OR_BRACKET.finditer(text):
+        c = token.group()
+        if c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
+                i = token.start()
                 raise InvalidInput(
                     "json.document", f"{what} nests deeper than {MAX_DEPTH} levels (at character {i})", i
                 )
@@ -156,6 +154,8 @@ def _unique_keys(what: str):
 
 def _bounded_int(what: str):
     def parse(text: str) -> int:
+        if len(text) <= MAX_INTEGER_DIGITS:  # short enough to hold no more digits than allowed
+            return int(text)
         return bounded_int(text, MAX_INTEGER_DIGITS, "json.document", f"an integer of {what}", brief(text))
 
     return parse

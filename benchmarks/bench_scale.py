@@ -1,0 +1,210 @@
+"""Scale benchmark: how the reference's time and memory grow with the size of a table's metadata,
+measured beside PyIceberg on the same documents in the same run.
+
+Metadata files with 1,000 / 10,000 / 100,000 snapshots (a v2 table: one main branch through every
+snapshot, a snapshot log and a metadata log of the same length) are generated once, then read:
+
+* ``spec_impl`` -- ``spec_impl.metadata.table_metadata.read_metadata_file``: parse and validate
+  every table-level rule (ids, parent chains, sequence numbers, refs, the logs);
+* ``pyiceberg`` -- PyIceberg's ``TableMetadataUtil.parse_raw``: parse into its model (pydantic), the
+  peer's whole read of the same bytes.
+
+Each measurement runs in a child process of its own (the best of ``--repeat`` runs inside it), so
+its peak resident memory is its own. The figures are the time, the ratio to PyIceberg, the growth
+per decade (a linear stage grows about 10 times; a quadratic one 100 times) and the peak memory.
+
+Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--png FILE]
+Figures go to benchmarks/results/bench_scale.json (and .png with matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+READERS = ("spec_impl", "pyiceberg")
+
+
+def metadata_document(snapshots: int) -> dict:
+    """A v2 table metadata document with `snapshots` snapshots in one chain, and logs to match."""
+    base = 1_700_000_000_000
+    snaps = []
+    for i in range(1, snapshots + 1):
+        s = {
+            "snapshot-id": i,
+            "sequence-number": i,
+            "timestamp-ms": base + i,
+            "manifest-list": f"s3://bucket/t/metadata/snap-{i}.avro",
+            "summary": {"operation": "append", "added-data-files": "1", "added-records": "10"},
+            "schema-id": 0,
+        }
+        if i > 1:
+            s["parent-snapshot-id"] = i - 1
+        snaps.append(s)
+    return {
+        "format-version": 2,
+        "table-uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1",
+        "location": "s3://bucket/t",
+        "last-sequence-number": snapshots,
+        "last-updated-ms": base + snapshots,
+        "last-column-id": 2,
+        "schemas": [
+            {
+                "type": "struct",
+                "schema-id": 0,
+                "fields": [
+                    {"id": 1, "name": "id", "required": True, "type": "long"},
+                    {"id": 2, "name": "data", "required": False, "type": "string"},
+                ],
+            }
+        ],
+        "current-schema-id": 0,
+        "partition-specs": [{"spec-id": 0, "fields": []}],
+        "default-spec-id": 0,
+        "last-partition-id": 999,
+        "sort-orders": [{"order-id": 0, "fields": []}],
+        "default-sort-order-id": 0,
+        "properties": {},
+        "current-snapshot-id": snapshots,
+        "refs": {"main": {"snapshot-id": snapshots, "type": "branch"}},
+        "snapshots": snaps,
+        "snapshot-log": [{"snapshot-id": s["snapshot-id"], "timestamp-ms": s["timestamp-ms"]} for s in snaps],
+        "metadata-log": [
+            {"metadata-file": f"s3://bucket/t/metadata/{i:05d}.metadata.json", "timestamp-ms": base + i}
+            for i in range(1, snapshots)
+        ],
+    }
+
+
+def _read_once(reader: str, data: bytes) -> None:
+    if reader == "spec_impl":
+        from spec_impl.metadata.table_metadata import read_metadata_file
+
+        read_metadata_file(data)
+    else:
+        from pyiceberg.table.metadata import TableMetadataUtil
+
+        TableMetadataUtil.parse_raw(data)
+
+
+def measure_child(reader: str, path: str, repeat: int) -> None:
+    """In the child: read the file `repeat` times, print the best time and the peak memory as JSON."""
+    data = Path(path).read_bytes()
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        _read_once(reader, data)
+        best = min(best, time.perf_counter() - started)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": best, "peak_mib": peak_mib}))
+
+
+def measure(reader: str, path: Path, repeat: int) -> dict | None:
+    """One measurement in a child process; None when the reader is not installed (named on stderr)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", reader, str(path), "--repeat", str(repeat)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    if done.returncode != 0:
+        print(f"{reader} failed on {path.name}: {done.stderr.strip()[-400:]}", file=sys.stderr)
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run(sizes: list[int], repeat: int) -> dict:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            path = Path(tmp) / f"{n}.metadata.json"
+            path.write_text(json.dumps(metadata_document(n)))
+            row = {"snapshots": n, "bytes": path.stat().st_size}
+            for reader in READERS:
+                row[reader] = measure(reader, path, repeat)
+            print(_line(row), flush=True)
+            rows.append(row)
+    for before, after in zip(rows, rows[1:]):
+        for reader in READERS:
+            if before[reader] and after[reader]:
+                after[reader]["growth"] = after[reader]["seconds"] / before[reader]["seconds"]
+    return {
+        "benchmark": "metadata read and validate against snapshots",
+        "machine": {"python": platform.python_version(), "cpus": _cpus()},
+        "repeat": repeat,
+        "rows": rows,
+    }
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _line(row: dict) -> str:
+    ours, peer = row["spec_impl"], row["pyiceberg"]
+    text = f"{row['snapshots']:>8} snapshots ({row['bytes'] / 2**20:6.1f} MiB):"
+    if ours:
+        text += f" spec_impl {ours['seconds']:7.3f} s, {ours['peak_mib']:6.0f} MiB"
+    if peer:
+        text += f" | pyiceberg {peer['seconds']:7.3f} s, {peer['peak_mib']:6.0f} MiB"
+    if ours and peer:
+        text += f" | ratio {ours['seconds'] / peer['seconds']:.2f}"
+    return text
+
+
+def plot(doc: dict, png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for reader in READERS:
+        points = [(r["snapshots"], r[reader]["seconds"]) for r in doc["rows"] if r[reader]]
+        if points:
+            ax.plot(*zip(*points), marker="o", label=reader)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("snapshots in the metadata file")
+    ax.set_ylabel("read and validate, seconds (best of runs)")
+    ax.set_title("Table metadata: time against size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="snapshot counts, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
+    parser.add_argument("--json", type=Path, default=RESULTS / "bench_scale.json", help="where the figures go")
+    parser.add_argument("--png", type=Path, default=None, help="a plot of time against size (needs matplotlib)")
+    parser.add_argument("--child", nargs=2, metavar=("READER", "FILE"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        measure_child(args.child[0], args.child[1], args.repeat)
+        return 0
+    doc = run([int(s) for s in args.sizes.split(",")], args.repeat)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"figures: {args.json}")
+    if args.png is not None:
+        plot(doc, args.png)
+        print(f"plot: {args.png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
