@@ -1,7 +1,7 @@
 """Scale benchmark: how the reference's time and memory grow with the size of a table's metadata,
 measured beside PyIceberg on the same documents in the same run.
 
-Metadata files with 1,000 / 10,000 / 100,000 snapshots (a v2 table: one main branch through every
+1. Metadata files with 1,000 / 10,000 / 100,000 snapshots (a v2 table: one main branch through every
 snapshot, a snapshot log and a metadata log of the same length) are generated once, then read:
 
 * ``spec_impl`` -- ``spec_impl.metadata.table_metadata.read_metadata_file``: parse and validate
@@ -9,11 +9,20 @@ snapshot, a snapshot log and a metadata log of the same length) are generated on
 * ``pyiceberg`` -- PyIceberg's ``TableMetadataUtil.parse_raw``: parse into its model (pydantic), the
   peer's whole read of the same bytes.
 
+2. Manifests of 10,000 / 100,000 / 1,000,000 entries (a v2 table, one snapshot, one manifest of
+   ADDED data files with bounds on two columns), read from local disk:
+
+* ``spec_impl`` -- ``spec_impl.manifests.validate.validate_table``: read the manifest list and the
+  manifest, apply inheritance, and check every tree rule on every entry;
+* ``pyiceberg`` -- PyIceberg's ``StaticTable.from_metadata`` then ``fetch_manifest_entry`` on every
+  manifest of the current snapshot: read and decode the entries (no validation).
+
 Each measurement runs in a child process of its own (the best of ``--repeat`` runs inside it), so
 its peak resident memory is its own. The figures are the time, the ratio to PyIceberg, the growth
 per decade (a linear stage grows about 10 times; a quadratic one 100 times) and the peak memory.
 
-Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--repeat 3] [--json FILE] [--png FILE]
+Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--manifest-sizes 10000,100000,1000000]
+                                      [--repeat 3] [--json FILE] [--png FILE]
 Figures go to benchmarks/results/bench_scale.json (and .png with matplotlib).
 """
 
@@ -85,24 +94,77 @@ def metadata_document(snapshots: int) -> dict:
     }
 
 
-def _read_once(reader: str, data: bytes) -> None:
+def manifest_table(entries: int, directory: Path) -> Path:
+    """A v2 table on disk under `directory` whose one snapshot has one manifest of `entries` data
+    files; the path of its metadata file."""
+    from spec_impl.manifests.inheritance import ADDED
+    from spec_impl.manifests.writer import TreeWriter, data_file, entry
+
+    schema = metadata_document(1)["schemas"][0]
+    w = TreeWriter(f"file:{directory}/t", 2, schema)
+    files = [
+        entry(
+            ADDED,
+            data_file(
+                f"file:{directory}/t/data/{i:07d}.parquet",
+                100,
+                lower_bounds={1: (i * 100).to_bytes(8, "little", signed=True), 2: b"a"},
+                upper_bounds={1: (i * 100 + 99).to_bytes(8, "little", signed=True), 2: b"z"},
+            ),
+            1,
+        )
+        for i in range(entries)
+    ]
+    w.commit(1, "append", [w.write_manifest("m1.avro", files)])
+    for location, data in w.files.items():
+        local = Path(location.removeprefix("file:"))
+        local.parent.mkdir(parents=True, exist_ok=True)
+        local.write_bytes(data)
+    return Path(w.metadata_location.removeprefix("file:"))
+
+
+def _read_once(reader: str, path: Path) -> None:
     if reader == "spec_impl":
         from spec_impl.metadata.table_metadata import read_metadata_file
 
-        read_metadata_file(data)
-    else:
+        read_metadata_file(path.read_bytes())
+    elif reader == "pyiceberg":
         from pyiceberg.table.metadata import TableMetadataUtil
 
-        TableMetadataUtil.parse_raw(data)
+        TableMetadataUtil.parse_raw(path.read_bytes())
+    elif reader == "spec_impl-manifests":
+        from spec_impl.manifests.tree import LocalFiles
+        from spec_impl.manifests.validate import validate_table
+
+        violations = validate_table(LocalFiles(), f"file:{path}")
+        assert not violations, violations[:3]
+    else:
+        from pyiceberg.table import StaticTable
+
+        table = StaticTable.from_metadata(f"file://{path}")
+        for manifest in table.current_snapshot().manifests(table.io):
+            list(manifest.fetch_manifest_entry(table.io, discard_deleted=False))
+
+
+# What each reader imports, imported before the clock starts.
+READER_MODULES = {
+    "spec_impl": ["spec_impl.metadata.table_metadata"],
+    "pyiceberg": ["pyiceberg.table.metadata"],
+    "spec_impl-manifests": ["spec_impl.manifests.tree", "spec_impl.manifests.validate"],
+    "pyiceberg-manifests": ["pyiceberg.table", "pyiceberg.io.pyarrow"],
+}
 
 
 def measure_child(reader: str, path: str, repeat: int) -> None:
     """In the child: read the file `repeat` times, print the best time and the peak memory as JSON."""
-    data = Path(path).read_bytes()
+    import importlib
+
+    for module in READER_MODULES[reader]:
+        importlib.import_module(module)
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        _read_once(reader, data)
+        _read_once(reader, Path(path))
         best = min(best, time.perf_counter() - started)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": best, "peak_mib": peak_mib}))
@@ -122,26 +184,44 @@ def measure(reader: str, path: Path, repeat: int) -> dict | None:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def run(sizes: list[int], repeat: int) -> dict:
+def _series(kind: str, sizes: list[int], repeat: int, make) -> list[dict]:
+    """One row per size: the input made by `make(size, directory)`, then each reader measured."""
     rows = []
+    readers = {"metadata": ("spec_impl", "pyiceberg"), "manifests": ("spec_impl-manifests", "pyiceberg-manifests")}
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            path = Path(tmp) / f"{n}.metadata.json"
-            path.write_text(json.dumps(metadata_document(n)))
-            row = {"snapshots": n, "bytes": path.stat().st_size}
-            for reader in READERS:
-                row[reader] = measure(reader, path, repeat)
-            print(_line(row), flush=True)
+            print(f"{kind}: writing the input of size {n:,}", flush=True)
+            path = make(n, Path(tmp) / str(n))
+            row = {"size": n, "bytes": _input_bytes(path, kind)}
+            for reader, name in zip(readers[kind], READERS):
+                row[name] = measure(reader, path, repeat)
+            print(_line(kind, row), flush=True)
             rows.append(row)
     for before, after in zip(rows, rows[1:]):
         for reader in READERS:
             if before[reader] and after[reader]:
                 after[reader]["growth"] = after[reader]["seconds"] / before[reader]["seconds"]
+    return rows
+
+
+def _input_bytes(path: Path, kind: str) -> int:
+    return path.stat().st_size if kind == "metadata" else sum(p.stat().st_size for p in path.parent.glob("*.avro"))
+
+
+def _metadata_file(n: int, directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    path = directory / "v1.metadata.json"
+    path.write_text(json.dumps(metadata_document(n)))
+    return path
+
+
+def run(sizes: list[int], manifest_sizes: list[int], repeat: int) -> dict:
     return {
-        "benchmark": "metadata read and validate against snapshots",
+        "benchmark": "table metadata (snapshots) and manifests (entries): read and validate against size",
         "machine": {"python": platform.python_version(), "cpus": _cpus()},
         "repeat": repeat,
-        "rows": rows,
+        "metadata": _series("metadata", sizes, repeat, _metadata_file),
+        "manifests": _series("manifests", manifest_sizes, repeat, manifest_table),
     }
 
 
@@ -151,9 +231,10 @@ def _cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _line(row: dict) -> str:
+def _line(kind: str, row: dict) -> str:
     ours, peer = row["spec_impl"], row["pyiceberg"]
-    text = f"{row['snapshots']:>8} snapshots ({row['bytes'] / 2**20:6.1f} MiB):"
+    unit = "snapshots" if kind == "metadata" else "entries"
+    text = f"{row['size']:>9} {unit} ({row['bytes'] / 2**20:6.1f} MiB):"
     if ours:
         text += f" spec_impl {ours['seconds']:7.3f} s, {ours['peak_mib']:6.0f} MiB"
     if peer:
@@ -169,18 +250,20 @@ def plot(doc: dict, png: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for reader in READERS:
-        points = [(r["snapshots"], r[reader]["seconds"]) for r in doc["rows"] if r[reader]]
-        if points:
-            ax.plot(*zip(*points), marker="o", label=reader)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("snapshots in the metadata file")
-    ax.set_ylabel("read and validate, seconds (best of runs)")
-    ax.set_title("Table metadata: time against size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    titles = {"metadata": "snapshots in the metadata file", "manifests": "entries in the manifest"}
+    for ax, (kind, label) in zip(axes, titles.items()):
+        for reader in READERS:
+            points = [(r["size"], r[reader]["seconds"]) for r in doc[kind] if r[reader]]
+            if points:
+                ax.plot(*zip(*points), marker="o", label=reader)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(label)
+        ax.set_ylabel("seconds (best of runs)")
+        ax.set_title(f"{kind}: read (and validate) against size")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 
@@ -188,6 +271,7 @@ def plot(doc: dict, png: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="snapshot counts, comma-separated")
+    parser.add_argument("--manifest-sizes", default="10000,100000,1000000", help="manifest entry counts")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
     parser.add_argument("--json", type=Path, default=RESULTS / "bench_scale.json", help="where the figures go")
     parser.add_argument("--png", type=Path, default=None, help="a plot of time against size (needs matplotlib)")
@@ -196,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         measure_child(args.child[0], args.child[1], args.repeat)
         return 0
-    doc = run([int(s) for s in args.sizes.split(",")], args.repeat)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    doc = run(sizes, [int(s) for s in args.manifest_sizes.split(",")], args.repeat)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"figures: {args.json}")
