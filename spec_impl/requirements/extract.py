@@ -1,0 +1,88 @@
+"""The completeness check's extractor: the candidate normative sentences of a spec text (a
+sentence or table row with a word such as MUST, must, should, required, optional, 必须, 应该,
+可选), and the ones no statement's quote overlaps.
+
+A text is split into lines, each line into sentences; the candidates' spans are positions in the
+whitespace-normalised text (the text quotes are matched against), so a candidate is covered when
+a statement's quote occurs at a position that overlaps it. `NON_NORMATIVE` lists the few matching
+sentences that state no requirement, each with its reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from spec_impl.requirements.sources import normalize
+
+_WORDS = re.compile(
+    r"\b(?:must|should|shall|required|requires?|optional|may not|recommended)\b|必须|应该|应当|必需|可选|需要",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])|(?<=[。！？；])")
+_MIN_OVERLAP = 12
+
+# document -> (a substring of the candidate sentence, why it states no requirement).
+NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    start: int
+    end: int
+    text: str
+
+
+def sentences(text: str) -> tuple[str, list[Candidate]]:
+    """The normalised text, and its sentences with their spans in it (every line its own block)."""
+    parts, candidates, offset = [], [], 0
+    for line in text.splitlines():
+        line = normalize(line)
+        if not line:
+            continue
+        if parts:
+            offset += 1
+        parts.append(line)
+        pos = 0
+        for piece in _SENTENCE_END.split(line):
+            if not piece:
+                continue
+            start = line.index(piece, pos)
+            pos = start + len(piece)
+            if piece.strip():
+                candidates.append(Candidate(offset + start, offset + pos, piece.strip()))
+        offset += len(line)
+    return " ".join(parts), candidates
+
+
+def candidates(text: str) -> tuple[str, list[Candidate]]:
+    """The normalised text and its candidate normative sentences."""
+    normalized, found = sentences(text)
+    return normalized, [c for c in found if _WORDS.search(c.text)]
+
+
+def _spans(normalized: str, quote: str) -> list[tuple[int, int]]:
+    quote = normalize(quote)
+    out, at = [], normalized.find(quote)
+    while quote and at >= 0:
+        out.append((at, at + len(quote)))
+        at = normalized.find(quote, at + 1)
+    return out
+
+
+def uncovered(document: str, text: str, statements: list[dict[str, Any]]) -> list[str]:
+    """The candidate sentences of `text` that no statement's quote overlaps (by at least a few
+    characters, or wholly when shorter) and that `NON_NORMATIVE` does not excuse."""
+    normalized, found = candidates(text)
+    spans = [span for s in statements for span in _spans(normalized, s["quote"])]
+    excused = [needle for needle, _ in NON_NORMATIVE.get(document, ())]
+    out = []
+    for c in found:
+        need = min(_MIN_OVERLAP, c.end - c.start)
+        if any(min(c.end, e) - max(c.start, b) >= need for b, e in spans):
+            continue
+        if any(needle in c.text for needle in excused):
+            continue
+        out.append(c.text)
+    return out
