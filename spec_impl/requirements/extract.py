@@ -20,11 +20,30 @@ _WORDS = re.compile(
     r"\b(?:must|should|shall|required|requires?|optional|may not|recommended)\b|必须|应该|应当|必需|可选|需要",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])|(?<=[。！？；])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[\u3000-\u9fff])|(?<=[。！？；])")
 _MIN_OVERLAP = 12
 
 # document -> (a substring of the candidate sentence, why it states no requirement).
-NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {}
+_EXAMPLE = "a value in an example JSON document, not the field's definition (the type table above it is)"
+NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
+    "table-spec": (
+        ("These stats are used to avoid reading manifests", "describes what manifest-list stats are for"),
+        ("The conditions required by a write to successfully commit", "describes isolation levels, no rule"),
+        ("Struct evolution requires the following rules", "introduces the list whose items are the statements"),
+        ("Each object should contain", "introduces the list of name-mapping fields whose items are the statements"),
+        ("A table could also be configured with a default sort order id", "describes the default sort order"),
+        ("This is required because a manifest file", "the reason for the preceding single-spec rule"),
+        ("Storing metrics for deleted rows ensures", "the reason for the preceding delete-metrics rule"),
+        ("But this is harder to detect and requires finding the diff", "a note on garbage collection, no rule"),
+        ('"required": true,', _EXAMPLE),
+        ('"required": false,', _EXAMPLE),
+        ('"element-required": true,', _EXAMPLE),
+        ('"value-required": false,', _EXAMPLE),
+        ("Old writers will fail because the field is missing.", "describes how older implementations behave"),
+        ("old readers will default optional columns with null", "describes how older implementations behave"),
+        ("Old readers will fail to read required fields", "describes how older implementations behave"),
+    ),
+}
 
 
 @dataclass(frozen=True)
