@@ -115,7 +115,8 @@ def test_every_candidate_normative_sentence_is_covered(docs, spec_dir):
 def test_each_non_normative_exception_matches_a_candidate(docs, spec_dir):
     """The exception list holds no entry that matches nothing (a stale excuse)."""
     for d in docs:
-        _, found = extract.candidates((spec_dir / d["file"]).read_text(encoding="utf-8"))
+        text = (spec_dir / d["file"]).read_text(encoding="utf-8")
+        _, found = extract.candidates(extract.normative_part(d["document"], text))
         for needle, reason in extract.NON_NORMATIVE.get(d["document"], ()):
             assert reason and any(needle in c.text for c in found), needle
 
@@ -123,6 +124,12 @@ def test_each_non_normative_exception_matches_a_candidate(docs, spec_dir):
 def test_the_extractor_finds_normative_words():
     _, found = extract.candidates("Intro text here. Writers must do X. 读者必须忽略。 Readers may skip.\nrequired 1 id")
     assert [c.text for c in found] == ["Writers must do X.", "读者必须忽略。", "required 1 id"]
+
+
+def test_the_v4_proposal_ends_before_its_discarded_approaches():
+    text = "Root manifests must exist.\nDiscarded Approaches\nWe must not do this."
+    assert extract.normative_part("v4-proposal", text) == "Root manifests must exist."
+    assert extract.normative_part("table-spec", text) == text
 
 
 def test_written_files_are_current():
@@ -149,3 +156,9 @@ def test_the_stale_check_fails_on_a_changed_index(tmp_path):
     files = index.render()
     path = next(p for p in files if p.name == index.INDEX_FILE)
     assert index.stale({path: files[path] + " "}) == [path]
+
+
+def test_the_requirement_index_implements_no_rule():
+    """The rule index's implemented-by scan must not read this package's file names as rule ids."""
+    doc = json.loads((index.vectors_dir() / index.RULES_FILE).read_text(encoding="utf-8"))
+    assert [r["id"] for r in doc["rules"] if any("spec_impl.requirements" in f for f in r["implemented-by"])] == []

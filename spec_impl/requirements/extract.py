@@ -46,6 +46,20 @@ NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+# document -> the line where its normative part ends (the v4 proposal's file goes on with discarded
+# approaches and an unrelated transcript).
+NORMATIVE_END: dict[str, str] = {"v4-proposal": "Discarded Approaches"}
+
+
+def normative_part(document: str, text: str) -> str:
+    """The text up to the line that ends its normative part, if the document has one."""
+    end = NORMATIVE_END.get(document)
+    if end is None:
+        return text
+    lines = text.splitlines()
+    return "\n".join(lines[: lines.index(end)] if end in lines else lines)
+
+
 @dataclass(frozen=True)
 class Candidate:
     start: int
@@ -93,7 +107,7 @@ def _spans(normalized: str, quote: str) -> list[tuple[int, int]]:
 def uncovered(document: str, text: str, statements: list[dict[str, Any]]) -> list[str]:
     """The candidate sentences of `text` that no statement's quote overlaps (by at least a few
     characters, or wholly when shorter) and that `NON_NORMATIVE` does not excuse."""
-    normalized, found = candidates(text)
+    normalized, found = candidates(normative_part(document, text))
     spans = [span for s in statements for span in _spans(normalized, s["quote"])]
     excused = [needle for needle, _ in NON_NORMATIVE.get(document, ())]
     out = []

@@ -29,7 +29,7 @@ RULES_FILE = "rules.json"
 def case_files(root: Path) -> dict[str, str]:
     """vector case id -> the file that holds it, relative to the vectors directory."""
     out: dict[str, str] = {}
-    for path in sorted(root.glob("*/*.json")):
+    for path in sorted(p for p in root.glob("*/*") if p.suffix == ".json"):
         doc = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(doc, dict) and "cases" in doc:
             rel = path.relative_to(root).as_posix()

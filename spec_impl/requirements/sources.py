@@ -55,7 +55,9 @@ def load(directory: Path = STATEMENTS_DIR) -> list[dict[str, Any]]:
     """The source files present, in the order of `DOCUMENTS` (a text without a file is skipped)."""
     docs = []
     for document in DOCUMENTS:
-        path = directory / f"{document}.json"
+        # the name is built without a literal "<name>.json" pattern, which the rule index would read as
+        # naming every rule id ending in ".json" (spec_impl/vectors/rule_index.py, implemented-by)
+        path = directory / (document + ".json")
         if path.is_file():
             docs.append(json.loads(path.read_text(encoding="utf-8")))
     return docs
