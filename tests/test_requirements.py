@@ -162,3 +162,15 @@ def test_the_requirement_index_implements_no_rule():
     """The rule index's implemented-by scan must not read this package's file names as rule ids."""
     doc = json.loads((index.vectors_dir() / index.RULES_FILE).read_text(encoding="utf-8"))
     assert [r["id"] for r in doc["rules"] if any("spec_impl.requirements" in f for f in r["implemented-by"])] == []
+
+
+def test_iceberg_vectors_check_reports_a_stale_requirement_index(tmp_path):
+    """`iceberg-vectors check` fails on a missing or stale requirements.json; `generate` writes it."""
+    from spec_impl.vectors import cli
+
+    (tmp_path / index.RULES_FILE).write_bytes((index.vectors_dir() / index.RULES_FILE).read_bytes())
+    assert any(index.INDEX_FILE in line for line in cli._requirement_index(tmp_path, write=False))
+    cli._requirement_index(tmp_path, write=True)
+    assert cli._requirement_index(tmp_path, write=False) == []
+    (tmp_path / index.INDEX_FILE).write_text("{}", encoding="utf-8")
+    assert cli._requirement_index(tmp_path, write=False) == [f"{index.INDEX_FILE}: differs (the requirement index)"]
