@@ -73,6 +73,8 @@ def test_every_file_follows_its_schema(release):
         assert f"schemas/table-metadata-v{version_}.schema.json" in files
     if "rules.json" in files:
         _schema(files, "rules.schema.json").validate(json.loads(files["rules.json"]))
+    if "requirements.json" in files:
+        _schema(files, "requirements.schema.json").validate(json.loads(files["requirements.json"]))
 
 
 def test_the_release_is_reproducible(release, tmp_path):

@@ -126,12 +126,14 @@ def main(argv: list[str] | None = None) -> int:
         if set(names) == set(SETS):  # the rule index lists every set's cases
             for path in rule_index.write(args.root):
                 print(f"wrote {path}", file=sys.stderr)
+            _requirement_index(args.root, write=True)
         return 0
     diffs = [
         f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)
     ]
     if set(names) == set(SETS):
         diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(args.root))]
+        diffs += _requirement_index(args.root, write=False)
     for line in diffs:
         print(line)
     if diffs:
@@ -142,6 +144,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"ok: {sum(map(len, rendered.values()))} golden files match the generator", file=sys.stderr)
     return 0
+
+
+def _requirement_index(root: Path, write: bool) -> list[str]:
+    """Write the requirement index (after the rule index it reads), or the lines saying it is stale."""
+    from spec_impl.requirements import index
+
+    if write:
+        for path in index.write(root):
+            print(f"wrote {path}", file=sys.stderr)
+        return []
+    return [f"{path.name}: differs (the requirement index)" for path in index.stale(index.render(root))]
 
 
 def _list(directories: list[Path], family: str | None) -> int:

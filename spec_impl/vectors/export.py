@@ -109,9 +109,9 @@ def release_files(
         "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text()),
         "spec-gaps.schema.json": json.loads(SPEC_GAPS_SCHEMA.read_text()),
     }
-    rules_schema = root / "rules.schema.json"
-    if rules_schema.is_file():
-        schemas["rules.schema.json"] = json.loads(rules_schema.read_text())
+    for index_schema in ("rules.schema.json", "requirements.schema.json"):
+        if (root / index_schema).is_file():
+            schemas[index_schema] = json.loads((root / index_schema).read_text())
     files.update({f"schemas/{name}": _dumps(schema) for name, schema in sorted(schemas.items())})
     files["known-discrepancies.json"] = (known_file or KNOWN_FILE).read_bytes()
     files["questions.json"] = _dumps(
@@ -129,8 +129,9 @@ def release_files(
             files[name] = (spec_gaps / name).read_bytes()
     for name, target in (("CONSUMING.md", "README.md"), ("README.md", "FORMAT.md"), ("CHANGELOG.md", "CHANGELOG.md")):
         files[target] = (root / name).read_bytes()
-    if (root / "rules.json").is_file():
-        files["rules.json"] = (root / "rules.json").read_bytes()
+    for index_file in ("rules.json", "requirements.json"):
+        if (root / index_file).is_file():
+            files[index_file] = (root / index_file).read_bytes()
     files["MANIFEST.json"] = _dumps(
         {
             "name": "iceberg-conformance-vectors",
