@@ -23,7 +23,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests import inheritance
 from spec_impl.manifests.tree import FileSource, read_snapshot
 from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_COMMIT, SECTION_UPGRADE, V4
+from spec_impl.v4.sections import SECTION_COMMIT, SECTION_UPGRADE, V4
 from spec_impl.v4.entries import (
     ADDED,
     DATA,

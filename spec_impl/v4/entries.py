@@ -18,7 +18,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests.records import conforms
 from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_STRUCTURE, V4
+from spec_impl.v4.sections import SECTION_STRUCTURE, V4
 
 register(
     Rule(

@@ -22,7 +22,7 @@ from spec_impl.deletes.puffin import read_puffin, write_puffin
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.avro_files import read_avro, write_avro
 from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, V4
+from spec_impl.v4.sections import SECTION_ROOT, SECTION_STRUCTURE, V4
 from spec_impl.v4.entries import (
     ADDED,
     MANIFEST_DV,

@@ -22,7 +22,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
 from spec_impl.manifests import inheritance
 from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
+from spec_impl.v4.sections import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
 from spec_impl.v4.entries import (
     ADDED,
     DATA,

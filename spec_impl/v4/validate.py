@@ -15,7 +15,14 @@ from typing import Any
 from spec_impl.errors import SpecError
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_AFFINITY, SECTION_COMMIT, SECTION_COMPACTION, SECTION_ROOT, SECTION_STRUCTURE, V4
+from spec_impl.v4.sections import (
+    SECTION_AFFINITY,
+    SECTION_COMMIT,
+    SECTION_COMPACTION,
+    SECTION_ROOT,
+    SECTION_STRUCTURE,
+    V4,
+)
 from spec_impl.v4.commits import TableState, manifest_stats
 from spec_impl.v4.entries import (
     ADDED,

@@ -40,6 +40,7 @@ from typing import Any
 from spec_impl.resources import vectors_dir
 from spec_impl.vectors import spec_sections
 from spec_impl.vectors.provenance import confirmations, expectation_digest
+from spec_impl.vectors.regeneration import recover
 from spec_impl.vectors.tables import snapshot_case_id
 
 FORMAT = 1
@@ -236,8 +237,6 @@ def names_rule(function: str, rule_id: str) -> bool:
 def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[str, Any]]]:
     """rule id -> its cases ({"id", "expected"}): family cases whose `rule` or expected error is
     the rule, and golden-table snapshots whose table lists it."""
-    from spec_impl.vectors.golden import recover
-
     root = root or vectors_dir()
     recover(root)
     out: dict[str, list[dict[str, Any]]] = {r: [] for r in rules}
