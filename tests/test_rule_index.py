@@ -201,3 +201,45 @@ def test_check_fails_on_a_stale_file(tmp_path, capsys):
     assert rule_index.stale(files) == []
     changed = {p: (t.replace('"format": 1', '"format": 0') if p == index_path else t) for p, t in files.items()}
     assert rule_index.stale(changed) == [index_path]
+
+
+def test_every_quote_is_a_whole_sentence(index):
+    fragments = [
+        (r["id"], s["quote"], spec_sections.fragment_reason(s["quote"]))
+        for r in index["rules"]
+        for s in r["sections"]
+        if spec_sections.fragment_reason(s["quote"]) is not None
+    ]
+    assert fragments == []
+
+
+@pytest.mark.parametrize(
+    "quote, reason",
+    [
+        ("`content_size_in_bytes` | **145**, long | Required; equals the blob `length`.", "table cell border"),
+        ("boolean 0x00 for false, non-zero byte for true.", "starts mid-sentence"),
+        ("2147483545 pos long Ordinal position of a deleted row in the target data file.", "starts mid-sentence"),
+        ("Do not reorder partition fields", "lacks a sentence end"),
+        ("Precision can only be widened", "lacks a sentence end"),
+        ("See below.", "fewer than 4 words"),
+        ("Required format-version An integer version number for the format.", "row of a field table"),
+        ("Requiredversion-logA list of timestamp and version ID pairs.", "row of a field table"),
+        ("Optional optional properties A string to string map of table properties.", "row of a field table"),
+    ],
+)
+def test_fragments_of_tables_and_sentences_are_rejected(quote, reason):
+    assert reason in (spec_sections.fragment_reason(quote) or "")
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Decimal scale is fixed and cannot be changed by schema evolution.",
+        "`deletion-vector-v1` blobs are stored in Puffin files.",
+        "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
+        "Single values are serialized as JSON by type according to the following table:",
+        "Name mapping is serialized as a list of field mapping JSON Objects which are serialized as follows",
+    ],
+)
+def test_whole_sentences_pass(quote):
+    assert spec_sections.fragment_reason(quote) is None
