@@ -149,6 +149,7 @@ def test_hand_chosen_quotes_occur_in_their_section(spec_dir, rules):
         assert cited, (rule_id, source)
         section = spec_sections.normalize(" ".join(spec_sections.section_lines(cited[0], spec_dir)))
         assert spec_sections.normalize(text) in section, (rule_id, source)
+        assert spec_sections.fragment_reason(text) is None, (rule_id, source)
 
 
 def test_vectors_listed_are_the_cases_of_the_rule(index):

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from spec_impl.vectors.spec_quotes import QUOTES
+
 SPEC_DIR_ENV = "ICEBERG_SPEC_DIR"
 MAX_QUOTE = 300
 
@@ -630,51 +632,6 @@ def occurs(quote: str, directory: Path | None = None, citation: Citation | None 
     directory = directory or spec_dir()
     names = [citation.source_file] if citation else sorted(p.name for p in directory.iterdir() if p.is_file())
     return any(normalize(quote) in normalize((directory / n).read_text(encoding="utf-8")) for n in names)
-
-
-# (rule id, cited source heading) -> the sentence to quote, where the keyword pick is wrong.
-# Chosen by reading a sample of the automatic picks (see the rule index's docstring).
-_EVOLVE = (
-    "Any struct, including a top-level schema, can evolve through deleting fields, adding new fields, renaming "
-    "existing fields, reordering existing fields, or promoting a primitive using the valid type promotions."
-)
-QUOTES: dict[tuple[str, str], str] = {
-    ("binary.promoted-bound", "Schema Evolution"): _EVOLVE,
-    (
-        "binary.promoted-bound",
-        "§1.1",
-    ): "Existing bounds are not rewritten, so the original type is inferred from byte length:",
-    (
-        "deletes.equality-scope",
-        "Scan Planning",
-    ): "An equality delete file must be applied to a data file when all of the following are true:",
-    (
-        "deletes.position-scope",
-        "Scan Planning",
-    ): "A position delete file must be applied to a data file when all of the following are true:",
-    (
-        "dv.position",
-        "§1.6",
-    ): "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
-    (
-        "evolution.default.initial",
-        "Default values",
-    ): "The initial-default is set only when a field is added to an existing schema.",
-    (
-        "evolution.field-id.kept",
-        "Schema Evolution",
-    ): "Renaming an existing field must change the name, but not the field ID.",
-    (
-        "evolution.field-id.new",
-        "Schema Evolution",
-    ): "Adding a new field assigns a new ID for that field and for any nested fields.",
-    ("evolution.required", "Schema Evolution"): _EVOLVE,
-    (
-        "type.primitive",
-        "Schemas and Data Types",
-    ): "All data types are either primitives or nested types, which are maps, lists, or structs.",
-    ("v4.tree.depth", "Proposal"): "This enforces a hierarchy with at most two levels.",
-}
 
 
 def quote(rule_id: str, summary: str, citation: Citation, directory: Path | None = None) -> str:
