@@ -189,4 +189,51 @@ QUOTES: dict[tuple[str, str], str] = {
         "When a manifest list is written, the (optimistic) sequence number of the snapshot is "
         "written for all new manifest files tracked by the list."
     ),
+    ("partition-spec.field-id.last-partition-id", "Table Metadata Fields"): (
+        "This is used to ensure partition fields are always assigned an unused ID when evolving specs."
+    ),
+    ("table.default-spec", "Table Metadata Fields"): (
+        "Note that this is used by writers to partition data, but is not used when reading "
+        "because reads use the specs stored in manifest files."
+    ),
+    ("table.default-sort-order", "Table Metadata Fields"): (
+        "Note that this could be used by writers, but is not used when reading because reads "
+        "use the specs stored in manifest files."
+    ),
+    ("table.current-schema", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.unique-ids", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.field-type", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.required-field", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("snapshot.last-sequence-number", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.deprecated-ignored", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("snapshot-log.json", "Table Metadata Fields"): (
+        "Each time the current-snapshot-id is changed, a new entry should be added with the "
+        "last-updated-ms and the new current-snapshot-id."
+    ),
+    ("snapshot-log.order", "Table Metadata Fields"): (
+        "Each time the current-snapshot-id is changed, a new entry should be added with the "
+        "last-updated-ms and the new current-snapshot-id."
+    ),
+    ("table.logs", "Table Metadata Fields"): (
+        "Each time the current-snapshot-id is changed, a new entry should be added with the "
+        "last-updated-ms and the new current-snapshot-id."
+    ),
+    ("tree.file-location", "Table Metadata Fields"): (
+        "This is used by writers to determine where to store data files, manifest files, and table metadata files."
+    ),
+    ("scan.read-schema", "Snapshots"): ("Scans are planned by reading the manifest files for the current snapshot."),
+    ("snapshot.json", "Snapshots"): ("For serialization, see Appendix C."),
+    ("snapshot.parent", "Snapshots"): ("Valid snapshots are stored as a list in table metadata."),
+    ("tree.file-exists", "Snapshots"): ("Manifests for a snapshot are tracked by a manifest list."),
+    ("sort-order.record-order", "Sorting"): (
+        "The order of the sort fields within the list defines the order in which the sort is applied to the data."
+    ),
+    ("sort-order.source.exists", "Sorting"): (
+        "A transform that is used to produce values to be sorted on from the source column(s)."
+    ),
+    ("view.format-version", "View Metadata"): ("Currently, this must be 1."),
+    ("partition-spec.json", "Partition Specs"): (
+        "Each partition field in fields is stored as a JSON object with the following properties."
+    ),
+    ("value.range", "Primitive Types"): ("Supported primitive types are defined in the table below."),
 }
