@@ -7,9 +7,10 @@ it, which vector cases test it, and which engines pass or fail them.
 For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl` is imported):
 
 - `sections`: the citations of `Rule.section`, each with its document, heading, the anchor of the
-  published spec page, and a one-sentence quote of the cited section (`spec_sections`). The spec
-  texts live outside the repository: without them the quotes of the committed `rules.json` are
-  kept (a quote is only ever chosen from the texts, see `spec_sections.quote`);
+  published spec page, and a quote of the cited section: one whole sentence, never a fragment of
+  a table (`spec_sections.fragment_reason`; the builder refuses any other). The spec texts live
+  outside the repository: without them the quotes of the committed `rules.json` are kept (a
+  quote is only ever chosen from the texts, see `spec_sections.quote`);
 - `implemented-by`: the functions of `spec_impl` (`module:qualname`) marked with the decorator
   `@implements("rule.id", ...)` of `spec_impl.rules`, the single source of this mapping;
 - `vector-files` and `vectors`: the files (paths under `vectors/`) and the case ids of
@@ -172,6 +173,11 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
                 quote = spec_sections.quote(rule_id, rule.summary, c, spec_dir)
             elif key in previous:
                 quote = previous[key]
+                if spec_sections.fragment_reason(quote) is not None:
+                    raise ValueError(
+                        f"{rule_id}: the committed quote of {c.cited!r} "
+                        f"{spec_sections.fragment_reason(quote)}: {quote!r}"
+                    )
             else:
                 raise FileNotFoundError(
                     f"{rule_id}: no spec texts in {spec_dir} to quote {c.cited!r} from ({spec_sections.SPEC_DIR_ENV})"
@@ -346,9 +352,10 @@ def markdown(doc: dict[str, Any]) -> str:
         "engine records; never edit by hand (`--check` fails when it is stale). The same data, machine-readable:",
         "`vectors/rules.json`.",
         "",
-        "Rules are grouped by the first section they cite, in the order of the spec. Quotes are single sentences of",
-        "the spec texts the project implements (the 2024 table spec text, the view spec draft, the v4",
-        "proposal, and a digest of v3 as adopted, which cites the published table and Puffin specs).",
+        "Rules are grouped by the first section they cite, in the order of the spec. Quotes are whole sentences",
+        "(never a fragment of a table) of the spec texts the project implements (the 2024 table spec text, the",
+        "view spec draft, the v4 proposal, and a digest of v3 as adopted, which cites the published table and",
+        "Puffin specs).",
         "",
     ]
     keyed = sorted(zip(_order(doc), doc["rules"]), key=lambda x: (x[0][0], x[1]["id"]))
