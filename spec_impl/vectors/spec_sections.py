@@ -516,10 +516,14 @@ def _tokens(text: str) -> list[str]:
 def _paragraphs(lines: list[str], cells: bool = False) -> list[str]:
     """Lines, rejoined where the text breaks a sentence with a blank line (a line ending without
     punctuation, a blank line, a line starting in lower case: a page break of the source). With
-    `cells`, each cell of a tab-separated table row is a line of its own."""
+    `cells`, each cell of a table row (tab-separated, or a Markdown row) is a line of its own."""
     out: list[str] = []
     blank = False
-    split = [cell for x in lines for cell in (x.split("\t") if cells else [x.replace("\t", " ")])]
+    split = [
+        cell.strip().strip("|")
+        for x in lines
+        for cell in (re.split(r"\t|\s\|\s", x) if cells else [x.replace("\t", " ")])
+    ]
     for line in (normalize(x) for x in split):
         if not line:
             blank = True
