@@ -78,3 +78,18 @@ def test_confirmations_older_than_the_pin_or_missing_are_stale(tmp_path, recorde
     assert bool(messages) == stale
     for m in messages:
         assert m.startswith("stale confirmations: a: ") and "--engine a" in m and "provenance record" in m
+
+
+def test_iceberg_vectors_check_fails_while_confirmations_are_stale(monkeypatch, capsys, tmp_path):
+    """`iceberg-vectors check` of every set in a checkout: the golden files match, yet it fails
+    and prints each stale engine; a check of some sets only does not look at confirmations."""
+    from spec_impl.vectors import cli
+
+    monkeypatch.setattr(cli.rule_index, "render", lambda root: {})
+    monkeypatch.setattr(cli, "is_checkout", lambda: True)
+    monkeypatch.setattr(cli, "stale_confirmations", lambda: ["stale confirmations: daft: none recorded"])
+    assert cli._check(tmp_path, {}, whole=True) == 1
+    assert "stale confirmations: daft" in capsys.readouterr().out
+    assert cli._check(tmp_path, {}, whole=False) == 0
+    monkeypatch.setattr(cli, "is_checkout", lambda: False)  # an installed package records nothing
+    assert cli._check(tmp_path, {}, whole=True) == 0

@@ -155,13 +155,14 @@ def _generate(root: Path, rendered: dict[str, dict[str, bytes]], whole: bool) ->
 
 def _check(root: Path, rendered: dict[str, dict[str, bytes]], whole: bool) -> int:
     """Exit status 1 when a golden file differs or, with every set checked, the rule index is
-    stale or an engine's confirmations are older than its pin or missing (`engine_pins`)."""
+    stale or (in a checkout, where they are recorded) an engine's confirmations are older than its
+    pin or missing (`engine_pins`)."""
     diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(root / name, files)]
     if whole:
         diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(root))]
     for line in diffs:
         print(line)
-    stale = stale_confirmations() if whole else []
+    stale = stale_confirmations() if whole and is_checkout() else []  # recorded in a checkout only
     for line in stale:
         print(line)
     if diffs:
