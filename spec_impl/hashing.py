@@ -18,6 +18,7 @@ from spec_impl.errors import NotDefined
 from spec_impl.temporal import to_micros
 from spec_impl.types import DecimalType, IcebergType, PrimitiveType
 from spec_impl.values import normalize, unscaled_value
+from spec_impl.rules import implements
 
 CANONICAL_NAN_BITS = 0x7FF8000000000000
 
@@ -56,6 +57,21 @@ def double_to_long_bits(v: float) -> int:
     return struct.unpack("<q", struct.pack("<d", v + 0.0))[0]  # -0.0 + 0.0 == 0.0
 
 
+@implements(
+    "hash.boolean",
+    "hash.bytes",
+    "hash.date",
+    "hash.decimal",
+    "hash.floating",
+    "hash.integer",
+    "hash.string",
+    "hash.time",
+    "hash.timestamp",
+    "hash.timestamp-ns",
+    "hash.undefined",
+    "hash.unknown",
+    "hash.uuid",
+)
 def rule_for(t: IcebergType, revision: str = revisions.DEFAULT) -> str:
     """The Appendix B rule id that hashes values of `t`; NotDefined where the spec has none."""
     name = getattr(t, "name", None)
@@ -76,6 +92,19 @@ def rule_for(t: IcebergType, revision: str = revisions.DEFAULT) -> str:
     raise NotDefined("hash.undefined", f"Appendix B defines no hash for {t} ({revision})", str(t))
 
 
+@implements(
+    "hash.boolean",
+    "hash.bytes",
+    "hash.date",
+    "hash.decimal",
+    "hash.integer",
+    "hash.string",
+    "hash.time",
+    "hash.timestamp",
+    "hash.timestamp-ns",
+    "hash.unknown",
+    "hash.uuid",
+)
 def hash_value(t: IcebergType, value: Any, revision: str = revisions.DEFAULT) -> int | None:
     """The Appendix B hash of `value` of type `t`; None for a null value (and for `unknown`).
 

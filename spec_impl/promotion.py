@@ -14,11 +14,13 @@ from __future__ import annotations
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.types import DecimalType, IcebergType, PrimitiveType
+from spec_impl.rules import implements
 
 _BASE = {("int", "long"), ("float", "double")}
 _V3_ADOPTED_DATE = {("date", "timestamp"), ("date", "timestamp_ns")}
 
 
+@implements("type.promotion", "type.promotion.v3")
 def promotion_rule(
     source: IcebergType, target: IcebergType, format_version: int, revision: str = revisions.DEFAULT
 ) -> str | None:
@@ -47,6 +49,7 @@ def can_promote(
     return promotion_rule(source, target, format_version, revision) is not None
 
 
+@implements("type.promotion", "type.promotion.v3")
 def check_promotion(
     source: IcebergType, target: IcebergType, format_version: int, revision: str = revisions.DEFAULT
 ) -> str:

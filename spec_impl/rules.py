@@ -20,8 +20,8 @@ Sections refer to the table spec (`000_60deb644de29d3e6.txt`, "seed") and the ad
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
-from collections.abc import Iterable
+from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
 
 from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
 
@@ -255,3 +255,22 @@ def rule(rule_id: str) -> Rule:
         return RULES[rule_id]
     except KeyError:
         raise KeyError(f"no rule with id {rule_id!r}") from None
+
+
+# rule id -> the functions that implement it (`module:qualname`), filled by `implements` as the
+# modules of `spec_impl` are imported: the single source of the rule index's `implemented-by`.
+IMPLEMENTED_BY: dict[str, set[str]] = {}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def implements(*rule_ids: str) -> Callable[[F], F]:
+    """Mark a function (or method) as implementing the rules `rule_ids`; the function is returned
+    unchanged. Put it directly above the `def`, below any other decorator."""
+
+    def mark(function: F) -> F:
+        where = f"{function.__module__}:{function.__qualname__}"
+        for rule_id in rule_ids:
+            IMPLEMENTED_BY.setdefault(rule_id, set()).add(where)
+        return function
+
+    return mark

@@ -19,6 +19,7 @@ from spec_impl.hashing import hash_value
 from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, months_from_epoch_days, to_micros, years_from_epoch_days
 from spec_impl.types import DATE, INT, DecimalType, IcebergType, PrimitiveType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE, decimal_from_unscaled, normalize, unscaled_value
+from spec_impl.rules import implements
 
 PARAMETERLESS = ("identity", "year", "month", "day", "hour", "void")
 PARAMETERIZED = ("bucket", "truncate")
@@ -68,6 +69,7 @@ class Transform:
         return self.text
 
 
+@implements("transform.bucket.n", "transform.parse", "transform.truncate.width", "transform.unknown")
 def parse_transform(text: str) -> Transform:
     """Parse a transform string (rule transform.parse).
 
@@ -100,12 +102,14 @@ def _as_transform(transform: str | Transform) -> Transform:
     return transform if isinstance(transform, Transform) else parse_transform(transform)
 
 
+@implements("transform.unknown")
 def _check_known(t: Transform) -> str:
     if t.name is None:
         raise NotDefined("transform.unknown", "an unknown transform has no value or result type to compute", t.text)
     return t.name
 
 
+@implements("transform.source-type")
 def accepts(transform: str | Transform, source: IcebergType | str, revision: str = revisions.DEFAULT) -> bool:
     """Whether the transform accepts source columns of this type (rule transform.source-type)."""
     t, source = _as_transform(transform), parse_type(source)
@@ -120,6 +124,7 @@ def accepts(transform: str | Transform, source: IcebergType | str, revision: str
     return type_name in SOURCE_TYPES[name]
 
 
+@implements("transform.result-type")
 def result_type(
     transform: str | Transform, source: IcebergType | str, revision: str = revisions.DEFAULT
 ) -> IcebergType:
@@ -138,6 +143,7 @@ def result_type(
     return INT
 
 
+@implements("transform.source-type")
 def _check_source(t: Transform, source: IcebergType, revision: str) -> None:
     if not accepts(t, source, revision):
         raise InvalidInput(
@@ -145,6 +151,7 @@ def _check_source(t: Transform, source: IcebergType, revision: str) -> None:
         )
 
 
+@implements("transform.null")
 def apply_transform(
     transform: str | Transform, source: IcebergType | str, value: Any, revision: str = revisions.DEFAULT
 ) -> Any:
@@ -167,6 +174,7 @@ def _bucket(t: Transform, source: IcebergType, value: Any, revision: str) -> int
     return (hash_value(source, value, revision) & 0x7FFFFFFF) % t.param
 
 
+@implements("transform.overflow")
 def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> Any:
     name, width = source.name, t.param  # type: ignore[attr-defined]
     if name in ("int", "long"):
@@ -188,6 +196,7 @@ def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> A
     return value[:width]  # string: code points (Python str indexing); binary: bytes
 
 
+@implements("transform.overflow")
 def _temporal(t: Transform, source: IcebergType, value: Any, revision: str) -> int:
     name = source.name  # type: ignore[attr-defined]
     if name == "date":
@@ -228,6 +237,20 @@ RULE_OF = {
 }
 
 
+@implements(
+    "transform.bucket",
+    "transform.day",
+    "transform.hour",
+    "transform.identity",
+    "transform.month",
+    "transform.source-type",
+    "transform.truncate.binary",
+    "transform.truncate.decimal",
+    "transform.truncate.integer",
+    "transform.truncate.string",
+    "transform.void",
+    "transform.year",
+)
 def rule_for(transform: str | Transform, source: IcebergType | str) -> str:
     """The rule id that computes this transform on this source type."""
     t, source = _as_transform(transform), parse_type(source)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
+from spec_impl.rules import implements
 
 # --- the model ---------------------------------------------------------------------------------
 
@@ -69,6 +70,7 @@ class SimpleType(PrimitiveType):
 
     name: str
 
+    @implements("type.primitive")
     def __post_init__(self):
         if self.name not in SIMPLE_TYPE_NAMES:
             raise InvalidInput("type.primitive", "unknown primitive type name", self.name)
@@ -92,6 +94,7 @@ class DecimalType(PrimitiveType):
     scale: int
     name: ClassVar[str] = "decimal"
 
+    @implements("type.decimal")
     def __post_init__(self):
         if not 0 <= self.precision <= MAX_DECIMAL_PRECISION:
             raise InvalidInput("type.decimal", "decimal precision must be 38 or less", self.precision)
@@ -107,6 +110,7 @@ class FixedType(PrimitiveType):
     length: int
     name: ClassVar[str] = "fixed"
 
+    @implements("type.fixed")
     def __post_init__(self):
         if self.length < 0:
             raise InvalidInput("type.fixed", "fixed length must not be negative", self.length)
@@ -139,6 +143,7 @@ class GeographyType(PrimitiveType):
     algorithm: str = DEFAULT_EDGE_ALGORITHM
     name: ClassVar[str] = "geography"
 
+    @implements("type.geo")
     def __post_init__(self):
         if self.algorithm not in EDGE_ALGORITHMS:
             raise InvalidInput(
@@ -264,6 +269,7 @@ def _parameter(digits: str, rule: str, what: str) -> int:
     return bounded_int(digits, _MAX_PARAMETER_DIGITS, rule, f"the {what}")
 
 
+@implements("type.decimal", "type.fixed", "type.geo", "type.primitive")
 def parse_primitive(text: str) -> PrimitiveType:
     """Parse a primitive JSON type string (Appendix C), accepting spaces inside parameters."""
     if not isinstance(text, str):
@@ -298,6 +304,7 @@ def parse_type(obj: Any) -> IcebergType:
     return _parse_type(obj, 1)
 
 
+@implements("type.nested", "type.nesting-limit")
 def _parse_type(obj: Any, depth: int) -> IcebergType:
     if isinstance(obj, IcebergType):
         return obj
@@ -338,6 +345,7 @@ def _kind_of(obj: Any) -> Any:
     return obj if not isinstance(obj, (dict, list)) else f"a JSON {'object' if isinstance(obj, dict) else 'array'}"
 
 
+@implements("type.nested")
 def _parse_field(obj: Any, depth: int) -> NestedField:
     if not isinstance(obj, dict):
         raise InvalidInput("type.nested", "a struct field must be a JSON object", _kind_of(obj))
@@ -355,6 +363,7 @@ def _parse_field(obj: Any, depth: int) -> NestedField:
     )
 
 
+@implements("type.nested")
 def _require(obj: dict, key: str, kind: type | tuple[type, ...]) -> Any:
     if key not in obj:
         raise InvalidInput("type.nested", f"missing required key {key!r}", sorted(map(str, obj)))
@@ -383,6 +392,7 @@ def min_format_version(t: IcebergType) -> int:
     return 3 if t.name in V3_TYPE_NAMES else 1  # type: ignore[attr-defined]
 
 
+@implements("type.version")
 def check_format_version(t: IcebergType, format_version: int) -> None:
     """Raise InvalidInput (rule type.version) when `t` needs a later format version."""
     needed = min_format_version(t)

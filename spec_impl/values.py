@@ -31,6 +31,7 @@ from typing import Any
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.temporal import MICROS_PER_DAY
 from spec_impl.types import DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType, StructType
+from spec_impl.rules import implements
 
 INT_RANGE = (-(2**31), 2**31 - 1)
 LONG_RANGE = (-(2**63), 2**63 - 1)
@@ -47,6 +48,7 @@ _INT_TYPES = {
 _BYTES_TYPES = {"binary", "fixed", "geometry", "geography"}
 
 
+@implements("value.range")
 def normalize(t: IcebergType, value: Any) -> Any:
     """Check that `value` is a valid physical value of `t` and return its canonical form."""
     if value is None:
@@ -105,6 +107,7 @@ def to_float32(value: float) -> float:
 _F32_EXPONENT, _F32_QUIET, _F64_EXPONENT = 0x7F800000, 0x00400000, 0x7FF0000000000000
 
 
+@implements("value.range")
 def float32_bits(value: float) -> int:
     """The bits of the 32-bit float nearest to `value` (Appendix D: float is a 4-byte IEEE 754 value).
 
@@ -135,6 +138,7 @@ def float32_from_bits(bits: int) -> float:
     return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
+@implements("value.decimal")
 def normalize_decimal(t: DecimalType, value: Any) -> decimal.Decimal:
     """A finite Decimal with exponent exactly -S (no rounding) and at most P digits.
 
@@ -151,6 +155,7 @@ def decimal_from_unscaled(unscaled: int, scale: int) -> decimal.Decimal:
     return decimal.Decimal((int(unscaled < 0), tuple(int(d) for d in str(abs(unscaled))), -scale))
 
 
+@implements("value.decimal")
 def unscaled_value(t: DecimalType, value: decimal.Decimal) -> int:
     """The integer u with value == u * 10**-S and at most P digits; rejects values that need
     rounding or have too many digits (rule value.decimal).
@@ -189,6 +194,7 @@ def _short(value: decimal.Decimal) -> str:
     return f"{'-' if sign else ''}{''.join(map(str, digits[:20]))}... ({len(digits)} digits, exponent {exponent})"
 
 
+@implements("value.range")
 def _normalize_struct(t: StructType, value: Any) -> dict:
     _expect(t, value, dict)
     known = {f.id: f for f in t.fields}
@@ -198,6 +204,7 @@ def _normalize_struct(t: StructType, value: Any) -> dict:
     return {fid: normalize(known[fid].type, v) for fid, v in value.items()}
 
 
+@implements("value.range")
 def _expect(t: IcebergType, value: Any, kind: type | tuple[type, ...]) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)

@@ -6,7 +6,8 @@ import pytest
 
 from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
-from spec_impl.metadata import retention
+import spec_impl
+from spec_impl.metadata import json_document, retention
 
 
 def test_values_within_the_bound_read_as_int():
@@ -31,3 +32,25 @@ def test_leading_zeros_neither_count_nor_reach_int():
 def test_a_retention_property_with_thousands_of_leading_zeros_reads_as_its_value():
     props = {"history.expire.min-snapshots-to-keep": "+" + "0" * 5000 + "3"}
     assert retention._positive(props, "history.expire.min-snapshots-to-keep", None) == 3
+
+
+@pytest.mark.parametrize(
+    "read, rule",
+    [
+        (lambda text: json_document.loads(text), "json.document"),
+        (lambda text: spec_impl.parse_type(f"fixed[{text}]"), "type.fixed"),
+        (lambda text: spec_impl.from_json("date", f"+{text}-01-01"), "json.date"),
+        (
+            lambda text: retention._positive(
+                {"history.expire.max-ref-age-ms": text}, "history.expire.max-ref-age-ms", 1
+            ),
+            "retention.property",
+        ),
+    ],
+    ids=["json-document", "type-parameter", "year", "retention-property"],
+)
+def test_the_four_readers_of_numbers_refuse_through_the_one_guard(read, rule):
+    """JSON documents, type parameters, years and retention properties: one guard, one message form."""
+    with pytest.raises(InvalidInput, match=r"has 5000 digits, more than any valid value \(\d+\)") as error:
+        read("9" * 5000)
+    assert error.value.rule == rule

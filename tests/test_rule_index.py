@@ -1,5 +1,5 @@
 """The rule index (`spec_impl/vectors/rule_index.py`, `vectors/rules.json`, `RULES.md`): complete,
-every implementing function real and naming its rule, every cited section placed with an anchor
+every implementing function real and marked `@implements` (the single source), every cited section placed with an anchor
 and a quote that occurs in the spec texts, and the written files up to date.
 
 Coverage by vectors (every rule has a case) is checked once, in
@@ -9,17 +9,20 @@ the vector files hold for each rule.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
+import re
+import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from spec_impl.rules import IMPLEMENTED_BY
 from spec_impl.vectors import rule_index, spec_sections
 
-SPEC_DIR = Path(__file__).parents[2] / "shared" / "spec"
+SPEC_DIR = spec_sections.spec_dir()  # $ICEBERG_SPEC_DIR, else shared/spec beside the checkout
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -61,40 +64,42 @@ def test_index_matches_its_schema(index):
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(index)
 
 
-def test_every_rule_has_an_implementation_that_names_it(index):
+def test_every_rule_has_an_implementing_function(rules, index):
+    """implemented-by is what `@implements` marks: at least one function per rule."""
     missing = [r["id"] for r in index["rules"] if not r["implemented-by"]]
     assert missing == []
-    silent = []
+    assert {r["id"]: r["implemented-by"] for r in index["rules"]} == rule_index.implementations(rules)
+
+
+def test_every_decorated_function_exists_and_is_imported_by_the_registry_scan(rules):
+    """Each `module:qualname` marked resolves to the decorated object, names a registered rule, and
+    every module of spec_impl that uses `@implements` is imported by `registry()`."""
+    marked = {f: r for r, functions in IMPLEMENTED_BY.items() for f in functions}
+    assert set(IMPLEMENTED_BY) <= set(rules), sorted(set(IMPLEMENTED_BY) - set(rules))
+    for function in marked:
+        obj = rule_index.resolve(function)  # imports the module: raises if the function is gone
+        assert callable(obj) and f"{obj.__module__}:{obj.__qualname__}" == function, function
+    users = set()
+    for path in sorted((REPO_ROOT / "spec_impl").rglob("*.py")):
+        if re.search(r"^\s*@implements\(", path.read_text(encoding="utf-8"), re.M):
+            parts = path.relative_to(REPO_ROOT).with_suffix("").parts
+            users.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert users - {f.partition(":")[0] for f in marked} == set()
+    assert all(u in sys.modules for u in users)
+
+
+def test_vector_files_are_the_files_of_the_listed_cases(index):
+    root = rule_index.vectors_dir()
     for r in index["rules"]:
-        for function in r["implemented-by"]:
-            obj = rule_index.resolve(function)  # imports the module: raises if the function is gone
-            assert callable(obj), function
-            if r["id"] in rule_index.IMPLEMENTED_BY:
-                # hand-mapped: no function names the rule yet; the module that registers it must
-                assert r["id"] in inspect.getsource(inspect.getmodule(obj)), (r["id"], function)
-            elif not rule_index.names_rule(function, r["id"]):
-                silent.append((r["id"], function))
-    assert silent == []
-
-
-def test_hand_mapped_implementations_are_still_needed(rules):
-    """An entry of IMPLEMENTED_BY goes once a function names the rule (a docstring "(rule id)")."""
-    scanned = rule_index.scan_implementations(rules)
-    assert sorted(r for r in rule_index.IMPLEMENTED_BY if scanned.get(r)) == []
-    assert set(rule_index.IMPLEMENTED_BY) <= set(rules)
-
-
-def test_scan_finds_raise_sites_docstrings_and_constants(rules):
-    found = rule_index.scan_implementations(rules)
-    assert "spec_impl.hashing:hash_value" in found["hash.timestamp"]  # a raise/branch naming the id
-    assert "spec_impl.transforms:rule_for" in found["transform.hour"]  # through the module constant RULE_OF
-    assert (
-        "spec_impl.metadata.partitioning:read_source_ids" in found["sort-order.source-ids.agree"]
-    )  # f"{kind}.source-ids.agree"
-    assert (
-        "spec_impl.deletes.scoping:DeleteIndex.for_data_file" in found["deletes.equality-scope"]
-    )  # "rules deletes.*-scope"
-    assert not any(f.startswith("spec_impl.vectors") for fs in found.values() for f in fs)
+        assert r["vector-files"] == sorted(set(r["vector-files"])) and r["vector-files"], r["id"]
+        held = set()
+        for name in r["vector-files"]:
+            doc = json.loads((root / name).read_text(encoding="utf-8"))
+            if "cases" in doc:
+                held.update(c["id"] for c in doc["cases"])
+            else:
+                held.update(f"table.{doc['id']}/snapshot-{s['snapshot-id']}" for s in doc["snapshots"])
+        assert set(r["vectors"]) <= held, r["id"]
 
 
 def test_every_cited_section_resolves_to_an_anchor_and_a_quote(rules, index):
@@ -144,6 +149,7 @@ def test_hand_chosen_quotes_occur_in_their_section(spec_dir, rules):
         assert cited, (rule_id, source)
         section = spec_sections.normalize(" ".join(spec_sections.section_lines(cited[0], spec_dir)))
         assert spec_sections.normalize(text) in section, (rule_id, source)
+        assert spec_sections.fragment_reason(text) is None, (rule_id, source)
 
 
 def test_vectors_listed_are_the_cases_of_the_rule(index):
@@ -196,3 +202,45 @@ def test_check_fails_on_a_stale_file(tmp_path, capsys):
     assert rule_index.stale(files) == []
     changed = {p: (t.replace('"format": 1', '"format": 0') if p == index_path else t) for p, t in files.items()}
     assert rule_index.stale(changed) == [index_path]
+
+
+def test_every_quote_is_a_whole_sentence(index):
+    fragments = [
+        (r["id"], s["quote"], spec_sections.fragment_reason(s["quote"]))
+        for r in index["rules"]
+        for s in r["sections"]
+        if spec_sections.fragment_reason(s["quote"]) is not None
+    ]
+    assert fragments == []
+
+
+@pytest.mark.parametrize(
+    "quote, reason",
+    [
+        ("`content_size_in_bytes` | **145**, long | Required; equals the blob `length`.", "table cell border"),
+        ("boolean 0x00 for false, non-zero byte for true.", "starts mid-sentence"),
+        ("2147483545 pos long Ordinal position of a deleted row in the target data file.", "starts mid-sentence"),
+        ("Do not reorder partition fields", "lacks a sentence end"),
+        ("Precision can only be widened", "lacks a sentence end"),
+        ("See below.", "fewer than 4 words"),
+        ("Required format-version An integer version number for the format.", "row of a field table"),
+        ("Requiredversion-logA list of timestamp and version ID pairs.", "row of a field table"),
+        ("Optional optional properties A string to string map of table properties.", "row of a field table"),
+    ],
+)
+def test_fragments_of_tables_and_sentences_are_rejected(quote, reason):
+    assert reason in (spec_sections.fragment_reason(quote) or "")
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Decimal scale is fixed and cannot be changed by schema evolution.",
+        "`deletion-vector-v1` blobs are stored in Puffin files.",
+        "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
+        "Single values are serialized as JSON by type according to the following table:",
+        "Name mapping is serialized as a list of field mapping JSON Objects which are serialized as follows",
+    ],
+)
+def test_whole_sentences_pass(quote):
+    assert spec_sections.fragment_reason(quote) is None

@@ -240,6 +240,74 @@ class _VarWorkspace:
         return table.reshape(-1), stride
 
 
+def _mix_blocks(
+    ws: _VarWorkspace,
+    words: np.ndarray,
+    base: np.ndarray,
+    nblocks: np.ndarray,
+    max_nb: int,
+    h: np.ndarray,
+    tmp: np.ndarray,
+) -> None:
+    """Set ``h[i]`` to the running hash of value i's whole 4-byte blocks (``max_nb`` >= 1): one
+    vectorized step per block index over the values that still have that block."""
+    m = base.size
+    # Descending order of nblocks, stable.  Small unsigned keys make numpy
+    # use a radix sort.
+    key = max_nb - nblocks
+    if max_nb < 256:
+        key = key.astype(np.uint8)
+    elif max_nb < 65536:
+        key = key.astype(np.uint16)
+    order = np.argsort(key, kind="stable")
+    base_s = base[order]
+    # active[j] = number of values with more than j blocks.
+    counts = np.bincount(nblocks, minlength=max_nb + 1)
+    active = (m - np.cumsum(counts)[:max_nb]).tolist()
+
+    hs = ws.hs[:m]
+    hs.fill(0)
+    pos = ws.pos
+    kbuf = ws.k
+    j = 0
+    while j < max_nb:
+        c = active[j]
+        if c <= _SCALAR_TAIL and max_nb - j > 2:
+            break
+        p = pos[:c]
+        np.add(base_s[:c], j, out=p)
+        k = kbuf[:c]
+        # Indices are in range by construction; "wrap" skips the
+        # buffered bounds check that "raise" would do with out=.
+        np.take(words, p, out=k, mode="wrap")
+        t = tmp[:c]
+        _mix_k(k, t)
+        hc = hs[:c]
+        np.bitwise_xor(hc, k, out=hc)
+        _mix_h(hc, t)
+        j += 1
+    if j < max_nb:
+        _mix_remaining_blocks(words, base_s, nblocks[order], active[j], j, hs)
+    h[order] = hs
+
+
+def _mix_remaining_blocks(
+    words: np.ndarray, base_s: np.ndarray, nb_s: np.ndarray, count: int, j: int, hs: np.ndarray
+) -> None:
+    """Few values with many blocks left (the first `count` in sorted order, from block `j` on):
+    scramble their remaining keys vectorized, run the (inherently sequential) chain on Python ints."""
+    for i in range(count):
+        b = int(base_s[i])
+        ks = words[b + j : b + int(nb_s[i])].copy()
+        _mix_k(ks, np.empty_like(ks))
+        hv = int(hs[i])
+        for kv in ks.tolist():
+            hv ^= kv
+            hv = ((hv << 13) | (hv >> 19)) & _M32
+            hv = (hv * 5 + _N) & _M32
+        hs[i] = hv
+
+
 def _hash_var_chunk(
     ws: _VarWorkspace,
     data: np.ndarray,
@@ -278,54 +346,7 @@ def _hash_var_chunk(
     if max_nb == 0:
         h.fill(0)
     else:
-        # Descending order of nblocks, stable.  Small unsigned keys make numpy
-        # use a radix sort.
-        key = max_nb - nblocks
-        if max_nb < 256:
-            key = key.astype(np.uint8)
-        elif max_nb < 65536:
-            key = key.astype(np.uint16)
-        order = np.argsort(key, kind="stable")
-        base_s = base[order]
-        # active[j] = number of values with more than j blocks.
-        counts = np.bincount(nblocks, minlength=max_nb + 1)
-        active = (m - np.cumsum(counts)[:max_nb]).tolist()
-
-        hs = ws.hs[:m]
-        hs.fill(0)
-        pos = ws.pos
-        j = 0
-        while j < max_nb:
-            c = active[j]
-            if c <= _SCALAR_TAIL and max_nb - j > 2:
-                break
-            p = pos[:c]
-            np.add(base_s[:c], j, out=p)
-            k = kbuf[:c]
-            # Indices are in range by construction; "wrap" skips the
-            # buffered bounds check that "raise" would do with out=.
-            np.take(words, p, out=k, mode="wrap")
-            t = tmp[:c]
-            _mix_k(k, t)
-            hc = hs[:c]
-            np.bitwise_xor(hc, k, out=hc)
-            _mix_h(hc, t)
-            j += 1
-        if j < max_nb:
-            # Few values with many blocks left: scramble their remaining keys
-            # vectorized, run the (inherently sequential) chain on Python ints.
-            nb_s = nblocks[order]
-            for i in range(active[j]):
-                b = int(base_s[i])
-                ks = words[b + j : b + int(nb_s[i])].copy()
-                _mix_k(ks, np.empty_like(ks))
-                hv = int(hs[i])
-                for kv in ks.tolist():
-                    hv ^= kv
-                    hv = ((hv << 13) | (hv >> 19)) & _M32
-                    hv = (hv * 5 + _N) & _M32
-                hs[i] = hv
-        h[order] = hs
+        _mix_blocks(ws, words, base, nblocks, max_nb, h, tmp)
 
     # Tail bytes (0..3): the word right after the last block, masked.  The
     # table is zero-padded, so this never reads out of bounds.

@@ -23,6 +23,7 @@ from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, NANOS_PER_MICRO
 from spec_impl.transforms import Transform, apply_transform, parse_transform, result_type
 from spec_impl.types import DecimalType, IcebergType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE
+from spec_impl.rules import implements
 
 
 def apply_transform_array(
@@ -56,6 +57,7 @@ def apply_transform_array(
     return days_or_hours
 
 
+@implements("transform.overflow")
 def _truncate(t: Transform, source: IcebergType, values: pa.Array, revision: str) -> pa.Array:
     width = t.param
     name = source.name  # type: ignore[attr-defined]
@@ -80,6 +82,7 @@ def _truncate(t: Transform, source: IcebergType, values: pa.Array, revision: str
     return pa.array([apply_transform(t, source, v, revision) for v in values.to_pylist()], type=values.type)
 
 
+@implements("transform.overflow")
 def _temporal(name: str, source: IcebergType, values: pa.Array) -> pa.Array:
     """year/month/day/hour as int32 offsets from the epoch, flooring before it."""
     valid = ~np.asarray(values.is_null())

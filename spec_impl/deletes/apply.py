@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spec_impl.errors import InvalidInput
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.types import IcebergType
 
 FILE_PATH_ID, POS_ID = 2147483546, 2147483545
@@ -52,6 +52,7 @@ register(
 )
 
 
+@implements("deletes.position-rows")
 def position_deletes(delete_rows: Iterable[dict[int, Any]], data_file_path: str, delete_path: str = "") -> set[int]:
     """The positions a position delete file deletes in `data_file_path` (rule deletes.position-rows)."""
     out = set()
@@ -80,6 +81,7 @@ class EqualityDelete:
         return tuple(value_of(i) for i in self.field_ids) in self.keys
 
 
+@implements("deletes.equality-columns")
 def equality_delete(
     path: str, equality_ids: Iterable[int], delete_rows: Iterable[dict[int, Any]], column_types: dict[int, IcebergType]
 ) -> EqualityDelete:
@@ -99,6 +101,7 @@ def equality_delete(
     return EqualityDelete(path, ids, frozenset(tuple(row.get(i) for i in ids) for row in delete_rows))
 
 
+@implements("deletes.dv-rows", "deletes.equality-rows", "deletes.position-rows")
 def surviving_positions(
     rows: list[dict[int, Any]],
     deleted_positions: set[int],

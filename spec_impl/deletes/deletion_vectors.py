@@ -31,7 +31,7 @@ from spec_impl import revisions
 from spec_impl.deletes.puffin import Blob, BlobMetadata, PuffinFile, read_puffin
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _BLOB = "Puffin spec: deletion-vector-v1 blob type; adopted 1.6"
 _ENTRY = "Deletion Vectors; Manifests (data_file 143-145); adopted 1.5"
@@ -115,6 +115,7 @@ class DeletionVector:
 # --- writing -----------------------------------------------------------------------------
 
 
+@implements("dv.position")
 def serialize_dv(positions: Iterable[int]) -> bytes:
     """The `deletion-vector-v1` blob of a set of row positions (rule dv.position)."""
     by_key: dict[int, BitMap] = {}
@@ -154,6 +155,7 @@ def manifest_fields(blob: BlobMetadata) -> dict[str, Any]:
 # --- reading -----------------------------------------------------------------------------
 
 
+@implements("dv.cardinality", "dv.crc", "dv.layout", "dv.magic")
 def deserialize_dv(blob: bytes, expected_cardinality: int | None = None) -> DeletionVector:
     """Decode a `deletion-vector-v1` blob, checking length, magic, CRC, layout, key order,
     positions and, when given, the cardinality (the manifest entry's record_count)."""
@@ -181,6 +183,7 @@ def deserialize_dv(blob: bytes, expected_cardinality: int | None = None) -> Dele
     return dv
 
 
+@implements("dv.key-order", "dv.layout", "dv.position")
 def _bitmaps(vector: bytes) -> Iterator[tuple[int, BitMap]]:
     """The (key, bitmap) pairs of the portable 64-bit Roaring serialization."""
     (count,) = struct.unpack_from("<Q", vector, 0)
@@ -212,6 +215,7 @@ def _bitmaps(vector: bytes) -> Iterator[tuple[int, BitMap]]:
         raise InvalidInput("dv.layout", f"{len(vector) - at} bytes follow the last bitmap", len(vector) - at)
 
 
+@implements("dv.layout")
 def roaring_size(data: bytes, start: int) -> int:
     """The byte size of the 32-bit portable Roaring bitmap at `start` (RoaringFormatSpec's
     cookie, descriptive header, offset header and containers), or dv.layout when truncated."""
@@ -255,6 +259,7 @@ def roaring_size(data: bytes, start: int) -> int:
     return at - start
 
 
+@implements("dv.layout")
 def _need(data: bytes, end: int, start: int) -> None:
     if end > len(data):
         raise InvalidInput("dv.layout", f"the Roaring bitmap at offset {start} is truncated", len(data))
@@ -263,6 +268,7 @@ def _need(data: bytes, end: int, start: int) -> None:
 # --- a DV through its manifest entry ---------------------------------------------------------
 
 
+@implements("dv.blob-metadata", "dv.blob-reference", "dv.entry")
 def dv_blob_metadata(puffin: PuffinFile, data_file: dict[str, Any]) -> BlobMetadata:
     """The blob a DV's data_file points at, with the checks of rules dv.entry, dv.blob-reference
     and dv.blob-metadata."""
@@ -310,6 +316,7 @@ def dv_blob_metadata(puffin: PuffinFile, data_file: dict[str, Any]) -> BlobMetad
     return blob
 
 
+@implements("dv.blob-metadata")
 def _check_blob_metadata(blob: BlobMetadata) -> None:
     for key in ("referenced-data-file", "cardinality"):
         if key not in blob.properties:
@@ -327,6 +334,7 @@ def _check_blob_metadata(blob: BlobMetadata) -> None:
         )
 
 
+@implements("dv.cardinality")
 def read_dv(puffin: PuffinFile, data_file: dict[str, Any]) -> DeletionVector:
     """The DV a manifest entry's data_file points at in `puffin`, fully checked: the blob
     reference, the blob's metadata, the layout, and the cardinality against both the blob's

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.partitioning import Finding
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _PD = "Position Delete Files"
 register(
@@ -43,6 +43,7 @@ register(
 RowCount = Callable[[str], "int | None"]
 
 
+@implements("deletes.position-rows", "position-deletes.in-range", "position-deletes.sorted")
 def check_position_rows(rows: Sequence[tuple[str, int]], row_count: RowCount | Mapping[str, int]) -> list[Finding]:
     """The violations of a position delete file's rows: the first row out of order
     (position-deletes.sorted) and, per target, the positions outside it (position-deletes.in-range)."""
@@ -78,6 +79,7 @@ def check_position_rows(rows: Sequence[tuple[str, int]], row_count: RowCount | M
     return found
 
 
+@implements("deletes.position-rows")
 def check_position_arrays(
     paths: pa.Array, positions: pa.Array, row_count: RowCount | Mapping[str, int]
 ) -> list[Finding]:
@@ -108,6 +110,7 @@ def check_position_arrays(
     return found
 
 
+@implements("position-deletes.in-range")
 def check_positions_in_range(target: str, low: int, high: int, rows: int | None) -> list[Finding]:
     """Rule position-deletes.in-range: positions low..high of `target` lie in 0..rows-1 (None: unknown)."""
     if rows is None or (0 <= low and high < rows):
@@ -121,12 +124,14 @@ def check_positions_in_range(target: str, low: int, high: int, rows: int | None)
     ]
 
 
+@implements("position-deletes.sorted")
 def _unsorted(n: int, row: Sequence, previous: Sequence) -> Finding:
     return Finding(
         "position-deletes.sorted", f"row {n} {tuple(row)!r} sorts before row {n - 1} {tuple(previous)!r}", list(row)
     )
 
 
+@implements("deletes.position-rows")
 def _row_count_function(row_count: RowCount | Mapping[str, int]) -> RowCount:
     """Row counts by target path, from a mapping or a function; each count an int or None (unknown)."""
     if not isinstance(row_count, Mapping) and not callable(row_count):

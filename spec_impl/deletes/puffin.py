@@ -26,7 +26,7 @@ import zstandard
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata import json_document
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _PUFFIN = "Puffin spec"
 register(
@@ -108,6 +108,7 @@ class PuffinFile:
         """The blob's bytes as stored (still compressed)."""
         return self.data[blob.offset : blob.offset + blob.length]
 
+    @implements("puffin.frame")
     def read_blob(self, blob: BlobMetadata) -> bytes:
         """The blob's content, decompressed per its compression-codec (rule puffin.frame)."""
         return decompress(blob.compression_codec, self.payload(blob), f"blob at offset {blob.offset}")
@@ -116,6 +117,7 @@ class PuffinFile:
 # --- reading -----------------------------------------------------------------------------
 
 
+@implements("puffin.blob-range", "puffin.footer", "puffin.magic")
 def read_puffin(data: bytes) -> PuffinFile:
     """Parse a Puffin file, checking magics, footer, flags, metadata, blob ranges and codecs."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -158,6 +160,7 @@ def read_puffin(data: bytes) -> PuffinFile:
     return PuffinFile(blobs, metadata["properties"], len(data) - footer_start, compressed, data)
 
 
+@implements("puffin.flags")
 def _flags(flags: bytes) -> bool:
     """Whether the footer payload is compressed; a reserved bit set is rejected (rule puffin.flags)."""
     value = int.from_bytes(flags, "little")
@@ -168,6 +171,7 @@ def _flags(flags: bytes) -> bool:
     return bool(value & FOOTER_COMPRESSED)
 
 
+@implements("puffin.footer")
 def _footer_json(payload: bytes) -> dict[str, Any]:
     """The FileMetadata object: `blobs` a list, `properties` a string map ({} when absent)."""
     try:
@@ -192,6 +196,7 @@ def _string_map(value: Any, rule: str, what: str) -> dict[str, str]:
     return dict(value)
 
 
+@implements("puffin.blob-metadata")
 def _long(obj: dict[str, Any], key: str, where: str, lo: int = LONG_MIN) -> int:
     value = obj.get(key)
     if type(value) is not int or not lo <= value <= LONG_MAX:
@@ -200,6 +205,7 @@ def _long(obj: dict[str, Any], key: str, where: str, lo: int = LONG_MIN) -> int:
     return value
 
 
+@implements("puffin.blob-metadata", "puffin.codec")
 def _blob_metadata(obj: Any, index: int) -> BlobMetadata:
     """One BlobMetadata, field by field (rules puffin.blob-metadata, puffin.codec)."""
     where = f"blob {index}"
@@ -230,6 +236,7 @@ def _blob_metadata(obj: Any, index: int) -> BlobMetadata:
 # --- compression -------------------------------------------------------------------------
 
 
+@implements("puffin.codec")
 def decompress(codec: str | None, data: bytes, what: str = "data") -> bytes:
     """Decode `data` stored with `codec` (None: uncompressed): one frame, content size present."""
     if codec is None:
@@ -241,6 +248,7 @@ def decompress(codec: str | None, data: bytes, what: str = "data") -> bytes:
     raise InvalidInput("puffin.codec", f"{what}: compression-codec must be lz4 or zstd (or absent)", codec)
 
 
+@implements("puffin.frame")
 def _lz4_decompress(data: bytes, what: str) -> bytes:
     if data[:4] != _LZ4_MAGIC or len(data) < 7:
         raise InvalidInput("puffin.frame", f"{what} is not an LZ4 frame (magic 04 22 4D 18)", data[:4].hex(" "))
@@ -264,6 +272,7 @@ def _lz4_decompress(data: bytes, what: str) -> bytes:
     return out
 
 
+@implements("puffin.frame")
 def _zstd_decompress(data: bytes, what: str) -> bytes:
     try:
         size = zstandard.get_frame_parameters(data).content_size
@@ -280,6 +289,7 @@ def _zstd_decompress(data: bytes, what: str) -> bytes:
         raise InvalidInput("puffin.frame", f"{what} is not a single Zstandard frame: {e}", len(data)) from None
 
 
+@implements("puffin.codec", "puffin.frame")
 def compress(codec: str | None, data: bytes) -> bytes:
     """Encode `data` as one frame of `codec` with its content size (deterministic settings)."""
     if codec is None:

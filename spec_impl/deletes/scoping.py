@@ -33,7 +33,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _PLANNING = "Scan Planning"
 register(
@@ -110,6 +110,7 @@ class ScanFile:
         return self.bounds_target
 
 
+@implements("deletes.file")
 def scan_files(items: Any) -> list[ScanFile]:
     """ScanFiles from a JSON list of their forms (rule deletes.file)."""
     if not isinstance(items, list):
@@ -117,6 +118,7 @@ def scan_files(items: Any) -> list[ScanFile]:
     return [scan_file(obj) for obj in items]
 
 
+@implements("deletes.file")
 def scan_file(obj: dict[str, Any]) -> ScanFile:
     """A ScanFile from its JSON form (the vectors' `data-files` / `delete-files` items), checked (rule deletes.file)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("file_path"), str):
@@ -151,6 +153,7 @@ def scan_file(obj: dict[str, Any]) -> ScanFile:
     )
 
 
+@implements("deletes.file", "deletes.partition-equality")
 def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
     """The key under which partitions are equal (rule deletes.partition-equality): floats by their
     canonical bits (every NaN alike; -0.0 and 0.0 differ), other values by value."""
@@ -238,6 +241,7 @@ class DeleteIndex:
     every position delete is partition-scoped (pruning by equal file_path bounds still applies).
     """
 
+    @implements("deletes.dv-scope", "deletes.file", "deletes.one-dv")
     def __init__(
         self, deletes: Iterable[ScanFile], unpartitioned_specs: Iterable[int] = (), revision: str = revisions.DEFAULT
     ):
@@ -280,6 +284,7 @@ class DeleteIndex:
         self.equality = {k: _Run(v) for k, v in equality.items()}
         self.global_equality = _Run(global_equality)
 
+    @implements("deletes.dv-scope", "deletes.equality-scope", "deletes.position-scope")
     def for_data_file(self, f: ScanFile) -> AppliedDeletes:
         """The deletes that apply to the data file `f` (rules deletes.*-scope)."""
         key = partition_key(f.spec_id, f.partition)
@@ -306,6 +311,7 @@ def _chain(view: Sequence[ScanFile], extra: list[ScanFile]) -> Sequence[ScanFile
     return list(view) + extra if len(view) else extra
 
 
+@implements("deletes.file")
 def plan(
     data_files: Iterable[ScanFile],
     delete_files: Iterable[ScanFile],
@@ -322,6 +328,7 @@ def plan(
     return out
 
 
+@implements("deletes.file")
 def unpartitioned_spec_ids(specs: Iterable[dict]) -> set[int]:
     """Ids of the partition specs (JSON) whose fields are all `void`, or that have none (rule deletes.file:
     each spec an object with an int spec-id and a list of fields that have a transform)."""

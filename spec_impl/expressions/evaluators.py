@@ -29,7 +29,7 @@ from spec_impl import revisions
 from spec_impl.expressions.predicates import FLOATING, Const, Expr, Pred, compare, rewrite_not, And
 from spec_impl.metrics.column_metrics import ColumnMetrics, read_bound
 from spec_impl.metrics.summaries import FieldSummary
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.types import IcebergType
 from spec_impl.values import is_nan
 
@@ -188,6 +188,7 @@ def _walk(e: Expr, leaf: Callable[[Pred], bool]) -> bool:
     return (left and right) if isinstance(e, And) else (left or right)
 
 
+@implements("file-pruning.inclusive-metrics")
 def might_match(
     e: Expr,
     types: Mapping[str, IcebergType],
@@ -207,6 +208,7 @@ def might_match(
     )
 
 
+@implements("file-pruning.strict-metrics")
 def must_match(
     e: Expr,
     types: Mapping[str, IcebergType],
@@ -225,6 +227,7 @@ def must_match(
     )
 
 
+@implements("file-pruning.manifest-summaries")
 def manifest_might_match(
     e: Expr,
     fields: Sequence[tuple[str, IcebergType]],

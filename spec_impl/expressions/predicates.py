@@ -38,7 +38,7 @@ from collections.abc import Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata.sorting import sort_key
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.types import IcebergType, PrimitiveType, StructType
 from spec_impl.values import is_nan, normalize
 
@@ -139,6 +139,7 @@ def or_(left: Expr, right: Expr) -> Expr:
     return right if left == FALSE else left if right == FALSE else Or(left, right)
 
 
+@implements("expression.evaluate")
 def negate(e: Expr) -> Expr:
     """`not e` pushed to the leaves (De Morgan; each leaf to its opposite operator), as Iceberg's
     RewriteNot (rule expression.evaluate)."""
@@ -178,6 +179,7 @@ def column_types(schema: StructType) -> dict[str, IcebergType]:
     return {f.name: f.type for f in schema.fields}
 
 
+@implements("expression.bind")
 def bind(e: Expr, types: Mapping[str, IcebergType]) -> Expr:
     """Check every leaf against the column types and normalize its literals (rule expression.bind)."""
     if isinstance(e, Const):
@@ -219,6 +221,7 @@ def compare(t: IcebergType, a: Any, b: Any) -> int:
     return (ka > kb) - (ka < kb)
 
 
+@implements("expression.evaluate")
 def test_leaf(p: Pred, t: IcebergType, value: Any) -> bool:
     """The truth of one bound leaf on one value of its column (rule expression.evaluate)."""
     op = p.op
@@ -237,6 +240,7 @@ def test_leaf(p: Pred, t: IcebergType, value: Any) -> bool:
     return value.startswith(p.literal) == (op == "starts-with")
 
 
+@implements("expression.evaluate")
 def evaluate(e: Expr, row: Mapping[str, Any], types: Mapping[str, IcebergType]) -> bool:
     """The truth of a bound expression on a row {column name: physical value} (rule expression.evaluate)."""
     return _eval(rewrite_not(e), row, types)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.expressions.predicates import FALSE, TRUE, Const, Expr, Pred, and_, or_, rewrite_not, And, Or
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.transforms import Transform, apply_transform, parse_transform
 from spec_impl.types import IcebergType
 from spec_impl.values import decimal_from_unscaled, normalize, unscaled_value
@@ -78,6 +78,7 @@ class PartitionField:
         return cls(name, source, transform if isinstance(transform, Transform) else parse_transform(transform))
 
 
+@implements("predicate-projection.inclusive", "predicate-projection.strict")
 def project(
     e: Expr,
     fields: Sequence[PartitionField],
@@ -109,6 +110,7 @@ def _project(e: Expr, fields: Sequence[PartitionField], types: dict, inclusive: 
     return out
 
 
+@implements("transform.overflow")
 def project_leaf(
     p: Pred, source: IcebergType, t: Transform, field: str, inclusive: bool, revision: str = revisions.DEFAULT
 ) -> Expr:

@@ -19,7 +19,7 @@ import fastavro
 
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.serde.binary import from_binary
 from spec_impl.types import DecimalType, IcebergType
 
@@ -43,6 +43,7 @@ class AvroFile:
     records: list[dict[str, Any]]
 
 
+@implements("manifest.avro-file")
 def read_avro(data: bytes, path: str = "") -> AvroFile:
     """Decode an Avro object container file (rule manifest.avro-file), naming `path` on failure."""
     try:
@@ -93,6 +94,7 @@ def avro_map(pairs: list[dict[str, Any]] | None) -> dict[Any, Any] | None:
     return {p["key"]: p["value"] for p in pairs}
 
 
+@implements("manifest.avro-schema")
 def physical_value(t: IcebergType, value: Any) -> Any:
     """An Avro-encoded value of Iceberg type `t` as the reference's physical value (Appendix A):
     Avro carries a decimal as its two's-complement big-endian unscaled bytes and a uuid as 16 bytes,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_impl.errors import InvalidInput
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 register(
     Rule(
@@ -84,6 +84,7 @@ MANIFEST_ENTRY = [
 ]
 
 
+@implements("manifest.avro-schema")
 def _check(format_version: int) -> int:
     if format_version not in (1, 2, 3):
         raise InvalidInput("manifest.avro-schema", "manifests exist for format versions 1, 2 and 3", format_version)
@@ -130,6 +131,7 @@ def record(name: str, rows: list, format_version: int, partition: dict | None = 
     return {"type": "record", "name": name, "fields": fields}
 
 
+@implements("manifest.avro-schema")
 def manifest_list_schema(format_version: int) -> dict:
     """The Avro schema of a manifest list of `format_version` (rule manifest.avro-schema)."""
     return record("manifest_file", MANIFEST_FILE, format_version)

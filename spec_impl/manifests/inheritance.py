@@ -18,7 +18,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests.records import check_entries, check_row
 from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.versions import check_format_version
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _ENTRY = "Manifests (manifest_entry)"
 _LIST = "Manifest Lists"
@@ -76,6 +76,7 @@ register(
 )
 
 
+@implements("manifest.avro-schema", "manifest.v1-defaults")
 def read_manifest_file(row: dict[str, Any]) -> dict[str, Any]:
     """A manifest-list row with the v1 defaults applied (rule manifest.v1-defaults): content 0,
     sequence_number and min_sequence_number 0 when absent (a v1 manifest list, also one kept by
@@ -87,6 +88,7 @@ def read_manifest_file(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@implements("manifest.inherit.sequence-number", "manifest.inherit.snapshot-id", "manifest.status")
 def inherit_entries(
     manifest: dict[str, Any], entries: list[dict[str, Any]], format_version: int
 ) -> list[dict[str, Any]]:
@@ -131,6 +133,7 @@ def inherit_entries(
     return out
 
 
+@implements("manifest.min-sequence-number")
 def min_sequence_number(entries: list[dict[str, Any]]) -> int | None:
     """The minimum data sequence number of the live (ADDED, EXISTING) entries, after inheritance;
     None for a manifest without live entries (rule manifest.min-sequence-number)."""
@@ -138,6 +141,7 @@ def min_sequence_number(entries: list[dict[str, Any]]) -> int | None:
     return min(live) if live else None
 
 
+@implements("lineage.manifest-first-row-id", "manifest.avro-schema")
 def assign_manifest_first_row_ids(
     manifests: list[dict[str, Any]], snapshot_first_row_id: int
 ) -> tuple[list[dict[str, Any]], int]:
@@ -168,6 +172,7 @@ def assign_manifest_first_row_ids(
     return out, next_id
 
 
+@implements("lineage.file-first-row-id")
 def file_first_row_ids(manifest_first_row_id: int | None, entries: list[dict[str, Any]]) -> list[int | None]:
     """Each entry's data file first_row_id (rule lineage.file-first-row-id): explicit values kept;
     null ones follow from the manifest's first_row_id and the record counts of earlier null-id
@@ -191,6 +196,7 @@ def file_first_row_ids(manifest_first_row_id: int | None, entries: list[dict[str
     return out
 
 
+@implements("lineage.row-values")
 def row_lineage(
     first_row_id: int | None, data_sequence_number: int, rows: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:

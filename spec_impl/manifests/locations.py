@@ -51,7 +51,7 @@ from typing import Any
 
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.tree import FileSource, LocalFiles
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 FILE_LOCATION = "tree.file-location"
 register(
@@ -109,6 +109,7 @@ def table_prefixes(metadata: bytes) -> list[str]:
     return [p for p in found if isinstance(p, str) and p]
 
 
+@implements("tree.file-location")
 class ContainedFiles:
     """A `FileSource` that reads through `inner` only the files the policy allows (rule
     tree.file-location, see the module docstring); `check(path)` refuses a path without reading it.
@@ -148,6 +149,7 @@ class ContainedFiles:
         )
         return f"the table's location and write paths, and the prefixes allowed with --allow-outside: {shown}"
 
+    @implements("tree.file-location")
     def check(self, path: Any, what: str = "file") -> None:
         """Raise InvalidInput (rule tree.file-location) when `path` lies outside the allowed
         prefixes; never opens it."""
@@ -195,6 +197,7 @@ def contain(files: FileSource, metadata_location: str, allow_outside: Sequence[s
     return ContainedFiles.for_table(files, metadata_location, allow_outside)
 
 
+@implements("tree.file-location")
 def check_reference(files: FileSource, path: Any, what: str) -> None:
     """tree.file-location for a path the tree names but the caller does not read (a DV's
     referenced_data_file, a position delete row's file_path), when `files` applies the policy."""

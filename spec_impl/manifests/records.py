@@ -17,6 +17,7 @@ from typing import Any
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.avro_schemas import DATA_FILE, FIELD_SUMMARY, MANIFEST_ENTRY, MANIFEST_FILE
 from spec_impl.metadata.json_document import brief
+from spec_impl.rules import implements
 
 RULE = "manifest.avro-schema"
 READER_REQUIRED = {
@@ -39,6 +40,7 @@ def check_entry(entry: Any, where: str = "a manifest entry") -> dict[str, Any]:
     return entry
 
 
+@implements("manifest.avro-schema")
 def check_entries(entries: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(entries, (list, tuple)):
         raise InvalidInput(
@@ -47,6 +49,7 @@ def check_entries(entries: Any, where: str) -> list[dict[str, Any]]:
     return [check_entry(e, f"{where} entry {i}") for i, e in enumerate(entries)]
 
 
+@implements("manifest.avro-schema")
 def _record(value: Any, table: list, name: str, where: str, reader_required: bool = True) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidInput(RULE, f"{where}: a {name} is a record", brief(value))

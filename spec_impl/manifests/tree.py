@@ -22,7 +22,7 @@ from spec_impl.manifests.avro_files import AvroFile, read_avro
 from spec_impl.manifests.records import check_row
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 register(
     Rule(
@@ -47,12 +47,14 @@ class FileSource(Protocol):
     def read(self, path: str) -> bytes: ...
 
 
+@implements("tree.file-exists")
 class InMemoryFiles:
     """Files keyed by the exact path strings the tree references (rule tree.file-exists)."""
 
     def __init__(self, files: Mapping[str, bytes]):
         self.files = dict(files)
 
+    @implements("tree.file-exists")
     def read(self, path: str) -> bytes:
         try:
             return self.files[path]
@@ -66,12 +68,14 @@ class FileUnreadable(OSError):
     tools exit 2 on it. Its message names the path."""
 
 
+@implements("tree.file-exists")
 class LocalFiles:
     """Files on this machine: plain paths and `file:` URIs (`file:/p`, `file:///p`,
     `file://localhost/p`). A file that is not there is rule tree.file-exists; one that cannot be
     read for another reason is `FileUnreadable`. No containment here: that is
     `spec_impl.manifests.locations.ContainedFiles`."""
 
+    @implements("tree.file-exists")
     def read(self, path: str) -> bytes:
         local = path
         if local.startswith("file://"):
@@ -120,6 +124,7 @@ class SnapshotTree:
     manifests: list[ManifestReading]
 
 
+@implements("tree.snapshot")
 def find_snapshot(md: TableMetadata, snapshot_id: int | None) -> Snapshot:
     """The snapshot `snapshot_id`, or the current one when None (rule tree.snapshot)."""
     wanted = md.current_snapshot_id if snapshot_id is None else snapshot_id
@@ -133,6 +138,7 @@ def find_snapshot(md: TableMetadata, snapshot_id: int | None) -> Snapshot:
     )
 
 
+@implements("tree.manifest-format-version")
 def manifest_format_version(f: AvroFile, table_format_version: int, path: str) -> int:
     """A manifest's own format version (rule tree.manifest-format-version)."""
     raw = f.metadata.get("format-version")
@@ -159,6 +165,7 @@ def read_manifest(files: FileSource, row: dict[str, Any], table_format_version: 
     return ManifestReading(row, f, fv, entries)
 
 
+@implements("tree.manifest-metadata", "tree.snapshot")
 def manifest_rows(
     files: FileSource, md: TableMetadata, snapshot: Snapshot
 ) -> tuple[AvroFile | None, list[dict[str, Any]]]:

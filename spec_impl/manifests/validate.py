@@ -26,7 +26,7 @@ from spec_impl.metadata import json_document
 from spec_impl.manifests.tree import FileSource, manifest_format_version
 from spec_impl.metadata.partitioning import partition_type
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.serde.binary import from_binary
 from spec_impl.types import IcebergType, StructType
 
@@ -168,6 +168,7 @@ class _Checker:
         return self._read[path]
 
     # --- one snapshot ------------------------------------------------------------------------
+    @implements("tree.unique-live-files")
     def snapshot(self, snapshot) -> None:
         if snapshot.manifest_list is None:
             return  # a v1 snapshot with an inline manifests list: nothing of the manifest list to check
@@ -202,6 +203,7 @@ class _Checker:
                 )
         self.row_id_ranges(snapshot, ranges, list_path)
 
+    @implements("manifest.avro-schema")
     def record_schema(self, f: AvroFile, path: str) -> bool:
         """Whether the file's writer schema is a record (rule manifest.avro-schema); reported if not."""
         if isinstance(f.schema, dict) and isinstance(f.schema.get("fields"), list):
@@ -224,6 +226,7 @@ class _Checker:
             return 1
         return self.md.format_version
 
+    @implements("tree.first-row-id", "tree.manifest-length", "tree.min-sequence-number", "tree.partition-spec-id")
     def manifest(self, snapshot, raw_row: dict, live: dict, ranges: list) -> None:
         row = inheritance.read_manifest_file(raw_row)
         path = row["manifest_path"]
@@ -328,6 +331,7 @@ class _Checker:
                 self.partition_values(df.get("partition") or {}, spec, ptype, path, where)
             self.bounds(df, path, where)
 
+    @implements("tree.required-fields", "tree.unwritten-fields")
     def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:
         present = {f["name"] for f in schema.get("fields", [])}
         for field_id, name, _, requirement in table:
@@ -342,6 +346,7 @@ class _Checker:
                     "tree.required-fields", path, f"{what} of a v{fv} file lacks the required field {name} ({field_id})"
                 )
 
+    @implements("tree.unwritten-fields")
     def v1_content(self, record: dict, fv: int, path: str, where: str) -> None:
         """Appendix E, writing v1 metadata: "Manifest list field content must be 0 (data) or omitted",
         and "Data file field content must be 0 (data) or omitted": present with 0 is fine."""
@@ -352,11 +357,13 @@ class _Checker:
                 f"{where}: content {record['content']} in a v1 file, where it must be 0 (data) or omitted",
             )
 
+    @implements("tree.required-fields")
     def required(self, record: dict, table: list, fv: int, path: str, where: str) -> None:
         for field_id, name, _, requirement in table:
             if requirement[fv - 1] == "required" and name in record and record[name] is None:
                 self.report("tree.required-fields", path, f"{where}: required field {name} ({field_id}) is null")
 
+    @implements("tree.manifest-metadata", "tree.manifest-schema-id")
     def manifest_metadata(self, f: AvroFile, fv: int, path: str, row: dict) -> None:
         keys = ["schema", "partition-spec"] + (
             ["schema-id", "partition-spec-id", "format-version", "content"] if fv >= 2 else []
@@ -385,6 +392,9 @@ class _Checker:
                 f"content {content!r} but the manifest list says content {row['content']}",
             )
 
+    @implements(
+        "tree.content", "tree.deletion-vector-fields", "tree.equality-ids", "tree.file-path-uri", "tree.first-row-id"
+    )
     def content(self, df: dict, row: dict, fv: int, path: str, where: str) -> None:
         if not _SCHEME.match(str(df.get("file_path", ""))):
             self.report(
@@ -418,6 +428,7 @@ class _Checker:
             self.report("tree.first-row-id", path, f"{where}: a delete file has first_row_id {df['first_row_id']}")
 
     # --- partition tuples and bounds --------------------------------------------------------------
+    @implements("tree.partition-tuple")
     def partition_struct_type(self, spec, path: str) -> StructType | None:
         """The spec's partition type, from the newest schema that has its source fields: a spec
         replaced before its source column was dropped still types the manifests written under it."""
@@ -434,6 +445,7 @@ class _Checker:
         )
         return None
 
+    @implements("tree.partition-tuple")
     def partition_schema(self, avro: dict | None, ptype: StructType, fv: int, path: str) -> None:
         fields = {f["name"]: f for f in (avro or {}).get("fields", []) if isinstance(f, dict)}
         if [f.name for f in ptype.fields] != list(fields):
@@ -452,6 +464,7 @@ class _Checker:
                     f"partition field {pf.name!r} has field id {got}; the spec's id is {pf.id}",
                 )
 
+    @implements("tree.partition-tuple")
     def partition_values(self, values: dict, spec, ptype: StructType, path: str, where: str) -> None:
         for pf, spec_field in zip(ptype.fields, spec.fields):
             try:
@@ -477,6 +490,7 @@ class _Checker:
                     f"{where}: {pf.name!r} is {value!r}, longer than truncate[{t.param}] allows",
                 )
 
+    @implements("tree.bounds")
     def bounds(self, df: dict, path: str, where: str) -> None:
         lower, upper = avro_map(df.get("lower_bounds")) or {}, avro_map(df.get("upper_bounds")) or {}
         decoded: dict[str, dict[int, Any]] = {"lower": {}, "upper": {}}
@@ -502,6 +516,7 @@ class _Checker:
                 pass  # values without an order here (geometry): decoding was the check
 
     # --- counts, sequence numbers, row ids ----------------------------------------------------------
+    @implements("tree.manifest-counts")
     def counts(self, row: dict, entries: list[dict], path: str) -> None:
         for status, name in ((ADDED, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
             matching = [e for e in entries if e["status"] == status]
@@ -512,6 +527,7 @@ class _Checker:
                 if row.get(key) is not None and row[key] != actual:
                     self.report("tree.manifest-counts", path, f"{key} is {row[key]}; the manifest has {actual}")
 
+    @implements("tree.sequence-number-bound")
     def sequence_bounds(self, snapshot, row: dict, entries: list[dict], path: str) -> None:
         if self.md.format_version < 2 or snapshot.sequence_number == 0:
             return
@@ -537,6 +553,7 @@ class _Checker:
                     f"{name}: data sequence number {e['sequence_number']} > file sequence number {e['file_sequence_number']}",
                 )
 
+    @implements("tree.first-row-id")
     def row_id_ranges(self, snapshot, ranges: list[tuple[int, int, str]], path: str) -> None:
         ranges.sort()
         for (a_start, a_end, a), (b_start, b_end, b) in zip(ranges, ranges[1:]):
@@ -554,6 +571,7 @@ class _Checker:
             )
 
 
+@implements("tree.unique-live-files")
 def _live_key(df: dict) -> str:
     """What is live once per snapshot (rule tree.unique-live-files): a file, or a DV's blob in its Puffin file."""
     if str(df.get("file_format", "")).lower() == "puffin" and df.get("content_offset") is not None:

@@ -22,7 +22,7 @@ from spec_impl.errors import SpecError
 from spec_impl.metadata.projection import promote_value
 from spec_impl.metadata.schema import IndexedField, Schema, initial_default, walk
 from spec_impl.promotion import can_promote
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.types import ABSENT, IcebergType, ListType, MapType, StructType
 
 _E = "Schema Evolution"
@@ -120,6 +120,7 @@ def check_evolution(
 _VALUE_KEEPING = {"year", "month", "day", "void"}  # date -> timestamp keeps these transforms' values
 
 
+@implements("evolution.type.partition-transform")
 def _partition_values_change(old: IndexedField, new: IndexedField, specs: Any) -> list[Violation]:
     """adopted 1.1: date promoted to timestamp(_ns) changes identity and bucket values (days vs micros)."""
     if getattr(old.type, "name", None) != "date" or getattr(new.type, "name", None) not in (
@@ -147,6 +148,7 @@ def _order(schema: Schema):
     return position.__getitem__
 
 
+@implements("evolution.default.initial", "evolution.move", "evolution.required")
 def _changed(old: IndexedField, new: IndexedField, format_version: int, revision: str) -> list[Violation]:
     out: list[Violation] = []
     where = f"field {new.id} ({new.dotted})"
@@ -170,6 +172,7 @@ def _changed(old: IndexedField, new: IndexedField, format_version: int, revision
     return out
 
 
+@implements("evolution.field-id.kept", "evolution.type.nested", "evolution.type.promotion")
 def _type_change(
     old: IcebergType, new: IcebergType, where: str, fid: int, format_version: int, revision: str
 ) -> list[Violation]:
@@ -206,6 +209,7 @@ def _type_change(
     return []
 
 
+@implements("evolution.add-required", "evolution.field-id.new")
 def _added(
     info: IndexedField, new: Schema, old_ids: frozenset[int], floor: int, format_version: int
 ) -> list[Violation]:

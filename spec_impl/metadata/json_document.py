@@ -32,7 +32,7 @@ from typing import Any
 
 from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 MAX_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 256
@@ -62,6 +62,7 @@ def brief(value: Any) -> str:
         return f"<a deeply nested {type(value).__name__}>"
 
 
+@implements("json.document")
 def loads(data: bytes | str, what: str = "the document", syntax_rule: str = "json.document") -> Any:
     """Parse JSON text strictly (rule json.document): bounded size and depth, UTF-8, RFC 8259 numbers,
     unique keys. Text that is not JSON at all (not UTF-8, a syntax error) is `syntax_rule`."""
@@ -93,6 +94,7 @@ def loads(data: bytes | str, what: str = "the document", syntax_rule: str = "jso
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]', re.S)
 
 
+@implements("json.document")
 def check_text_depth(text: str, what: str = "the document") -> None:
     """Reject nesting deeper than MAX_DEPTH before parsing (brackets inside strings do not count)."""
     depth = 0
@@ -109,6 +111,7 @@ def check_text_depth(text: str, what: str = "the document") -> None:
             depth -= 1
 
 
+@implements("json.document")
 def check_depth(value: Any, what: str = "the document") -> None:
     """Reject a parsed value nested deeper than MAX_DEPTH lists/objects (iteratively, no recursion)."""
     stack = [(value, 1)]
@@ -120,6 +123,7 @@ def check_depth(value: Any, what: str = "the document") -> None:
             stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
 
 
+@implements("json.document")
 def gunzip(data: bytes, what: str, rule: str) -> bytes:
     """Decompress a gzip stream, at most MAX_BYTES of output; a damaged stream is `rule`."""
     d = zlib.decompressobj(wbits=31)
@@ -138,6 +142,7 @@ def gunzip(data: bytes, what: str, rule: str) -> bytes:
     return out
 
 
+@implements("json.document")
 def _unique_keys(what: str):
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -152,6 +157,7 @@ def _unique_keys(what: str):
     return hook
 
 
+@implements("json.document")
 def _bounded_int(what: str):
     def parse(text: str) -> int:
         if len(text) <= MAX_INTEGER_DIGITS:  # short enough to hold no more digits than allowed
@@ -161,6 +167,7 @@ def _bounded_int(what: str):
     return parse
 
 
+@implements("json.document")
 def _finite_float(what: str):
     def parse(text: str) -> float:
         value = float(text)
@@ -173,6 +180,7 @@ def _finite_float(what: str):
     return parse
 
 
+@implements("json.document")
 def _no_constant(what: str):
     def reject(token: str) -> Any:
         raise InvalidInput("json.document", f"{what} has the token {token}, which is not JSON (RFC 8259 §6)", token)

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.metadata.versions import check_format_version
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.transforms import Transform, accepts, parse_transform, result_type
 from spec_impl.types import IcebergType, ListType, MapType, NestedField, StructType
 
@@ -168,6 +168,7 @@ class PartitionField:
     def source_id(self) -> int:
         return self.source_ids[0]
 
+    @implements("partition-spec.field-id.required")
     def to_json(self, format_version: int, revision: str = revisions.DEFAULT) -> dict:
         """Appendix C partition field JSON for this format version and spec revision."""
         out = write_source_ids(self.source_ids, format_version, revision, _KIND)
@@ -200,6 +201,7 @@ class PartitionSpec:
 # --- source-id / source-ids (shared with sort orders) ------------------------------------------
 
 
+@implements("table.format-version")
 def _check_version(format_version: int) -> int:
     """A caller's format version, checked (rule table.format-version)."""
     return check_format_version(format_version)
@@ -212,6 +214,22 @@ def json_int(obj: dict, key: str, rule_id: str) -> int:
     return value
 
 
+@implements(
+    "name-mapping.json",
+    "partition-spec.json",
+    "partition-spec.source-id",
+    "partition-spec.source-ids",
+    "partition-spec.source-ids.agree",
+    "ref.json",
+    "schema.json",
+    "snapshot-log.json",
+    "snapshot.json",
+    "sort-order.json",
+    "sort-order.source-id",
+    "sort-order.source-ids",
+    "sort-order.source-ids.agree",
+    "view.json",
+)
 def read_source_ids(obj: dict, format_version: int, revision: str, kind: str) -> tuple[int, ...]:
     """The source ids of a partition or sort field (`kind` is the rule prefix); Appendix C, E."""
     _check_version(format_version)
@@ -236,6 +254,18 @@ def read_source_ids(obj: dict, format_version: int, revision: str, kind: str) ->
     return sids if sids is not None else (sid,)  # type: ignore[return-value]
 
 
+@implements(
+    "name-mapping.json",
+    "partition-spec.json",
+    "partition-spec.source-id",
+    "ref.json",
+    "schema.json",
+    "snapshot-log.json",
+    "snapshot.json",
+    "sort-order.json",
+    "sort-order.source-id",
+    "view.json",
+)
 def write_source_ids(source_ids: Sequence[int], format_version: int, revision: str, kind: str) -> dict:
     """The source keys a writer emits (Appendix C; Appendix E v3; adopted digest §1.3)."""
     _check_version(format_version)
@@ -270,6 +300,7 @@ def _require(obj: dict, key: str, rule_id: str, what: str) -> Any:
     return obj[key]
 
 
+@implements("partition-spec.field-id.required", "partition-spec.json")
 def parse_partition_field(
     obj: Any, format_version: int, revision: str = revisions.DEFAULT, position: int = 0
 ) -> PartitionField:
@@ -293,6 +324,7 @@ def parse_partition_field(
     return PartitionField(source_ids, field_id, name, parse_transform(text))
 
 
+@implements("partition-spec.json")
 def parse_partition_fields(
     fields: Any, format_version: int, revision: str = revisions.DEFAULT, spec_id: int = 0
 ) -> PartitionSpec:
@@ -304,6 +336,7 @@ def parse_partition_fields(
     )
 
 
+@implements("partition-spec.json")
 def parse_partition_spec(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> PartitionSpec:
     """The full object form of Appendix C: {"spec-id": ..., "fields": [...]}."""
     obj = _object(obj, "partition spec", "partition-spec.json")
@@ -341,6 +374,15 @@ def _find(t: IcebergType, field_id: int, in_collection: bool) -> tuple[IcebergTy
     return None
 
 
+@implements(
+    "partition-spec.source.exists",
+    "partition-spec.source.nesting",
+    "partition-spec.source.primitive",
+    "partition-spec.transform.arity",
+    "sort-order.source.exists",
+    "sort-order.transform.arity",
+    "transform.source-type",
+)
 def check_sources(
     source_ids: Sequence[int], transform: Transform, schema: StructType, revision: str, kind: str, structural: bool
 ) -> list[IcebergType]:
@@ -369,6 +411,9 @@ def check_sources(
     return types
 
 
+@implements(
+    "partition-spec.field-id.last-partition-id", "partition-spec.field-id.required", "partition-spec.field-id.unique"
+)
 def validate_partition_spec(
     spec: PartitionSpec,
     schema: StructType,
@@ -402,6 +447,7 @@ def validate_partition_spec(
         check_sources(f.source_ids, f.transform, schema, revision, _KIND, structural=True)
 
 
+@implements("partition-spec.transform.unknown-writer")
 def writer_violations(spec: PartitionSpec) -> list[Finding]:
     """What a writer must not write: fields with unknown transforms (Appendix C; adopted 1.3)."""
     return [
@@ -426,6 +472,7 @@ def _compatible(a: PartitionField, b: PartitionField) -> bool:
     )
 
 
+@implements("partition-spec.field-id.reuse", "partition-spec.field-id.table-unique")
 def validate_partition_specs(specs: Iterable[PartitionSpec], format_version: int) -> None:
     """Cross-spec field ids in v2+: one id names one field, and equivalent fields share an id."""
     _check_version(format_version)
@@ -470,6 +517,7 @@ def equivalent(a: PartitionSpec, b: PartitionSpec) -> bool:
     )
 
 
+@implements("partition-spec.equivalent")
 def check_new_spec(new: PartitionSpec, existing: Iterable[PartitionSpec]) -> None:
     """Writers must not create a new spec when an equivalent one exists ("Partitioning")."""
     for spec in existing:
@@ -479,6 +527,7 @@ def check_new_spec(new: PartitionSpec, existing: Iterable[PartitionSpec]) -> Non
             )
 
 
+@implements("partition-spec.field-id.reuse", "partition-spec.field-id.v1-assignment")
 def assign_field_ids(
     new_spec: PartitionSpec, existing_specs: Iterable[PartitionSpec], last_partition_id: int | None, format_version: int
 ) -> tuple[PartitionSpec, int]:
@@ -514,6 +563,9 @@ def assign_field_ids(
     return PartitionSpec(new_spec.spec_id, tuple(out)), max([last, *taken])
 
 
+@implements(
+    "partition-spec.v1-evolution.append", "partition-spec.v1-evolution.drop", "partition-spec.v1-evolution.reorder"
+)
 def v1_evolution_warnings(old: PartitionSpec, new: PartitionSpec) -> list[Finding]:
     """The three v1 recommendations of "Partition Evolution" that `old` -> `new` breaks.
 
@@ -558,6 +610,7 @@ def v1_evolution_warnings(old: PartitionSpec, new: PartitionSpec) -> list[Findin
 # --- partition types ---------------------------------------------------------------------------
 
 
+@implements("transform.unknown")
 def _field_type(
     f: PartitionField, schema: StructType, revision: str, unknown_result: IcebergType | None
 ) -> IcebergType:
@@ -573,6 +626,7 @@ def _field_type(
     return result_type(f.transform, types[0], revision)
 
 
+@implements("partition-spec.partition-type")
 def partition_type(
     spec: PartitionSpec,
     schema: StructType,
@@ -589,6 +643,7 @@ def partition_type(
     )
 
 
+@implements("partition-spec.field-id.required", "partition-statistics.unified-type")
 def unified_partition_type(
     specs: Iterable[PartitionSpec],
     schema: StructType,
@@ -636,6 +691,7 @@ def _canonical(t: IcebergType, value: Any) -> Any:
     )
 
 
+@implements("partition-values.equality")
 def partition_values_equal(a: Sequence[Any], b: Sequence[Any], partition_struct: StructType) -> bool:
     """Equality of two partition tuples (values in the order of the struct's fields), "Scan
     Planning" note 3: floats by their bits with NaN canonical, so -0.0 != 0.0 and NaN == NaN."""

@@ -32,7 +32,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.schema import Schema, initial_default
 from spec_impl.promotion import can_promote
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.temporal import MICROS_PER_DAY
 from spec_impl.types import ABSENT, IcebergType, ListType, MapType, NestedField, PrimitiveType, StructType
 from spec_impl.values import LONG_RANGE
@@ -128,6 +128,7 @@ class NameMapping:
         return [f.to_json() for f in self.fields]
 
 
+@implements("name-mapping.json")
 def parse_name_mapping(obj: Any) -> NameMapping:
     """Read a name mapping from its JSON list (or the JSON text of the table property)."""
     if isinstance(obj, str):
@@ -138,6 +139,7 @@ def parse_name_mapping(obj: Any) -> NameMapping:
     return NameMapping(_parse_level(obj, ()))
 
 
+@implements("name-mapping.json", "name-mapping.unique-names")
 def _parse_level(obj: Any, path: tuple[str, ...]) -> tuple[MappedField, ...]:
     where = "/".join(path) or "the top level"
     if not isinstance(obj, list):
@@ -152,6 +154,7 @@ def _parse_level(obj: Any, path: tuple[str, ...]) -> tuple[MappedField, ...]:
     return fields
 
 
+@implements("name-mapping.json")
 def _parse_field(obj: Any, path: tuple[str, ...]) -> MappedField:
     if not isinstance(obj, dict):
         raise InvalidInput("name-mapping.json", "a field mapping must be a JSON object", obj)
@@ -185,6 +188,7 @@ def _lookup(level: tuple[MappedField, ...], name: str) -> MappedField | None:
 _NANOS_PER_DAY = MICROS_PER_DAY * 1_000
 
 
+@implements("projection.promotion")
 def promote_value(
     value: Any, source: IcebergType, target: IcebergType, format_version: int = 3, revision: str = revisions.DEFAULT
 ) -> Any:
@@ -215,6 +219,7 @@ class _Context:
     revision: str
 
 
+@implements("name-mapping.lookup")
 def project(
     rows: list[dict],
     file_schema: Schema | None,
@@ -245,6 +250,7 @@ def project(
     return [_struct(read_schema.struct, file_struct, r, ctx) for r in rows]
 
 
+@implements("projection.by-id")
 def _struct(read: StructType, file: StructType, record: dict, ctx: _Context) -> dict:
     if not isinstance(record, dict):
         raise InvalidInput(
@@ -260,6 +266,7 @@ def _struct(read: StructType, file: StructType, record: dict, ctx: _Context) -> 
     return out
 
 
+@implements("projection.promotion")
 def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, where: str) -> Any:
     if value is None:
         return None
@@ -284,6 +291,9 @@ def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, wher
     return promote_value(value, file, read, ctx.format_version, ctx.revision)
 
 
+@implements(
+    "projection.missing.default", "projection.missing.null", "projection.missing.partition", "projection.required"
+)
 def _missing(field: NestedField, ctx: _Context) -> Any:
     """The value of a read field that the file does not have (adopted digest §1.2 order)."""
     if ctx.revision == revisions.V3_ADOPTED and field.id in ctx.partition_values:
@@ -299,6 +309,7 @@ def _missing(field: NestedField, ctx: _Context) -> Any:
     return None
 
 
+@implements("projection.promotion")
 def _same_kind(read: IcebergType, file: IcebergType, kind: type, where: str) -> Any:
     if not isinstance(file, kind):
         raise InvalidInput(
@@ -307,6 +318,7 @@ def _same_kind(read: IcebergType, file: IcebergType, kind: type, where: str) -> 
     return file
 
 
+@implements("projection.by-id")
 def _same_id(read_id: int, file_id: int, what: str, where: str) -> None:
     if read_id != file_id:
         raise InvalidInput(
@@ -323,6 +335,7 @@ def _kind(t: IcebergType) -> str:
 # --- files without field ids ----------------------------------------------------------------------
 
 
+@implements("name-mapping.lookup")
 def _struct_by_names(read: StructType, record: dict, level: tuple[MappedField, ...], present: set[int]) -> dict:
     """A name-keyed record as an id-keyed one: each file name resolved through the mapping level."""
     if not isinstance(record, dict):

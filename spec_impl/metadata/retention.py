@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.snapshots import MAIN_BRANCH, Snapshot, SnapshotLogEntry, SnapshotRef, ancestors
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _RET = "Snapshot Retention Policy"
 
@@ -115,6 +115,7 @@ def table_policy(properties: Mapping[str, str] | None) -> RetentionPolicy:
 _MAX = {"history.expire.min-snapshots-to-keep": 2**31 - 1}  # an int; the ages are longs
 
 
+@implements("retention.property")
 def _positive(properties: Mapping[str, str], key: str, default: int | None) -> int | None:
     """A positive decimal integer string (as Java's parseInt / parseLong read it), within the field's range."""
     text = properties.get(key)
@@ -132,6 +133,15 @@ def _older(snapshot: Snapshot, age_ms: int, now_ms: int) -> bool:
     return now_ms - snapshot.timestamp_ms > age_ms
 
 
+@implements(
+    "ref.unknown-snapshot",
+    "retention.branch-ancestors",
+    "retention.expire",
+    "retention.main-never-expires",
+    "retention.ref-age",
+    "retention.ref-snapshots",
+    "snapshot.unique-id",
+)
 def expire_snapshots(
     snapshots: Iterable[Snapshot], refs: Mapping[str, SnapshotRef], properties: Mapping[str, str] | None, now_ms: int
 ) -> ExpirationResult:
@@ -164,6 +174,7 @@ def expire_snapshots(
     return ExpirationResult(frozenset(retained), frozenset(by_id) - retained, frozenset(removed))  # step 5
 
 
+@implements("retention.branch-ancestors")
 def _branch_retained(
     branch: SnapshotRef, by_id: Mapping[int, Snapshot], policy: RetentionPolicy, now_ms: int
 ) -> list[int]:
@@ -179,6 +190,7 @@ def _branch_retained(
     return kept
 
 
+@implements("retention.snapshot-log")
 def prune_snapshot_log(log: Iterable[SnapshotLogEntry], kept: Iterable[int]) -> tuple[SnapshotLogEntry, ...]:
     """ "When snapshots are expired from the list of valid snapshots, all entries before a snapshot
     that has expired should be removed": drop everything up to and including the last entry whose

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata import versions
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.serde.json_value import from_json
 from spec_impl.types import (
     ABSENT,
@@ -269,6 +269,7 @@ class Schema:
         return out
 
 
+@implements("schema.json", "schema.schema-id")
 def parse_schema(obj: Any, format_version: int) -> Schema:
     """Read a schema from its Appendix C JSON (the JSON shape only; see `validate_schema`)."""
     _check_format_version(format_version)
@@ -307,6 +308,7 @@ def write_default(field: NestedField) -> Any:
     return _decode_default(field, "write-default", field.write_default)
 
 
+@implements("schema.default.decode")
 def _decode_default(field: NestedField, key: str, raw: Any) -> Any:
     if raw is ABSENT or raw is None:
         return None
@@ -318,6 +320,7 @@ def _decode_default(field: NestedField, key: str, raw: Any) -> Any:
         ) from None
 
 
+@implements("schema.default.null-only", "schema.default.required", "schema.default.struct")
 def _check_defaults(info: IndexedField, revision: str) -> None:
     field = info.field
     assert field is not None
@@ -340,6 +343,7 @@ def _check_defaults(info: IndexedField, revision: str) -> None:
 # --- validation -----------------------------------------------------------------------------------
 
 
+@implements("schema.field-id.reserved", "schema.field-id.unique")
 def validate_schema(
     schema: Schema, format_version: int, revision: str = revisions.DEFAULT, *, allow_metadata_columns: bool = False
 ) -> None:
@@ -373,6 +377,7 @@ def validate_schema(
         _check_identifier(schema, fid)
 
 
+@implements("schema.default.version", "type.version")
 def _check_version_features(schema: Schema, format_version: int) -> None:
     """Types added by a later format version (type.version); defaults before v3."""
     for info in walk(schema.struct):
@@ -393,6 +398,14 @@ def _check_version_features(schema: Schema, format_version: int) -> None:
                     )
 
 
+@implements(
+    "schema.identifier.collection",
+    "schema.identifier.exists",
+    "schema.identifier.floating",
+    "schema.identifier.optional-struct",
+    "schema.identifier.primitive",
+    "schema.identifier.required",
+)
 def _check_identifier(schema: Schema, fid: int) -> None:
     try:
         info = schema.field_by_id(fid)
@@ -424,6 +437,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+@implements("table.format-version")
 def _check_format_version(format_version: int) -> int:
     """A caller's format version, checked (rule table.format-version)."""
     return versions.check_format_version(format_version)

@@ -43,7 +43,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.versions import check_format_version
 from spec_impl.revisions import V3_ADOPTED
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _SNAP = "Snapshots; Appendix C"
 _E2 = "Snapshots; Appendix E (Version 2)"
@@ -189,6 +189,7 @@ def _string_map(value: Any, rule: str, what: str) -> tuple[tuple[str, str], ...]
     return tuple(value.items())
 
 
+@implements("table.format-version")
 def _check_version(format_version: int) -> int:
     """A caller's format version, checked (rule table.format-version)."""
     return check_format_version(format_version)
@@ -251,6 +252,7 @@ class Snapshot:
         return out
 
 
+@implements("snapshot.json", "snapshot.key-id", "snapshot.row-lineage", "snapshot.sequence-number")
 def parse_snapshot(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> Snapshot:
     """Read a snapshot of a table of `format_version`, applying the Appendix E read defaults
     (v1: sequence-number 0). Fields of later versions are ignored, as readers ignore unknown fields."""
@@ -296,6 +298,7 @@ def parse_snapshot(obj: Any, format_version: int, revision: str = revisions.DEFA
     )
 
 
+@implements("snapshot.manifest-list", "snapshot.manifests")
 def _read_manifests(obj: dict, format_version: int) -> tuple[str | None, tuple[str, ...] | None]:
     manifest_list = obj.get("manifest-list")
     if manifest_list is not None and not isinstance(manifest_list, str):
@@ -318,6 +321,7 @@ def _read_manifests(obj: dict, format_version: int) -> tuple[str | None, tuple[s
     return manifest_list, manifests
 
 
+@implements("snapshot.operation", "snapshot.summary")
 def _read_summary(obj: dict, format_version: int) -> tuple[tuple[str, str], ...] | None:
     value = obj.get("summary")
     if value is None:
@@ -333,6 +337,7 @@ def _read_summary(obj: dict, format_version: int) -> tuple[tuple[str, str], ...]
     return summary
 
 
+@implements("snapshot.parent")
 def ancestors(snapshot_id: int, snapshots_by_id: Mapping[int, Snapshot]) -> tuple[Snapshot, ...]:
     """The snapshot `snapshot_id` and its ancestors, newest first, up to the first snapshot without
     a parent or whose parent has expired (is not in `snapshots_by_id`). An unknown `snapshot_id`
@@ -365,6 +370,7 @@ class SnapshotRef:
     max_snapshot_age_ms: int | None = None
     max_ref_age_ms: int | None = None
 
+    @implements("ref.branch-only-retention", "ref.positive", "ref.type")
     def __post_init__(self):
         if self.type not in (BRANCH, TAG):
             raise InvalidInput("ref.type", "a reference's type must be branch or tag", self.type)
@@ -400,6 +406,7 @@ class SnapshotRef:
         return out
 
 
+@implements("ref.json")
 def parse_ref(obj: Any) -> SnapshotRef:
     """Read one value of the refs map ("Snapshot Reference"; Appendix C)."""
     obj = _object(obj, "ref.json", "a snapshot reference")
@@ -415,6 +422,7 @@ def parse_ref(obj: Any) -> SnapshotRef:
     return SnapshotRef(snapshot_id, ref_type, min_keep, max_age, max_ref_age)
 
 
+@implements("ref.current-snapshot")
 def parse_current_snapshot_id(value: Any) -> int | None:
     """Table metadata `current-snapshot-id`: None for absent, null or -1 (no current snapshot)."""
     if value is None or (_is_int(value) and value == -1):
@@ -432,6 +440,7 @@ def current_snapshot_id_to_json(snapshot_id: int | None, format_version: int) ->
     return snapshot_id
 
 
+@implements("ref.current-snapshot", "ref.json", "ref.main-branch")
 def resolve_refs(refs_json: Any, current_snapshot_id: Any, format_version: int) -> dict[str, SnapshotRef]:
     """The table's references ("Table Metadata Fields": refs, current-snapshot-id).
 
@@ -486,6 +495,7 @@ class SnapshotLogEntry:
         return {"timestamp-ms": self.timestamp_ms, "snapshot-id": self.snapshot_id}
 
 
+@implements("snapshot-log.json")
 def parse_snapshot_log(obj: Any) -> tuple[SnapshotLogEntry, ...]:
     """Read the snapshot-log list (None reads as empty)."""
     if obj is None:
@@ -503,6 +513,7 @@ def parse_snapshot_log(obj: Any) -> tuple[SnapshotLogEntry, ...]:
     return tuple(entries)
 
 
+@implements("ref.unknown-snapshot", "snapshot.last-sequence-number", "snapshot.sequence-order", "snapshot.unique-id")
 def validate_snapshots(
     snapshots: Iterable[Snapshot],
     refs: Mapping[str, SnapshotRef],
@@ -560,6 +571,7 @@ def validate_snapshots(
     return by_id
 
 
+@implements("snapshot.parent")
 def _check_parent_chains_end(by_id: Mapping[int, Snapshot]) -> None:
     """No parent chain has a cycle (rule snapshot.parent), in time linear in the snapshots: a walk up
     the parents stops at a snapshot an earlier walk already followed to its end."""
@@ -578,6 +590,7 @@ def _check_parent_chains_end(by_id: Mapping[int, Snapshot]) -> None:
         ends |= on_walk
 
 
+@implements("snapshot-log.order", "snapshot-log.unknown-snapshot")
 def _check_log(log: tuple[SnapshotLogEntry, ...], by_id: Mapping[int, Snapshot]) -> None:
     for before, after in pairwise(log):
         if after.timestamp_ms < before.timestamp_ms - LOG_CLOCK_SKEW_MS:
@@ -598,6 +611,7 @@ def _check_log(log: tuple[SnapshotLogEntry, ...], by_id: Mapping[int, Snapshot])
             )
 
 
+@implements("snapshot.next-row-id", "snapshot.row-range")
 def _check_row_ranges(snapshots: Iterable[Snapshot], next_row_id: int) -> None:
     ranges = sorted(
         (s.first_row_id, s.first_row_id + s.added_rows, s.snapshot_id)

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.partitioning import check_sources, json_int, read_source_ids, write_source_ids
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.transforms import Transform, apply_transform, parse_transform, result_type
 from spec_impl.types import IcebergType, StructType, parse_type
 from spec_impl.values import normalize
@@ -96,12 +96,14 @@ NULL_ORDERS = (NULLS_FIRST, NULLS_LAST)
 UNSORTED_ORDER_ID = 0
 
 
+@implements("sort-order.direction")
 def _check_direction(direction: Any) -> str:
     if direction not in DIRECTIONS:
         raise InvalidInput("sort-order.direction", "a sort direction must be 'asc' or 'desc'", direction)
     return direction
 
 
+@implements("sort-order.null-order")
 def _check_null_order(null_order: Any) -> str:
     if null_order not in NULL_ORDERS:
         raise InvalidInput("sort-order.null-order", "a null order must be 'nulls-first' or 'nulls-last'", null_order)
@@ -158,6 +160,7 @@ class SortOrder:
 UNSORTED = SortOrder(UNSORTED_ORDER_ID, ())
 
 
+@implements("sort-order.order-id.unsorted")
 def _check_unsorted(order_id: int, fields: tuple) -> None:
     if order_id == UNSORTED_ORDER_ID and fields:
         raise InvalidInput(
@@ -169,6 +172,7 @@ def _check_unsorted(order_id: int, fields: tuple) -> None:
         )
 
 
+@implements("sort-order.json")
 def parse_sort_field(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> SortField:
     """One Appendix C sort field."""
     if not isinstance(obj, dict):
@@ -187,6 +191,7 @@ def parse_sort_field(obj: Any, format_version: int, revision: str = revisions.DE
     )
 
 
+@implements("sort-order.json")
 def parse_sort_order(obj: Any, format_version: int, revision: str = revisions.DEFAULT) -> SortOrder:
     """One Appendix C sort order object: {"order-id": ..., "fields": [...]}."""
     if not isinstance(obj, dict):
@@ -221,6 +226,7 @@ _MAGNITUDE = _SIGN - 1
 _INF_BITS = 0x7FF0000000000000
 
 
+@implements("sort-order.float-order")
 def float_sort_key(x: float) -> int:
     """An int key in the spec's floating-point order (rule sort-order.float-order):
     -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN; the NaN sign comes from the bits.
@@ -269,6 +275,7 @@ def _value_key(t: IcebergType, value: Any) -> Any:
     return value
 
 
+@implements("sort-order.record-order")
 def sort_key(value: Any, type_: IcebergType | str, direction: str = ASC, null_order: str = NULLS_FIRST) -> tuple:
     """A key for `sorted()` that orders values of `type_` by direction and null order; nulls are
     first or last whatever the direction (rule sort-order.record-order)."""
@@ -279,6 +286,7 @@ def sort_key(value: Any, type_: IcebergType | str, direction: str = ASC, null_or
     return (1, _Directed(_value_key(parse_type(type_), value), direction == DESC))
 
 
+@implements("transform.unknown")
 def record_sort_key(
     order: SortOrder, schema: StructType, revision: str = revisions.DEFAULT
 ) -> Callable[[Mapping[int, Any]], tuple]:

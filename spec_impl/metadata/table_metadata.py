@@ -16,7 +16,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 SECTION = "Table Metadata Fields; Appendix C; Appendix E"
 
@@ -132,6 +132,7 @@ class TableMetadata:
     encryption_keys: tuple = ()
 
 
+@implements("json.document", "table.field-type", "table.gzip")
 def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableMetadata:
     """Read a metadata file's bytes: plain JSON, or (adopted v3, rule table.gzip) gzip-compressed JSON.
 
@@ -149,6 +150,7 @@ def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableM
     )
 
 
+@implements("table.field-type", "table.required-field", "table.table-uuid")
 def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMetadata:
     """Read a table metadata JSON object, validate it, and apply the defaults of its version."""
     revisions.check(revision)
@@ -208,6 +210,7 @@ def _format_version(doc: dict) -> int:
     return check_format_version(doc.get("format-version"))
 
 
+@implements("table.field-type", "table.required-field")
 def _int(doc: dict, key: str, default: Any = ...) -> Any:
     if key not in doc or doc[key] is None:
         if default is ...:
@@ -219,6 +222,7 @@ def _int(doc: dict, key: str, default: Any = ...) -> Any:
     return v
 
 
+@implements("table.field-type")
 def _str(doc: dict, key: str) -> str:
     v = doc.get(key)
     if not isinstance(v, str):
@@ -226,6 +230,7 @@ def _str(doc: dict, key: str) -> str:
     return v
 
 
+@implements("table.field-type")
 def _list(doc: dict, key: str) -> list:
     v = doc.get(key)
     if v is None:
@@ -244,10 +249,12 @@ def _uuid(v: Any) -> str | None:
         return _bad_uuid(v)
 
 
+@implements("table.table-uuid")
 def _bad_uuid(v: Any) -> str:
     raise InvalidInput("table.table-uuid", "table-uuid must be a UUID string (8-4-4-4-12 hex digits)", v)
 
 
+@implements("table.field-type")
 def _properties(doc: dict) -> dict:
     props = doc.get("properties") or {}
     if not isinstance(props, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in props.items()):
@@ -255,6 +262,7 @@ def _properties(doc: dict) -> dict:
     return dict(props)
 
 
+@implements("table.deprecated-ignored", "table.required-field", "table.v1-defaults")
 def _schemas(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
     """schemas + current-schema-id, or (v1) the deprecated schema as schema 0 (rule table.v1-defaults)."""
     if doc.get("schemas") is not None:
@@ -270,6 +278,7 @@ def _schemas(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
     return parsed, current
 
 
+@implements("table.deprecated-ignored", "table.required-field")
 def _specs(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
     """partition-specs + default-spec-id, or (v1) partition-spec as spec 0 with field ids from 1000."""
     if doc.get("partition-specs") is not None:
@@ -291,6 +300,7 @@ def _sort_orders(doc: dict, fv: int, revision: str) -> tuple[tuple, int]:
     return orders, _int(doc, "default-sort-order-id", default=0)
 
 
+@implements("table.logs")
 def _log(doc: dict, key: str, ref_key: str) -> tuple:
     entries = _list(doc, key)
     for e in entries:
@@ -302,6 +312,15 @@ def _log(doc: dict, key: str, ref_key: str) -> tuple:
 # --- cross-field rules -------------------------------------------------------------------------
 
 
+@implements(
+    "table.current-schema",
+    "table.default-sort-order",
+    "table.default-spec",
+    "table.encryption-keys",
+    "table.last-column-id",
+    "table.last-partition-id",
+    "table.statistics",
+)
 def _validate(md: TableMetadata, revision: str) -> None:
     _unique("schema", [s.schema_id for s in md.schemas])
     _unique("partition spec", [s.spec_id for s in md.specs])
@@ -352,6 +371,7 @@ def _validate(md: TableMetadata, revision: str) -> None:
             )
 
 
+@implements("table.unique-ids")
 def _unique(what: str, ids: list[int]) -> None:
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -454,6 +474,7 @@ register(
 )
 
 
+@implements("table.writer")
 def write_table_metadata(
     md: TableMetadata, format_version: int | None = None, revision: str = revisions.DEFAULT
 ) -> dict:

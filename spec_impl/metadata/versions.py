@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_impl.errors import InvalidInput
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 MAX_FORMAT_VERSION = 3
 
@@ -24,6 +24,7 @@ register(
 )
 
 
+@implements("table.format-version")
 def check_format_version(fv: Any) -> int:
     """`fv` as a format version (rule table.format-version): an integer 1..3, not a bool or a string."""
     if not isinstance(fv, int) or isinstance(fv, bool):

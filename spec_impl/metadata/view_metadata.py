@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _ADOPTED = "adopted 5 View spec: View Metadata"
 _DRAFT = "View spec draft (001): View Metadata"
@@ -287,6 +287,7 @@ class ViewMetadata:
 # --- parsing -----------------------------------------------------------------------------------
 
 
+@implements("view.current-version", "view.format-version", "view.json", "view.schema-id")
 def parse_view_metadata(obj: Any, revision: str = revisions.DEFAULT) -> ViewMetadata:
     """Read and validate view metadata JSON under `revision` ("v3-adopted" or "2024-seed")."""
     revisions.check(revision)
@@ -310,6 +311,7 @@ def parse_view_metadata(obj: Any, revision: str = revisions.DEFAULT) -> ViewMeta
     return ViewMetadata(revision, location, current, versions, log, schemas, properties, view_uuid, current_schema_id)
 
 
+@implements("view.uuid")
 def _parse_uuid(value: Any) -> str:
     if not isinstance(value, str):
         raise InvalidInput("view.uuid", "view-uuid is required and must be a UUID string", value)
@@ -320,6 +322,7 @@ def _parse_uuid(value: Any) -> str:
     return value
 
 
+@implements("view.schemas")
 def _parse_schemas(value: Any, required: bool) -> tuple[dict, ...] | None:
     if value is None:
         if required:
@@ -337,6 +340,7 @@ def _parse_schemas(value: Any, required: bool) -> tuple[dict, ...] | None:
     return tuple(value)
 
 
+@implements("view.version-unique")
 def _parse_versions(value: Any, draft: bool, schemas: dict[int, dict]) -> tuple[ViewVersion, ...]:
     if not isinstance(value, list) or not value:
         raise InvalidInput("view.version-unique", "versions must be a non-empty list", value)
@@ -349,6 +353,15 @@ def _parse_versions(value: Any, draft: bool, schemas: dict[int, dict]) -> tuple[
     return versions
 
 
+@implements(
+    "view.default-namespace",
+    "view.dialect-unique",
+    "view.json",
+    "view.representation",
+    "view.schema-id",
+    "view.summary",
+    "view.summary-operation",
+)
 def _parse_version(obj: Any, draft: bool, schemas: dict[int, dict]) -> ViewVersion:
     obj = _object(obj, "view.json", "a view version")
     version_id = _integer(obj, "version-id", "view.json", _INT)
@@ -390,6 +403,7 @@ def _parse_version(obj: Any, draft: bool, schemas: dict[int, dict]) -> ViewVersi
     return ViewVersion(version_id, timestamp_ms, summary, parsed, schema_id, catalog, namespace)
 
 
+@implements("view.field-aliases", "view.json", "view.representation", "view.schema-id")
 def _parse_representation(obj: Any, draft: bool, schemas: dict[int, dict]) -> SqlRepresentation | UnknownRepresentation:
     obj = _object(obj, "view.representation", "a representation")
     kind = obj.get("type")
@@ -419,6 +433,7 @@ def _parse_representation(obj: Any, draft: bool, schemas: dict[int, dict]) -> Sq
     return SqlRepresentation(sql, dialect, schema_id, catalog, namespace, aliases, docs)
 
 
+@implements("view.version-log")
 def _parse_log(value: Any) -> tuple[VersionLogEntry, ...]:
     if not isinstance(value, list):
         raise InvalidInput("view.version-log", "version-log is required and must be a list", value)

@@ -45,7 +45,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions.predicates import FLOATING, compare
 from spec_impl.metadata.partitioning import Finding
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.serde.binary import from_binary, to_binary
 from spec_impl.types import IcebergType
 from spec_impl.values import is_nan, normalize
@@ -107,6 +107,7 @@ def _type_name(t: IcebergType) -> str | None:
     return getattr(t, "name", None)
 
 
+@implements("metrics.bound.truncation")
 def truncate_lower(t: IcebergType, value: Any, length: int) -> Any:
     """The lower bound of `value` truncated to `length` code points or bytes: its prefix
     (rule metrics.bound.truncation)."""
@@ -114,6 +115,7 @@ def truncate_lower(t: IcebergType, value: Any, length: int) -> Any:
     return value[:length]
 
 
+@implements("metrics.bound.truncation")
 def truncate_upper(t: IcebergType, value: Any, length: int) -> Any:
     """The upper bound of `value` truncated to `length` code points or bytes: the prefix with its
     last incrementable code point (byte) incremented; None when none can be (rule
@@ -135,6 +137,7 @@ def truncate_upper(t: IcebergType, value: Any, length: int) -> Any:
     return None
 
 
+@implements("metrics.bound.truncation")
 def _check_truncatable(t: IcebergType, length: int) -> None:
     if _type_name(t) not in TRUNCATABLE:
         raise InvalidInput("metrics.bound.truncation", "only string and binary bounds may be truncated", str(t))
@@ -158,6 +161,14 @@ def value_range(t: IcebergType, values: Sequence[Any]) -> tuple[Any, Any] | None
     return low, high
 
 
+@implements(
+    "metrics.bound.truncation",
+    "metrics.lower-bound",
+    "metrics.nan-value-count",
+    "metrics.null-value-count",
+    "metrics.upper-bound",
+    "metrics.value-count",
+)
 def column_metrics(t: IcebergType, values: Sequence[Any], truncate_length: int | None = None) -> ColumnMetrics:
     """The metrics a writer computes from a column's values (rules metrics.value-count,
     metrics.null-value-count, metrics.nan-value-count, metrics.lower-bound, metrics.upper-bound;
@@ -179,6 +190,7 @@ def column_metrics(t: IcebergType, values: Sequence[Any], truncate_length: int |
     )
 
 
+@implements("metrics.bound.encoding")
 def read_bound(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
     """A bound's value from its Appendix D bytes (rule metrics.bound.encoding)."""
     try:
@@ -189,6 +201,7 @@ def read_bound(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -
         ) from None
 
 
+@implements("metrics.nan-value-count", "metrics.null-value-count", "metrics.value-count")
 def check_column_metrics(
     t: IcebergType, values: Sequence[Any], claimed: ColumnMetrics, revision: str = revisions.DEFAULT
 ) -> list[Finding]:
@@ -212,6 +225,13 @@ def check_column_metrics(
     return found
 
 
+@implements(
+    "metrics.bound.nan",
+    "metrics.bound.signed-zero",
+    "metrics.bound.truncation",
+    "metrics.lower-bound",
+    "metrics.upper-bound",
+)
 def _check_bound(t: IcebergType, side: str, data: bytes, extremes: tuple | None, revision: str) -> list[Finding]:
     try:
         bound = read_bound(t, data, revision)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_impl.metadata.partitioning import Finding
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 
 _DF = "Manifests: data_file fields"
 register(
@@ -29,6 +29,7 @@ register(
 )
 
 
+@implements("file.record-count")
 def check_record_count(claimed: Any, rows: int) -> list[Finding]:
     """Rule file.record-count: the claimed count is the file's number of rows."""
     return (
@@ -38,6 +39,7 @@ def check_record_count(claimed: Any, rows: int) -> list[Finding]:
     )
 
 
+@implements("file.size-in-bytes")
 def check_file_size(claimed: Any, length: int) -> list[Finding]:
     """Rule file.size-in-bytes: the claimed size is the file's length in bytes."""
     return (

@@ -26,7 +26,7 @@ from spec_impl.bulk import apply_transform_array
 from spec_impl.errors import InvalidInput
 from spec_impl.expressions.projection import PartitionField
 from spec_impl.metadata.partitioning import Finding, partition_values_equal
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.scan.arrow_values import rows_from_arrow
 from spec_impl.transforms import apply_transform, result_type
 from spec_impl.types import IcebergType, NestedField, StructType
@@ -68,6 +68,7 @@ def row_partition(
     return [apply_transform(f.transform, types[f.source], row.get(f.source), revision) for f in fields]
 
 
+@implements("data-file.partition-tuple", "data-file.partition-tuple.single")
 def partition_tuple(
     fields: Sequence[PartitionField],
     types: Mapping[str, IcebergType],
@@ -91,6 +92,7 @@ def partition_tuple(
     return first
 
 
+@implements("data-file.partition-tuple")
 def check_partition_tuple(
     fields: Sequence[PartitionField],
     types: Mapping[str, IcebergType],
@@ -112,6 +114,7 @@ def check_partition_tuple(
     return found
 
 
+@implements("data-file.partition-tuple.single")
 def partition_tuple_arrow(
     fields: Sequence[PartitionField],
     types: Mapping[str, IcebergType],

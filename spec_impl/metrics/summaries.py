@@ -35,7 +35,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.expressions.predicates import FLOATING, compare
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metrics.column_metrics import read_bound, value_range
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.serde.binary import to_binary
 from spec_impl.types import IcebergType
 from spec_impl.values import is_nan
@@ -92,6 +92,7 @@ def field_summary(t: IcebergType, values: Sequence[Any]) -> FieldSummary:
     return FieldSummary(any(v is None for v in values), any(is_nan(v) for v in values), lower, upper)
 
 
+@implements("partition-summary.fields")
 def partition_summaries(types: Sequence[IcebergType], tuples: Sequence[Sequence[Any]]) -> list[FieldSummary]:
     """The `partitions` list of a manifest whose entries have these partition tuples (values in
     spec order)."""
@@ -103,6 +104,7 @@ def partition_summaries(types: Sequence[IcebergType], tuples: Sequence[Sequence[
     return [field_summary(t, [tup[i] for tup in tuples]) for i, t in enumerate(types)]
 
 
+@implements("partition-summary.contains-nan", "partition-summary.contains-null", "partition-summary.fields")
 def check_partition_summaries(
     types: Sequence[IcebergType],
     tuples: Sequence[Sequence[Any]],
@@ -141,6 +143,7 @@ def check_partition_summaries(
     return found
 
 
+@implements("partition-summary.lower-bound", "partition-summary.signed-zero", "partition-summary.upper-bound")
 def _check_bound(
     t: IcebergType, i: int, side: str, data: bytes | None, extremes: tuple | None, revision: str
 ) -> list[Finding]:

@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.metadata.schema import Schema, walk
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.types import (
     BINARY,
     BOOLEAN,
@@ -142,6 +142,7 @@ def arrow_schema(schema: Schema, *, uuid_extension: bool = False) -> pa.Schema:
     return pa.schema([_arrow_field(f.id, f.name, f.type, f.required, uuid_extension) for f in schema.fields])
 
 
+@implements("scan.arrow-type")
 def arrow_type(t: IcebergType, *, uuid_extension: bool = False) -> pa.DataType:
     """Appendix A: the Arrow type of `t` (rule scan.arrow-type); nested fields carry their ids."""
     if isinstance(t, StructType):
@@ -179,6 +180,7 @@ def _arrow_field(fid: int, name: str, t: IcebergType, required: bool, uuid_exten
 # --- Arrow -> Iceberg -----------------------------------------------------------------------------
 
 
+@implements("scan.arrow-type", "scan.field-ids", "schema.field-id.unique")
 def iceberg_schema(arrow: pa.Schema) -> Schema | None:
     """The Iceberg schema of an Arrow schema whose fields all carry field ids; None when none does.
 
@@ -221,6 +223,7 @@ def _iceberg_type(t: pa.DataType) -> IcebergType:
     return primitive_type(t)
 
 
+@implements("scan.arrow-type")
 def primitive_type(t: pa.DataType) -> PrimitiveType:
     """The Iceberg primitive type an Arrow type carries (Appendix A, read side; rule scan.arrow-type)."""
     if pa.types.is_dictionary(t):
@@ -257,6 +260,7 @@ def primitive_type(t: pa.DataType) -> PrimitiveType:
     raise NotDefined("scan.arrow-type", f"the Arrow type {t} carries no Iceberg type", str(t))
 
 
+@implements("scan.field-ids")
 def _field_id(field: pa.Field) -> int | None:
     raw = (field.metadata or {}).get(FIELD_ID_KEY)
     if raw is None:
@@ -314,6 +318,7 @@ def _one_array(column: pa.ChunkedArray) -> pa.Array:
     return column.combine_chunks() if column.num_chunks else pa.nulls(0, column.type)
 
 
+@implements("scan.field-ids")
 def _key_and_hint(field: pa.Field, struct: StructType | None, by_id: bool) -> tuple[Any, IcebergType | None]:
     """The record key of an Arrow field and the Iceberg type the schema gives it (None when unknown)."""
     if not by_id:
@@ -356,6 +361,7 @@ def _struct_values(arr: pa.StructArray, hint: StructType | None, by_id: bool, pa
     return [dict(zip(keys, row)) if ok else None for ok, row in zip(valid, rows)]
 
 
+@implements("scan.arrow-type", "scan.map-keys")
 def _map_values(arr: pa.MapArray, hint: MapType | None, by_id: bool, path: str) -> list:
     entries = arr.values  # struct<key, value>, not sliced: `_split` applies the offsets
     key_type = entries.type.field(0).type
@@ -384,6 +390,7 @@ def _split(arr: pa.Array, children: list) -> list:
     return [children[offsets[i] : offsets[i + 1]] if ok else None for i, ok in enumerate(valid)]
 
 
+@implements("scan.arrow-type")
 def _primitive_values(arr: pa.Array, hint: IcebergType | None, path: str) -> list:
     actual = primitive_type(arr.type)
     t = actual if hint is None else hint
@@ -401,6 +408,7 @@ def _primitive_values(arr: pa.Array, hint: IcebergType | None, path: str) -> lis
     return arr.to_pylist()
 
 
+@implements("scan.arrow-type")
 def _expect_hint(hint: IcebergType | None, kind: type, t: pa.DataType, path: str) -> Any:
     if hint is not None and not isinstance(hint, kind):
         raise NotDefined(
@@ -412,6 +420,7 @@ def _expect_hint(hint: IcebergType | None, kind: type, t: pa.DataType, path: str
 # --- records -> Arrow -----------------------------------------------------------------------------
 
 
+@implements("scan.required", "value.decimal", "value.range")
 def arrow_table(rows: list[dict], schema: Schema, *, uuid_extension: bool = False) -> pa.Table:
     """An Arrow table with `arrow_schema(schema)` holding the physical records `rows` (keyed by field id).
 
@@ -430,6 +439,7 @@ def arrow_table(rows: list[dict], schema: Schema, *, uuid_extension: bool = Fals
     return table.cast(target) if uuid_extension else table  # nested extension types cannot be built from Python
 
 
+@implements("scan.required")
 def _to_arrow_py(t: IcebergType, value: Any, required: bool, path: str) -> Any:
     """A normalized physical value in the Python form pyarrow builds arrays from (structs keyed by name)."""
     if value is None:
@@ -453,6 +463,7 @@ def _to_arrow_py(t: IcebergType, value: Any, required: bool, path: str) -> Any:
 # --- Parquet --------------------------------------------------------------------------------------
 
 
+@implements("scan.arrow-type")
 def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
     """Appendix A: the records as a Parquet file with field ids; the same input gives the same bytes.
 
@@ -472,6 +483,7 @@ def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
     return buf.getvalue()
 
 
+@implements("scan.data-file")
 def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
     """A Parquet file's Iceberg schema (None without field ids) and its records: by field id, or by
     column name when the file has no field ids (Column Projection). A file Parquet cannot read

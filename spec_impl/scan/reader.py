@@ -34,7 +34,7 @@ from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.projection import project
 from spec_impl.metadata.schema import Schema, initial_default, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import Rule, register
+from spec_impl.rules import Rule, register, implements
 from spec_impl.scan.arrow_values import arrow_table, read_parquet
 
 register(
@@ -63,6 +63,7 @@ class LiveFile:
     partition_values: dict[int, Any]  # source field id -> value, for identity partition fields
 
 
+@implements("tree.file-location")
 def read_table(
     files: FileSource,
     metadata_location: str,
@@ -122,6 +123,7 @@ def read_table(
     return _with_lineage_columns(arrow_table(rows, schema), lineage, with_lineage and md.format_version >= 3)
 
 
+@implements("scan.snapshot")
 def _snapshot_id(md: TableMetadata, snapshot_id: int | None, ref: str | None) -> int | None:
     """Rule scan.snapshot."""
     if snapshot_id is not None and ref is not None:
@@ -133,6 +135,7 @@ def _snapshot_id(md: TableMetadata, snapshot_id: int | None, ref: str | None) ->
     return snapshot_id if snapshot_id is not None else md.current_snapshot_id
 
 
+@implements("scan.read-schema")
 def _schema(md: TableMetadata, schema_id: int) -> Schema:
     """The schema `schema_id` of the table (a snapshot's schema-id must name one: rule scan.read-schema)."""
     for s in md.schemas:
@@ -141,6 +144,7 @@ def _schema(md: TableMetadata, schema_id: int) -> Schema:
     raise InvalidInput("scan.read-schema", "the snapshot's schema-id names no schema of the table", schema_id)
 
 
+@implements("scan.read-schema")
 def read_schema(md: TableMetadata, tree: SnapshotTree, by_snapshot: bool) -> Schema:
     """Rule scan.read-schema: `by_snapshot` when the read named a snapshot id or a tag."""
     snapshot = tree.snapshot
@@ -149,6 +153,7 @@ def read_schema(md: TableMetadata, tree: SnapshotTree, by_snapshot: bool) -> Sch
     return _schema(md, md.current_schema_id)
 
 
+@implements("tree.partition-spec-id", "tree.partition-tuple")
 def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
     """The snapshot's live data files and live delete files, in manifest and entry order."""
     specs = {s.spec_id: s for s in tree.metadata.specs}
@@ -223,6 +228,7 @@ def _deleted_positions(
     return gone
 
 
+@implements("deletes.equality-columns")
 def _equality(files: FileSource, delete: LiveFile) -> apply.EqualityDelete:
     file_schema, rows = read_parquet(files.read(delete.scan.path))
     if file_schema is None:

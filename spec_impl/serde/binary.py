@@ -25,6 +25,7 @@ from spec_impl.values import (
     normalize,
     unscaled_value,
 )
+from spec_impl.rules import implements
 
 # type name -> (struct format, rule id) for the fixed-width little-endian rows of the table
 FIXED_WIDTH = {
@@ -42,6 +43,16 @@ FIXED_WIDTH = {
 _RAW_BYTES = {"fixed": "binary.bytes", "binary": "binary.bytes", "geometry": "binary.geo", "geography": "binary.geo"}
 
 
+@implements(
+    "binary.boolean",
+    "binary.bytes",
+    "binary.decimal",
+    "binary.fixed-width",
+    "binary.geo",
+    "binary.string",
+    "binary.undefined",
+    "binary.uuid",
+)
 def rule_for(t: IcebergType) -> str:
     """The Appendix D binary rule for type `t`; NotDefined for types without a binary form."""
     name = getattr(t, "name", None)
@@ -79,6 +90,7 @@ def to_binary(t: IcebergType, value: Any) -> bytes:
     return value  # fixed, binary, geometry, geography: the bytes themselves
 
 
+@implements("value.decimal")
 def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
     """Deserialize Appendix D bytes as a value of type `t`, rejecting lengths the type cannot have."""
     rule_id = rule_for(t)
@@ -121,6 +133,7 @@ def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) 
     return data
 
 
+@implements("binary.promoted-bound", "value.range")
 def _from_promoted_bound(name: str, data: bytes, revision: str) -> Any:
     """A 4-byte bound of a promoted type, read with the type it was written with; else None.
 

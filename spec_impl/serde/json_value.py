@@ -34,6 +34,7 @@ from spec_impl.temporal import (
 )
 from spec_impl.types import DecimalType, FixedType, IcebergType, ListType, MapType, PrimitiveType, StructType
 from spec_impl.values import normalize, to_float32, unscaled_value
+from spec_impl.rules import implements
 
 _TIMESTAMPS = {
     "timestamp": ("us", False),
@@ -47,6 +48,24 @@ _HEX_TEXT = re.compile(r"(?:[0-9a-fA-F]{2})*")
 UTC_OFFSET = "+00:00"
 
 
+@implements(
+    "json.boolean",
+    "json.bytes",
+    "json.date",
+    "json.decimal",
+    "json.floating",
+    "json.geo",
+    "json.integer",
+    "json.list",
+    "json.map",
+    "json.string",
+    "json.struct",
+    "json.time",
+    "json.timestamp",
+    "json.timestamptz",
+    "json.undefined",
+    "json.uuid",
+)
 def rule_for(t: IcebergType) -> str:
     """The Appendix D JSON rule for type `t`; NotDefined for unknown and variant."""
     if isinstance(t, StructType):
@@ -212,6 +231,7 @@ def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], floa
     return wkt_to_wkb(text)
 
 
+@implements("json.decimal")
 def _decimal_from_json(t: DecimalType, text: str) -> decimal.Decimal:
     _match("json.decimal", _DECIMAL_TEXT, text, "a decimal number string")
     try:
@@ -242,6 +262,7 @@ def _timestamp_from_json(t: PrimitiveType, rule_id: str, text: str) -> int:
     return _in_range(rule_id, t, days * 86_400 * per_second + parse_time_match(m, rule_id, text, unit))
 
 
+@implements("json.struct")
 def _struct_from_json(t: StructType, obj: dict, non_finite) -> dict:
     fields = {str(f.id): f for f in t.fields}
     out = {}
@@ -253,6 +274,7 @@ def _struct_from_json(t: StructType, obj: dict, non_finite) -> dict:
     return out
 
 
+@implements("json.map")
 def _map_from_json(t: MapType, obj: dict, non_finite) -> dict:
     if set(obj) != {"keys", "values"} or not all(isinstance(obj[k], list) for k in obj):
         raise InvalidInput("json.map", 'a map is a JSON object with exactly the arrays "keys" and "values"', obj)

@@ -13,12 +13,14 @@ import re
 import struct
 
 from spec_impl.errors import InvalidInput
+from spec_impl.rules import implements
 
 _KINDS = ("POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION")
 _DIMS = {0: "", 1000: "Z", 2000: "M", 3000: "ZM"}
 _RULE = "json.geo"
 
 
+@implements("json.geo")
 def wkb_to_wkt(data: bytes) -> str:
     reader = _WkbReader(data)
     text = " ".join(reader.geometry())
@@ -31,6 +33,7 @@ class _WkbReader:
     def __init__(self, data: bytes):
         self.data, self.pos = data, 0
 
+    @implements("json.geo")
     def _take(self, fmt: str):
         size = struct.calcsize(fmt)
         if self.pos + size > len(self.data):
@@ -39,6 +42,7 @@ class _WkbReader:
         self.pos += size
         return values
 
+    @implements("json.geo")
     def geometry(self) -> tuple[str, str]:
         """(tagged kind such as 'POINT Z', body such as '(1 2 3)')."""
         (order,) = self._take("B")
@@ -94,6 +98,7 @@ def _num(x: float) -> str:
 _TOKEN = re.compile(r"\s*([A-Za-z]+|\(|\)|,|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
 
 
+@implements("json.geo")
 def wkt_to_wkb(text: str) -> bytes:
     tokens = _tokenize(text)
     parser = _WktParser(tokens, text)
@@ -103,6 +108,7 @@ def wkt_to_wkb(text: str) -> bytes:
     return data
 
 
+@implements("json.geo")
 def _tokenize(text: str) -> list[str]:
     tokens, pos = [], 0
     while pos < len(text):
@@ -123,6 +129,7 @@ class _WktParser:
     def _peek(self) -> str | None:
         return self.tokens[self.i].upper() if self.i < len(self.tokens) else None
 
+    @implements("json.geo")
     def _next(self, expected: str | None = None) -> str:
         tok = self._peek()
         if tok is None or (expected is not None and tok != expected):
@@ -130,6 +137,7 @@ class _WktParser:
         self.i += 1
         return self.tokens[self.i - 1]
 
+    @implements("json.geo")
     def geometry(self) -> bytes:
         kind_name = self._next().upper()
         if kind_name not in _KINDS:
@@ -156,6 +164,7 @@ class _WktParser:
         self._next(")")
         return items
 
+    @implements("json.geo")
     def _coord(self) -> bytes:
         try:
             values = [float(self._next()) for _ in range(self.ndim)]

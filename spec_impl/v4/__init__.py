@@ -52,15 +52,15 @@ Open questions and the interpretation chosen
    this proposal's text); `sort_order_id` only on type 0 and `equality_ids` only on type 2.
 """
 
-from spec_impl.revisions import V3_ADOPTED
-
-V4 = ((4,), (V3_ADOPTED,))  # Rule(versions=..., revisions=...)
-SECTION_ROOT = "v4 proposal: Root Manifests"
-SECTION_COMMIT = "v4 proposal: Commit Procedure"
-SECTION_COMPACTION = "v4 proposal: Manifest Compaction"
-SECTION_STRUCTURE = "v4 proposal: Proposed Manifest Structure"
-SECTION_UPGRADE = "v4 proposal: Upgrade"
-SECTION_AFFINITY = "v4 proposal: Optional Affinity between Data and Delete Manifests"
+from spec_impl.v4.sections import (  # noqa: F401  (the package's names, as before)
+    SECTION_AFFINITY,
+    SECTION_COMMIT,
+    SECTION_COMPACTION,
+    SECTION_ROOT,
+    SECTION_STRUCTURE,
+    SECTION_UPGRADE,
+    V4,
+)
 
 # rule ids that rest on an interpretation of an open point (see the docstring)
 PROVISIONAL_RULES = (

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests import inheritance
 from spec_impl.manifests.tree import FileSource, read_snapshot
-from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_COMMIT, SECTION_UPGRADE, V4
+from spec_impl.rules import Rule, register, implements
+from spec_impl.v4.sections import SECTION_COMMIT, SECTION_UPGRADE, V4
 from spec_impl.v4.entries import (
     ADDED,
     DATA,
@@ -106,6 +106,7 @@ class Commit:
     files: dict[str, bytes]
 
 
+@implements("tree.file-exists")
 def read_with(files: Mapping[str, bytes], read: Read | None = None) -> Read:
     """A reader of `files`, falling back to `read`."""
 
@@ -159,6 +160,7 @@ class _Builder:
         else:
             self.leaf_removals.setdefault(located.manifest, set()).add(located.ordinal)
 
+    @implements("v4.commit.target")
     def remove_location(self, path: str) -> None:
         keys = [k for k, loc in self.live.files.items() if loc.entry.location == path]
         if not keys:
@@ -166,6 +168,7 @@ class _Builder:
         for k in keys:
             self.remove(k)
 
+    @implements("v4.commit.target")
     def row_delta(self, dvs: Mapping[str, Iterable[int]]) -> list[ContentEntry]:
         targets: dict[str, set[int]] = {}
         for data_path, positions in dvs.items():
@@ -256,6 +259,7 @@ class _Builder:
             **version,
         )
 
+    @implements("v4.commit.target")
     def add(self, entries: list[ContentEntry], layout: str, affiliate: str | None) -> None:
         for e in entries:
             if (
@@ -363,6 +367,7 @@ def compact(state: TableState, read: Read, snapshot_id: int) -> Commit:
     return commit(state, read, snapshot_id, Operation(compact=True))
 
 
+@implements("v4.upgrade.migration")
 def upgrade_from_v3(files: FileSource, metadata_location: str) -> TableState:
     """The state a v3 table's current snapshot gives the first v4 commit (rule v4.upgrade.migration):
     every manifest-list row becomes a root entry; its leaves stay v3 manifests."""

@@ -17,8 +17,8 @@ from typing import Any
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.records import conforms
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_STRUCTURE, V4
+from spec_impl.rules import Rule, register, implements
+from spec_impl.v4.sections import SECTION_STRUCTURE, V4
 
 register(
     Rule(
@@ -121,6 +121,7 @@ def record(name: str, rows: list) -> dict:
     return {"type": "record", "name": name, "fields": fields}
 
 
+@implements("v4.entry.required")
 def check_shape(value: dict, rows: list, where: str) -> None:
     """Rule v4.entry.required: each field of `value` null or of its type in `rows` (structs recursively)."""
     for _, name, t, _requirement in rows:
@@ -239,6 +240,7 @@ class ContentEntry:
         }
 
     @classmethod
+    @implements("v4.entry.content-type", "v4.entry.required", "v4.entry.status")
     def from_record(cls, r: dict[str, Any], where: str = "") -> ContentEntry:
         """An entry read from its Avro record (rules v4.entry.required, .content-type, .status).
         A null version_info reads as status ADDED with every value inherited (provisional)."""

@@ -21,8 +21,8 @@ from spec_impl.deletes.deletion_vectors import deserialize_dv, dv_blob, read_dv,
 from spec_impl.deletes.puffin import read_puffin, write_puffin
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.avro_files import read_avro, write_avro
-from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, V4
+from spec_impl.rules import Rule, register, implements
+from spec_impl.v4.sections import SECTION_ROOT, SECTION_STRUCTURE, V4
 from spec_impl.v4.entries import (
     ADDED,
     MANIFEST_DV,
@@ -66,6 +66,7 @@ class ManifestFile:
         return len(self.entries) if self.format_version >= 4 else len(self.records)
 
 
+@implements("v4.manifest.metadata")
 def write_manifest(content: str, entries: Iterable[ContentEntry]) -> bytes:
     """A v4 manifest file: content entries with `format-version` 4 and `content` (rule v4.manifest.metadata)."""
     if content not in CONTENTS:
@@ -75,6 +76,7 @@ def write_manifest(content: str, entries: Iterable[ContentEntry]) -> bytes:
     )
 
 
+@implements("v4.manifest.metadata")
 def read_manifest(data: bytes, path: str, *, allow_v3: bool = False) -> ManifestFile:
     """A v4 manifest (or, with `allow_v3`, a v1-v3 manifest kept as a leaf by the upgrade)."""
     f = read_avro(data, path)
@@ -115,6 +117,7 @@ def inline_manifest_dv(location: str, target_manifest: str, positions: Iterable[
     )
 
 
+@implements("v4.dv.storage")
 def puffin_dvs(
     location: str, content_type: int, targets: Mapping[str, Iterable[int]], **version: Any
 ) -> tuple[bytes, list[ContentEntry]]:
@@ -142,6 +145,7 @@ def puffin_dvs(
     return data, out
 
 
+@implements("v4.dv.storage")
 def check_dv_storage(e: ContentEntry, where: str = "") -> None:
     """Rule v4.dv.storage: the deletion_vector struct's shape for the entry's type."""
     dv = e.deletion_vector
@@ -162,6 +166,18 @@ def check_dv_storage(e: ContentEntry, where: str = "") -> None:
         )
 
 
+@implements(
+    "dv.blob-metadata",
+    "dv.blob-reference",
+    "dv.cardinality",
+    "dv.crc",
+    "dv.entry",
+    "dv.key-order",
+    "dv.layout",
+    "dv.magic",
+    "dv.position",
+    "v4.dv.storage",
+)
 def dv_positions(read: Any, e: ContentEntry) -> frozenset[int]:
     """The positions an entry of type 1 or 5 deletes; `read(path) -> bytes` reads Puffin files.
     Checks the storage (v4.dv.storage) and the blob (rules dv.*: layout, CRC, cardinality against

@@ -21,8 +21,8 @@ from spec_impl.deletes import scoping
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
 from spec_impl.manifests import inheritance
-from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
+from spec_impl.rules import Rule, register, implements
+from spec_impl.v4.sections import SECTION_ROOT, SECTION_STRUCTURE, SECTION_UPGRADE, V4
 from spec_impl.v4.entries import (
     ADDED,
     DATA,
@@ -85,6 +85,7 @@ class SnapshotRoot:
     snapshot_id: int
     sequence_number: int
 
+    @implements("v4.inherit")
     def __post_init__(self):
         if not isinstance(self.location, str) or any(
             type(v) is not int for v in (self.snapshot_id, self.sequence_number)
@@ -96,6 +97,7 @@ class SnapshotRoot:
             )
 
     @classmethod
+    @implements("v4.inherit")
     def from_json(cls, obj: Any) -> SnapshotRoot:
         """{"location", "snapshot-id", "sequence-number"} (the vectors' form), checked (rule v4.inherit: the values root entries inherit)."""
         if not isinstance(obj, dict):
@@ -103,6 +105,7 @@ class SnapshotRoot:
         return cls(obj.get("location"), obj.get("snapshot-id"), obj.get("sequence-number"))
 
 
+@implements("v4.inherit")
 def inherit(e: ContentEntry, snapshot_id: int, sequence_number: int, where: str = "") -> ContentEntry:
     """`e` with inherited version_info values filled in (rule v4.inherit)."""
     changes: dict[str, Any] = {}
@@ -120,6 +123,7 @@ def inherit(e: ContentEntry, snapshot_id: int, sequence_number: int, where: str 
     return replace(e, **changes) if changes else e
 
 
+@implements("v4.inherit")
 def require_root(root: Any) -> SnapshotRoot:
     """`root`, a caller's `SnapshotRoot`; anything else (None) is rejected (rule v4.inherit: the root
     gives the values its entries inherit)."""
@@ -132,6 +136,7 @@ def require_root(root: Any) -> SnapshotRoot:
     return root
 
 
+@implements("v4.tree.root-only")
 def read_root(read: Any, root: SnapshotRoot) -> tuple[ContentEntry, ...]:
     """The root's entries (DELETED ones included) with inherited values; `read(path) -> bytes`."""
     require_root(root)
@@ -146,6 +151,7 @@ def read_root(read: Any, root: SnapshotRoot) -> tuple[ContentEntry, ...]:
     )
 
 
+@implements("v4.tree.depth", "v4.tree.root-only", "v4.upgrade.v3-leaves")
 def read_leaf(read: Any, manifest: ContentEntry) -> tuple[ManifestFile, tuple[ContentEntry, ...]]:
     """A leaf manifest and its entries in file order (ordinal = index), inherited from `manifest`,
     its resolved root entry (rules v4.tree.depth, v4.tree.root-only, v4.upgrade.v3-leaves)."""
@@ -225,6 +231,7 @@ class Located:
 
 
 @dataclass(frozen=True)
+@implements("v4.replay.live-files")
 class LiveFiles:
     """The live content of a snapshot (rule v4.replay.live-files)."""
 
@@ -259,6 +266,7 @@ def _scan_file(e: ContentEntry) -> scoping.ScanFile:
     )
 
 
+@implements("v4.manifest-dv.target")
 def replay_entries(read: Any, root_entries: Iterable[ContentEntry]) -> LiveFiles:
     """The live files of a root whose entries are resolved (`read_root`, or an upgraded state)."""
     live_root = [e for e in root_entries if e.live]

@@ -14,8 +14,15 @@ from typing import Any
 
 from spec_impl.errors import SpecError
 from spec_impl.manifests.validate import Violation
-from spec_impl.rules import Rule, register
-from spec_impl.v4 import SECTION_AFFINITY, SECTION_COMMIT, SECTION_COMPACTION, SECTION_ROOT, SECTION_STRUCTURE, V4
+from spec_impl.rules import Rule, register, implements
+from spec_impl.v4.sections import (
+    SECTION_AFFINITY,
+    SECTION_COMMIT,
+    SECTION_COMPACTION,
+    SECTION_ROOT,
+    SECTION_STRUCTURE,
+    V4,
+)
 from spec_impl.v4.commits import TableState, manifest_stats
 from spec_impl.v4.entries import (
     ADDED,
@@ -156,6 +163,13 @@ class _Checker:
         self.report(e.rule, path, str(e))
 
     # --- fields of one entry ----------------------------------------------------------------------
+    @implements(
+        "v4.entry.deletion-vector",
+        "v4.entry.equality-ids",
+        "v4.entry.file-size",
+        "v4.entry.manifest-stats",
+        "v4.entry.sort-order-id",
+    )
     def entry(self, e: ContentEntry, path: str, where: str, root_manifests: dict[str, ContentEntry] | None) -> None:
         t = e.content_type
         if (e.deletion_vector is not None) != (t in (POSITION_DELETE, MANIFEST_DV)):
@@ -184,6 +198,7 @@ class _Checker:
             self.report("v4.entry.file-size", path, f"{where}: file_size_in_bytes is required for {e.location}")
         self.referenced_file(e, path, where, root_manifests)
 
+    @implements("v4.entry.referenced-file")
     def referenced_file(
         self, e: ContentEntry, path: str, where: str, manifests: dict[str, ContentEntry] | None
     ) -> None:
@@ -209,6 +224,7 @@ class _Checker:
                 )
 
     # --- one snapshot -----------------------------------------------------------------------------------
+    @implements("v4.entry.manifest-sequence-number", "v4.tree.root-only")
     def snapshot(self, root: SnapshotRoot) -> tuple[list[ContentEntry], LiveFiles] | None:
         try:
             stored = read_manifest(self.read(root.location), root.location)
@@ -246,6 +262,7 @@ class _Checker:
                 self.manifest_dv(e, len(live.leaves[e.referenced_file]), root.location)
         return resolved, live
 
+    @implements("v4.affinity.targets", "v4.leaf.no-deleted", "v4.manifest-stats.counts")
     def leaf(self, m: ContentEntry, manifests: dict[str, ContentEntry]) -> None:
         try:
             f, entries = read_leaf(self.read, m)
@@ -287,6 +304,7 @@ class _Checker:
                         f"DV {e.location} for {e.referenced_file}, not a file of {m.referenced_file}",
                     )
 
+    @implements("v4.manifest-dv.positions")
     def manifest_dv(self, e: ContentEntry, count: int, path: str) -> None:
         try:
             positions = dv_positions(self.read, e)
@@ -302,6 +320,12 @@ class _Checker:
             )
 
     # --- the commit from the parent -----------------------------------------------------------------------
+    @implements(
+        "v4.commit.no-copy-on-write",
+        "v4.compaction.no-net-change",
+        "v4.root.carried-existing",
+        "v4.root.deleted-entries",
+    )
     def commit(
         self,
         child: list[ContentEntry],
@@ -367,11 +391,13 @@ class _Checker:
                 f"{loc.entry.location} (in {m or 'the root'}) left the table without a DELETED entry or a manifest DV",
             )
 
+    @implements("v4.status.added", "v4.status.existing")
     def expect_status(self, e: ContentEntry, status: int, path: str, why: str) -> None:
         if e.status != status:
             rule = "v4.status.added" if status == ADDED else "v4.status.existing"
             self.report(rule, path, f"{e.location} is {STATUS_NAMES[e.status]}; {why} is {STATUS_NAMES[status]}")
 
+    @implements("v4.compaction.no-merge")
     def new_manifest(self, m: ContentEntry, live: LiveFiles, parent_live: LiveFiles, path: str) -> bool:
         entries = live.leaves.get(m.location, ())
         new = [e for e in entries if e.key not in parent_live.files]

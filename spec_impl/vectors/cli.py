@@ -1,17 +1,21 @@
 """iceberg-vectors: generate the golden vectors from the reference, or check them.
 
-    iceberg-vectors generate            # rewrite every set under vectors/ (all sets at once, atomically) and the rule index
-    iceberg-vectors check               # exit 1 when the committed files differ from a fresh run
+    iceberg-vectors generate            # rewrite every set under vectors/ (all sets at once,
+                                        # atomically) and the rule index
+    iceberg-vectors check               # exit 1 when the committed files differ from a fresh run,
+                                        # or an engine's confirmations are stale (engine_pins.py)
     iceberg-vectors list [--family F]   # case ids with their rule and expectation
     iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
-    iceberg-vectors export DIR          # a versioned release tarball for other languages (vectors/CONSUMING.md)
-    iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some sets (--set)
+    iceberg-vectors export DIR          # a versioned release tarball for other languages
+                                        # (vectors/CONSUMING.md)
+    iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some
+                                                          # sets (--set)
 
 generate replaces the chosen sets together: a run killed at any moment leaves every set old or
 every set new once the next command (any of these) has recovered the directory
-(spec_impl/vectors/golden.py). Exit status: 0 done (check: no difference), 1 check found
-differences, 2 bad arguments (an unknown --family included, or generate into the vectors of an
-installed package: give --root).
+(spec_impl/vectors/regeneration.py). Exit status: 0 done (check: no difference), 1 check found
+differences or stale confirmations, 2 bad arguments (an unknown --family included, or generate
+into the vectors of an installed package: give --root).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 
 from spec_impl.resources import is_checkout, vectors_dir
 from spec_impl.vectors import golden, rule_index
+from spec_impl.vectors.engine_pins import stale_confirmations
 from spec_impl.vectors.families import SETS
 
 
@@ -38,7 +43,7 @@ def _progress(quiet: bool):
     return (lambda _: None) if quiet else (lambda line: print(f"  {line}", file=sys.stderr))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="iceberg-vectors",
         description=__doc__.split("\n\n")[0],
@@ -75,41 +80,32 @@ def main(argv: list[str] | None = None) -> int:
         metavar="REPORT_DIR",
         help="add spec-gaps.json and .html from a conformance run's report directory",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the arguments are refused (exit status 2), or None."""
     if args.command == "generate" and args.root == DEFAULT_ROOT and not is_checkout():
-        print(
-            f"iceberg-vectors: {DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root",
-            file=sys.stderr,
-        )
-        return 2
+        return f"{DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root"
     if args.command == "list" and args.family is not None and args.family not in family_names():
-        print(
-            f"iceberg-vectors: no family {args.family!r} (the families are: {', '.join(family_names())})",
-            file=sys.stderr,
-        )
+        return f"no family {args.family!r} (the families are: {', '.join(family_names())})"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    refused = _refusal(args)
+    if refused:
+        print(f"iceberg-vectors: {refused}", file=sys.stderr)
         return 2
     recovered = golden.recover(args.root) if args.root.is_dir() else None
     if recovered:
         print(f"iceberg-vectors: {args.root}: {recovered}", file=sys.stderr)
-
     if args.command == "export":
-        from spec_impl.vectors.export import export
-
-        try:
-            print(export(args.directory, args.root, args.spec_gaps))
-        except FileNotFoundError as e:
-            print(f"iceberg-vectors: {e}", file=sys.stderr)
-            return 2
-        return 0
+        return _export(args)
     if args.command == "table":
-        from spec_impl.vectors import tables
-
-        try:
-            metadata_location, _ = tables.materialize(args.id, args.directory)
-        except KeyError as e:
-            parser.error(e.args[0])
-        print(metadata_location)
-        return 0
+        return _table(args, parser)
     names = args.sets or sorted(SETS)
     if args.command == "list":
         return _list([args.root / n for n in names], args.family)
@@ -119,31 +115,68 @@ def main(argv: list[str] | None = None) -> int:
         files = golden.render(name, _progress(args.quiet), seen)
         if name in names:
             rendered[name] = files
+    whole = set(names) == set(SETS)
     if args.command == "generate":
-        golden.write_sets(args.root, rendered)
-        for name, files in rendered.items():
-            print(f"wrote {len(files)} files to {args.root / name}", file=sys.stderr)
-        if set(names) == set(SETS):  # the rule index lists every set's cases
-            for path in rule_index.write(args.root):
-                print(f"wrote {path}", file=sys.stderr)
-            _requirement_index(args.root, write=True)
-        return 0
-    diffs = [
-        f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(args.root / name, files)
-    ]
-    if set(names) == set(SETS):
-        diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(args.root))]
-        diffs += _requirement_index(args.root, write=False)
+        return _generate(args.root, rendered, whole)
+    return _check(args.root, rendered, whole)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from spec_impl.vectors.export import export
+
+    try:
+        print(export(args.directory, args.root, args.spec_gaps))
+    except FileNotFoundError as e:
+        print(f"iceberg-vectors: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from spec_impl.vectors import tables
+
+    try:
+        metadata_location, _ = tables.materialize(args.id, args.directory)
+    except KeyError as e:
+        parser.error(e.args[0])
+    print(metadata_location)
+    return 0
+
+
+def _generate(root: Path, rendered: dict[str, dict[str, bytes]], whole: bool) -> int:
+    golden.write_sets(root, rendered)
+    for name, files in rendered.items():
+        print(f"wrote {len(files)} files to {root / name}", file=sys.stderr)
+    if whole:  # the rule index lists every set's cases
+        for path in rule_index.write(root):
+            print(f"wrote {path}", file=sys.stderr)
+        _requirement_index(root, write=True)
+    return 0
+
+
+def _check(root: Path, rendered: dict[str, dict[str, bytes]], whole: bool) -> int:
+    """Exit status 1 when a golden file differs or, with every set checked, the rule index is
+    stale or (in a checkout, where they are recorded) an engine's confirmations are older than its
+    pin or missing (`engine_pins`)."""
+    diffs = [f"{name}/{line}" for name, files in rendered.items() for line in golden.differences(root / name, files)]
+    if whole:
+        diffs += [f"{path.name}: differs (the rule index)" for path in rule_index.stale(rule_index.render(root))]
+        diffs += _requirement_index(root, write=False)
     for line in diffs:
+        print(line)
+    stale = stale_confirmations() if whole and is_checkout() else []  # recorded in a checkout only
+    for line in stale:
         print(line)
     if diffs:
         print(
             f"{len(diffs)} golden file(s) out of date: run `iceberg-vectors generate` and review the diff",
             file=sys.stderr,
         )
-        return 1
-    print(f"ok: {sum(map(len, rendered.values()))} golden files match the generator", file=sys.stderr)
-    return 0
+    else:
+        print(f"ok: {sum(map(len, rendered.values()))} golden files match the generator", file=sys.stderr)
+    if stale:
+        print(f"{len(stale)} engine(s) with stale confirmations: record them again", file=sys.stderr)
+    return 1 if diffs or stale else 0
 
 
 def _requirement_index(root: Path, write: bool) -> list[str]:

@@ -7,17 +7,16 @@ it, which vector cases test it, and which engines pass or fail them.
 For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl` is imported):
 
 - `sections`: the citations of `Rule.section`, each with its document, heading, the anchor of the
-  published spec page, and a one-sentence quote of the cited section (`spec_sections`). The spec
-  texts live outside the repository: without them the quotes of the committed `rules.json` are
-  kept (a quote is only ever chosen from the texts, see `spec_sections.quote`);
-- `implemented-by`: the functions of `spec_impl` (`module:qualname`) whose code names the rule id:
-  a raise site (`InvalidInput("rule.id", ...)`, `Finding(...)`), a docstring "(rule rule.id)", an
-  f-string rule id (`f"{kind}.source-ids.agree"`), or a module constant that holds the id (a table
-  of rule ids by transform name) which the function reads. Found with `ast`, never by hand, except
-  the few rules of `IMPLEMENTED_BY` that no function names yet;
-- `vectors`: the case ids of `vectors/<set>/*.json` whose `rule` is the id or whose expected error
-  is (the coverage `tests/test_vectors.py::test_every_rule_has_a_vector` requires), and the
-  snapshots of the golden tables (`vectors/tables/*/case.json`) that list the rule;
+  published spec page, and a quote of the cited section: one whole sentence, never a fragment of
+  a table (`spec_sections.fragment_reason`; the builder refuses any other). The spec texts live
+  outside the repository: without them the quotes of the committed `rules.json` are kept (a
+  quote is only ever chosen from the texts, see `spec_sections.quote`);
+- `implemented-by`: the functions of `spec_impl` (`module:qualname`) marked with the decorator
+  `@implements("rule.id", ...)` of `spec_impl.rules`, the single source of this mapping;
+- `vector-files` and `vectors`: the files (paths under `vectors/`) and the case ids of
+  `vectors/<set>/*.json` whose `rule` is the id or whose expected error is (the coverage
+  `tests/test_vectors.py::test_every_rule_has_a_vector` requires), and
+  the snapshots of the golden tables (`vectors/tables/*/case.json`) that list the rule;
 - `engines`: `pass`, the engines that confirmed at least one of its cases (`confirmations.json`,
   see `provenance.py`; a confirmation counts while the expectation is unchanged), and `fail`, the
   engines with entries in `conformance/known_discrepancies.json` for its cases, with their count.
@@ -26,12 +25,9 @@ For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
-import inspect
 import json
 import pkgutil
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -40,6 +36,7 @@ from typing import Any
 from spec_impl.resources import vectors_dir
 from spec_impl.vectors import spec_sections
 from spec_impl.vectors.provenance import confirmations, expectation_digest
+from spec_impl.vectors.regeneration import recover
 from spec_impl.vectors.tables import snapshot_case_id
 
 FORMAT = 1
@@ -47,29 +44,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DIR = REPO_ROOT / "spec_impl"
 KNOWN_FILE = REPO_ROOT / "conformance" / "known_discrepancies.json"
 INDEX_FILE, SCHEMA_FILE, MARKDOWN_FILE = "rules.json", "rules.schema.json", "RULES.md"
-
-# Rules whose implementing function names no rule id: rule -> functions. Each entry is checked
-# (tests/test_rule_index.py): the scan must not find the rule, and the function's module must.
-IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
-    "binary.promoted-bound": ("spec_impl.serde.binary:_from_promoted_bound",),
-    "partition-spec.partition-type": ("spec_impl.metadata.partitioning:partition_type",),
-    "projection.missing.default": ("spec_impl.metadata.projection:_missing",),
-    "projection.missing.null": ("spec_impl.metadata.projection:_missing",),
-    "projection.missing.partition": ("spec_impl.metadata.projection:_missing",),
-    "retention.branch-ancestors": (
-        "spec_impl.metadata.retention:_branch_retained",
-        "spec_impl.metadata.retention:expire_snapshots",
-    ),
-    "retention.expire": ("spec_impl.metadata.retention:expire_snapshots",),
-    "retention.main-never-expires": ("spec_impl.metadata.retention:expire_snapshots",),
-    "retention.ref-age": ("spec_impl.metadata.retention:expire_snapshots",),
-    "retention.ref-snapshots": ("spec_impl.metadata.retention:expire_snapshots",),
-    "retention.snapshot-log": ("spec_impl.metadata.retention:prune_snapshot_log",),
-    "table.deprecated-ignored": (
-        "spec_impl.metadata.table_metadata:_schemas",
-        "spec_impl.metadata.table_metadata:_specs",
-    ),
-}
 
 
 def registry() -> dict[str, Any]:
@@ -85,114 +59,15 @@ def registry() -> dict[str, Any]:
     return RULES
 
 
-# --- implemented-by: the functions that name a rule -------------------------------------------------
-
-_ID_IN_TEXT = re.compile(r"(?<![\w.*-])[a-z0-9*][a-z0-9_*-]*(?:\.[a-z0-9*][a-z0-9_*-]*)+(?![\w*-])")
-
-
-def _ids_in_text(text: str, rules: dict) -> set[str]:
-    """The rule ids a text names, a `*` standing for any run of characters ("deletes.*-scope")."""
-    found = set()
-    for m in _ID_IN_TEXT.findall(text):
-        if "*" in m:
-            pattern = re.compile(".+".join(re.escape(p) for p in m.split("*")))
-            found.update(r for r in rules if pattern.fullmatch(r))
-        elif m in rules:
-            found.add(m)
-    return found
-
-
-_FIELD = r"[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*"
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(REPO_ROOT).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _is_rule_call(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Rule"
-
-
-def _named_in(node: ast.AST, rules: dict) -> set[str]:
-    """Rule ids a node's code names: string constants that are ids, ids in text, f-string ids."""
-    found: set[str] = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            found.update({n.value} if n.value in rules else _ids_in_text(n.value, rules))
-        elif isinstance(n, ast.JoinedStr):
-            parts = [re.escape(v.value) if isinstance(v, ast.Constant) else _FIELD for v in n.values]
-            literal = "".join(v.value for v in n.values if isinstance(v, ast.Constant))
-            if "." in literal and len(literal) >= 4:
-                pattern = re.compile("".join(parts))
-                found.update(r for r in rules if pattern.fullmatch(r))
-    return found
-
-
-def _without_rule_calls(node: ast.AST) -> ast.AST:
-    """A copy of a module-level statement without its `Rule(...)` definitions."""
-
-    class Strip(ast.NodeTransformer):
-        def visit_Call(self, call: ast.Call) -> ast.AST:
-            return ast.Constant(None) if _is_rule_call(call) else self.generic_visit(call)
-
-    return Strip().visit(ast.parse(ast.unparse(node)))
-
-
-def scan_implementations(rules: dict) -> dict[str, set[str]]:
-    """rule id -> the functions (`module:qualname`, a method as `Class.method`, a nested function
-    as the function that holds it) of `spec_impl` whose code or docstring names it, directly or
-    through a module constant it reads. The vector generator (`spec_impl/vectors`), the
-    obligations of cases (`spec_impl/obligations`) and the registry's own definitions do not count."""
-    found: dict[str, set[str]] = defaultdict(set)
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        if {"vectors", "obligations"} & set(path.relative_to(PACKAGE_DIR).parts[:-1]) or path.name == "rules.py":
-            continue
-        module = _module_name(path)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants: dict[str, set[str]] = {}
-        for stmt in tree.body:
-            targets = (
-                stmt.targets
-                if isinstance(stmt, ast.Assign)
-                else [stmt.target]
-                if isinstance(stmt, ast.AnnAssign) and stmt.value
-                else []
-            )
-            for t in targets:
-                if isinstance(t, ast.Name):
-                    constants[t.id] = _named_in(_without_rule_calls(stmt.value), rules)
-
-        def visit(node: ast.AST, owner: str | None, in_function: bool) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    name = child.name if owner is None else owner if in_function else f"{owner}.{child.name}"
-                    visit(child, name, in_function or not isinstance(child, ast.ClassDef))
-                    continue
-                if _is_rule_call(child):
-                    continue
-                if owner is not None:
-                    ids: set[str] = set()
-                    if isinstance(child, (ast.Constant, ast.JoinedStr)):
-                        ids = _named_in(child, rules)
-                    elif isinstance(child, ast.Name) and child.id in constants:
-                        ids = constants[child.id]
-                    for r in ids:
-                        found[r].add(f"{module}:{owner}")
-                if not isinstance(child, ast.JoinedStr):
-                    visit(child, owner, in_function)
-
-        visit(tree, None, False)
-    return found
+# --- implemented-by: the functions marked with @implements ------------------------------------------
 
 
 def implementations(rules: dict) -> dict[str, list[str]]:
-    scanned = scan_implementations(rules)
-    out = {r: sorted(scanned.get(r, ())) for r in rules}
-    for r, functions in IMPLEMENTED_BY.items():
-        if r in out and not out[r]:
-            out[r] = sorted(functions)
-    return out
+    """rule id -> the functions (`module:qualname`) marked `@implements(rule id)`
+    (`spec_impl.rules.implements`); `registry()` has imported every module that marks one."""
+    from spec_impl.rules import IMPLEMENTED_BY
+
+    return {r: sorted(IMPLEMENTED_BY.get(r, ())) for r in rules}
 
 
 def resolve(function: str) -> Any:
@@ -204,40 +79,17 @@ def resolve(function: str) -> Any:
     return obj
 
 
-def names_rule(function: str, rule_id: str) -> bool:
-    """Whether the function's source names the rule: the id itself, an f-string whose literal
-    tail it ends with, or a module-level constant holding the id that the source reads."""
-    obj = resolve(function)
-    source = inspect.getsource(obj)
-    if rule_id in source or any(
-        re.fullmatch(".+".join(map(re.escape, w.split("*"))), rule_id)
-        for w in re.findall(r"[\w.-]*\*[\w.*-]*", source)
-        if "." in w
-    ):  # "deletes.*-scope"
-        return True
-    for literal in re.findall(r"""\bf(["'])(.*?)\1""", source):  # f"{kind}.source-ids.agree"
-        pattern = "".join(
-            _FIELD if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal[1])
-        )
-        if "{" in literal[1] and re.fullmatch(pattern, rule_id):
-            return True
-    module = inspect.getmodule(obj)
-    for name, value in vars(module).items():
-        if re.search(rf"\b{re.escape(name)}\b", source) and isinstance(value, (str, dict, tuple, list, frozenset, set)):
-            flat = json.dumps(value, default=str) if not isinstance(value, str) else value
-            if re.search(rf"(?<![\w.-]){re.escape(rule_id)}(?![\w-])", flat):
-                return True
-    return False
-
-
 # --- vectors and engines -------------------------------------------------------------------------
 
 
-def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[str, Any]]]:
-    """rule id -> its cases ({"id", "expected"}): family cases whose `rule` or expected error is
-    the rule, and golden-table snapshots whose table lists it."""
-    from spec_impl.vectors.golden import recover
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
 
+
+def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """rule id -> its cases ({"id", "expected", "file"}, the file's path under `root`): family
+    cases whose `rule` or expected error is the rule, and golden-table snapshots whose table lists
+    it."""
     root = root or vectors_dir()
     recover(root)
     out: dict[str, list[dict[str, Any]]] = {r: [] for r in rules}
@@ -250,13 +102,14 @@ def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[s
                 {case["rule"], case["expected"].get("error")} if isinstance(case["expected"], dict) else {case["rule"]}
             )
             for r in sorted(n for n in named if n in out):
-                out[r].append({"id": case["id"], "expected": case["expected"]})
+                out[r].append({"id": case["id"], "expected": case["expected"], "file": _relative(path, root)})
     for path in sorted(root.glob("tables/*/case.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
         for s in doc["snapshots"]:
             case = {
                 "id": snapshot_case_id(doc["id"], s["snapshot-id"]),
                 "expected": {"output": {"columns": s["columns"], "rows": s["rows"]}},
+                "file": _relative(path, root),
             }  # as conformance.vectors.table_cases
             for r in doc["rules"]:
                 if r in out:
@@ -320,6 +173,11 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
                 quote = spec_sections.quote(rule_id, rule.summary, c, spec_dir)
             elif key in previous:
                 quote = previous[key]
+                if spec_sections.fragment_reason(quote) is not None:
+                    raise ValueError(
+                        f"{rule_id}: the committed quote of {c.cited!r} "
+                        f"{spec_sections.fragment_reason(quote)}: {quote!r}"
+                    )
             else:
                 raise FileNotFoundError(
                     f"{rule_id}: no spec texts in {spec_dir} to quote {c.cited!r} from ({spec_sections.SPEC_DIR_ENV})"
@@ -344,6 +202,7 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
                 "section": rule.section,
                 "sections": sections,
                 "implemented-by": impl[rule_id],
+                "vector-files": sorted({c["file"] for c in cases[rule_id]}),
                 "vectors": [c["id"] for c in cases[rule_id]],
                 "engines": verdicts[rule_id],
             }
@@ -354,7 +213,9 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
     return {
         "$schema": f"./{SCHEMA_FILE}",
         "format": FORMAT,
-        "description": "Every spec rule id: its spec sections (published anchors, a quote), the reference functions, its vector cases and the engines that pass or fail them. Generated by python -m spec_impl.vectors.rule_index.",
+        "description": "Every spec rule id: its spec sections (published anchors, a quote), the reference "
+        "functions, its vector cases and the engines that pass or fail them. Generated by python -m "
+        "spec_impl.vectors.rule_index.",
         "documents": documents,
         "rules": entries,
     }
@@ -409,6 +270,7 @@ SCHEMA = {
                     "section",
                     "sections",
                     "implemented-by",
+                    "vector-files",
                     "vectors",
                     "engines",
                 ],
@@ -437,7 +299,8 @@ SCHEMA = {
                                     "required": ["file", "section"],
                                     "additionalProperties": False,
                                     "properties": {"file": {"type": "string"}, "section": {"type": "string"}},
-                                    "description": "the spec text the quote is from and its heading (or digest section)",
+                                    "description": "the spec text the quote is from and its heading "
+                                    "(or digest section)",
                                 },
                             },
                         },
@@ -446,6 +309,11 @@ SCHEMA = {
                         "type": "array",
                         "minItems": 1,
                         "items": {"type": "string", "pattern": r"^[\w.]+:[\w.]+$"},
+                    },
+                    "vector-files": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "the files under vectors/ that hold the rule's cases",
                     },
                     "vectors": {"type": "array", "items": {"type": "string"}},
                     "engines": _ENGINE_VERDICTS,
@@ -484,9 +352,10 @@ def markdown(doc: dict[str, Any]) -> str:
         "engine records; never edit by hand (`--check` fails when it is stale). The same data, machine-readable:",
         "`vectors/rules.json`.",
         "",
-        "Rules are grouped by the first section they cite, in the order of the spec. Quotes are single sentences of",
-        "the spec texts the project implements (the 2024 table spec text, the view spec draft, the v4",
-        "proposal, and a digest of v3 as adopted, which cites the published table and Puffin specs).",
+        "Rules are grouped by the first section they cite, in the order of the spec. Quotes are whole sentences",
+        "(never a fragment of a table) of the spec texts the project implements (the 2024 table spec text, the",
+        "view spec draft, the v4 proposal, and a digest of v3 as adopted, which cites the published table and",
+        "Puffin specs).",
         "",
     ]
     keyed = sorted(zip(_order(doc), doc["rules"]), key=lambda x: (x[0][0], x[1]["id"]))
@@ -522,6 +391,7 @@ def markdown(doc: dict[str, Any]) -> str:
             lines.append(f"- {where}{detail}: “{s['quote']}” ({source})")
         lines.append("- implemented by " + ", ".join(f"`{f}`" for f in r["implemented-by"]))
         fail = ", ".join(f"{e} ({n})" for e, n in r["engines"]["fail"].items()) or "none known"
+        lines.append("- vector files " + ", ".join(f"`vectors/{f}`" for f in r["vector-files"]))
         lines.append(
             f"- {len(r['vectors'])} vector case{'s' if len(r['vectors']) != 1 else ''}; "
             f"pass: {', '.join(r['engines']['pass']) or 'no engine recorded'}; fail: {fail}"

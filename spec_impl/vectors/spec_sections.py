@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from spec_impl.vectors.spec_quotes import QUOTES
+
 SPEC_DIR_ENV = "ICEBERG_SPEC_DIR"
 MAX_QUOTE = 300
 
@@ -511,12 +513,18 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-def _paragraphs(lines: list[str]) -> list[str]:
+def _paragraphs(lines: list[str], cells: bool = False) -> list[str]:
     """Lines, rejoined where the text breaks a sentence with a blank line (a line ending without
-    punctuation, a blank line, a line starting in lower case: a page break of the source)."""
+    punctuation, a blank line, a line starting in lower case: a page break of the source). With
+    `cells`, each cell of a table row (tab-separated, or a Markdown row) is a line of its own."""
     out: list[str] = []
     blank = False
-    for line in (normalize(x.replace("\t", " ")) for x in lines):
+    split = [
+        cell.strip().strip("|")
+        for x in lines
+        for cell in (re.split(r"\t|\s\|\s", x) if cells else [x.replace("\t", " ")])
+    ]
+    for line in (normalize(x) for x in split):
         if not line:
             blank = True
             continue
@@ -528,11 +536,13 @@ def _paragraphs(lines: list[str]) -> list[str]:
     return out
 
 
-def sentences(lines: list[str]) -> list[str]:
+def sentences(lines: list[str], cells: bool = False) -> list[str]:
     """Candidate quotes: the sentences of a section, list bullets and table borders stripped,
-    cut to MAX_QUOTE characters at a clause boundary; fragments of fewer than three words dropped."""
+    cut to MAX_QUOTE characters at a clause boundary; fragments of fewer than three words and
+    sentences that introduce a list (ending in a colon) dropped. With `cells`, the cells of a
+    tab-separated table are read one by one."""
     out = []
-    for line in _paragraphs(lines):
+    for line in _paragraphs(lines, cells):
         line = re.sub(r"^(?:[-*•>]\s+|\|\s*|\d+\.\s+|[a-z]{1,3}\.\s+)+", "", line).strip().strip("|").strip()
         if set(line) <= set("-|: "):
             continue
@@ -552,6 +562,54 @@ def sentences(lines: list[str]) -> list[str]:
             ):
                 out.append(sentence)
     return out
+
+
+# --- whole sentences ------------------------------------------------------------------------------
+
+MIN_WORDS = 4
+_CELL_BORDER = re.compile(r"[|\t]")
+_SENTENCE_START = re.compile(r"[A-Z`*\"“]")
+_SENTENCE_FINAL = re.compile(r"(?:[.!?:]|\bas follows)[)\"'`*”]*$")
+_FIELD_ROW = re.compile(r"(?i)(?:required|optional)(?:\s+(?:required|optional|[a-z0-9]+[-_])|(?-i:[a-z]))")
+
+
+def fragment_reason(quote: str) -> str | None:
+    """Why `quote` is not a whole sentence of the spec text, or None when it is one. A whole
+    sentence (the rule index quotes nothing else):
+
+    - holds no table cell border (`|` or a tab);
+    - starts as a sentence starts: an upper-case letter, or code, emphasis or a quotation
+      (`` ` ``, `*`, `"`), not a lower-case word or a number that continues something before it;
+    - ends as a sentence ends: `.`, `!`, `?`, or `:` or the words "as follows" that introduce a
+      list or table, closing quotes, brackets and emphasis aside (a sentence cut short has none);
+    - has at least `MIN_WORDS` words;
+    - is not a row of a field table: `required` or `optional` followed by another such word or
+      a field name (`required required format-version ...`), or run into the field's name as
+      the view spec's text does (`Requiredversion-log...`)."""
+    text = quote.strip()
+    if _CELL_BORDER.search(text):
+        return "holds a table cell border"
+    if not _SENTENCE_START.match(text):
+        return "starts mid-sentence"
+    if not _SENTENCE_FINAL.search(text):
+        return "lacks a sentence end"
+    if len(text.split()) < MIN_WORDS:
+        return f"has fewer than {MIN_WORDS} words"
+    if _FIELD_ROW.match(text):
+        return "is a row of a field table"
+    return None
+
+
+def whole_sentences(lines: list[str]) -> list[str]:
+    """The whole sentences of a section (`fragment_reason`), table cells read one by one; the
+    sentences that introduce a list or table only when there is no other."""
+    found: list[str] = []
+    for line in _paragraphs(lines, cells=True):
+        line = re.sub(r"^(?:[-*•>]\s+|\d+\.\s+|[a-z]{1,3}\.\s+)+", "", line).strip()
+        found += [s.strip() for s in _SENTENCE_END.split(line) if len(s.strip()) <= MAX_QUOTE]
+    whole = [s for s in dict.fromkeys(found) if fragment_reason(s) is None]
+    statements = [s for s in whole if not re.search(r"(?::|\bas follows)[)\"'`*”]*$", s)]
+    return statements or whole
 
 
 def best_sentence(candidates: list[str], query: str, detail: str = "") -> str:
@@ -580,56 +638,22 @@ def occurs(quote: str, directory: Path | None = None, citation: Citation | None 
     return any(normalize(quote) in normalize((directory / n).read_text(encoding="utf-8")) for n in names)
 
 
-# (rule id, cited source heading) -> the sentence to quote, where the keyword pick is wrong.
-# Chosen by reading a sample of the automatic picks (see the rule index's docstring).
-_EVOLVE = (
-    "Any struct, including a top-level schema, can evolve through deleting fields, adding new fields, renaming existing "
-    "fields, reordering existing fields, or promoting a primitive using the valid type promotions."
-)
-QUOTES: dict[tuple[str, str], str] = {
-    ("binary.promoted-bound", "Schema Evolution"): _EVOLVE,
-    (
-        "binary.promoted-bound",
-        "§1.1",
-    ): "Existing bounds are not rewritten, so the original type is inferred from byte length",
-    (
-        "deletes.equality-scope",
-        "Scan Planning",
-    ): "An equality delete file must be applied to a data file when all of the following are true",
-    (
-        "deletes.position-scope",
-        "Scan Planning",
-    ): "A position delete file must be applied to a data file when all of the following are true",
-    (
-        "dv.position",
-        "§1.6",
-    ): "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
-    (
-        "evolution.default.initial",
-        "Default values",
-    ): "The initial-default is set only when a field is added to an existing schema.",
-    (
-        "evolution.field-id.kept",
-        "Schema Evolution",
-    ): "Renaming an existing field must change the name, but not the field ID.",
-    (
-        "evolution.field-id.new",
-        "Schema Evolution",
-    ): "Adding a new field assigns a new ID for that field and for any nested fields.",
-    ("evolution.required", "Schema Evolution"): _EVOLVE,
-    ("hash.bytes", "Appendix B: 32-bit Hash Requirements"): "fixed(L) hashBytes(v) 00 01 02 03-188683207",
-    (
-        "type.primitive",
-        "Schemas and Data Types",
-    ): "All data types are either primitives or nested types, which are maps, lists, or structs.",
-    ("v4.tree.depth", "Proposal"): "This enforces a hierarchy with at most two levels.",
-}
-
-
 def quote(rule_id: str, summary: str, citation: Citation, directory: Path | None = None) -> str:
-    """One sentence (at most MAX_QUOTE characters) of the cited section that best matches the rule."""
+    """One whole sentence (at most MAX_QUOTE characters, `fragment_reason`) of the cited section
+    that best matches the rule: the hand-chosen one, else the best of the section's sentences,
+    else, when that one is a fragment (a table row), the best of its whole sentences. Raises
+    ValueError when the section has no whole sentence or a hand-chosen quote is a fragment."""
     chosen = QUOTES.get((rule_id, citation.source_heading))
     if chosen is None:
         query = f"{rule_id.replace('.', ' ')} {summary}"
-        chosen = best_sentence(sentences(section_lines(citation, directory)), query, citation.detail)
+        lines = section_lines(citation, directory)
+        chosen = best_sentence(sentences(lines), query, citation.detail)
+        if fragment_reason(chosen) is not None:
+            whole = whole_sentences(lines)
+            if not whole:
+                raise ValueError(f"{rule_id}: no whole sentence to quote in {citation.cited!r}")
+            chosen = best_sentence(whole, query, citation.detail)
+    reason = fragment_reason(chosen)
+    if reason is not None:
+        raise ValueError(f"{rule_id}: the quote of {citation.cited!r} {reason}: {chosen!r}")
     return chosen

@@ -37,6 +37,7 @@ from spec_impl.metadata.schema import parse_schema
 from spec_impl.scan.reader import read_table
 from spec_impl.scan.table_writer import TableBuilder
 from spec_impl.vectors.encoding import float_bits
+from spec_impl.vectors.regeneration import recover
 
 PLACEHOLDER = "file:/iceberg-conformance/tables"
 CAPTURED = vectors_dir() / "sources" / "tables"
@@ -520,8 +521,6 @@ def _dumps(document: dict) -> bytes:
 
 
 def captured_ids() -> list[str]:
-    from spec_impl.vectors.golden import recover  # late: golden renders this module's tables
-
     recover(CAPTURED.parents[1])  # the vectors directory, whole after an interrupted regeneration
     return sorted(p.parent.name for p in CAPTURED.glob("*/capture.json"))
 
