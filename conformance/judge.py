@@ -19,18 +19,17 @@ Outputs compare by meaning where the spec allows several spellings: types by the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
-from spec_impl import transforms
 from spec_impl.errors import SpecError
-from spec_impl.serde import json_value
-from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, same_value
 
 from conformance import obligations
+from conformance.comparison import answers_as as answers_as  # re-exported: the judge's public helpers
+from conformance.comparison import equal_by_meaning, show
+from conformance.comparison import same_output as same_output
+from conformance.comparison import sorted_rows as sorted_rows
 from conformance.engines.base import EngineAnswer
 
 PASS, REJECTED, REJECTED_OTHER_RULE = "pass", "rejected", "rejected-other-rule"
@@ -69,20 +68,6 @@ def judge(
     return exact if outcome == exact.outcome else Verdict(outcome, message, question)
 
 
-def answers_as(
-    case: dict[str, Any], expected: dict[str, Any], answer: EngineAnswer, revision: str = "v3-adopted"
-) -> bool:
-    """Whether the answer is this expectation: the same output, or any rejection for `{"error": ...}`."""
-    if "error" in expected:
-        return not answer.ok and not answer.failed and answer.unsupported is None
-    if not answer.ok:
-        return False
-    try:
-        return _equal(case, expected["output"], answer.output, revision)
-    except (SpecError, KeyError, TypeError, ValueError):
-        return False
-
-
 def judge_exactly(
     case: dict[str, Any],
     answer: EngineAnswer,
@@ -98,7 +83,7 @@ def judge_exactly(
     if expects_rejection(case):
         rule = expected["error"]
         if answer.ok:
-            return Verdict(FAIL, f"accepted an input the spec rejects (rule {rule}): returned {_show(answer.output)}")
+            return Verdict(FAIL, f"accepted an input the spec rejects (rule {rule}): returned {show(answer.output)}")
         if answer.rule is not None and answer.rule != rule:
             return Verdict(
                 REJECTED_OTHER_RULE, f"rejected under rule {answer.rule}, the case's rule is {rule}: {answer.error}"
@@ -106,51 +91,15 @@ def judge_exactly(
         return Verdict(REJECTED)
     want = view(case["op"], expected["output"])
     if not answer.ok:
-        return Verdict(ERRORED, f"raised: {answer.error}; expected {_show(want)}")
+        return Verdict(ERRORED, f"raised: {answer.error}; expected {show(want)}")
     try:
-        equal = _equal(case, want, answer.output, revision)
+        equal = equal_by_meaning(case, want, answer.output, revision)
     except (SpecError, KeyError, TypeError, ValueError) as e:
         return Verdict(
             FAIL,
-            f"returned {_show(answer.output)}, which does not read as the expected kind of value ({e}); "
-            f"expected {_show(want)}",
+            f"returned {show(answer.output)}, which does not read as the expected kind of value ({e}); "
+            f"expected {show(want)}",
         )
     if equal:
         return Verdict(PASS)
-    return Verdict(FAIL, f"expected {_show(want)}, got {_show(answer.output)}")
-
-
-def same_output(case: dict[str, Any], a: Any, b: Any) -> bool:
-    """Whether two outputs of an engine for this case are the same observation: equal JSON, rows
-    of a table in any order."""
-    if case["op"] == "read-table" and isinstance(a, dict) and isinstance(b, dict) and "rows" in a and "rows" in b:
-        return a.get("columns") == b.get("columns") and sorted_rows(a["rows"]) == sorted_rows(b["rows"])
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def _equal(case: dict[str, Any], want: Any, got: Any, revision: str) -> bool:
-    op, inp = case["op"], case["input"]
-    if op in ("parse-type", "result-type"):
-        return parse_type(want) == parse_type(got)
-    if op == "to-binary":
-        return isinstance(got, str) and got.lower() == want
-    if op in ("from-binary", "from-json"):
-        return same_value(inp["type"], decode(inp["type"], want), decode(inp["type"], got))
-    if op == "transform":
-        result_type = transforms.result_type(inp["transform"], inp["type"], revision)
-        return same_value(result_type, decode(result_type, want), decode(result_type, got))
-    if op == "to-json":
-        t = parse_type(inp["type"])
-        return same_value(t, json_value.from_json(t, want), json_value.from_json(t, got))
-    if op == "read-table":  # rows in any order
-        return want["columns"] == got["columns"] and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
-    return type(want) is type(got) and want == got
-
-
-def sorted_rows(rows: list[dict]) -> list[str]:
-    return sorted(json.dumps(r, sort_keys=True) for r in rows)
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 200 else text[:197] + "..."
+    return Verdict(FAIL, f"expected {show(want)}, got {show(answer.output)}")

@@ -19,6 +19,7 @@ from typing import Any
 
 from spec_impl.obligations import levels
 
+from conformance.comparison import answers_as, sorted_rows
 from conformance.engines.base import EngineAnswer
 
 DIVERGENCE, ALLOWED = "divergence", "allowed"
@@ -68,8 +69,6 @@ def _allowed(
             (ALLOWED, f"{why}: the engine refused: {answer.error}", None) if not answer.ok else (outcome, message, None)
         )
     if kind == levels.ONE_OF:
-        from conformance.judge import answers_as
-
         if any(answers_as(case, a, answer) for a in check.get("answers", [])[1:]):
             return ALLOWED, f"{why}: {_said(answer, message)}", None
         return outcome, message, None
@@ -143,7 +142,6 @@ def _open_rows_only(o: dict, want: Any, got: Any, outcome: str, message: str) ->
 def _same_rows_other_order(want: Any, got: Any) -> bool:
     """Whether a table read returned the expected rows with the columns in another order (any
     shape of answer: garbage is simply not the same rows)."""
-    from conformance.judge import sorted_rows
 
     if not (
         isinstance(want, dict)

@@ -1,0 +1,68 @@
+"""How an engine's answer compares with an expectation, by meaning where the spec allows several
+spellings: the comparisons the judge (`conformance.judge`) and the obligations it follows
+(`conformance.obligations`) both use, apart from either so that neither imports the other."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spec_impl import transforms
+from spec_impl.errors import SpecError
+from spec_impl.serde import json_value
+from spec_impl.types import parse_type
+from spec_impl.vectors.encoding import decode, same_value
+
+from conformance.engines.base import EngineAnswer
+
+
+def answers_as(
+    case: dict[str, Any], expected: dict[str, Any], answer: EngineAnswer, revision: str = "v3-adopted"
+) -> bool:
+    """Whether the answer is this expectation: the same output, or any rejection for `{"error": ...}`."""
+    if "error" in expected:
+        return not answer.ok and not answer.failed and answer.unsupported is None
+    if not answer.ok:
+        return False
+    try:
+        return equal_by_meaning(case, expected["output"], answer.output, revision)
+    except (SpecError, KeyError, TypeError, ValueError):
+        return False
+
+
+def same_output(case: dict[str, Any], a: Any, b: Any) -> bool:
+    """Whether two outputs of an engine for this case are the same observation: equal JSON, rows
+    of a table in any order."""
+    if case["op"] == "read-table" and isinstance(a, dict) and isinstance(b, dict) and "rows" in a and "rows" in b:
+        return a.get("columns") == b.get("columns") and sorted_rows(a["rows"]) == sorted_rows(b["rows"])
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def equal_by_meaning(case: dict[str, Any], want: Any, got: Any, revision: str) -> bool:
+    """Whether an output is the expected one by meaning (see `conformance.judge`: types by their model,
+    single values by what they decode to, rows in any order)."""
+    op, inp = case["op"], case["input"]
+    if op in ("parse-type", "result-type"):
+        return parse_type(want) == parse_type(got)
+    if op == "to-binary":
+        return isinstance(got, str) and got.lower() == want
+    if op in ("from-binary", "from-json"):
+        return same_value(inp["type"], decode(inp["type"], want), decode(inp["type"], got))
+    if op == "transform":
+        result_type = transforms.result_type(inp["transform"], inp["type"], revision)
+        return same_value(result_type, decode(result_type, want), decode(result_type, got))
+    if op == "to-json":
+        t = parse_type(inp["type"])
+        return same_value(t, json_value.from_json(t, want), json_value.from_json(t, got))
+    if op == "read-table":  # rows in any order
+        return want["columns"] == got["columns"] and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
+    return type(want) is type(got) and want == got
+
+
+def sorted_rows(rows: list[dict]) -> list[str]:
+    return sorted(json.dumps(r, sort_keys=True) for r in rows)
+
+
+def show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:197] + "..."
