@@ -442,8 +442,8 @@ def measure_size(manifests: int, files_per_manifest: int, seed: int, validate: b
         record(fmt, kind, variant, description, written, plan, time.perf_counter() - t0)
         r = results[-1]
         print(
-            f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads {plan['uncached_files']} uncached "
-            f"{plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)",
+            f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads "
+            f"{plan['uncached_files']} uncached {plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)",
             flush=True,
         )
     return results
@@ -543,16 +543,16 @@ def measure_growth(manifests: int, files_per_manifest: int, commits: int, seed: 
         out.append(v4_growth(name, kind, layout, compact, content, commits, seed, validate_every))
         s = out[-1]
         print(
-            f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-            f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+            f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote "
+            f"{sum(s['written_bytes']):>10,} B in {commits} commits ({time.perf_counter() - t0:.1f}s)",
             flush=True,
         )
     t0 = time.perf_counter()
     out.append(v3_list_growth(content, commits, seed))
     s = out[-1]
     print(
-        f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-        f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+        f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote "
+        f"{sum(s['written_bytes']):>10,} B in {commits} commits ({time.perf_counter() - t0:.1f}s)",
         flush=True,
     )
     return out
@@ -577,8 +577,8 @@ def print_table(results: list[dict], axis: str, label: str) -> None:
     print("\nfiles / bytes written per commit (metadata JSON not included: +1 file in both formats)\n" + header)
     rows(lambda c: f" {c['files']:>2} f {c['bytes']:>12,} B")
     print(
-        "\nplanning the new snapshot with the previous one cached: uncached files / bytes read (metadata JSON not included)\n"
-        + header
+        "\nplanning the new snapshot with the previous one cached: uncached files / bytes read (metadata JSON "
+        "not included)\n" + header
     )
     rows(lambda c: f" {c['plan']['uncached_files']:>2} f {c['plan']['uncached_bytes']:>12,} B")
     mj = [
@@ -688,7 +688,8 @@ def main() -> None:
         type=int,
         nargs="*",
         default=[1000, 10000],
-        help="also measure every case with these data files per leaf manifest (default 1000 10000; with --files-per-manifest too)",
+        help="also measure every case with these data files per leaf manifest (default 1000 10000; with "
+        "--files-per-manifest too)",
     )
     parser.add_argument(
         "--leaf-sweep-manifests", type=int, default=10, help="leaf manifests of the leaf-size sweep tables (default 10)"
@@ -726,7 +727,8 @@ def main() -> None:
             args.leaf_sweep_manifests, f, args.seed, validate=args.leaf_sweep_manifests * f <= args.validate_up_to
         )
     print(
-        f"root growth: {args.growth_commits} chained commits on {args.growth_manifests} manifests x {args.files_per_manifest} data files",
+        f"root growth: {args.growth_commits} chained commits on {args.growth_manifests} manifests x "
+        f"{args.files_per_manifest} data files",
         flush=True,
     )
     growth = measure_growth(

@@ -62,7 +62,8 @@ def render(
 
         files = tables.render()
         progress(
-            f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), {len(files)} files"
+            f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), "
+            f"{len(files)} files"
         )
         files[CHECKSUMS] = "".join(
             f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items())

@@ -368,8 +368,8 @@ def _source_keys():
         yield _parse(
             sid,
             f"v{fv}-multi-argument",
-            f"v{fv} multi-argument field (source-id 1, source-ids [1, 2], unknown transform "
-            "zorder): the seed writes both keys; the adopted spec writes no source-ids in v1/v2, so there is no form to write it",
+            f"v{fv} multi-argument field (source-id 1, source-ids [1, 2], unknown transform zorder): the seed "
+            "writes both keys; the adopted spec writes no source-ids in v1/v2, so there is no form to write it",
             _ps(0, {"source-id": 1, "source-ids": [1, 2], "field-id": 1000, "name": "z", "transform": "zorder"}),
             fv,
         )
@@ -649,7 +649,8 @@ def _field_ids():
         "one id may name a field and its void replacement (a v1 drop kept after "
         "an upgrade): the unified type keeps the transform's type int and the latest name",
         [_ps(0, _pf([1], 1000, "id_bucket", "bucket[16]")), _ps(1, _pf([1], 1000, "id_bucket_dropped", "void"))],
-        note="Spec gap: the type of a field replaced by void is not stated; the reference keeps the non-void field's type.",
+        note="Spec gap: the type of a field replaced by void is not stated; the reference keeps the non-void field's "
+        "type.",
     )
 
 
@@ -1333,8 +1334,8 @@ def _sort_values():
         "the spec's chain for doubles, given shuffled: -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN",
         "double",
         [1.0, nan, -0.0, ninf, 0.0, -1e300, inf, neg_nan, -1.0, 5e-324, 1e300, -5e-324],
-        note="The sign of a NaN comes from its bits: a negative NaN sorts first, as the chain says. Java's Double.compare "
-        "treats every NaN as the positive NaN and would put it last.",
+        note="The sign of a NaN comes from its bits: a negative NaN sorts first, as the chain says. Java's "
+        "Double.compare treats every NaN as the positive NaN and would put it last.",
     )
     yield _sort(
         fo,

@@ -94,7 +94,8 @@ def _snapshot_specs():
         'schema-id is an int: the string "0" (as Appendix C\'s template writes "<id>") is rejected',
         _v2snap(schema_id="0"),
         2,
-        note='Finding: Appendix C\'s template shows "schema-id": "<id>" in quotes while its example and the snapshot table use an int.',
+        note='Finding: Appendix C\'s template shows "schema-id": "<id>" in quotes while its example and the snapshot '
+        "table use an int.",
     )
     yield _parse(r, "schema-id-above-int", "schema-id 2^31 does not fit an int", _v2snap(schema_id=2**31), 2)
     yield _parse(r, "parent-boolean", "parent-snapshot-id true is not a long", _v2snap(parent_snapshot_id=True), 2)
@@ -120,7 +121,8 @@ def _snapshot_specs():
     yield _parse(
         r,
         "v2-missing",
-        f"{FIXED} has no sequence-number: v2 writers write it, but a v2 table upgraded from v1 keeps v1 snapshots without one (Iceberg Java writes them so); read as 0",
+        f"{FIXED} has no sequence-number: v2 writers write it, but a v2 table upgraded from v1 keeps v1 "
+        "snapshots without one (Iceberg Java writes them so); read as 0",
         _snap(),
         2,
     )
@@ -239,10 +241,12 @@ def _snapshot_specs():
     yield _parse(
         r,
         "v3-pre-upgrade",
-        "a v3 snapshot without first-row-id and added-rows: a snapshot from before the upgrade to v3 keeps a null first-row-id",
+        "a v3 snapshot without first-row-id and added-rows: a snapshot from before the upgrade to v3 keeps a "
+        "null first-row-id",
         _v2snap(),
         3,
-        note="The adopted spec makes both fields required, yet older snapshots keep a null first-row-id after an upgrade: both absent is accepted.",
+        note="The adopted spec makes both fields required, yet older snapshots keep a null first-row-id after an "
+        "upgrade: both absent is accepted.",
     )
     yield _parse(
         r, "v3-first-row-id-only", "first-row-id without added-rows is rejected", _v2snap(**{"first-row-id": 0}), 3
@@ -443,7 +447,8 @@ def _table_specs():
         "uppercase",
         'type "BRANCH" reads as branch',
         _doc(refs=_refs(dev={"snapshot-id": S1, "type": "BRANCH"})),
-        note='The spec says "tag or branch"; Iceberg Java reads the type case-insensitively, and so does the reference.',
+        note='The spec says "tag or branch"; Iceberg Java reads the type case-insensitively, and so does the '
+        "reference.",
     )
 
     r = "ref.branch-only-retention"
@@ -641,7 +646,8 @@ def _table_specs():
     yield _read(
         r,
         "expired-in-middle",
-        "an entry for an expired snapshot between S1's and S2's: entries before an expired snapshot should have been removed",
+        "an entry for an expired snapshot between S1's and S2's: entries before an expired snapshot should have "
+        "been removed",
         _doc(snapshot_log=log),
     )
     log = v2()["snapshot-log"] + [{"snapshot-id": EXPIRED, "timestamp-ms": 1555100955771}]
@@ -827,15 +833,18 @@ def _retention_specs():
     yield _expire(
         r,
         "tag-own-max-ref-age",
-        'tags with max-ref-age-ms 7 days: "old" on 2 (8 days old) is removed and 2 expires; "fresh" on 3 (6 days) stays',
+        'tags with max-ref-age-ms 7 days: "old" on 2 (8 days old) is removed and 2 expires; "fresh" on 3 (6 '
+        "days) stays",
         refs,
-        note="The age is that of the referenced snapshot (step 2), not of the ref, whose creation time is not recorded.",
+        note="The age is that of the referenced snapshot (step 2), not of the ref, whose creation time is not "
+        "recorded.",
     )
     refs = {**main, "a": _tag(1), "b": _tag(2, max_ref_age_ms=30 * DAY), "c": _branch(3)}
     yield _expire(
         r,
         "table-property",
-        'history.expire.max-ref-age-ms 5 days removes tag "a" (on 1) and branch "c" (on 3); tag "b" on 2 keeps its own 30 days',
+        'history.expire.max-ref-age-ms 5 days removes tag "a" (on 1) and branch "c" (on 3); tag "b" on 2 keeps '
+        "its own 30 days",
         refs,
         _props(max_ref_age_days=5),
     )
@@ -887,7 +896,8 @@ def _retention_specs():
     yield _expire(
         r,
         "property-only",
-        'history.expire.max-ref-age-ms 1 day removes tag "t" on 2 but not main on 5, whose ancestors are walked as usual',
+        'history.expire.max-ref-age-ms 1 day removes tag "t" on 2 but not main on 5, whose ancestors are walked '
+        "as usual",
         {**main, "t": _tag(2)},
         _props(max_ref_age_days=1, max_age_days=7),
     )
@@ -928,14 +938,16 @@ def _retention_specs():
     yield _expire(
         r,
         "min-overrides-age",
-        "max-snapshot-age-ms 1 ms and min-snapshots-to-keep 3: the first 3 of main (5, 4, 3, counting the head) are kept however old",
+        "max-snapshot-age-ms 1 ms and min-snapshots-to-keep 3: the first 3 of main (5, 4, 3, counting the head) "
+        "are kept however old",
         main,
         {"history.expire.max-snapshot-age-ms": "1", "history.expire.min-snapshots-to-keep": "3"},
     )
     yield _expire(
         r,
         "both-conditions",
-        "max-snapshot-age 9 days, min-snapshots-to-keep 1: 2, 3 and 4 are beyond the minimum but young, so kept; 1 is both and expires",
+        "max-snapshot-age 9 days, min-snapshots-to-keep 1: 2, 3 and 4 are beyond the minimum but young, so kept; "
+        "1 is both and expires",
         main,
         _props(max_age_days=9, min_keep=1),
     )
@@ -950,7 +962,8 @@ def _retention_specs():
     yield _expire(
         r,
         "walk-stops",
-        "history 1 <- 2 <- 3 taken 1, 30, 1 days ago (a clock jump), main on 3: the walk stops at 2, so 1 expires although it is young",
+        "history 1 <- 2 <- 3 taken 1, 30, 1 days ago (a clock jump), main on 3: the walk stops at 2, so 1 "
+        "expires although it is young",
         {"main": _branch(3)},
         snapshots=odd,
         note='"add its ancestors ... until": the walk ends at the first ancestor that meets both conditions.',
@@ -958,7 +971,8 @@ def _retention_specs():
     yield _expire(
         r,
         "expired-parent-ends-walk",
-        "history 3 <- 4 <- 5 whose 3 has a parent (2) already expired; main with min-snapshots-to-keep 10: 3, 4, 5 kept",
+        "history 3 <- 4 <- 5 whose 3 has a parent (2) already expired; main with min-snapshots-to-keep 10: 3, 4, "
+        "5 kept",
         {"main": _branch(5, min_snapshots_to_keep=10)},
         snapshots=HISTORY[2:],
     )
@@ -994,8 +1008,8 @@ def _retention_specs():
     yield _expire(
         r,
         "shared-ancestors",
-        'branch "dev" 3 <- 11 <- 12 (11 nine days, 12 two days old) forks from main at 3; dev\'s min-snapshots-to-keep 4 '
-        "reaches the shared ancestors 3 and 2; 1 expires",
+        'branch "dev" 3 <- 11 <- 12 (11 nine days, 12 two days old) forks from main at 3; '
+        "dev's min-snapshots-to-keep 4 reaches the shared ancestors 3 and 2; 1 expires",
         {**main, "dev": _branch(12, min_snapshots_to_keep=4)},
         snapshots=shared,
     )
@@ -1356,7 +1370,8 @@ def _adopted_view_specs():
         "case-insensitive",
         'dialects "spark" and "Spark" are the same dialect',
         _version_with(a, 0, representations=a["versions"][0]["representations"] + [dict(same, dialect="Spark")]),
-        note="The adopted text does not say how dialects compare; Iceberg Java, PyIceberg and iceberg-rust compare them case-insensitively.",
+        note="The adopted text does not say how dialects compare; Iceberg Java, PyIceberg and iceberg-rust compare "
+        "them case-insensitively.",
     )
 
     r = "view.version-log"
@@ -1393,7 +1408,8 @@ def _draft_view_specs():
     yield _d(
         r,
         "appendix-a-replace",
-        f"{DRAFT_FIX}, after step 4 (CREATE OR REPLACE VIEW); parent-version-id and the version-level properties are ignored",
+        f"{DRAFT_FIX}, after step 4 (CREATE OR REPLACE VIEW); parent-version-id and the version-level properties "
+        "are ignored",
         d,
     )
     yield _d(
