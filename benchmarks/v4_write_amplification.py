@@ -667,7 +667,7 @@ def plot(results: list[dict], leaf_sweep: list[dict], growth: list[dict], path: 
     plt.close(fig)
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -711,9 +711,11 @@ def main() -> None:
     parser.add_argument("--png", type=Path, default=RESULTS / "v4_write_amplification.png")
     parser.add_argument("--growth-png", type=Path, default=RESULTS / "v4_write_amplification_root_growth.png")
     parser.add_argument("--no-plot", action="store_true", help="skip the PNGs")
-    args = parser.parse_args()
+    return parser
 
-    started = time.perf_counter()
+
+def measure_all(args: argparse.Namespace) -> tuple[list[dict], list[dict], list[dict]]:
+    """The commits of each table size, of the leaf-size sweep, and the root-growth series."""
     results = []
     for n in args.sizes:
         print(f"table of {n:,} manifests x {args.files_per_manifest} data files", flush=True)
@@ -738,15 +740,12 @@ def main() -> None:
         args.seed,
         validate_every=max(args.growth_commits // 10, 1),
     )
+    return results, leaf_sweep, growth
 
-    print_table(results, "manifests", "N")
-    if args.leaf_sweep:
-        print(f"\n--- leaf-size sweep: {args.leaf_sweep_manifests} leaf manifests, F data files each ---")
-        print_table(leaf_sweep, "files_per_manifest", "F")
-    checkpoints = sorted({0, 1, 10, 100, args.growth_commits} & set(range(args.growth_commits + 1)))
-    print_growth(growth, checkpoints)
 
-    meta = {
+def run_meta(args: argparse.Namespace, started: float) -> dict:
+    """The settings and environment of the run, written beside the figures."""
+    return {
         "measured_on": datetime.date.today().isoformat(),
         "python": platform.python_version(),
         "seed": args.seed,
@@ -762,6 +761,21 @@ def main() -> None:
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def main() -> None:
+    args = _parser().parse_args()
+    started = time.perf_counter()
+    results, leaf_sweep, growth = measure_all(args)
+
+    print_table(results, "manifests", "N")
+    if args.leaf_sweep:
+        print(f"\n--- leaf-size sweep: {args.leaf_sweep_manifests} leaf manifests, F data files each ---")
+        print_table(leaf_sweep, "files_per_manifest", "F")
+    checkpoints = sorted({0, 1, 10, 100, args.growth_commits} & set(range(args.growth_commits + 1)))
+    print_growth(growth, checkpoints)
+
+    meta = run_meta(args, started)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps({"meta": meta, "commits": results, "leaf_sweep": leaf_sweep, "root_growth": growth}, indent=1) + "\n"
