@@ -259,78 +259,110 @@ def _hash_var_chunk(
     m = starts.size
     nblocks = lengths >> 2
     max_nb = int(nblocks.max())
+    words, base = _block_words(ws, data, starts, lengths)
+    h = ws.h[:m]
+    if max_nb == 0:
+        h.fill(0)
+    else:
+        _hash_blocks(ws, words, base, nblocks, max_nb, h)
+    _hash_tail_and_finalize(ws, words, base, nblocks, lengths, h, out_u)
+
+
+def _block_words(
+    ws: _VarWorkspace, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chunk's bytes as little-endian words, and the index (into those words) of the first word
+    of every value: block j of value i is at base[i] + j."""
+    m = starts.size
     lo = int(starts[0])
     hi = int(starts[-1] + lengths[-1])
     words, stride = ws.shifted_words(data, lo, hi, 1 if m == 1 else 4)
-    # Index (into ``words``) of the first word of every value; block j of
-    # value i is at base[i] + j.
     rel = starts - lo
     base = rel >> 2
     if m > 1:
         np.bitwise_and(rel, 3, out=rel)
         np.multiply(rel, stride, out=rel)
         np.add(base, rel, out=base)
+    return words, base
 
-    h = ws.h[:m]
+
+def _hash_blocks(
+    ws: _VarWorkspace, words: np.ndarray, base: np.ndarray, nblocks: np.ndarray, max_nb: int, h: np.ndarray
+) -> None:
+    """The hash state after the whole 4-byte blocks of every value, into ``h``: one vectorized step per
+    block index over the values (sorted by block count) that still have that block."""
+    m = h.size
+    # Descending order of nblocks, stable.  Small unsigned keys make numpy
+    # use a radix sort.
+    key = max_nb - nblocks
+    if max_nb < 256:
+        key = key.astype(np.uint8)
+    elif max_nb < 65536:
+        key = key.astype(np.uint16)
+    order = np.argsort(key, kind="stable")
+    base_s = base[order]
+    # active[j] = number of values with more than j blocks.
+    counts = np.bincount(nblocks, minlength=max_nb + 1)
+    active = (m - np.cumsum(counts)[:max_nb]).tolist()
+
+    hs = ws.hs[:m]
+    hs.fill(0)
+    tmp = ws.tmp
+    j = 0
+    while j < max_nb:
+        c = active[j]
+        if c <= _SCALAR_TAIL and max_nb - j > 2:
+            break
+        p = ws.pos[:c]
+        np.add(base_s[:c], j, out=p)
+        k = ws.k[:c]
+        # Indices are in range by construction; "wrap" skips the
+        # buffered bounds check that "raise" would do with out=.
+        np.take(words, p, out=k, mode="wrap")
+        t = tmp[:c]
+        _mix_k(k, t)
+        hc = hs[:c]
+        np.bitwise_xor(hc, k, out=hc)
+        _mix_h(hc, t)
+        j += 1
+    if j < max_nb:
+        _hash_long_values(words, base_s, nblocks[order], hs, j, active[j])
+    h[order] = hs
+
+
+def _hash_long_values(
+    words: np.ndarray, base_s: np.ndarray, nb_s: np.ndarray, hs: np.ndarray, j: int, count: int
+) -> None:
+    """Blocks j and on of the first ``count`` sorted values, the few with many blocks left: their keys
+    scrambled vectorized, the (inherently sequential) chain run on Python ints."""
+    for i in range(count):
+        b = int(base_s[i])
+        ks = words[b + j : b + int(nb_s[i])].copy()
+        _mix_k(ks, np.empty_like(ks))
+        hv = int(hs[i])
+        for kv in ks.tolist():
+            hv ^= kv
+            hv = ((hv << 13) | (hv >> 19)) & _M32
+            hv = (hv * 5 + _N) & _M32
+        hs[i] = hv
+
+
+def _hash_tail_and_finalize(
+    ws: _VarWorkspace,
+    words: np.ndarray,
+    base: np.ndarray,
+    nblocks: np.ndarray,
+    lengths: np.ndarray,
+    h: np.ndarray,
+    out_u: np.ndarray,
+) -> None:
+    """The tail bytes (0..3), the length and the finalization of every value, into ``out_u``."""
+    m = h.size
     tmp = ws.tmp[:m]
-    kbuf = ws.k
-
-    if max_nb == 0:
-        h.fill(0)
-    else:
-        # Descending order of nblocks, stable.  Small unsigned keys make numpy
-        # use a radix sort.
-        key = max_nb - nblocks
-        if max_nb < 256:
-            key = key.astype(np.uint8)
-        elif max_nb < 65536:
-            key = key.astype(np.uint16)
-        order = np.argsort(key, kind="stable")
-        base_s = base[order]
-        # active[j] = number of values with more than j blocks.
-        counts = np.bincount(nblocks, minlength=max_nb + 1)
-        active = (m - np.cumsum(counts)[:max_nb]).tolist()
-
-        hs = ws.hs[:m]
-        hs.fill(0)
-        pos = ws.pos
-        j = 0
-        while j < max_nb:
-            c = active[j]
-            if c <= _SCALAR_TAIL and max_nb - j > 2:
-                break
-            p = pos[:c]
-            np.add(base_s[:c], j, out=p)
-            k = kbuf[:c]
-            # Indices are in range by construction; "wrap" skips the
-            # buffered bounds check that "raise" would do with out=.
-            np.take(words, p, out=k, mode="wrap")
-            t = tmp[:c]
-            _mix_k(k, t)
-            hc = hs[:c]
-            np.bitwise_xor(hc, k, out=hc)
-            _mix_h(hc, t)
-            j += 1
-        if j < max_nb:
-            # Few values with many blocks left: scramble their remaining keys
-            # vectorized, run the (inherently sequential) chain on Python ints.
-            nb_s = nblocks[order]
-            for i in range(active[j]):
-                b = int(base_s[i])
-                ks = words[b + j : b + int(nb_s[i])].copy()
-                _mix_k(ks, np.empty_like(ks))
-                hv = int(hs[i])
-                for kv in ks.tolist():
-                    hv ^= kv
-                    hv = ((hv << 13) | (hv >> 19)) & _M32
-                    hv = (hv * 5 + _N) & _M32
-                hs[i] = hv
-        h[order] = hs
-
-    # Tail bytes (0..3): the word right after the last block, masked.  The
-    # table is zero-padded, so this never reads out of bounds.
+    # Tail bytes: the word right after the last block, masked.  The table is
+    # zero-padded, so this never reads out of bounds.
     np.add(base, nblocks, out=base)
-    k = kbuf[:m]
+    k = ws.k[:m]
     np.take(words, base, out=k, mode="wrap")
     np.bitwise_and(k, _TAIL_MASKS[lengths & 3], out=k)
     _mix_k(k, tmp)  # k == 0 stays 0, so values without a tail are unaffected
