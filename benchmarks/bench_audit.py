@@ -47,8 +47,9 @@ from pathlib import Path
 from conformance.engines.iceberg_java.spark import local_spark_session
 rows = int(sys.argv[2])
 spark = local_spark_session(Path(sys.argv[1]), app_name="bench-audit-writer", master="local[2]")
-spark.sql("CREATE TABLE {t} (id bigint, s string, d double, ts timestamp, amount decimal(12, 2), cat string) USING iceberg "
-          "PARTITIONED BY (bucket(16, id), days(ts)) TBLPROPERTIES ('format-version' = '2', 'write.delete.mode' = 'merge-on-read')")
+spark.sql("CREATE TABLE {t} (id bigint, s string, d double, ts timestamp, amount decimal(12, 2), cat string) "
+          "USING iceberg PARTITIONED BY (bucket(16, id), days(ts)) "
+          "TBLPROPERTIES ('format-version' = '2', 'write.delete.mode' = 'merge-on-read')")
 spark.sql(f"INSERT INTO {t} SELECT id, concat('row-', cast(id AS string), '-', repeat('x', cast(id % 20 AS int))), "
           f"CASE WHEN id % 1000 = 0 THEN double('NaN') ELSE id * 0.25 END, "
           f"timestamp_seconds(1700000000 + (id % 20) * 86400 + id % 86400), cast(id % 100000 AS decimal(12, 2)) / 100, "
@@ -212,7 +213,8 @@ def main() -> int:
     print(f"{'way':<22} {'files':>6} {'rows':>10} {'seconds':>8} {'rows/s':>10} {'files/s':>8} {'x pyarrow':>9}")
     for name, w in ways.items():
         print(
-            f"{name:<22} {w['files']:>6} {w['rows']:>10,} {w['seconds']:>8.2f} {w['rows_per_s']:>10,} {w['files_per_s']:>8} {w['x_plain_scan']:>9}"
+            f"{name:<22} {w['files']:>6} {w['rows']:>10,} {w['seconds']:>8.2f} {w['rows_per_s']:>10,} "
+            f"{w['files_per_s']:>8} {w['x_plain_scan']:>9}"
         )
     print(
         f"audit 1 -> 2 cores: {result['speedup_1_to_2_cores']}x faster (warm: {result['speedup_1_to_2_cores_warm']}x); "

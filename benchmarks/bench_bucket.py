@@ -296,7 +296,7 @@ def versions() -> dict[str, str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description="Benchmark Iceberg bucket[N] over Arrow int64 and string arrays: our numpy "
         "bucket_array vs pyiceberg-core (iceberg-rust) vs PyIceberg's transforms.",
@@ -314,29 +314,15 @@ def main(argv: list[str] | None = None) -> int:
         "--no-memory", action="store_true", help="skip the peak-memory runs (one child process per engine/dataset)"
     )
     parser.add_argument("--memory-probe", metavar="ENGINE:DATASET", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.n <= 0 or args.repeat <= 0 or args.scalar_n <= 0:
-        parser.error("--n, --repeat and --scalar-n must be positive")
-    if args.memory_probe:
-        return memory_probe(args)
+    return parser
 
-    notes: dict[str, str] = {}
-    engines = discover_engines(args.num_buckets, notes)
-    datasets = {name: make_dataset(name, args.n, args.seed) for name in ("int64", "string")}
-    scalar_n = min(args.scalar_n, args.n)
 
-    print(f"bucket[{args.num_buckets}] over {args.n:,} values per dataset, median of {args.repeat} repeats")
-    for key, value in versions().items():
-        print(f"  {key} {value}")
-    for key, value in notes.items():
-        print(f"  {key}: {value}")
-    print()
-
-    # --- agreement, before any timing ---------------------------------------
+def check_agreement(engines: list, datasets: dict, num_buckets: int, scalar_n: int) -> tuple[dict, list[str]]:
+    """Each engine's buckets against the reference's, before any timing: (agreement, mismatch lines)."""
     mismatches: list[str] = []
     agreement: dict[str, dict[str, bool]] = {}
     for dataset, arr in datasets.items():
-        ours = bucket_array(arr, args.num_buckets).to_pylist()
+        ours = bucket_array(arr, num_buckets).to_pylist()
         inputs = arr.to_pylist()
         for engine in engines[1:]:
             if engine.scalar:
@@ -351,14 +337,11 @@ def main(argv: list[str] | None = None) -> int:
             agreement.setdefault(engine.name, {})[dataset] = ok
             if not ok:
                 mismatches.append(describe_mismatch(engine.name, dataset, expected, got, shown))
-    if mismatches:
-        for line in mismatches:
-            print(line)
-        print()
-    else:
-        print(f"All engines agree with {REFERENCE} on both datasets (scalar path on the first {scalar_n:,}).\n")
+    return agreement, mismatches
 
-    # --- timing ---------------------------------------------------------------
+
+def time_engines(engines: list, datasets: dict, args: argparse.Namespace, scalar_n: int, agreement: dict) -> list[dict]:
+    """One row per engine and dataset: the median time, the rate, the peak memory and the ratio to the reference."""
     rows = []
     for dataset, arr in datasets.items():
         subset = (dataset, arr.slice(0, scalar_n).to_pylist())
@@ -385,8 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     reference_rate = {r["dataset"]: r["values_per_second"] for r in rows if r["engine"] == REFERENCE}
     for r in rows:
         r["ratio_to_reference"] = r["values_per_second"] / reference_rate[r["dataset"]]
+    return rows
 
-    # --- report -------------------------------------------------------------
+
+def print_table(rows: list[dict]) -> None:
+    """The rows as a table, with the legend of its columns."""
     header = (
         f"{'engine':<18} {'dataset':<7} {'values':>9} {'M values/s':>11} {'vs ours':>8} "
         f"{'traced MiB':>11} {'RSS+ MiB':>9}"
@@ -407,26 +393,64 @@ def main(argv: list[str] | None = None) -> int:
         "\n(all allocators incl. Rust/Arrow; page-granular), each measured in a fresh child process."
     )
 
+
+def write_json(
+    args: argparse.Namespace, scalar_n: int, notes: dict, agreement: dict, mismatches: list, rows: list
+) -> None:
+    """The figures and the run's settings, versions and agreement to `--json`."""
+    out = {
+        "benchmark": "bucket_transform",
+        "measured_on": datetime.date.today().isoformat(),
+        "num_buckets": args.num_buckets,
+        "n": args.n,
+        "scalar_n": scalar_n,
+        "repeat": args.repeat,
+        "seed": args.seed,
+        "reference_engine": REFERENCE,
+        "machine": {"platform": platform.platform(), "machine": platform.machine(), "cpu_count": os.cpu_count()},
+        "versions": versions(),
+        "notes": notes,
+        "agreement": agreement,
+        "mismatches": mismatches,
+        "results": rows,
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"\nwrote {args.json.relative_to(ROOT) if args.json.is_relative_to(ROOT) else args.json}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.n <= 0 or args.repeat <= 0 or args.scalar_n <= 0:
+        parser.error("--n, --repeat and --scalar-n must be positive")
+    if args.memory_probe:
+        return memory_probe(args)
+
+    notes: dict[str, str] = {}
+    engines = discover_engines(args.num_buckets, notes)
+    datasets = {name: make_dataset(name, args.n, args.seed) for name in ("int64", "string")}
+    scalar_n = min(args.scalar_n, args.n)
+
+    print(f"bucket[{args.num_buckets}] over {args.n:,} values per dataset, median of {args.repeat} repeats")
+    for key, value in versions().items():
+        print(f"  {key} {value}")
+    for key, value in notes.items():
+        print(f"  {key}: {value}")
+    print()
+
+    agreement, mismatches = check_agreement(engines, datasets, args.num_buckets, scalar_n)
+    if mismatches:
+        for line in mismatches:
+            print(line)
+        print()
+    else:
+        print(f"All engines agree with {REFERENCE} on both datasets (scalar path on the first {scalar_n:,}).\n")
+
+    rows = time_engines(engines, datasets, args, scalar_n, agreement)
+    print_table(rows)
     if not args.no_json:
-        out = {
-            "benchmark": "bucket_transform",
-            "measured_on": datetime.date.today().isoformat(),
-            "num_buckets": args.num_buckets,
-            "n": args.n,
-            "scalar_n": scalar_n,
-            "repeat": args.repeat,
-            "seed": args.seed,
-            "reference_engine": REFERENCE,
-            "machine": {"platform": platform.platform(), "machine": platform.machine(), "cpu_count": os.cpu_count()},
-            "versions": versions(),
-            "notes": notes,
-            "agreement": agreement,
-            "mismatches": mismatches,
-            "results": rows,
-        }
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
-        print(f"\nwrote {args.json.relative_to(ROOT) if args.json.is_relative_to(ROOT) else args.json}")
+        write_json(args, scalar_n, notes, agreement, mismatches, rows)
     return 1 if mismatches else 0
 
 

@@ -31,7 +31,8 @@ a mismatch exits 1. ``spec_impl`` is timed as the best of ``--repeat`` too.
 PyIceberg is skipped at a size where its previous size's time, scaled by the growth of n * k
 (the pairs it inspects), would exceed ``--budget`` seconds; the skip is printed and recorded.
 
-Run:  python benchmarks/bench_planning.py [--sizes 1000:100,10000:1000,100000:10000] [--budget 60] [--scenarios one-partition] [--no-java]
+Run:  python benchmarks/bench_planning.py [--sizes 1000:100,10000:1000,100000:10000] [--budget 60]
+          [--scenarios one-partition] [--no-java]
 Figures go to benchmarks/results/bench_planning.json.
 """
 

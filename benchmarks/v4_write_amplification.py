@@ -442,8 +442,8 @@ def measure_size(manifests: int, files_per_manifest: int, seed: int, validate: b
         record(fmt, kind, variant, description, written, plan, time.perf_counter() - t0)
         r = results[-1]
         print(
-            f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads {plan['uncached_files']} uncached "
-            f"{plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)",
+            f"  {fmt} {kind:9} {variant:20} wrote {r['files']} files {r['bytes']:>9,} B; plan reads "
+            f"{plan['uncached_files']} uncached {plan['uncached_bytes']:>9,} B  ({r['seconds']:.1f}s)",
             flush=True,
         )
     return results
@@ -543,16 +543,16 @@ def measure_growth(manifests: int, files_per_manifest: int, commits: int, seed: 
         out.append(v4_growth(name, kind, layout, compact, content, commits, seed, validate_every))
         s = out[-1]
         print(
-            f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-            f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+            f"  {name:48} root {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote "
+            f"{sum(s['written_bytes']):>10,} B in {commits} commits ({time.perf_counter() - t0:.1f}s)",
             flush=True,
         )
     t0 = time.perf_counter()
     out.append(v3_list_growth(content, commits, seed))
     s = out[-1]
     print(
-        f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote {sum(s['written_bytes']):>10,} B "
-        f"in {commits} commits ({time.perf_counter() - t0:.1f}s)",
+        f"  {s['series']:48} list {s['root_bytes'][0]:>7,} -> {s['root_bytes'][-1]:>8,} B, wrote "
+        f"{sum(s['written_bytes']):>10,} B in {commits} commits ({time.perf_counter() - t0:.1f}s)",
         flush=True,
     )
     return out
@@ -577,8 +577,8 @@ def print_table(results: list[dict], axis: str, label: str) -> None:
     print("\nfiles / bytes written per commit (metadata JSON not included: +1 file in both formats)\n" + header)
     rows(lambda c: f" {c['files']:>2} f {c['bytes']:>12,} B")
     print(
-        "\nplanning the new snapshot with the previous one cached: uncached files / bytes read (metadata JSON not included)\n"
-        + header
+        "\nplanning the new snapshot with the previous one cached: uncached files / bytes read (metadata JSON "
+        "not included)\n" + header
     )
     rows(lambda c: f" {c['plan']['uncached_files']:>2} f {c['plan']['uncached_bytes']:>12,} B")
     mj = [
@@ -667,7 +667,7 @@ def plot(results: list[dict], leaf_sweep: list[dict], growth: list[dict], path: 
     plt.close(fig)
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -688,7 +688,8 @@ def main() -> None:
         type=int,
         nargs="*",
         default=[1000, 10000],
-        help="also measure every case with these data files per leaf manifest (default 1000 10000; with --files-per-manifest too)",
+        help="also measure every case with these data files per leaf manifest (default 1000 10000; with "
+        "--files-per-manifest too)",
     )
     parser.add_argument(
         "--leaf-sweep-manifests", type=int, default=10, help="leaf manifests of the leaf-size sweep tables (default 10)"
@@ -710,9 +711,11 @@ def main() -> None:
     parser.add_argument("--png", type=Path, default=RESULTS / "v4_write_amplification.png")
     parser.add_argument("--growth-png", type=Path, default=RESULTS / "v4_write_amplification_root_growth.png")
     parser.add_argument("--no-plot", action="store_true", help="skip the PNGs")
-    args = parser.parse_args()
+    return parser
 
-    started = time.perf_counter()
+
+def measure_all(args: argparse.Namespace) -> tuple[list[dict], list[dict], list[dict]]:
+    """The commits of each table size, of the leaf-size sweep, and the root-growth series."""
     results = []
     for n in args.sizes:
         print(f"table of {n:,} manifests x {args.files_per_manifest} data files", flush=True)
@@ -726,7 +729,8 @@ def main() -> None:
             args.leaf_sweep_manifests, f, args.seed, validate=args.leaf_sweep_manifests * f <= args.validate_up_to
         )
     print(
-        f"root growth: {args.growth_commits} chained commits on {args.growth_manifests} manifests x {args.files_per_manifest} data files",
+        f"root growth: {args.growth_commits} chained commits on {args.growth_manifests} manifests x "
+        f"{args.files_per_manifest} data files",
         flush=True,
     )
     growth = measure_growth(
@@ -736,15 +740,12 @@ def main() -> None:
         args.seed,
         validate_every=max(args.growth_commits // 10, 1),
     )
+    return results, leaf_sweep, growth
 
-    print_table(results, "manifests", "N")
-    if args.leaf_sweep:
-        print(f"\n--- leaf-size sweep: {args.leaf_sweep_manifests} leaf manifests, F data files each ---")
-        print_table(leaf_sweep, "files_per_manifest", "F")
-    checkpoints = sorted({0, 1, 10, 100, args.growth_commits} & set(range(args.growth_commits + 1)))
-    print_growth(growth, checkpoints)
 
-    meta = {
+def run_meta(args: argparse.Namespace, started: float) -> dict:
+    """The settings and environment of the run, written beside the figures."""
+    return {
         "measured_on": datetime.date.today().isoformat(),
         "python": platform.python_version(),
         "seed": args.seed,
@@ -760,6 +761,21 @@ def main() -> None:
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def main() -> None:
+    args = _parser().parse_args()
+    started = time.perf_counter()
+    results, leaf_sweep, growth = measure_all(args)
+
+    print_table(results, "manifests", "N")
+    if args.leaf_sweep:
+        print(f"\n--- leaf-size sweep: {args.leaf_sweep_manifests} leaf manifests, F data files each ---")
+        print_table(leaf_sweep, "files_per_manifest", "F")
+    checkpoints = sorted({0, 1, 10, 100, args.growth_commits} & set(range(args.growth_commits + 1)))
+    print_growth(growth, checkpoints)
+
+    meta = run_meta(args, started)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(
         json.dumps({"meta": meta, "commits": results, "leaf_sweep": leaf_sweep, "root_growth": growth}, indent=1) + "\n"

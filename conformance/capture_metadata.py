@@ -98,15 +98,16 @@ SPARK_SCENARIOS: dict[str, list[str]] = {
         "INSERT INTO local.db.v1_append VALUES (4, 'd'), (5, 'e')",
     ],
     "v1-upgraded-to-v2": [
-        "CREATE TABLE local.db.v1_upgraded (id bigint, data string) USING iceberg TBLPROPERTIES ('format-version' = '1')",
+        "CREATE TABLE local.db.v1_upgraded (id bigint, data string) USING iceberg TBLPROPERTIES "
+        "('format-version' = '1')",
         "INSERT INTO local.db.v1_upgraded VALUES (1, 'a'), (2, 'b')",
         "ALTER TABLE local.db.v1_upgraded SET TBLPROPERTIES ('format-version' = '2')",
         "INSERT INTO local.db.v1_upgraded VALUES (3, 'c')",
     ],
     "v2-row-level": [
         (
-            "CREATE TABLE local.db.v2_row_level (id bigint, ts timestamp, data string) USING iceberg "
-            "PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '2', 'write.delete.mode' = 'merge-on-read', "
+            "CREATE TABLE local.db.v2_row_level (id bigint, ts timestamp, data string) USING iceberg PARTITIONED "
+            "BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '2', 'write.delete.mode' = 'merge-on-read', "
             "'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')"
         ),
         (
@@ -126,7 +127,8 @@ SPARK_SCENARIOS: dict[str, list[str]] = {
     "v3-row-lineage": [
         (
             "CREATE TABLE local.db.v3_row_lineage (id bigint, ts timestamp, data string) USING iceberg "
-            "PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '3', 'write.delete.mode' = 'merge-on-read')"
+            "PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '3', 'write.delete.mode' = "
+            "'merge-on-read')"
         ),
         (
             "INSERT INTO local.db.v3_row_lineage VALUES (1, TIMESTAMP '2024-01-01 10:00:00', 'a'), "
@@ -274,9 +276,9 @@ def capture_pyiceberg(out: Path, tmp: Path) -> dict:
 # --- DuckDB ------------------------------------------------------------------------------------
 
 DUCKDB_COPY = (
-    "COPY (SELECT * FROM (VALUES (1::BIGINT, TIMESTAMP '2024-01-01 10:00:00', 'a', 1.50::DECIMAL(9, 2), DATE '2024-01-01'), "
-    "(2::BIGINT, TIMESTAMP '2024-01-02 11:00:00', 'b', 2.25::DECIMAL(9, 2), DATE '2024-01-02')) AS v(id, ts, data, amount, day)) "
-    "TO '<warehouse>/copy_to' (FORMAT iceberg)"
+    "COPY (SELECT * FROM (VALUES (1::BIGINT, TIMESTAMP '2024-01-01 10:00:00', 'a', 1.50::DECIMAL(9, 2), DATE "
+    "'2024-01-01'), (2::BIGINT, TIMESTAMP '2024-01-02 11:00:00', 'b', 2.25::DECIMAL(9, 2), DATE '2024-01-02')) "
+    "AS v(id, ts, data, amount, day)) TO '<warehouse>/copy_to' (FORMAT iceberg)"
 )
 DUCKDB_NOTE = (
     "DuckDB's iceberg extension has no local-disk catalog (ATTACH ... (TYPE iceberg) asks for a REST "

@@ -1,15 +1,15 @@
 """The compliance report: engines × rule families, in the terminal, as JSON and as one HTML file.
 
-Cases that expect an output (*computed* cases) and cases that expect a rejection (*rejection*
-cases) are counted apart, so that an engine refusing everything earns nothing on computed cases.
-Outcomes (see `conformance.judge`): pass, rejected, rejected-other-rule, divergence (the spec leaves
-the question open and the engine reads it otherwise than the reference), allowed (a difference the
-spec permits), fail, errored, known (a recorded violation reproducing its pinned observation),
-fixed (a recorded discrepancy that now passes: remove it), unsupported (the engine declined the case), skipped (an op the engine lacks,
-or the engine is unavailable). The report also counts the provenance of every case's expectation
-per family, every case's outcome (so that each cell of the matrix lists its cases) and the reasons
-for skipped cases. The JSON follows `report.schema.json` (format 4); the HTML page
-(`report_html.py`) has no external resources.
+Cases that expect an output (*computed* cases) and cases that expect a rejection (*rejection* cases)
+are counted apart, so that an engine refusing everything earns nothing on computed cases. Outcomes
+(see `conformance.judge`): pass, rejected, rejected-other-rule, divergence (the spec leaves the
+question open and the engine reads it otherwise than the reference), allowed (a difference the spec
+permits), fail, errored, known (a recorded violation reproducing its pinned observation), fixed (a
+recorded discrepancy that now passes: remove it), unsupported (the engine declined the case),
+skipped (an op the engine lacks, or the engine is unavailable). The report also counts the
+provenance of every case's expectation per family, every case's outcome (so that each cell of the
+matrix lists its cases) and the reasons for skipped cases. The JSON follows `report.schema.json`
+(format 4); the HTML page (`report_html.py`) has no external resources.
 """
 
 from __future__ import annotations
@@ -340,7 +340,8 @@ def text_lines(doc: dict) -> list[str]:
         ]
         lines += (
             [
-                "verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) beside them, never in them"
+                "verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) "
+                "beside them, never in them"
             ]
             + _table(["engine", "violations", "divergences", "allowed"], rows)
             + [""]

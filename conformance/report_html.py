@@ -34,27 +34,35 @@ DIFF_LINES = 12  # expected and observed longer than this (pretty JSON lines) sh
 
 CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}
-header{padding:.8em 1.5em;background:#1f3a5f;color:#fff}header h1{margin:0;font-size:20px}header p{margin:.2em 0 0;color:#d6e2f0}
-nav{position:sticky;top:0;z-index:3;background:#f3f5f8;border-bottom:1px solid #ccd;padding:.45em 1.5em;display:flex;flex-wrap:wrap;gap:.3em 1em}
+header{padding:.8em 1.5em;background:#1f3a5f;color:#fff}header h1{margin:0;font-size:20px}header p{margin:.2em 0 0;\
+color:#d6e2f0}
+nav{position:sticky;top:0;z-index:3;background:#f3f5f8;border-bottom:1px solid #ccd;padding:.45em 1.5em;display:flex;\
+flex-wrap:wrap;gap:.3em 1em}
 nav a{color:#1f3a5f;text-decoration:none;white-space:nowrap}nav a.bad::after{content:" \\25cf";color:#c00}
 #filters{padding:.5em 1.5em;border-bottom:1px solid #eee;display:flex;flex-wrap:wrap;gap:.4em 1.5em;font-size:13px}
 #filters fieldset{border:0;margin:0;padding:0}#filters legend{font-weight:600;float:left;margin-right:.5em}
 #filters label{margin-right:.6em;white-space:nowrap}
-main{padding:0 1.5em 2em}[id]{scroll-margin-top:5em}h3.family{font-size:15px;margin:1em 0 .3em;border-bottom:1px solid #eee}section{margin-top:1em}h2{font-size:17px;margin:.8em 0 .4em}
+main{padding:0 1.5em 2em}[id]{scroll-margin-top:5em}h3.family{font-size:15px;margin:1em 0 .3em;border-bottom:1px solid \
+#eee}section{margin-top:1em}h2{font-size:17px;margin:.8em 0 .4em}
 .matrix{max-height:78vh;overflow:auto;border:1px solid #ccc;display:inline-block;max-width:100%}
 table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-.matrix th{background:#eef1f5;position:sticky;top:0;z-index:2}.matrix th:first-child,.matrix td:first-child{position:sticky;left:0;z-index:1;background:#fafbfc}
-.matrix th:first-child{z-index:3}.matrix td{min-width:6.5em}.matrix td a{display:block;color:inherit;text-decoration:none}
+.matrix th{background:#eef1f5;position:sticky;top:0;z-index:2}.matrix th:first-child,.matrix \
+td:first-child{position:sticky;left:0;z-index:1;background:#fafbfc}
+.matrix th:first-child{z-index:3}.matrix td{min-width:6.5em}.matrix td a{display:block;color:inherit;\
+text-decoration:none}
 .matrix td a:hover{outline:2px solid #1f3a5f}.matrix tfoot td{font-weight:600;background:#f3f5f8}
 .cr{display:block;font-size:12px;color:#555}.none{color:#bbb}
 .key{font-size:13px;color:#444;margin:.3em 0 .6em}.key b{display:inline-block;min-width:1.2em;text-align:center}
 td.ok{background:#d9f2d9}td.known{background:#fff1c2}td.bad{background:#f8d0d0}td.skip{color:#999}
 td.num{text-align:right}td.refonly{background:#fde7d0}
-details.finding{color:#222;border:1px solid #ddd;border-left:4px solid #c00;border-radius:3px;margin:.5em 0;padding:.4em .7em}
+details.finding{color:#222;border:1px solid #ddd;border-left:4px solid #c00;border-radius:3px;margin:.5em 0;\
+padding:.4em .7em}
 .finding.known,.finding.rejected-other-rule{border-left-color:#d9a400}.finding.fixed{border-left-color:#06c}
-.finding h3{font-size:14px;margin:0;font-weight:500}.finding blockquote{margin:.4em 0;padding:.2em .7em;border-left:3px solid #bbb;color:#333;background:#fafafa}
+.finding h3{font-size:14px;margin:0;font-weight:500}.finding blockquote{margin:.4em 0;padding:.2em .7em;\
+border-left:3px solid #bbb;color:#333;background:#fafafa}
 .pair{display:flex;gap:.8em;flex-wrap:wrap}.pair>div{flex:1 1 20em;min-width:0}
-pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:24em;overflow:auto}
+pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:24em;\
+overflow:auto}
 pre .add{background:#e6ffec}pre .del{background:#ffebe9}pre .hunk{color:#888}
 .outcome{font-weight:700;font-size:12px}.fail,.errored,.fixed{color:#a00}.known,.rejected-other-rule{color:#8a6d00}
 .pass,.rejected{color:#070}.skipped,.unsupported{color:#888}small{color:#666}
@@ -81,10 +89,12 @@ function esc(t){const d=document.createElement('div');d.textContent=t;return d.i
 function showCell(engine, family){
   const view = document.getElementById('cell');
   const byOutcome = (data.outcomes[engine]||{})[family]||{};
-  let out = '<h2>'+esc(engine)+' \\u00d7 '+esc(family)+'</h2><p><a href="#matrix">back to the matrix</a> \\u00b7 <a href="#findings-'+esc(data.pages[engine])+'">all findings of '+esc(engine)+'</a></p>';
+  let out = '<h2>'+esc(engine)+' \\u00d7 '+esc(family)+'</h2><p><a href="#matrix">back to the matrix</a> \\u00b7 <a \
+href="#findings-'+esc(data.pages[engine])+'">all findings of '+esc(engine)+'</a></p>';
   for (const outcome of data.order){
     const ids = byOutcome[outcome]; if(!ids) continue;
-    out += '<div data-outcome="'+outcome+'"><h3 class="'+outcome+'">'+outcome+' ('+ids.length+')</h3><ul class="cases">';
+    out += '<div data-outcome="'+outcome+'"><h3 class="'+outcome+'">'+outcome+' ('+ids.length+')</h3><ul \
+class="cases">';
     for (const id of ids){
       const anchor = (data.anchors[engine]||{})[id];
       out += '<li><code>'+(anchor?'<a href="#'+anchor+'">'+esc(id)+'</a>':esc(id))+'</code></li>';}
@@ -96,7 +106,8 @@ function route(){
   let page = 'main';
   if (hash.startsWith('cell/')){const [,engine,family]=hash.split('/');showCell(engine,family);page='cell';}
   else if (hash.startsWith('findings-') || hash === 'divergences') page = hash;
-  else if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el) page=el.closest('[data-page]').dataset.page;}
+  else if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el) \
+page=el.closest('[data-page]').dataset.page;}
   pages.forEach(p=>p.classList.toggle('hidden', p.dataset.page !== page));
   applyFilters();
   if (hash.startsWith('k-')){const el=document.getElementById(hash);if(el){el.open=true;el.scrollIntoView();}}
@@ -109,23 +120,26 @@ if (location.search.includes('selftest')){  // layout facts for the page's own t
   const matrix = document.querySelector('.matrix'), th = document.querySelector('.matrix th');
   const shown = pages.filter(p=>!p.classList.contains('hidden')).map(p=>p.dataset.page);
   document.body.dataset.selftest = JSON.stringify({viewport: innerWidth, page: document.documentElement.scrollWidth,
-    matrix: matrix ? matrix.scrollWidth : 0, matrixBox: matrix ? matrix.clientWidth : 0, sticky: th ? getComputedStyle(th).position : '',
-    shown: shown, cellItems: document.querySelectorAll('#cell li').length, open: [...document.querySelectorAll('details[open]')].map(d=>d.id)});
+    matrix: matrix ? matrix.scrollWidth : 0, matrixBox: matrix ? matrix.clientWidth : 0, sticky: th ? \
+getComputedStyle(th).position : '',
+    shown: shown, cellItems: document.querySelectorAll('#cell li').length, open: \
+[...document.querySelectorAll('details[open]')].map(d=>d.id)});
 }
 """
 
 
 KEY = (
     "Each cell: <b>correct/judged</b> computed cases (an output expected), below it in small the rejection cases "
-    "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. "
-    "<b class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored (raised where "
-    "the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> known discrepancy, reproducing "
-    "its pinned observation · <b class='known'>R</b> rejected under another rule · <b class='divergence'>D</b> divergence (the "
-    "spec is silent or ambiguous and the engine reads it otherwise: not a failure) · <b class='allowed'>A</b> allowed "
-    "difference (the spec permits the answer) · <b class='fixed'>X</b> a known discrepancy "
-    "that now passes · <b class='unsupported'>U</b> declined by the engine. "
-    "<span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span style='background:#fff1c2'>&nbsp;known "
-    "violations only&nbsp;</span> <span style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>"
+    "(the spec forbids the input); – nothing judged. Click a cell for its cases, an engine for its findings. <b "
+    "class='fail'>F</b> fail (wrong answer, or a forbidden input accepted) · <b class='errored'>E</b> errored "
+    "(raised where the spec defines a result, crashed, hung or broke the protocol) · <b class='known'>K</b> "
+    "known discrepancy, reproducing its pinned observation · <b class='known'>R</b> rejected under another rule "
+    "· <b class='divergence'>D</b> divergence (the spec is silent or ambiguous and the engine reads it "
+    "otherwise: not a failure) · <b class='allowed'>A</b> allowed difference (the spec permits the answer) · <b "
+    "class='fixed'>X</b> a known discrepancy that now passes · <b class='unsupported'>U</b> declined by the "
+    "engine. <span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span "
+    "style='background:#fff1c2'>&nbsp;known violations only&nbsp;</span> <span "
+    "style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>"
 )
 
 
@@ -187,7 +201,8 @@ def _matrix(doc: dict, engines: list[str], title: str, note: str) -> list[str]:
         if not info["available"]:
             what = "broken" if info["broken"] else "unavailable"
             out.append(
-                f"<p class='bad' data-engine='{e(name)}'><b>{e(name)}</b>: {what}: {e(info['unavailable-reason'] or '')}</p>"
+                f"<p class='bad' data-engine='{e(name)}'><b>{e(name)}</b>: {what}: "
+                f"{e(info['unavailable-reason'] or '')}</p>"
             )
     return out
 
@@ -238,12 +253,15 @@ def _finding(c: dict) -> str:
     upstream = f" · upstream: <a href='{e(c['upstream'])}'>{e(c['upstream'])}</a>" if c.get("upstream") else ""
     pinned = f"<b>pinned observation</b><pre>{e(_pretty(c['pinned']))}</pre>" if c.get("pinned") is not None else ""
     return (
-        f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' data-family='{e(c['family'])}' "
-        f"data-outcome='{e(c['outcome'])}'><summary><span class='outcome {e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
+        f"<details class='finding {e(c['outcome'])}' id='{anchor(c['engine'], c['id'])}' "
+        f"data-family='{e(c['family'])}' "
+        f"data-outcome='{e(c['outcome'])}'><summary><span class='outcome "
+        f"{e(c['outcome'])}'>{e(c['outcome'].upper())}</span> "
         f"<code>{e(c['id'])}</code> <small>{e(c['family'])}, {e(c['kind'])}</small> {e(c['description'])}</summary>"
         f"<p><small>rule <code>{e(c['rule'])}</code> · spec: {e(c['section'])}{upstream}</small></p>"
         + (f"<blockquote>{e(quote)}</blockquote>" if quote else "")
-        + f"<b>input</b> <small>(op {e(c['op'])})</small><pre>{e(_pretty(c['input']))}</pre>{_expected_observed(c)}{pinned}"
+        + "<b>input</b> <small>(op "
+        f"{e(c['op'])})</small><pre>{e(_pretty(c['input']))}</pre>{_expected_observed(c)}{pinned}"
         + (f"<p><small>{e(c['message'])}</small></p>" if c["message"] else "")
         + "</details>"
     )
@@ -253,7 +271,8 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
     counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in OUTCOMES}
     summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n and o in VIOLATION_OUTCOMES) or "none"
     out = [
-        f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of {e(name)}: {summary}</h2>",
+        f"<section data-page='findings-{page_id(name)}' id='findings-{page_id(name)}'><h2>Findings of "
+        f"{e(name)}: {summary}</h2>",
         "<p><small>Violations: cases where a <i>must</i> of the spec is broken (the quoted sentence decides each). "
         "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>",
     ]
@@ -262,7 +281,8 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
         (
             "Divergences",
             ("divergence",),
-            "The spec is silent or ambiguous; the engine reads the question otherwise than the reference. Not a failure.",
+            "The spec is silent or ambiguous; the engine reads the question otherwise than the reference. "
+            "Not a failure.",
         ),
         (
             "Allowed differences",
@@ -300,13 +320,18 @@ def _verdicts(doc: dict, engines: list[str]) -> list[str]:
         if n in v and doc["engines"][n]["available"]
     )
     return [
-        "<h2>Verdicts</h2><p class='key'><b>Violations</b>: a <i>must</i> of the spec broken (a wrong answer, a forbidden "
-        "input accepted, an error where the spec defines a result, or a recorded violation), each quoting its sentence. "
-        "<b class='divergence'>Divergences</b>: the spec is silent or ambiguous and the engine reads it otherwise than the "
+        "<h2>Verdicts</h2><p class='key'><b>Violations</b>: a <i>must</i> of the spec broken (a wrong "
+        "answer, a forbidden "
+        "input accepted, an error where the spec defines a result, or a recorded violation), each quoting "
+        "its sentence. "
+        "<b class='divergence'>Divergences</b>: the spec is silent or ambiguous and the engine reads it "
+        "otherwise than the "
         "reference (<a href='#divergences'>by question</a>, and <a href='spec-gaps.html'>the spec gaps</a>). "
-        "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the spec permits. "
+        "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the "
+        "spec permits. "
         "Only violations count as findings.</p>",
-        f"<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed differences</th></tr>{rows}</table>",
+        "<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed "
+        f"differences</th></tr>{rows}</table>",
     ]
 
 
@@ -341,8 +366,10 @@ def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
 
 def _provenance(doc: dict) -> list[str]:
     out = [
-        "<h2 id='provenance'>Provenance of the expectations</h2><p><small>How each family's expected results were obtained: "
-        "the spec's own examples, values hand-typed from a cited source, tables a real engine wrote, results real engines "
+        "<h2 id='provenance'>Provenance of the expectations</h2><p><small>How each family's expected results "
+        "were obtained: "
+        "the spec's own examples, values hand-typed from a cited source, tables a real engine wrote, results "
+        "real engines "
         "confirm (<code>spec_impl/vectors/provenance.py</code>), or the reference alone.</small></p>",
         "<table><tr><th>family</th>" + "".join(f"<th>{e(k)}</th>" for k in KINDS) + "<th>total</th></tr>",
     ]
@@ -356,7 +383,8 @@ def _provenance(doc: dict) -> list[str]:
         )
     totals = "".join(f"<td class='num'>{sum(p.get(k, 0) for p in doc['provenance'].values())}</td>" for k in KINDS)
     out.append(
-        f"<tr><th>total</th>{totals}<td class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>"
+        f"<tr><th>total</th>{totals}<td "
+        f"class='num'>{sum(sum(p.values()) for p in doc['provenance'].values())}</td></tr></table>"
     )
     return out
 
@@ -368,19 +396,24 @@ def _reasons(reasons: dict[str, int]) -> str:
 def _engines(doc: dict) -> list[str]:
     out = [
         "<h2 id='engines'>Engines</h2><table><tr><th>engine</th><th>version</th><th>revision</th><th>protocol</th>"
-        "<th>wall time (s)</th><th>restarts</th><th>skipped (why)</th><th>declined by the engine (its reasons)</th></tr>"
+        "<th>wall time (s)</th><th>restarts</th><th>skipped (why)</th><th>declined by the engine (its "
+        "reasons)</th></tr>"
     ]
     for name, info in doc["engines"].items():
         out.append(
-            f"<tr data-engine='{e(name)}'><td>{e(name)}<br><small>{e(', '.join(info['capabilities']) or '-')}</small></td>"
-            f"<td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td><td>{info['protocol'] or '-'}</td>"
+            "<tr "
+            f"data-engine='{e(name)}'><td>{e(name)}<br><small>{e(', '.join(info['capabilities']) or '-')}</small></td>"
+            f"<td>{e(info['version'] or '-')}</td><td>{e(info['revision'] or '-')}</td>"
+            f"<td>{info['protocol'] or '-'}</td>"
             f"<td class='num'>{info['seconds']}</td><td class='num'>{info['restarts']}</td>"
-            f"<td><small>{_reasons(info.get('skipped', {}))}</small></td><td><small>{_reasons(info['unsupported'])}</small></td></tr>"
+            f"<td><small>{_reasons(info.get('skipped', {}))}</small></td>"
+            f"<td><small>{_reasons(info['unsupported'])}</small></td></tr>"
         )
     out.append("</table>")
     if doc["random-values"]:
         out.append(
-            "<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known disagreements</th><th>note</th></tr>"
+            "<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known "
+            "disagreements</th><th>note</th></tr>"
         )
         for r in doc["random-values"]:
             out.append(
@@ -402,7 +435,8 @@ def _filters(engines: list[str]) -> str:
     )
     return (
         f"<div id='filters'><fieldset><legend>engines</legend>{boxes}</fieldset>"
-        f"<fieldset><legend>family</legend><input id='family-filter' type='search' placeholder='e.g. bucket' size='14'></fieldset>"
+        "<fieldset><legend>family</legend><input id='family-filter' type='search' placeholder='e.g. bucket' "
+        "size='14'></fieldset>"
         f"<fieldset><legend>outcomes</legend>{outcomes}</fieldset></div>"
     )
 
@@ -425,7 +459,8 @@ def to_html(doc: dict) -> str:
     nav = (
         ["<a href='#matrix'>Matrix</a>"]
         + [
-            f"<a href='#findings-{page_id(n)}' class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(violations[n])})</a>"
+            f"<a href='#findings-{page_id(n)}' "
+            f"class='{_css_class(doc['totals'].get(n, empty_counts()))}'>{e(n)} ({len(violations[n])})</a>"
             for n in engines + self_check
         ]
         + [
@@ -440,11 +475,13 @@ def to_html(doc: dict) -> str:
     divergences = sum(verdicts[n]["divergences"] for n in engines if n in verdicts)
     allowed = sum(verdicts[n]["allowed"] for n in engines if n in verdicts)
     out = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>",
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+        "content='width=device-width'>",
         f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
         f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged: "
         f"<b>{sum(len(violations[n]) for n in engines):,} violations</b> of a must of the spec; beside them, "
-        f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed differences</p></header>",
+        f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed "
+        "differences</p></header>",
         f"<nav>{' '.join(nav)}</nav>",
         _filters(list(doc["engines"])),
         "<main>",

@@ -113,7 +113,10 @@ class Runner:
         assert slot.engine is not None
         slot.timeouts += message.startswith("timeout")
         if slot.timeouts > MAX_TIMEOUTS or slot.restarts >= MAX_RESTARTS:
-            slot.broken = f"taken out of service after {slot.timeouts} timeouts and {slot.restarts} restarts; last failure: {message}"
+            slot.broken = (
+                f"taken out of service after {slot.timeouts} timeouts and {slot.restarts} restarts; last "
+                f"failure: {message}"
+            )
             slot.engine.stop()
             return [EngineAnswer.failure(message)] * len(cases)
         slot.restarts += 1

@@ -93,10 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         if slot.broken:
             print(f"taken out of service: {slot.broken}")
             broken = True
-        print(
-            f"{'FAILED: the engine broke the protocol, crashed or hung' if broken else 'ok: the engine speaks the protocol'}"
-            f" ({time.monotonic() - started:.1f} s)"
+        status = (
+            "FAILED: the engine broke the protocol, crashed or hung" if broken else "ok: the engine speaks the protocol"
         )
+        print(f"{status} ({time.monotonic() - started:.1f} s)")
         return 1 if broken else 0
     except (EngineFailure, EngineUnavailable) as e:
         print(f"FAILED: {e}")

@@ -100,13 +100,18 @@ def _answers(entry: dict, doc: dict, family: str, case: dict, q: str, engines: l
 
 CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}
-header{padding:.8em 1.5em;background:#3b2f5f;color:#fff}header h1{margin:0;font-size:20px}header p{margin:.2em 0 0;color:#e2dcf0}
-main{padding:0 1.5em 2em;max-width:80em}section.q{border:1px solid #ddd;border-left:4px solid #6a4fb3;border-radius:3px;margin:1em 0;padding:.5em .9em}
+header{padding:.8em 1.5em;background:#3b2f5f;color:#fff}header h1{margin:0;font-size:20px}header p{margin:.2em 0 0;\
+color:#e2dcf0}
+main{padding:0 1.5em 2em;max-width:80em}section.q{border:1px solid #ddd;border-left:4px solid #6a4fb3;\
+border-radius:3px;margin:1em 0;padding:.5em .9em}
 section.q.quiet{border-left-color:#bbb}h2{font-size:16px;margin:.2em 0}code{background:#f3f3f3;padding:0 .2em}
 blockquote{margin:.3em 0;padding:.2em .7em;border-left:3px solid #bbb;background:#fafafa}
-table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-th{background:#f1eef8}td.num{text-align:right}td.other{background:#efe6ff}.prop{background:#f6fbf2;border:1px solid #cfe5c0;padding:.3em .6em}
-pre{background:#f7f7f7;padding:5px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:14em;overflow:auto;font-size:12px}
+table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;\
+vertical-align:top}
+th{background:#f1eef8}td.num{text-align:right}td.other{background:#efe6ff}.prop{background:#f6fbf2;border:1px solid \
+#cfe5c0;padding:.3em .6em}
+pre{background:#f7f7f7;padding:5px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:14em;\
+overflow:auto;font-size:12px}
 small{color:#666}ul{margin:.2em 0}
 """
 
@@ -114,12 +119,14 @@ small{color:#666}ul{margin:.2em 0}
 def to_html(report: dict[str, Any]) -> str:
     n = len(report["questions"])
     out = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Iceberg spec gaps</title><style>{CSS}</style></head><body>",
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Iceberg spec "
+        f"gaps</title><style>{CSS}</style></head><body>",
         "<header><h1>Where the Iceberg spec is silent or ambiguous</h1>",
         f"<p>{n} open questions asked by the vectors; {report['contested']} on which engines answer differently. "
         f"Engines: {e(', '.join(report['engines']))}.</p></header><main>",
-        "<p>Each question quotes the sentences nearest to it, says which reading the reference takes and proposes a "
-        "clarification. An engine answering otherwise is a <b>divergence</b>: never a failure of the conformance run.</p>",
+        "<p>Each question quotes the sentences nearest to it, says which reading the reference takes and "
+        "proposes a clarification. An engine answering otherwise is a <b>divergence</b>: never a failure of the "
+        "conformance run.</p>",
     ]
     rows = "".join(
         f"<tr><td><a href='#{e(q['id'])}'><code>{e(q['id'])}</code></a></td><td>{e(q['asks'])}</td>"
@@ -127,7 +134,8 @@ def to_html(report: dict[str, Any]) -> str:
         for q in report["questions"]
     )
     out.append(
-        f"<table><tr><th>question</th><th>asks</th><th>cases</th><th>engines answering otherwise than the reference</th></tr>{rows}</table>"
+        "<table><tr><th>question</th><th>asks</th><th>cases</th><th>engines answering otherwise than the "
+        f"reference</th></tr>{rows}</table>"
     )
     for q in report["questions"]:
         out.append(_question(q))
@@ -155,7 +163,8 @@ def _question(q: dict[str, Any]) -> str:
     ]
     if q["answers"]:
         rows = "".join(
-            f"<tr><td>{e(name)}</td><td class='num'>{a['as-reference']}</td><td class='num{' other' if a['otherwise'] else ''}'>{a['otherwise']}</td></tr>"
+            f"<tr><td>{e(name)}</td><td class='num'>{a['as-reference']}</td><td "
+            f"class='num{' other' if a['otherwise'] else ''}'>{a['otherwise']}</td></tr>"
             for name, a in q["answers"].items()
         )
         parts.append(f"<table><tr><th>engine</th><th>as the reference</th><th>otherwise</th></tr>{rows}</table>")

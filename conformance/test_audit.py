@@ -36,12 +36,19 @@ MOR = (
 )
 WRITTEN = {
     "types_v2": [
-        "CREATE TABLE {t} (id bigint, s string, d double, f float, dec decimal(10, 2), dt date, ts timestamp, b binary, ok boolean, "
-        f"i int) USING iceberg PARTITIONED BY (days(ts), truncate(2, s), bucket(4, id)) TBLPROPERTIES ('format-version' = '2', {MOR})",
-        "INSERT INTO {t} VALUES (1, 'abcdefghijklmnopqrstuvwxyz', double('NaN'), float(-0.0), -12.50, DATE '1969-12-31', "
+        "CREATE TABLE {t} (id bigint, s string, d double, f float, dec decimal(10, 2), dt date, ts "
+        "timestamp, b binary, ok boolean, "
+        "i int) USING iceberg PARTITIONED BY (days(ts), truncate(2, s), bucket(4, id)) TBLPROPERTIES "
+        f"('format-version' = '2', {MOR})",
+        "INSERT INTO {t} VALUES (1, 'abcdefghijklmnopqrstuvwxyz', double('NaN'), float(-0.0), -12.50, DATE "
+        "'1969-12-31', "
         "TIMESTAMP '1969-12-31 23:59:59.999999', X'00FF', true, -2147483647), "
-        "(2, 'ab\u00e9\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600', "
-        "-0.0, float('NaN'), 3.10, DATE '1970-01-01', TIMESTAMP '1969-12-31 00:00:00', X'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', NULL, NULL), "
+        "(2, "
+        "'ab\u00e9\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600"
+        "\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600\U0001f600', "
+        ""
+        "-0.0, float('NaN'), 3.10, DATE '1970-01-01', TIMESTAMP '1969-12-31 00:00:00', "
+        "X'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', NULL, NULL), "
         "(3, NULL, 0.0, NULL, NULL, NULL, TIMESTAMP '1969-12-31 12:00:00', NULL, false, 7)",
         "INSERT INTO {t} SELECT id, concat('ab', cast(id AS string)), id * 1.5, -id, id, DATE '2024-02-29', "
         "TIMESTAMP '2024-02-29 10:00:00', X'01', id % 2 = 0, id FROM range(10, 60)",
@@ -49,13 +56,15 @@ WRITTEN = {
         "UPDATE {t} SET d = -1.0 WHERE id = 40",
     ],
     "v3_deletion_vectors": [
-        f"CREATE TABLE {{t}} (id bigint, s string) USING iceberg PARTITIONED BY (identity(s)) TBLPROPERTIES ('format-version' = '3', {MOR})",
+        "CREATE TABLE {t} (id bigint, s string) USING iceberg PARTITIONED BY (identity(s)) TBLPROPERTIES "
+        f"('format-version' = '3', {MOR})",
         "INSERT INTO {t} SELECT id, CASE WHEN id % 3 = 0 THEN NULL ELSE cast(id % 3 AS string) END FROM range(0, 40)",
         "DELETE FROM {t} WHERE id % 5 = 0",
         "DELETE FROM {t} WHERE id = 7",
     ],
     "truncate_min_int": [
-        "CREATE TABLE {t} (i int) USING iceberg PARTITIONED BY (truncate(10, i)) TBLPROPERTIES ('format-version' = '2')",
+        "CREATE TABLE {t} (i int) USING iceberg PARTITIONED BY (truncate(10, i)) TBLPROPERTIES "
+        "('format-version' = '2')",
         "INSERT INTO {t} VALUES (-2147483648), (-2147483641)",
     ],
 }

@@ -204,17 +204,26 @@ def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:
             for p in leaves(expr)
             if p.op.endswith("starts-with")
         ):
-            return "Truncate.TruncateString projects starts-with by UTF-16 length (predicate-projection.*/truncate-string-multibyte-*)"
+            return (
+                "Truncate.TruncateString projects starts-with by UTF-16 length "
+                "(predicate-projection.*/truncate-string-multibyte-*)"
+            )
     if (
         engine == "pyiceberg"
         and op == "evaluate-metrics"
         and inp["mode"] == "strict"
         and "null_value_count" not in inp["metrics"]["x"]
     ):
-        return "PyIceberg's strict evaluator reads a missing null count as zero (file-pruning.strict-metrics/x-no-counts-*)"
+        return (
+            "PyIceberg's strict evaluator reads a missing null count as zero "
+            "(file-pruning.strict-metrics/x-no-counts-*)"
+        )
     if engine == "pyiceberg" and any(isinstance(v, float) and math.isinf(v) for p in leaves(expr) for v in p.literals):
         if _column_type(inp) == "float":
-            return "PyIceberg binds an infinite literal on a float column as below-min / above-max (expression.evaluate/float-*-infinity-*)"
+            return (
+                "PyIceberg binds an infinite literal on a float column as below-min / above-max "
+                "(expression.evaluate/float-*-infinity-*)"
+            )
     return None
 
 
@@ -316,14 +325,15 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
     request.node.user_properties.append(("undefined_inputs", dict(undefined)))
     if found_known:
         warnings.warn(
-            f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: {' | '.join(sorted(set(found_known)))}",
+            f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: "
+            f"{' | '.join(sorted(set(found_known)))}",
             KnownPlanningDisagreement,
             stacklevel=1,
         )
     if notes:
         warnings.warn(
-            f"{random_engine} {op}: {len(notes)} random inputs the spec defines no answer for (the reference rejects them) "
-            f"were answered or rejected under another rule, e.g. {notes[0]}",
+            f"{random_engine} {op}: {len(notes)} random inputs the spec defines no answer for (the reference "
+            f"rejects them) were answered or rejected under another rule, e.g. {notes[0]}",
             UndefinedInputNote,
             stacklevel=1,
         )

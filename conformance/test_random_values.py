@@ -138,8 +138,9 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
     request.node.user_properties.append(("known_disagreements", len(known_disagreements)))
     if permitted:
         warnings.warn(
-            f"{engine_name} {op}: {len(permitted)} random inputs answered otherwise than the reference where the spec "
-            f"permits it ({permitted.count(ALLOWED)} allowed) or leaves it open ({permitted.count(DIVERGENCE)} divergences)",
+            f"{engine_name} {op}: {len(permitted)} random inputs answered otherwise than the reference where the "
+            f"spec permits it ({permitted.count(ALLOWED)} allowed) or leaves it open "
+            f"({permitted.count(DIVERGENCE)} divergences)",
             PermittedDifference,
             stacklevel=1,
         )

@@ -36,7 +36,8 @@ COW = (
 )
 SCENARIOS: dict[str, list[str]] = {
     "v2_merge_on_read": [
-        f"CREATE TABLE {{t}} (id bigint, data string) USING iceberg PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '2', {MOR})",
+        "CREATE TABLE {t} (id bigint, data string) USING iceberg PARTITIONED BY (bucket(4, id)) TBLPROPERTIES "
+        f"('format-version' = '2', {MOR})",
         "INSERT INTO {t} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')",
         "INSERT INTO {t} VALUES (5, 'e'), (6, 'f')",
         "DELETE FROM {t} WHERE id = 2",
@@ -53,7 +54,8 @@ SCENARIOS: dict[str, list[str]] = {
         "CALL local.system.rewrite_manifests('db.{name}')",
     ],
     "v1_to_v2_to_v3": [
-        "CREATE TABLE {t} (id bigint, data string) USING iceberg PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ('format-version' = '1')",
+        "CREATE TABLE {t} (id bigint, data string) USING iceberg PARTITIONED BY (bucket(4, id)) TBLPROPERTIES "
+        "('format-version' = '1')",
         "INSERT INTO {t} VALUES (1, 'a'), (2, 'b'), (3, 'c')",
         f"ALTER TABLE {{t}} SET TBLPROPERTIES ('format-version' = '2', {MOR})",
         "INSERT INTO {t} VALUES (4, 'd')",

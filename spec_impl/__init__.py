@@ -20,7 +20,8 @@ The public API for value rules (spec sections in each function's docstring):
     >>> si.from_json("timestamptz", "2017-11-16T22:31:08+01:00")
     Traceback (most recent call last):
     ...
-    spec_impl.errors.InvalidInput: [json.timestamptz] a timestamptz value must end in the offset '+00:00' (got '2017-11-16T22:31:08+01:00')
+    spec_impl.errors.InvalidInput: [json.timestamptz] a timestamptz value must end in the offset '+00:00' (got \
+'2017-11-16T22:31:08+01:00')
 
 Values are the spec's physical values (`spec_impl.values`): ints for int/long/date (days)/time (µs)/
 timestamps (µs or ns), `decimal.Decimal`, `str`, `bytes`, `uuid.UUID`, `bool`, `float`. Every
@@ -30,7 +31,8 @@ Bulk (Arrow) versions of the transforms are in `spec_impl.bulk`; the metadata ru
 partition specs, sort orders, snapshots, retention, table and view metadata) in `spec_impl.metadata`:
 
     >>> md = si.parse_table_metadata({"format-version": 1, "location": "s3://b/t", "last-updated-ms": 0,
-    ...     "last-column-id": 1, "schema": {"type": "struct", "fields": [{"id": 1, "name": "x", "required": True, "type": "long"}]},
+    ...     "last-column-id": 1, "schema": {"type": "struct", "fields": [
+    ...         {"id": 1, "name": "x", "required": True, "type": "long"}]},
     ...     "partition-spec": [{"name": "x_bucket", "transform": "bucket[4]", "source-id": 1}]})
     >>> si.normalized_metadata(md)["partition-specs"]   # Appendix E: v1 field ids from 1000
     [{'spec-id': 0, 'fields': [{'source-ids': [1], 'field-id': 1000, 'name': 'x_bucket', 'transform': 'bucket[4]'}]}]

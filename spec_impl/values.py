@@ -2,20 +2,21 @@
 
 Spec: Primitive Types (ranges and precisions) and Appendix D (physical representation).
 
-| type                                   | Python value                                  |
-|----------------------------------------|-----------------------------------------------|
-| boolean                                | bool                                          |
-| int, date (days)                       | int in the 32-bit signed range                |
-| long, time (µs from midnight), timestamp, timestamptz (µs), timestamp_ns, timestamptz_ns (ns) | int in the 64-bit signed range |
-| float, double                          | float (float values are rounded to 32 bits)   |
-| decimal(P, S)                          | decimal.Decimal with exponent -S, at most P digits |
-| string                                 | str (valid Unicode, no lone surrogates)       |
-| uuid                                   | uuid.UUID                                     |
-| fixed[L], binary, geometry, geography  | bytes (WKB for the geo types)                 |
-| struct                                 | dict: field id -> value                       |
-| list                                   | list                                          |
-| map                                    | dict: key -> value                            |
-| unknown                                | None only                                     |
+Type: Python value.
+
+- boolean: bool
+- int, date (days): int in the 32-bit signed range
+- long, time (µs from midnight), timestamp, timestamptz (µs), timestamp_ns, timestamptz_ns (ns): int in the 64-bit
+  signed range
+- float, double: float (float values are rounded to 32 bits)
+- decimal(P, S): decimal.Decimal with exponent -S, at most P digits
+- string: str (valid Unicode, no lone surrogates)
+- uuid: uuid.UUID
+- fixed[L], binary, geometry, geography: bytes (WKB for the geo types)
+- struct: dict: field id -> value
+- list: list
+- map: dict: key -> value
+- unknown: None only
 
 `None` is null for every type. `normalize` checks a value and returns its canonical form.
 """

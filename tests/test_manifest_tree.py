@@ -152,8 +152,9 @@ def test_trees_of_the_writer_are_valid(name):
 def test_validator_finds_each_corruption(rule_id, slug, build, corrupt):
     """Rules: tree.manifest-counts, tree.min-sequence-number, tree.manifest-length, tree.partition-spec-id,
     tree.sequence-number-bound, tree.unique-live-files, tree.content, tree.equality-ids, tree.partition-tuple,
-    tree.bounds, tree.manifest-metadata, tree.manifest-schema-id, tree.deletion-vector-fields, tree.first-row-id, tree.file-exists,
-    tree.unwritten-fields, tree.required-fields, manifest.avro-file, tree.manifest-format-version, tree.file-path-uri."""
+    tree.bounds, tree.manifest-metadata, tree.manifest-schema-id, tree.deletion-vector-fields, tree.first-row-id,
+    tree.file-exists, tree.unwritten-fields, tree.required-fields, manifest.avro-file, tree.manifest-format-version,
+    tree.file-path-uri."""
     w = build()
     assert validate_table(InMemoryFiles(w.files), w.metadata_location) == []
     corrupt(w)

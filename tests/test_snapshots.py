@@ -55,7 +55,10 @@ def _err(rule, fn, *args, **kwargs):
 
 def test_appendix_c_snapshot_example_is_not_json_as_printed():
     """Finding: the Appendix C example has no comma between manifest-list and schema-id."""
-    printed = '{"snapshot-id": 3051729675574597004, "timestamp-ms": 1515100955770, "summary": {"operation": "append"}, "manifest-list": "s3://b/wh/.../s1.avro"\n"schema-id": 0}'
+    printed = (
+        '{"snapshot-id": 3051729675574597004, "timestamp-ms": 1515100955770, "summary": {"operation": '
+        '"append"}, "manifest-list": "s3://b/wh/.../s1.avro"\n"schema-id": 0}'
+    )
     with pytest.raises(json.JSONDecodeError):
         json.loads(printed)
 

@@ -32,7 +32,8 @@ register(
     Rule(
         "deletes.position-rows",
         "Position Delete Files",
-        "A row is deleted by a position delete entry with its data file's path and its position (from 0); entries are (file_path 2147483546, pos 2147483545)",
+        "A row is deleted by a position delete entry with its data file's path and its position (from 0); "
+        "entries are (file_path 2147483546, pos 2147483545)",
     ),
     Rule(
         "deletes.dv-rows",
@@ -42,7 +43,8 @@ register(
     Rule(
         "deletes.equality-rows",
         "Equality Delete Files",
-        "A row is deleted when its values equal all delete columns of any row of an applicable equality delete file; null matches null; a dropped delete column still applies; a later-added column reads its default",
+        "A row is deleted when its values equal all delete columns of any row of an applicable equality delete "
+        "file; null matches null; a dropped delete column still applies; a later-added column reads its default",
     ),
     Rule(
         "deletes.equality-columns",

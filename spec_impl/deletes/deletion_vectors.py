@@ -40,7 +40,9 @@ register(
     Rule(
         "dv.layout",
         _BLOB,
-        "The blob is a 4-byte big-endian length of magic + vector (blob size - 8), the magic, the vector (8-byte LE bitmap count, then 4-byte LE key and a 32-bit portable Roaring bitmap each) and a 4-byte CRC, nothing more",
+        "The blob is a 4-byte big-endian length of magic + vector (blob size - 8), the magic, the vector (8-byte "
+        "LE bitmap count, then 4-byte LE key and a 32-bit portable Roaring bitmap each) and a 4-byte CRC, "
+        "nothing more",
         *_V3,
     ),
     Rule("dv.magic", _BLOB, "The magic after the length is D1 D3 39 64", *_V3),
@@ -66,19 +68,22 @@ register(
     Rule(
         "dv.blob-metadata",
         _BLOB,
-        "A deletion-vector-v1 blob has the properties referenced-data-file and cardinality, no compression-codec, and snapshot-id and sequence-number -1",
+        "A deletion-vector-v1 blob has the properties referenced-data-file and cardinality, no "
+        "compression-codec, and snapshot-id and sequence-number -1",
         *_V3,
     ),
     Rule(
         "dv.blob-reference",
         _ENTRY,
-        "The DV's content_offset and content_size_in_bytes are a deletion-vector-v1 blob's offset and length, and its referenced_data_file is the blob's referenced-data-file",
+        "The DV's content_offset and content_size_in_bytes are a deletion-vector-v1 blob's offset and length, "
+        "and its referenced_data_file is the blob's referenced-data-file",
         *_V3,
     ),
     Rule(
         "dv.entry",
         _ENTRY,
-        "A DV's data_file has content 1 (position deletes), file_format puffin, and referenced_data_file, content_offset and content_size_in_bytes",
+        "A DV's data_file has content 1 (position deletes), file_format puffin, and referenced_data_file, "
+        "content_offset and content_size_in_bytes",
         *_V3,
     ),
 )

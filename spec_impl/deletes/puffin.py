@@ -38,7 +38,8 @@ register(
     Rule(
         "puffin.footer",
         f"{_PUFFIN}: Footer structure, Footer Payload, FileMetadata; adopted 4",
-        "FooterPayloadSize (4-byte signed LE) fits the file; the payload is UTF-8 JSON of a FileMetadata object: a required blobs list and optional string properties",
+        "FooterPayloadSize (4-byte signed LE) fits the file; the payload is UTF-8 JSON of a FileMetadata object: "
+        "a required blobs list and optional string properties",
     ),
     Rule(
         "puffin.flags",
@@ -48,7 +49,8 @@ register(
     Rule(
         "puffin.blob-metadata",
         f"{_PUFFIN}: BlobMetadata; adopted 4",
-        "A BlobMetadata has type (string), fields (list of int), snapshot-id, sequence-number, offset and length (long), and optional compression-codec (string) and properties (string map)",
+        "A BlobMetadata has type (string), fields (list of int), snapshot-id, sequence-number, offset and length "
+        "(long), and optional compression-codec (string) and properties (string map)",
     ),
     Rule(
         "puffin.blob-range",
@@ -260,7 +262,8 @@ def _lz4_decompress(data: bytes, what: str) -> bytes:
     if size > MAX_DECOMPRESSED:
         raise InvalidInput(
             "puffin.frame",
-            f"{what}: the LZ4 frame does not decode within the reference's limit of {MAX_DECOMPRESSED} bytes: it declares {size}",
+            f"{what}: the LZ4 frame does not decode within the reference's limit of {MAX_DECOMPRESSED} bytes: it "
+            f"declares {size}",
             size,
         )
     try:

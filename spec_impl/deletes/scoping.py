@@ -3,11 +3,14 @@
 Spec: "Scan Planning" (seed text: position and equality deletes; adopted v3 digest §2, the table
 of deletion vectors, position-delete files and equality-delete files, and §1.5).
 
-| kind | applies to a data file when |
-|---|---|
-| deletion vector (adopted) | its `referenced_data_file` is the data file; data sequence number <= the DV's; same spec and partition |
-| position-delete file | data sequence number <= the delete's; same spec and partition; (adopted) its `referenced_data_file`, when set, is the data file; and no DV applies to the data file |
-| equality-delete file | data sequence number < the delete's; same spec and partition, or the delete's spec is unpartitioned (a global delete) |
+A delete file applies to a data file when:
+
+- deletion vector (adopted): its `referenced_data_file` is the data file; data sequence number <= the DV's; same spec
+  and partition
+- position-delete file: data sequence number <= the delete's; same spec and partition; (adopted) its
+  `referenced_data_file`, when set, is the data file; and no DV applies to the data file
+- equality-delete file: data sequence number < the delete's; same spec and partition, or the delete's spec is
+  unpartitioned (a global delete)
 
 Sequence numbers are data sequence numbers after inheritance. Partition values compare by value,
 floating-point ones by their canonical bits (note 3 of "Scan Planning"). A spec is unpartitioned
@@ -40,17 +43,20 @@ register(
     Rule(
         "deletes.position-scope",
         _PLANNING,
-        "A position delete applies to a data file with data sequence number <= its own, in the same spec and partition; (adopted) only to its referenced_data_file when set, and not when a DV applies",
+        "A position delete applies to a data file with data sequence number <= its own, in the same spec and "
+        "partition; (adopted) only to its referenced_data_file when set, and not when a DV applies",
     ),
     Rule(
         "deletes.equality-scope",
         _PLANNING,
-        "An equality delete applies to a data file with data sequence number < its own, in the same spec and partition, or to every partition when its spec is unpartitioned",
+        "An equality delete applies to a data file with data sequence number < its own, in the same spec and "
+        "partition, or to every partition when its spec is unpartitioned",
     ),
     Rule(
         "deletes.dv-scope",
         "adopted 2 Delete scoping; 1.5",
-        "A deletion vector applies to its referenced_data_file, with data sequence number <= its own, in the same spec and partition",
+        "A deletion vector applies to its referenced_data_file, with data sequence number <= its own, in the "
+        "same spec and partition",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
@@ -64,12 +70,14 @@ register(
     Rule(
         "deletes.partition-equality",
         "Scan Planning (note 3)",
-        "Partition values are equal when their values are; floating-point values when their canonical bits are (NaNs normalized)",
+        "Partition values are equal when their values are; floating-point values when their canonical bits "
+        "are (NaNs normalized)",
     ),
     Rule(
         "deletes.file",
         _PLANNING,
-        "A planned file has a path, content 0 (data), 1 (position deletes) or 2 (equality deletes), a spec id, a partition tuple and a data sequence number",
+        "A planned file has a path, content 0 (data), 1 (position deletes) or 2 (equality deletes), a spec "
+        "id, a partition tuple and a data sequence number",
     ),
 )
 

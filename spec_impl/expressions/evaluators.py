@@ -38,17 +38,20 @@ register(
     Rule(
         "file-pruning.inclusive-metrics",
         _SCAN,
-        "A data or delete file may be skipped only when its column bounds and counts show that no row can match the scan predicate",
+        "A data or delete file may be skipped only when its column bounds and counts show that no row can match "
+        "the scan predicate",
     ),
     Rule(
         "file-pruning.strict-metrics",
         _SCAN,
-        "A file's rows all match the scan predicate only when its column bounds and counts show it (strict metrics evaluation)",
+        "A file's rows all match the scan predicate only when its column bounds and counts show it (strict "
+        "metrics evaluation)",
     ),
     Rule(
         "file-pruning.manifest-summaries",
         _SCAN + "; Manifest Lists: field_summary",
-        "A manifest may be skipped only when its partition summaries show that no partition tuple in it can match the partition predicate",
+        "A manifest may be skipped only when its partition summaries show that no partition tuple in it can "
+        "match the partition predicate",
     ),
 )
 

@@ -47,12 +47,14 @@ register(
     Rule(
         "expression.bind",
         _SCAN,
-        "A predicate names a column of the schema; its literals are non-null, non-NaN values of the column's type; is-nan/not-nan need a float or double column, starts-with a string column",
+        "A predicate names a column of the schema; its literals are non-null, non-NaN values of the column's "
+        "type; is-nan/not-nan need a float or double column, starts-with a string column",
     ),
     Rule(
         "expression.evaluate",
         _SCAN,
-        "A predicate's truth on a row: two-valued leaves, null and NaN match no ordering, equality or membership leaf, floats in totalOrder, not pushed to the leaves",
+        "A predicate's truth on a row: two-valued leaves, null and NaN match no ordering, equality or membership "
+        "leaf, floats in totalOrder, not pushed to the leaves",
     ),
 )
 

@@ -10,14 +10,17 @@ Spec: "Scan Planning". A scan predicate on source columns becomes a predicate on
 Row truth is that of `expressions.predicates` (null and NaN match no ordering leaf, `not` pushed to
 the leaves first). The projections, per transform (W the width, T the transform, a the literal):
 
-| transform | inclusive | strict |
-|---|---|---|
-| identity | the same predicate on the partition field | the same |
-| void, unknown (adopted 1.3: "their inclusive projection is true") | true | false |
-| any but identity/void | is-null / not-null as is | as is |
-| bucket[N] | eq, in: `p = T(a)`, `p in T(as)`; others true | not-eq, not-in: `p != T(a)`, `p not-in T(as)`; others false |
-| truncate, year, month, day, hour (order-preserving) | eq, in as bucket; `x < a`: `p <= T(a - 1)`, `x <= a`: `p <= T(a)`, `x > a`: `p >= T(a + 1)`, `x >= a`: `p >= T(a)`; not-eq, not-in true | not-eq, not-in as bucket; `x < a`: `p < T(a)`, `x <= a`: `p < T(a + 1)`, `x > a`: `p > T(a)`, `x >= a`: `p > T(a - 1)`; eq, in false |
-| truncate[W] of strings | starts-with P: `p starts-with P[:W]`; not-starts-with P: `p not-starts-with P` when len(P) <= W, else true | starts-with P: `p starts-with P` when len(P) <= W, else false; not-starts-with P: `p not-starts-with P[:W]` |
+- identity: inclusive: the same predicate on the partition field; strict: the same
+- void, unknown (adopted 1.3: "their inclusive projection is true"): inclusive: true; strict: false
+- any but identity/void: inclusive: is-null / not-null as is; strict: as is
+- bucket[N]: inclusive: eq, in: `p = T(a)`, `p in T(as)`; others true; strict: not-eq, not-in: `p != T(a)`, `p not-in
+  T(as)`; others false
+- truncate, year, month, day, hour (order-preserving): inclusive: eq, in as bucket; `x < a`: `p <= T(a - 1)`, `x <= a`:
+  `p <= T(a)`, `x > a`: `p >= T(a + 1)`, `x >= a`: `p >= T(a)`; not-eq, not-in true; strict: not-eq, not-in as bucket;
+  `x < a`: `p < T(a)`, `x <= a`: `p < T(a + 1)`, `x > a`: `p > T(a)`, `x >= a`: `p > T(a - 1)`; eq, in false
+- truncate[W] of strings: inclusive: starts-with P: `p starts-with P[:W]`; not-starts-with P: `p not-starts-with P` when
+  len(P) <= W, else true; strict: starts-with P: `p starts-with P` when len(P) <= W, else false; not-starts-with P: `p
+  not-starts-with P[:W]`
 
 `a - 1` and `a + 1` are the adjacent values of discrete types (int, long, decimal by one unit of
 its scale, date, time and timestamps by one tick); strings and binary have none, so `T(a)` is used
@@ -50,12 +53,14 @@ register(
     Rule(
         "predicate-projection.inclusive",
         _SCAN,
-        "Inclusive projection: if a scan predicate matches a row, the partition predicate matches that row's partition: pred(v) => proj(transform(v))",
+        "Inclusive projection: if a scan predicate matches a row, the partition predicate matches that row's "
+        "partition: pred(v) => proj(transform(v))",
     ),
     Rule(
         "predicate-projection.strict",
         _SCAN + " (note 1)",
-        "Strict projection: the partition predicate matches a partition only if every row with that partition matches the scan predicate: proj(transform(v)) => pred(v)",
+        "Strict projection: the partition predicate matches a partition only if every row with that "
+        "partition matches the scan predicate: proj(transform(v)) => pred(v)",
     ),
 )
 

@@ -21,7 +21,8 @@ register(
     Rule(
         "manifest.avro-schema",
         "Manifest Lists; Manifests; adopted 1.4, 1.5",
-        "The Avro schemas of manifest_file, manifest_entry and data_file per format version: field ids, names, types, and which fields are required, optional or not written",
+        "The Avro schemas of manifest_file, manifest_entry and data_file per format version: field ids, names, "
+        "types, and which fields are required, optional or not written",
     ),
 )
 

@@ -43,33 +43,38 @@ register(
     Rule(
         "manifest.inherit.sequence-number",
         _ENTRY,
-        "Null data and file sequence numbers are inherited from the manifest's sequence_number, only for ADDED entries; an EXISTING or DELETED entry must carry them",
+        "Null data and file sequence numbers are inherited from the manifest's sequence_number, only for ADDED "
+        "entries; an EXISTING or DELETED entry must carry them",
         (2, 3),
     ),
     Rule(
         "manifest.min-sequence-number",
         _LIST,
-        "min_sequence_number is the minimum data sequence number of the manifest's live (ADDED or EXISTING) files; 0 is a legitimate value",
+        "min_sequence_number is the minimum data sequence number of the manifest's live (ADDED or EXISTING) "
+        "files; 0 is a legitimate value",
         (2, 3),
     ),
     Rule(
         "lineage.manifest-first-row-id",
         _LINEAGE,
-        "Data manifests without first_row_id get one from the snapshot's first-row-id, each the previous plus added_rows_count + existing_rows_count; delete manifests get null",
+        "Data manifests without first_row_id get one from the snapshot's first-row-id, each the previous plus "
+        "added_rows_count + existing_rows_count; delete manifests get null",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
     Rule(
         "lineage.file-first-row-id",
         _LINEAGE,
-        "A data file's null first_row_id is the manifest's first_row_id plus the record counts of the earlier null-id files of the manifest (DELETED entries skipped)",
+        "A data file's null first_row_id is the manifest's first_row_id plus the record counts of the earlier "
+        "null-id files of the manifest (DELETED entries skipped)",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
     Rule(
         "lineage.row-values",
         _LINEAGE,
-        "A null _row_id is first_row_id + _pos and a null _last_updated_sequence_number the file's data sequence number; both null when the file has no first_row_id",
+        "A null _row_id is first_row_id + _pos and a null _last_updated_sequence_number the file's data sequence "
+        "number; both null when the file has no first_row_id",
         (3,),
         (revisions.V3_ADOPTED,),
     ),

@@ -57,9 +57,11 @@ FILE_LOCATION = "tree.file-location"
 register(
     Rule(
         FILE_LOCATION,
-        "Table Metadata Fields (location); Overview; File System Operations (a safety rule of this suite: the spec lets a table track files anywhere)",
-        "The suite's readers read a table's files only under its location and the paths write.data.path, write.metadata.path and "
-        "write.object-storage.path name (and prefixes allowed with --allow-outside); paths are normalized (file: URIs, '..', symbolic links) first",
+        "Table Metadata Fields (location); Overview; File System Operations (a safety rule of this suite: the "
+        "spec lets a table track files anywhere)",
+        "The suite's readers read a table's files only under its location and the paths write.data.path, "
+        "write.metadata.path and write.object-storage.path name (and prefixes allowed with --allow-outside); "
+        "paths are normalized (file: URIs, '..', symbolic links) first",
     ),
 )
 

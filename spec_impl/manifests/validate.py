@@ -43,12 +43,14 @@ register(
     Rule(
         "tree.unwritten-fields",
         "Manifest Lists; Manifests (field tables); Appendix E",
-        "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, first_row_id before v3, distinct_counts in v3); content in v1 is 0 (data) or omitted",
+        "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, "
+        "first_row_id before v3, distinct_counts in v3); content in v1 is 0 (data) or omitted",
     ),
     Rule(
         "tree.manifest-metadata",
         "Manifests (key-value metadata)",
-        "A manifest's key-value metadata has schema and partition-spec; from v2 also partition-spec-id, format-version and content, and they agree with the manifest list",
+        "A manifest's key-value metadata has schema and partition-spec; from v2 also partition-spec-id, "
+        "format-version and content, and they agree with the manifest list",
     ),
     Rule(
         "tree.manifest-schema-id",
@@ -72,28 +74,33 @@ register(
     Rule(
         "tree.sequence-number-bound",
         "Sequence Numbers",
-        "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number does not exceed its file sequence number",
+        "No sequence number of a manifest or entry exceeds its snapshot's, and a file's data sequence number "
+        "does not exceed its file sequence number",
         (2, 3),
     ),
     Rule(
         "tree.file-path-uri",
         _MANIFEST,
-        "A data or delete file's file_path is a full URI with its file system's scheme (file:, s3:, hdfs:, ...), not a bare path",
+        "A data or delete file's file_path is a full URI with its file system's scheme (file:, s3:, hdfs:, ...), "
+        "not a bare path",
     ),
     Rule(
         "tree.content",
         _MANIFEST,
-        "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests content 1 or 2; v1 has only data",
+        "A manifest stores data files or delete files, not both: data manifests hold content 0, delete manifests "
+        "content 1 or 2; v1 has only data",
     ),
     Rule(
         "tree.unique-live-files",
         "Scan Planning; adopted v3 digest §1.5",
-        "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path and content_offset), since one Puffin file may hold the DVs of several data files",
+        "A file is live (ADDED or EXISTING) at most once in a snapshot; a deletion vector is its blob (file_path "
+        "and content_offset), since one Puffin file may hold the DVs of several data files",
     ),
     Rule(
         "tree.partition-tuple",
         _MANIFEST,
-        "The partition struct has the spec's fields, with their field ids and result types, and values the transform can produce",
+        "The partition struct has the spec's fields, with their field ids and result types, and values the "
+        "transform can produce",
     ),
     Rule(
         "tree.bounds",
@@ -106,14 +113,16 @@ register(
     Rule(
         "tree.deletion-vector-fields",
         "adopted 1.5 Deletion vectors",
-        "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and content_size_in_bytes",
+        "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and "
+        "content_size_in_bytes",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
     Rule(
         "tree.first-row-id",
         "adopted 1.4 Row lineage",
-        "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row id ranges do not overlap and stay below next-row-id",
+        "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row "
+        "id ranges do not overlap and stay below next-row-id",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
@@ -382,7 +391,8 @@ class _Checker:
             self.report(
                 "tree.manifest-metadata",
                 path,
-                f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says {row.get('partition_spec_id')}",
+                f"partition-spec-id {f.metadata['partition-spec-id']!r} but the manifest list says "
+                f"{row.get('partition_spec_id')}",
             )
         content = f.metadata.get("content")
         if content is not None and content != ("data" if row["content"] == DATA else "deletes"):
@@ -400,7 +410,8 @@ class _Checker:
             self.report(
                 "tree.file-path-uri",
                 path,
-                f"{where}: file_path {df.get('file_path')!r} has no scheme (Manifests: 'Full URI for the file with FS scheme')",
+                f"{where}: file_path {df.get('file_path')!r} has no scheme (Manifests: 'Full URI for the file "
+                "with FS scheme')",
             )
         content = df.get("content", DATA)
         expected = (DATA,) if row["content"] == DATA else (1, 2)
@@ -544,13 +555,15 @@ class _Checker:
                 self.report(
                     "tree.sequence-number-bound",
                     path,
-                    f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}",
+                    f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot "
+                    f"{snapshot.snapshot_id}'s {limit}",
                 )
             if e["sequence_number"] > e["file_sequence_number"]:
                 self.report(
                     "tree.sequence-number-bound",
                     path,
-                    f"{name}: data sequence number {e['sequence_number']} > file sequence number {e['file_sequence_number']}",
+                    f"{name}: data sequence number {e['sequence_number']} > file sequence number "
+                    f"{e['file_sequence_number']}",
                 )
 
     @implements("tree.first-row-id")
@@ -561,13 +574,15 @@ class _Checker:
                 self.report(
                     "tree.first-row-id",
                     path,
-                    f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, {b_end}) overlap",
+                    f"snapshot {snapshot.snapshot_id}: row ids of {a} [{a_start}, {a_end}) and {b} [{b_start}, "
+                    f"{b_end}) overlap",
                 )
         if ranges and self.md.next_row_id is not None and max(end for _, end, _ in ranges) > self.md.next_row_id:
             self.report(
                 "tree.first-row-id",
                 path,
-                f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above next-row-id {self.md.next_row_id}",
+                f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above "
+                f"next-row-id {self.md.next_row_id}",
             )
 
 

@@ -41,7 +41,8 @@ register(
     Rule(
         "evolution.type.promotion",
         _E,
-        "A primitive type may change only by a valid promotion (int to long, float to double, decimal precision widening; v3 adopted: date to timestamp(_ns), unknown to any)",
+        "A primitive type may change only by a valid promotion (int to long, float to double, decimal precision "
+        "widening; v3 adopted: date to timestamp(_ns), unknown to any)",
     ),
     Rule(
         "evolution.type.nested",
@@ -51,7 +52,8 @@ register(
     Rule(
         "evolution.move",
         _E,
-        "Fields cannot be grouped into a nested struct or moved out of one into its parent: a field id keeps its parent",
+        "Fields cannot be grouped into a nested struct or moved out of one into its parent: a field id keeps its "
+        "parent",
     ),
     Rule(
         "evolution.required",
@@ -61,12 +63,14 @@ register(
     Rule(
         "evolution.add-required",
         _E,
-        "Adding a required field: not allowed in v1 and v2; in v3 both initial-default and write-default must be set and non-null",
+        "Adding a required field: not allowed in v1 and v2; in v3 both initial-default and write-default must be "
+        "set and non-null",
     ),
     Rule(
         "evolution.type.partition-transform",
         "adopted 1.1 Type promotion",
-        "A promotion is not allowed when a partition transform of the column would give another value after it (date to timestamp(_ns) under identity or bucket)",
+        "A promotion is not allowed when a partition transform of the column would give another value after it "
+        "(date to timestamp(_ns) under identity or bucket)",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
@@ -165,7 +169,8 @@ def _changed(old: IndexedField, new: IndexedField, format_version: int, revision
         out.append(
             Violation(
                 "evolution.default.initial",
-                f"{where} initial-default changed from {_raw(old.field.initial_default)} to {_raw(new.field.initial_default)}",
+                f"{where} initial-default changed from {_raw(old.field.initial_default)} to "
+                f"{_raw(new.field.initial_default)}",
                 new.id,
             )
         )
@@ -199,7 +204,8 @@ def _type_change(
         return [
             Violation(
                 "evolution.field-id.kept",
-                f"{where}: the map key/value ids changed from {old.key_id}/{old.value_id} to {new.key_id}/{new.value_id}",
+                f"{where}: the map key/value ids changed from {old.key_id}/{old.value_id} to "
+                f"{new.key_id}/{new.value_id}",
                 fid,
             )
         ]

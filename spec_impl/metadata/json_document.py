@@ -42,10 +42,10 @@ register(
     Rule(
         "json.document",
         "Table Metadata Fields (JSON, RFC 8259); adopted 3 Table metadata",
-        f"A metadata JSON document is RFC 8259 JSON: no NaN or Infinity tokens, no duplicate keys in an object (RFC 8259 §4: "
-        f"unpredictable; Iceberg Java reads the last value, the reference rejects); the reference also bounds documents to "
-        f"{MAX_BYTES} bytes (after gzip decompression), {MAX_DEPTH} levels of nesting and integers of {MAX_INTEGER_DIGITS} digits, "
-        f"and rejects numbers beyond a double's range",
+        "A metadata JSON document is RFC 8259 JSON: no NaN or Infinity tokens, no duplicate keys in an object "
+        "(RFC 8259 §4: unpredictable; Iceberg Java reads the last value, the reference rejects); the reference "
+        f"also bounds documents to {MAX_BYTES} bytes (after gzip decompression), {MAX_DEPTH} levels of nesting "
+        f"and integers of {MAX_INTEGER_DIGITS} digits, and rejects numbers beyond a double's range",
     ),
 )
 

@@ -43,18 +43,21 @@ register(
     Rule(
         "partition-spec.json",
         _C,
-        "A partition spec is an object with an int spec-id and a list of fields; a field is an object with int field-id, string name, string transform and int source-id / non-empty int list source-ids",
+        "A partition spec is an object with an int spec-id and a list of fields; a field is an object with int "
+        "field-id, string name, string transform and int source-id / non-empty int list source-ids",
     ),
     Rule(
         "partition-spec.source-id",
         _C,
-        "v1 and v2 fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)",
+        "v1 and v2 fields require source-id; source-ids is optional (seed: written for multi-argument "
+        "transforms; adopted: never written)",
         (1, 2),
     ),
     Rule(
         "partition-spec.source-ids",
         _E3,
-        "v3 fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms",
+        "v3 fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for "
+        "single-argument and source-ids for multi-argument transforms",
         (3,),
     ),
     Rule("partition-spec.source-ids.agree", _E3, "When both are present, source-id is the first element of source-ids"),
@@ -69,7 +72,8 @@ register(
     Rule(
         "partition-spec.field-id.table-unique",
         _PARTITIONING,
-        "In v2+ table metadata a partition field id is unique across all specs: one id names one field (same sources and transform; a void replacement of it allowed)",
+        "In v2+ table metadata a partition field id is unique across all specs: one id names one field (same "
+        "sources and transform; a void replacement of it allowed)",
         (2, 3),
     ),
     Rule(
@@ -80,7 +84,8 @@ register(
     Rule(
         "partition-spec.field-id.reuse",
         _PARTITIONING + "; " + _EVOLUTION,
-        "Partition field ids must be reused when an existing spec has an equivalent field (same source ids and transform)",
+        "Partition field ids must be reused when an existing spec has an equivalent field (same source ids and "
+        "transform)",
         (2, 3),
     ),
     Rule("partition-spec.source.exists", _PARTITIONING, "Each source id names a field of the table schema"),
@@ -103,7 +108,8 @@ register(
     Rule(
         "partition-spec.equivalent",
         _PARTITIONING,
-        "Specs are equivalent with the same number of fields and, field by field, the same source ids, transform and name; writers must not create a spec equivalent to an existing one",
+        "Specs are equivalent with the same number of fields and, field by field, the same source ids, transform "
+        "and name; writers must not create a spec equivalent to an existing one",
     ),
     Rule("partition-spec.v1-evolution.reorder", _EVOLUTION, "v1 recommendation: do not reorder partition fields", (1,)),
     Rule(
@@ -121,17 +127,20 @@ register(
     Rule(
         "partition-spec.partition-type",
         _PARTITIONING + "; Manifests",
-        "The partition tuple is a struct with one optional field per partition field: the partition field id, its name and the transform's result type",
+        "The partition tuple is a struct with one optional field per partition field: the partition field id, "
+        "its name and the transform's result type",
     ),
     Rule(
         "partition-statistics.unified-type",
         "Partition Statistics",
-        "The unified partition type is the union of all fields ever in any spec, sorted by field id; one id must not name incompatible fields",
+        "The unified partition type is the union of all fields ever in any spec, sorted by field id; one id must "
+        "not name incompatible fields",
     ),
     Rule(
         "partition-values.equality",
         "Scan Planning (note 3)",
-        "Partition values are equal field by field; floats by their IEEE 754 bits with NaN canonical (floatToIntBits / doubleToLongBits)",
+        "Partition values are equal field by field; floats by their IEEE 754 bits with NaN canonical "
+        "(floatToIntBits / doubleToLongBits)",
     ),
 )
 

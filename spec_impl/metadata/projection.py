@@ -44,13 +44,15 @@ register(
     Rule(
         "projection.by-id",
         _P,
-        "Columns are selected by field id within each struct: renames and reorders follow the read schema; file columns not in it are dropped; list element and map key/value ids must match",
+        "Columns are selected by field id within each struct: renames and reorders follow the read schema; file "
+        "columns not in it are dropped; list element and map key/value ids must match",
     ),
     Rule("projection.missing.null", _P, "A field id missing from a data file reads as null"),
     Rule(
         "projection.missing.default",
         "Default values",
-        "A field missing from a data file reads as its initial-default; a struct default's missing sub-fields read as their own defaults",
+        "A field missing from a data file reads as its initial-default; a struct default's missing sub-fields "
+        "read as their own defaults",
         (3,),
     ),
     Rule(
@@ -67,12 +69,14 @@ register(
     Rule(
         "projection.promotion",
         "Schema Evolution; adopted 1.1 Type promotion",
-        "A file column of another type is read only through a valid promotion (int to long, float to double, decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail",
+        "A file column of another type is read only through a valid promotion (int to long, float to double, "
+        "decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail",
     ),
     Rule(
         "name-mapping.json",
         _NM,
-        "A name mapping is a JSON list of objects with 'names' (a list of strings), optional 'field-id' (an int) and optional nested 'fields'",
+        "A name mapping is a JSON list of objects with 'names' (a list of strings), optional 'field-id' (an int) "
+        "and optional nested 'fields'",
     ),
     Rule(
         "name-mapping.unique-names",
@@ -82,7 +86,8 @@ register(
     Rule(
         "name-mapping.lookup",
         _NM,
-        "Names are literal (a '.' is part of the name); any listed name maps to the field-id; mappings without field-id are ignored; children (struct fields, 'element', 'key', 'value') map under 'fields'",
+        "Names are literal (a '.' is part of the name); any listed name maps to the field-id; mappings without "
+        "field-id are ignored; children (struct fields, 'element', 'key', 'value') map under 'fields'",
     ),
 )
 

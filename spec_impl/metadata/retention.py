@@ -51,7 +51,8 @@ register(
     Rule(
         "retention.ref-age",
         _RET,
-        "Step 2: a ref other than main is removed when its snapshot is older than max-ref-age-ms (the ref's, else history.expire.max-ref-age-ms, else never)",
+        "Step 2: a ref other than main is removed when its snapshot is older than max-ref-age-ms (the ref's, "
+        "else history.expire.max-ref-age-ms, else never)",
     ),
     Rule(
         "retention.main-never-expires",
@@ -62,7 +63,8 @@ register(
     Rule(
         "retention.branch-ancestors",
         _RET,
-        "Step 4: a branch retains its ancestors until one is older than max-snapshot-age-ms and not among the first min-snapshots-to-keep",
+        "Step 4: a branch retains its ancestors until one is older than max-snapshot-age-ms and not among the "
+        "first min-snapshots-to-keep",
     ),
     Rule("retention.expire", _RET, "Step 5: every snapshot that is not retained expires"),
     Rule(

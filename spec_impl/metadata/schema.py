@@ -42,7 +42,8 @@ register(
     Rule(
         "schema.json",
         _C,
-        "A schema is a struct JSON object (type 'struct', 'fields'); identifier-field-ids, when present, is a JSON list of ints",
+        "A schema is a struct JSON object (type 'struct', 'fields'); identifier-field-ids, when present, is a "
+        "JSON list of ints",
     ),
     Rule(
         "schema.schema-id", _C, "schema-id is a JSON int: optional in v1 (read as 0 when absent), required in v2 and v3"
@@ -55,7 +56,8 @@ register(
     Rule(
         "schema.field-id.reserved",
         "Reserved Field IDs",
-        "Tables must not use field ids greater than 2147483447 (Integer.MAX_VALUE - 200); the range is reserved for metadata columns",
+        "Tables must not use field ids greater than 2147483447 (Integer.MAX_VALUE - 200); the range is reserved "
+        "for metadata columns",
     ),
     Rule("schema.identifier.exists", _IDENT, "Each identifier-field-id names a field of the schema"),
     Rule(

@@ -56,12 +56,14 @@ register(
     Rule(
         "snapshot.json",
         _SNAP,
-        "A snapshot is a JSON object: snapshot-id and timestamp-ms longs, optional parent-snapshot-id (long) and schema-id (int)",
+        "A snapshot is a JSON object: snapshot-id and timestamp-ms longs, optional parent-snapshot-id (long) and "
+        "schema-id (int)",
     ),
     Rule(
         "snapshot.sequence-number",
         _E2,
-        "sequence-number: a non-negative long; v2+ writers write it, readers read it as 0 when absent (v1 snapshots, also those kept by an upgraded table); v1 writers do not write it",
+        "sequence-number: a non-negative long; v2+ writers write it, readers read it as 0 when absent (v1 "
+        "snapshots, also those kept by an upgraded table); v1 writers do not write it",
     ),
     Rule(
         "snapshot.manifest-list",
@@ -78,7 +80,8 @@ register(
     Rule(
         "snapshot.row-lineage",
         _LINEAGE,
-        "v3: first-row-id and added-rows are non-negative longs written together (absent only on snapshots from before the upgrade to v3)",
+        "v3: first-row-id and added-rows are non-negative longs written together (absent only on snapshots from "
+        "before the upgrade to v3)",
         (3,),
         (V3_ADOPTED,),
     ),
@@ -606,7 +609,8 @@ def _check_log(log: tuple[SnapshotLogEntry, ...], by_id: Mapping[int, Snapshot])
         elif seen_known:
             raise InvalidInput(
                 "snapshot-log.unknown-snapshot",
-                "snapshot-log names an expired or unknown snapshot after a retained one (entries before an expired snapshot should be removed)",
+                "snapshot-log names an expired or unknown snapshot after a retained one (entries before an "
+                "expired snapshot should be removed)",
                 entry.snapshot_id,
             )
 

@@ -48,18 +48,21 @@ register(
     Rule(
         "sort-order.json",
         _C,
-        "A sort order is an object with an int order-id and a list of fields; a field is an object with string transform, direction and null-order and int source-id / non-empty int list source-ids",
+        "A sort order is an object with an int order-id and a list of fields; a field is an object with string "
+        "transform, direction and null-order and int source-id / non-empty int list source-ids",
     ),
     Rule(
         "sort-order.source-id",
         _C,
-        "v1 and v2 sort fields require source-id; source-ids is optional (seed: written for multi-argument transforms; adopted: never written)",
+        "v1 and v2 sort fields require source-id; source-ids is optional (seed: written for multi-argument "
+        "transforms; adopted: never written)",
         (1, 2),
     ),
     Rule(
         "sort-order.source-ids",
         _E3,
-        "v3 sort fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for single-argument and source-ids for multi-argument transforms",
+        "v3 sort fields: the seed requires source-ids and omits source-id; the adopted spec writes source-id for "
+        "single-argument and source-ids for multi-argument transforms",
         (3,),
     ),
     Rule("sort-order.source-ids.agree", _E3, "When both are present, source-id is the first element of source-ids"),
@@ -84,7 +87,8 @@ register(
     Rule(
         "sort-order.record-order",
         _SORTING,
-        "Sort fields apply in list order, each on its transformed value with its direction; nulls first or last whatever the direction",
+        "Sort fields apply in list order, each on its transformed value with its direction; nulls first or last "
+        "whatever the direction",
     ),
 )
 

@@ -24,7 +24,9 @@ register(
     Rule(
         "table.required-field",
         SECTION,
-        "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id",
+        "The fields a version requires: v1 location, last-updated-ms, last-column-id, schema, partition-spec; v2 "
+        "adds table-uuid, last-sequence-number, schemas, current-schema-id, partition-specs, default-spec-id, "
+        "last-partition-id, sort-orders, default-sort-order-id; v3 adds next-row-id",
     ),
     Rule(
         "table.field-type", SECTION, "Each field has the JSON type of Appendix C (ints, longs, strings, lists, objects)"
@@ -32,7 +34,8 @@ register(
     Rule(
         "table.v1-defaults",
         "Appendix E: Reading v1 metadata for v2",
-        "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids from 1000), sort-orders the unsorted order",
+        "Reading v1: last-sequence-number 0; schemas from schema, partition-specs from partition-spec (field ids "
+        "from 1000), sort-orders the unsorted order",
         (1,),
     ),
     Rule(
@@ -66,7 +69,8 @@ register(
     Rule(
         "table.statistics",
         "Table Statistics; Partition Statistics",
-        "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, file-size-in-bytes)",
+        "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, "
+        "file-size-in-bytes)",
     ),
     Rule(
         "table.logs",
@@ -469,7 +473,8 @@ register(
     Rule(
         "table.writer",
         "Appendix E: Writing v1 / v2 / v3 metadata",
-        "Each version writes what it requires and omits what it must not: v1 writes schema and partition-spec and no last-sequence-number; v2 and v3 omit schema and partition-spec; v3 writes next-row-id",
+        "Each version writes what it requires and omits what it must not: v1 writes schema and partition-spec "
+        "and no last-sequence-number; v2 and v3 omit schema and partition-spec; v3 writes next-row-id",
     ),
 )
 

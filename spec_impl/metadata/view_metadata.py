@@ -3,28 +3,31 @@
 - `v3-adopted`: the adopted view spec (`format/view-spec.md`, as Java 1.10 reads it; digest §5).
 - `2024-seed`: the early draft of `001_7d950bd0efa94146.txt` (2022-04).
 
-| | early draft (`2024-seed`) | adopted (`v3-adopted`) |
-|---|---|---|
-| `view-uuid` | not defined | required UUID string |
-| `schemas` | optional, top level | required, top level |
-| `current-schema-id` | optional, top level | not defined (each version has its schema) |
-| version `schema-id` | not defined (on each representation, optional) | required |
-| version `default-catalog`, `default-namespace` | not defined (on each representation, optional) | optional / required |
-| `summary.operation` | required, `create` or `replace` | not defined (`engine-name`, `engine-version` optional) |
-| representation fields | `type`, `sql`, `dialect`, optional `schema-id`, `default-catalog`, `default-namespace`, `field-aliases`, `field-docs` | `type`, `sql`, `dialect` |
-| `version-log` | required | required |
+Per field, the draft (`2024-seed`) and the adopted spec (`v3-adopted`):
+
+- `view-uuid`: draft: not defined; adopted: required UUID string
+- `schemas`: draft: optional, top level; adopted: required, top level
+- `current-schema-id`: draft: optional, top level; adopted: not defined (each version has its schema)
+- version `schema-id`: draft: not defined (on each representation, optional); adopted: required
+- version `default-catalog`, `default-namespace`: draft: not defined (on each representation, optional); adopted:
+  optional / required
+- `summary.operation`: draft: required, `create` or `replace`; adopted: not defined (`engine-name`, `engine-version`
+  optional)
+- representation fields: draft: `type`, `sql`, `dialect`, optional `schema-id`, `default-catalog`, `default-namespace`,
+  `field-aliases`, `field-docs`; adopted: `type`, `sql`, `dialect`
+- `version-log`: draft: required; adopted: required
 
 Both: `format-version` must be 1; `current-version-id` names a version; `location`, `versions`
 required; `properties` an optional string map.
 
 Decisions (rule id in brackets):
 
-- One SQL representation per dialect [`view.dialect-unique`]: the adopted text does not say
-  whether "dialect" compares case-sensitively; dialects are compared after lowercasing, as Java,
-  PyIceberg's and iceberg-rust's builders do. The draft states no such rule; it is applied to both.
-- `version-log` entries may name versions that are no longer in `versions` [`view.version-log`]:
-  versions are trimmed to `version.history.num-entries`, while the log records "every change to
-  current-version-id" and the view spec, unlike the table spec, asks for no pruning.
+- One SQL representation per dialect [`view.dialect-unique`]: the adopted text does not say whether "dialect" compares
+  case-sensitively; dialects are compared after lowercasing, as Java, PyIceberg's and iceberg-rust's builders do. The
+  draft states no such rule; it is applied to both.
+- `version-log` entries may name versions that are no longer in `versions` [`view.version-log`]: versions are trimmed to
+  `version.history.num-entries`, while the log records "every change to current-version-id" and the view spec, unlike
+  the table spec, asks for no pruning.
 - Representations whose `type` is not `sql` are kept verbatim (`UnknownRepresentation`), as Java
   reads them; the type is compared case-insensitively, as Java does.
 - Draft `field-aliases` / `field-docs` [`view.field-aliases`]: the text says the lists "should have
@@ -61,21 +64,24 @@ register(
     Rule(
         "view.json",
         _BOTH,
-        "View metadata and its versions are JSON objects with the required fields of their revision and the field types of the tables",
+        "View metadata and its versions are JSON objects with the required fields of their revision and the "
+        "field types of the tables",
     ),
     Rule("view.format-version", _BOTH, "format-version is required and must be 1"),
     Rule("view.uuid", _ADOPTED, "view-uuid is required and is a UUID string", revisions=(V3_ADOPTED,)),
     Rule(
         "view.schemas",
         _BOTH,
-        "schemas (required in the adopted spec, optional in the draft) is a list of schema objects with unique integer schema-id",
+        "schemas (required in the adopted spec, optional in the draft) is a list of schema objects with "
+        "unique integer schema-id",
     ),
     Rule("view.current-version", _BOTH, "current-version-id is required and names a version in versions"),
     Rule("view.version-unique", _BOTH, "versions is a non-empty list and version-id is unique among them"),
     Rule(
         "view.schema-id",
         _BOTH,
-        "A version's schema-id (adopted: required), a representation's schema-id and current-schema-id (draft) name a schema in schemas",
+        "A version's schema-id (adopted: required), a representation's schema-id and current-schema-id "
+        "(draft) name a schema in schemas",
     ),
     Rule(
         "view.default-namespace",

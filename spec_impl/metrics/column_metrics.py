@@ -73,7 +73,8 @@ register(
     Rule(
         "metrics.bound.signed-zero",
         _DF + " (note 2)",
-        "For float and double, -0.0 precedes +0.0 (IEEE 754 totalOrder): a lower bound +0.0 is wrong when -0.0 is a value, an upper bound -0.0 when +0.0 is",
+        "For float and double, -0.0 precedes +0.0 (IEEE 754 totalOrder): a lower bound +0.0 is wrong when -0.0 "
+        "is a value, an upper bound -0.0 when +0.0 is",
     ),
     Rule(
         "metrics.bound.encoding",
@@ -83,7 +84,9 @@ register(
     Rule(
         "metrics.bound.truncation",
         _DF,
-        "String and binary bounds may be truncated: the lower bound to a prefix of the minimum, the upper bound to a prefix of the maximum incremented at its last incrementable code point (skipping surrogates) or byte",
+        "String and binary bounds may be truncated: the lower bound to a prefix of the minimum, the upper bound "
+        "to a prefix of the maximum incremented at its last incrementable code point (skipping surrogates) or "
+        "byte",
     ),
 )
 

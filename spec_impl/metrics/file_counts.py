@@ -19,7 +19,8 @@ register(
     Rule(
         "file.record-count",
         f"{_DF} (103 record_count)",
-        "record_count is the number of records in the file (the Parquet or Avro row count; for a deletion vector its cardinality, rule dv.cardinality)",
+        "record_count is the number of records in the file (the Parquet or Avro row count; for a deletion vector "
+        "its cardinality, rule dv.cardinality)",
     ),
     Rule(
         "file.size-in-bytes",

@@ -36,12 +36,14 @@ register(
     Rule(
         "data-file.partition-tuple",
         _PT,
-        "A data file's partition tuple equals, for every row, the transform of the row's source value for each partition field",
+        "A data file's partition tuple equals, for every row, the transform of the row's source value for each "
+        "partition field",
     ),
     Rule(
         "data-file.partition-tuple.single",
         _PT,
-        "All rows of a data file have one partition tuple (a file with rows of two partitions, or with no rows, has none to derive)",
+        "All rows of a data file have one partition tuple (a file with rows of two partitions, or with no rows, "
+        "has none to derive)",
     ),
 )
 

@@ -60,17 +60,20 @@ register(
     Rule(
         "partition-summary.lower-bound",
         _ML,
-        "lower_bound: a lower bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN",
+        "lower_bound: a lower bound (Appendix D) of the non-null, non-NaN values of the field, null if all "
+        "values are null or NaN",
     ),
     Rule(
         "partition-summary.upper-bound",
         _ML,
-        "upper_bound: an upper bound (Appendix D) of the non-null, non-NaN values of the field, null if all values are null or NaN",
+        "upper_bound: an upper bound (Appendix D) of the non-null, non-NaN values of the field, null if all "
+        "values are null or NaN",
     ),
     Rule(
         "partition-summary.signed-zero",
         _ML + " (note 2)",
-        "If -0.0 is a value of the field the lower_bound must not be +0.0; if +0.0 is, the upper_bound must not be -0.0",
+        "If -0.0 is a value of the field the lower_bound must not be +0.0; if +0.0 is, the upper_bound must not "
+        "be -0.0",
     ),
 )
 
@@ -172,7 +175,8 @@ def _check_bound(
     return [
         Finding(
             rule_id,
-            f"field {i}: the {side} bound {bound!r} is {'above the minimum' if side == 'lower' else 'below the maximum'} {extreme!r}",
+            f"field {i}: the {side} bound {bound!r} is "
+            f"{'above the minimum' if side == 'lower' else 'below the maximum'} {extreme!r}",
             data.hex(),
         )
     ]

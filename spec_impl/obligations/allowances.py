@@ -44,7 +44,8 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
         "partition values rule out; it must never rule out one that may hold a matching row.",
         SPEC,
         "Scan Planning",
-        "This is called inclusive [1] because rows that do not match the scan predicate may be included in the scan by the partition predicate.",
+        "This is called inclusive [1] because rows that do not match the scan predicate may be included in the "
+        "scan by the partition predicate.",
         INCLUSIVE,
     ),
     Allowance(
@@ -52,7 +53,8 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
         "A file or manifest that holds no match may be skipped: skipping is permitted, never required.",
         SPEC,
         "Scan Planning",
-        "Manifests that contain no matching files, determined using either file counts or partition summaries, may be skipped.",
+        "Manifests that contain no matching files, determined using either file counts or partition summaries, "
+        "may be skipped.",
         INCLUSIVE,
     ),
     Allowance(
@@ -61,7 +63,8 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
         "accept one holding a row that does not match.",
         SPEC,
         "Scan Planning",
-        "An alternative, strict projection, creates a partition predicate that will match a file if all of the rows in the file must match the scan predicate.",
+        "An alternative, strict projection, creates a partition predicate that will match a file if all of the "
+        "rows in the file must match the scan predicate.",
         STRICT,
     ),
     Allowance(
@@ -78,7 +81,8 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
         "Optional metrics and fields may be absent; those present must be right.",
         SPEC,
         "Manifests: data_file",
-        "optional optional 110 null_value_counts map<121: int, 122: long> Map from column id to number of null values in the column",
+        "optional optional 110 null_value_counts map<121: int, 122: long> Map from column id to number of null "
+        "values in the column",
         ONE_OF,
     ),
     Allowance(
@@ -115,7 +119,8 @@ ALLOWANCES: dict[str, Allowance] = _allowances(
         "such files may be ignored, and a correct writer has merged their deletes into the vector.",
         ADOPTED,
         "1.5 Deletion vectors",
-        "At most one DV per data file, maintained synchronously; position-delete files may be ignored when a DV exists.",
+        "At most one DV per data file, maintained synchronously; position-delete files may be ignored when a DV "
+        "exists.",
         ONE_OF,
     ),
 )

@@ -75,7 +75,8 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 SPEC,
-                "Sorting floating-point numbers should produce the following behavior: -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN.",
+                "Sorting floating-point numbers should produce the following behavior: -NaN < -Infinity < -value "
+                "< -0 < 0 < value < Infinity < NaN.",
             ),
             (SPEC, "NaNs are not permitted as lower or upper bounds."),
         ),
@@ -90,7 +91,8 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 SPEC,
-                "Sorting floating-point numbers should produce the following behavior: -NaN < -Infinity < -value < -0 < 0 < value < Infinity < NaN.",
+                "Sorting floating-point numbers should produce the following behavior: -NaN < -Infinity < -value "
+                "< -0 < 0 < value < Infinity < NaN.",
             ),
         ),
         "equal: -0.0 = +0.0 in predicates; bounds follow the signed-zero rule of partition summaries",
@@ -111,7 +113,8 @@ QUESTIONS: dict[str, Question] = _questions(
     ),
     Question(
         "transform.malformed-or-unknown",
-        "Is a malformed transform string (bucket[x], truncate[0], bucket[-1]) an error, or an unknown transform a v3 reader must tolerate?",
+        "Is a malformed transform string (bucket[x], truncate[0], bucket[-1]) an error, or an unknown transform "
+        "a v3 reader must tolerate?",
         (
             "an error: the string names a known transform with bad parameters",
             "an unknown transform: any string that is not a valid transform is unknown and ignored",
@@ -128,7 +131,8 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 SPEC,
-                "The table schema's column names and order may change after a data file is written, and projection must be done using field ids.",
+                "The table schema's column names and order may change after a data file is written, and "
+                "projection must be done using field ids.",
             ),
         ),
         "the current schema's field order",
@@ -136,7 +140,8 @@ QUESTIONS: dict[str, Question] = _questions(
     ),
     Question(
         "input.decimal-scale",
-        "What is the result of an operation on a decimal value given at a scale other than its type's (1.5 for decimal(9,2))?",
+        "What is the result of an operation on a decimal value given at a scale other than its type's (1.5 for "
+        "decimal(9,2))?",
         (
             "an error: the value is not a value of the type",
             "the value rescaled to the type's scale",
@@ -149,7 +154,8 @@ QUESTIONS: dict[str, Question] = _questions(
     ),
     Question(
         "input.undefined",
-        "What should an operation answer for an input the spec does not define (a value outside its type's range, an overflowing transform, a type the operation does not apply to)?",
+        "What should an operation answer for an input the spec does not define (a value outside its type's "
+        "range, an overflowing transform, a type the operation does not apply to)?",
         ("an error", "any answer: the spec defines none"),
         ((SPEC, "Supported primitive types are defined in the table below."),),
         "an error naming the rule the input breaks",
@@ -168,7 +174,8 @@ QUESTIONS: dict[str, Question] = _questions(
     # --- found by reading the recorded engine differences against the spec texts ---
     Question(
         "input.out-of-range",
-        "What should an operation answer for a value that is not a value of its type (bytes of the wrong length, a JSON number out of the type's range, a string that is no date)?",
+        "What should an operation answer for a value that is not a value of its type (bytes of the wrong length, "
+        "a JSON number out of the type's range, a string that is no date)?",
         ("an error", "any answer: the spec defines none"),
         ((SPEC, "Supported primitive types are defined in the table below."),),
         "an error naming the rule the input breaks",
@@ -176,7 +183,8 @@ QUESTIONS: dict[str, Question] = _questions(
     ),
     Question(
         "binary.geo-single-value",
-        "Is the binary single value of geometry and geography the WKB of the value, or the x:y[:z][:m] bound serialization?",
+        "Is the binary single value of geometry and geography the WKB of the value, or the x:y[:z][:m] bound "
+        "serialization?",
         (
             "WKB (the single-value table row)",
             "x:y[:z][:m] little-endian doubles (the bound serialization)",
@@ -185,32 +193,39 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 ADOPTED,
-                'for `geometry` and `geography` (WKB). New "Bound serialization" subsection: geo bounds are `x:y`, `x:y:z`, `x:y:NaN:m` or `x:y:z:m` as LE doubles',
+                'for `geometry` and `geography` (WKB). New "Bound serialization" subsection: geo bounds are '
+                "`x:y`, `x:y:z`, `x:y:NaN:m` or `x:y:z:m` as LE doubles",
             ),
         ),
         "WKB",
-        "Say that geo lower and upper bounds use the bound serialization and that the WKB row applies only where a whole geo value is serialized (or remove it).",
+        "Say that geo lower and upper bounds use the bound serialization and that the WKB row applies only where "
+        "a whole geo value is serialized (or remove it).",
     ),
     Question(
         "decimal.negative-scale",
-        "Is a decimal type with a negative scale (decimal(9,-2)) a valid Iceberg type, and how is its type string written?",
+        "Is a decimal type with a negative scale (decimal(9,-2)) a valid Iceberg type, and how is its type "
+        "string written?",
         (
             "valid: decimal(P,-S) parses, and JSON values use scientific notation with exponent = -scale",
-            "invalid: the type string's S is a non-negative integer (Java's and PyIceberg's parsers accept digits only)",
+            "invalid: the type string's S is a non-negative integer (Java's and PyIceberg's parsers accept "
+            "digits only)",
         ),
         (
             (
                 SPEC,
-                "for values with a negative scale, the scientific notation is used and the exponent must equal the negated scale",
+                "for values with a negative scale, the scientific notation is used and the exponent must equal "
+                "the negated scale",
             ),
             (SPEC, 'decimal(P, S) JSON string: "decimal(<P>,<S>)" "decimal(9,2)", "decimal(9, 2)"'),
         ),
         "valid: decimal(9,-2) parses and its values serialize as e.g. 2E+2",
-        "State the range of S in Primitive Types (e.g. 0 <= S <= P) and, if negative scales are not allowed, drop or qualify the negative-scale sentence of Appendix D.",
+        "State the range of S in Primitive Types (e.g. 0 <= S <= P) and, if negative scales are not allowed, "
+        "drop or qualify the negative-scale sentence of Appendix D.",
     ),
     Question(
         "float.nan-bits",
-        "Must a single-value (binary) serialization of a float or double keep a NaN's exact bit pattern (signalling bit, payload), or may it canonicalize or quiet it?",
+        "Must a single-value (binary) serialization of a float or double keep a NaN's exact bit pattern "
+        "(signalling bit, payload), or may it canonicalize or quiet it?",
         (
             "keep every bit as given",
             "any NaN bit pattern may be written (quieting allowed)",
@@ -221,11 +236,13 @@ QUESTIONS: dict[str, Question] = _questions(
             (SPEC, "All NaN bit patterns must be canonicalized to 0x7ff8000000000000L."),
         ),
         "keep every bit (a signalling NaN round-trips unchanged)",
-        "Say in Appendix D whether NaN payloads are significant in bounds and single values, or that any NaN encoding denotes the same value.",
+        "Say in Appendix D whether NaN payloads are significant in bounds and single values, or that any NaN "
+        "encoding denotes the same value.",
     ),
     Question(
         "hash.ns-to-micros-rounding",
-        "When a timestamp_ns or timestamptz_ns value before the epoch is not a whole number of microseconds, is it converted to microseconds for hashing by floor division or by truncation toward zero?",
+        "When a timestamp_ns or timestamptz_ns value before the epoch is not a whole number of microseconds, is "
+        "it converted to microseconds for hashing by floor division or by truncation toward zero?",
         (
             "floor division: -1 ns becomes -1 us (the microsecond that contains the instant)",
             "truncation toward zero: -1 ns becomes 0 us",
@@ -233,15 +250,19 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 ADOPTED,
-                "`timestamp_ns` and `timestamptz_ns` are now **`hashLong(micros)`**: nanoseconds are converted to micros first (Java uses floorDiv).",
+                "`timestamp_ns` and `timestamptz_ns` are now **`hashLong(micros)`**: nanoseconds are converted "
+                "to micros first (Java uses floorDiv).",
             ),
         ),
         "floor division, as Iceberg Java's DateTimeUtil does (1969-12-31T23:59:59.999999999 hashes as -1 us)",
-        "State in Appendix B that nanosecond timestamps are converted to microseconds by floor division (the microsecond containing the instant), so that a pre-epoch value keeps its date and time fields and matches Java.",
+        "State in Appendix B that nanosecond timestamps are converted to microseconds by floor division (the "
+        "microsecond containing the instant), so that a pre-epoch value keeps its date and time fields and "
+        "matches Java.",
     ),
     Question(
         "json.explicit-null-optional",
-        'Whether an explicit JSON null for an optional table-metadata field (e.g. "refs": null) must be read as if the field were absent, or may be rejected as not the declared JSON type.',
+        'Whether an explicit JSON null for an optional table-metadata field (e.g. "refs": null) must be read as '
+        "if the field were absent, or may be rejected as not the declared JSON type.",
         (
             "null means absent: read with the field's default (main implied from current-snapshot-id)",
             "null is not a JSON map: reject the document",
@@ -250,16 +271,19 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 SPEC,
-                "There is always a main branch reference pointing to the current-snapshot-id even if the refs map is null.",
+                "There is always a main branch reference pointing to the current-snapshot-id even if the refs "
+                "map is null.",
             ),
             (SPEC, "refs JSON map with string key and object value:"),
         ),
         'null means absent: the reference reads "refs": null as no refs and implies main from current-snapshot-id.',
-        "State in Appendix C whether an optional field written as JSON null is equivalent to omitting it (and that writers should omit rather than write null).",
+        "State in Appendix C whether an optional field written as JSON null is equivalent to omitting it (and "
+        "that writers should omit rather than write null).",
     ),
     Question(
         "json.nonfinite-float",
-        "How is a NaN or infinite float/double written as a JSON single value, given that JSON numbers cannot express them?",
+        "How is a NaN or infinite float/double written as a JSON single value, given that JSON numbers cannot "
+        "express them?",
         (
             "not serializable: an error",
             "non-standard tokens NaN / Infinity / -Infinity (Jackson's default)",
@@ -270,11 +294,13 @@ QUESTIONS: dict[str, Question] = _questions(
             (SPEC, "double JSON number 1.0"),
         ),
         "error: non-finite values have no JSON single value",
-        "Add to the float/double rows of Appendix D how NaN and +/-Infinity are written (or that they cannot be used as defaults).",
+        "Add to the float/double rows of Appendix D how NaN and +/-Infinity are written (or that they cannot be "
+        "used as defaults).",
     ),
     Question(
         "predicate.is-nan-on-non-float",
-        "Whether an is-nan / not-nan predicate on a non-floating-point column is a binding error or evaluates to a constant (false / true).",
+        "Whether an is-nan / not-nan predicate on a non-floating-point column is a binding error or evaluates to "
+        "a constant (false / true).",
         (
             "binding error",
             "always false (not-nan always true)",
@@ -284,15 +310,18 @@ QUESTIONS: dict[str, Question] = _questions(
             (SPEC, "float 32-bit IEEE 754 floating point Can promote to double"),
             (
                 SPEC,
-                "optional optional 137 nan_value_counts map<138: int, 139: long> Map from column id to number of NaN values in the column",
+                "optional optional 137 nan_value_counts map<138: int, 139: long> Map from column id to number of "
+                "NaN values in the column",
             ),
         ),
         "binding error, as Iceberg Java ('IsNaN cannot be used with a non-floating-point column').",
-        "Define the predicate set (including is_nan/not_nan) in the spec and state that NaN predicates bind only to float and double columns.",
+        "Define the predicate set (including is_nan/not_nan) in the spec and state that NaN predicates bind only "
+        "to float and double columns.",
     ),
     Question(
         "transform.result-overflow",
-        "What does a transform do when its defined result does not fit the result type (hour of an extreme timestamp, truncate near the int/long minimum, a truncated decimal gaining a digit)?",
+        "What does a transform do when its defined result does not fit the result type (hour of an extreme "
+        "timestamp, truncate near the int/long minimum, a truncated decimal gaining a digit)?",
         (
             "error",
             "wrap around in the result type (Java int/long arithmetic)",
@@ -303,11 +332,14 @@ QUESTIONS: dict[str, Question] = _questions(
             (SPEC, "truncate[W] Value truncated to width W (see below) int, long, decimal, string, binary Source type"),
         ),
         "error (transform.overflow)",
-        "State for hour and truncate that a result outside the result type's range is an error (or define the wrap-around), and note the values at which it happens.",
+        "State for hour and truncate that a result outside the result type's range is an error (or define the "
+        "wrap-around), and note the values at which it happens.",
     ),
     Question(
         "transform.source-type",
-        "Must a transform applied to a value whose type is not in its 'Source types' column (bucket of boolean/float/double, hour of date, truncate of fixed) be rejected, or may an implementation return a value?",
+        "Must a transform applied to a value whose type is not in its 'Source types' column (bucket of "
+        "boolean/float/double, hour of date, truncate of fixed) be rejected, or may an implementation return a "
+        "value?",
         (
             "reject with an error",
             "return a value (e.g. the Appendix B 'if that changes' hash, the date's hours, the fixed value unchanged)",
@@ -316,20 +348,25 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 SPEC,
-                "The types below are not currently valid for bucketing, and so are not hashed. However, if that changes and a hash value is needed, the following table shall apply:",
+                "The types below are not currently valid for bucketing, and so are not hashed. However, if that "
+                "changes and a hash value is needed, the following table shall apply:",
             ),
             (SPEC, "truncate[W] Value truncated to width W (see below) int, long, decimal, string, binary Source type"),
             (
                 SPEC,
-                "hour Extract a timestamp hour, as hours from 1970-01-01 00:00:00 timestamp, timestamptz, timestamp_ns, timestamptz_ns int",
+                "hour Extract a timestamp hour, as hours from 1970-01-01 00:00:00 timestamp, timestamptz, "
+                "timestamp_ns, timestamptz_ns int",
             ),
         ),
         "reject (rule transform.source-type): a transform is undefined outside its listed source types",
-        "Say that a transform is defined only for its listed source types, that a partition or sort field applying it to any other type is invalid, and that implementations must reject such a field rather than compute a value.",
+        "Say that a transform is defined only for its listed source types, that a partition or sort field "
+        "applying it to any other type is invalid, and that implementations must reject such a field rather than "
+        "compute a value.",
     ),
     Question(
         "types.whitespace",
-        "Which whitespace is allowed inside parameterized type strings (decimal( 9 , 2 ), fixed[ 16 ], geometry( srid:3857 ), geography(C,A) without a space)?",
+        "Which whitespace is allowed inside parameterized type strings (decimal( 9 , 2 ), fixed[ 16 ], geometry( "
+        "srid:3857 ), geography(C,A) without a space)?",
         (
             "only the Appendix C spellings (a space after the decimal comma at most)",
             "any whitespace around parameters (Java's parser)",
@@ -340,11 +377,13 @@ QUESTIONS: dict[str, Question] = _questions(
             (ADOPTED, "readers should accept optional whitespace inside type parameters."),
         ),
         "accept optional whitespace around every parameter and normalize it",
-        "Give a grammar for parameterized type strings in Appendix C that says where optional whitespace may appear, and whether readers must accept it.",
+        "Give a grammar for parameterized type strings in Appendix C that says where optional whitespace may "
+        "appear, and whether readers must accept it.",
     ),
     Question(
         "unknown-transform.verbatim",
-        "Must a reader that reads an unknown transform keep its original string, so that metadata it writes back carries the same transform?",
+        "Must a reader that reads an unknown transform keep its original string, so that metadata it writes back "
+        "carries the same transform?",
         (
             "yes: the transform string is kept verbatim",
             "no: reading and ignoring it is enough; its representation is the implementation's",
@@ -354,7 +393,8 @@ QUESTIONS: dict[str, Question] = _questions(
             (SPEC, "All readers are required to read tables with unknown partition transforms, ignoring them."),
         ),
         "yes: the unknown transform keeps its string",
-        "Add that an implementation must preserve an unknown transform's string unchanged when it rewrites table metadata.",
+        "Add that an implementation must preserve an unknown transform's string unchanged when it rewrites table "
+        "metadata.",
     ),
     Question(
         "view.unknown-representation",
@@ -367,11 +407,14 @@ QUESTIONS: dict[str, Question] = _questions(
         (
             (
                 VIEW_SPEC,
-                "Each representation is stored as an object with only one common field “type”. The rest of the fields are interpreted based on the type. There is only one type of representation defined in the spec.",
+                "Each representation is stored as an object with only one common field “type”. The rest of the "
+                "fields are interpreted based on the type. There is only one type of representation defined in "
+                "the spec.",
             ),
         ),
         "keep it as it is (readers skip what they do not know).",
-        "Say that readers must preserve representations of unknown types unchanged and ignore them when choosing a SQL dialect, rather than failing.",
+        "Say that readers must preserve representations of unknown types unchanged and ignore them when choosing "
+        "a SQL dialect, rather than failing.",
     ),
 )
 

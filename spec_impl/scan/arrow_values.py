@@ -71,17 +71,21 @@ register(
     Rule(
         "scan.arrow-type",
         _A,
-        "Iceberg types map to Arrow/Parquet types as in Appendix A (uuid as fixed[16] with the UUID annotation, timestamptz as UTC-adjusted); unknown, variant, geometry and geography and Arrow types outside the table have no mapping here",
+        "Iceberg types map to Arrow/Parquet types as in Appendix A (uuid as fixed[16] with the UUID annotation, "
+        "timestamptz as UTC-adjusted); unknown, variant, geometry and geography and Arrow types outside the "
+        "table have no mapping here",
     ),
     Rule(
         "scan.field-ids",
         "Appendix A; Column Projection",
-        "Field ids are stored as Parquet field_id on every field (list elements, map keys and values included) or on none; records by id need them",
+        "Field ids are stored as Parquet field_id on every field (list elements, map keys and values included) "
+        "or on none; records by id need them",
     ),
     Rule(
         "scan.required",
         "Nested Types; Appendix A",
-        "A required field, required list element or required map value holds no null where its parent is present; map keys are never null",
+        "A required field, required list element or required map value holds no null where its parent is "
+        "present; map keys are never null",
     ),
     Rule("scan.map-keys", "Nested Types", "The keys of one map value are distinct"),
     Rule(

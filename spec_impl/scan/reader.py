@@ -41,12 +41,15 @@ register(
     Rule(
         "scan.snapshot",
         "Snapshots; Snapshot References",
-        "A read names a snapshot by id or by ref (branch or tag), or reads the current snapshot; a table without snapshots reads no rows",
+        "A read names a snapshot by id or by ref (branch or tag), or reads the current snapshot; a table without "
+        "snapshots reads no rows",
     ),
     Rule(
         "scan.read-schema",
         "Column Projection; Snapshots (schema-id); Branching and Tagging",
-        "A read of the table or of a branch uses the table's current schema; a read that names a snapshot id or a tag uses that snapshot's schema-id when it has one (the spec is silent; this is what Iceberg Java, PyIceberg, DuckDB and Polars do)",
+        "A read of the table or of a branch uses the table's current schema; a read that names a snapshot id or "
+        "a tag uses that snapshot's schema-id when it has one (the spec is silent; this is what Iceberg Java, "
+        "PyIceberg, DuckDB and Polars do)",
     ),
 )
 

@@ -44,13 +44,16 @@ register(
     Rule(
         "v4.commit.target",
         SECTION_COMMIT,
-        "A commit removes, or adds a DV to, only files live in its parent snapshot; added files are ADDED entries without version values",
+        "A commit removes, or adds a DV to, only files live in its parent snapshot; added files are ADDED "
+        "entries without version values",
         *V4,
     ),
     Rule(
         "v4.upgrade.migration",
         SECTION_UPGRADE,
-        "The first v4 commit propagates every manifest-list entry of the v3 snapshot into a root manifest entry (type 3 or 4, location, size, spec id, sequence numbers, snapshot id, counts as manifest_stats, first_row_id)",
+        "The first v4 commit propagates every manifest-list entry of the v3 snapshot into a root manifest entry "
+        "(type 3 or 4, location, size, spec id, sequence numbers, snapshot id, counts as manifest_stats, "
+        "first_row_id)",
         *V4,
     ),
 )

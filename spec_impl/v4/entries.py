@@ -24,7 +24,8 @@ register(
     Rule(
         "v4.entry.content-type",
         SECTION_STRUCTURE,
-        "content_type (134) is 0 DATA, 1 POSITION_DELETE, 2 EQUALITY_DELETE, 3 DATA_MANIFEST, 4 DELETE_MANIFEST or 5 MANIFEST_DV",
+        "content_type (134) is 0 DATA, 1 POSITION_DELETE, 2 EQUALITY_DELETE, 3 DATA_MANIFEST, 4 DELETE_MANIFEST "
+        "or 5 MANIFEST_DV",
         *V4,
     ),
     Rule(
@@ -36,7 +37,9 @@ register(
     Rule(
         "v4.entry.required",
         SECTION_STRUCTURE,
-        "content_type, location, file_format, partition_spec_id and record_count are present and not null; version_info.status when version_info is present; every present field has the type of the field table (int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)",
+        "content_type, location, file_format, partition_spec_id and record_count are present and not null; "
+        "version_info.status when version_info is present; every present field has the type of the field table "
+        "(int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)",
         *V4,
     ),
 )

@@ -42,7 +42,9 @@ register(
     Rule(
         "v4.dv.storage",
         f"{SECTION_ROOT} 1.d, 1.e",
-        "A data DV (type 1) points at a deletion-vector-v1 blob in a Puffin file (offset, size_in_bytes), never inline; a manifest DV (type 5) is inline (inline_content only) or a Puffin blob (offset and size_in_bytes)",
+        "A data DV (type 1) points at a deletion-vector-v1 blob in a Puffin file (offset, size_in_bytes), never "
+        "inline; a manifest DV (type 5) is inline (inline_content only) or a Puffin blob (offset and "
+        "size_in_bytes)",
         *V4,
     ),
 )

@@ -41,19 +41,22 @@ register(
     Rule(
         "v4.tree.depth",
         "v4 proposal: Proposal; Why limit tree depth to 2?",
-        "A snapshot's tree has at most two levels: the root's manifest entries point at leaf manifests (content data for type 3, delete for type 4), never at a root",
+        "A snapshot's tree has at most two levels: the root's manifest entries point at leaf manifests "
+        "(content data for type 3, delete for type 4), never at a root",
         *V4,
     ),
     Rule(
         "v4.tree.root-only",
         f"{SECTION_STRUCTURE} (content_type); {SECTION_ROOT} 1.e",
-        "Content types 3, 4 and 5 (manifests and manifest DVs) only appear in the root manifest; a root manifest has content root",
+        "Content types 3, 4 and 5 (manifests and manifest DVs) only appear in the root manifest; a root "
+        "manifest has content root",
         *V4,
     ),
     Rule(
         "v4.inherit",
         f"{SECTION_STRUCTURE} (version_info)",
-        "A null snapshot_id is inherited; null sequence numbers are inherited only by ADDED entries: in the root from the snapshot, in a leaf from its manifest's root entry",
+        "A null snapshot_id is inherited; null sequence numbers are inherited only by ADDED entries: in the "
+        "root from the snapshot, in a leaf from its manifest's root entry",
         *V4,
     ),
     Rule(
@@ -65,13 +68,15 @@ register(
     Rule(
         "v4.replay.live-files",
         SECTION_ROOT,
-        "The live files are the live (not DELETED) file entries of the root and of its live leaf manifests, without the leaf entries whose ordinal a live manifest DV of that manifest deletes",
+        "The live files are the live (not DELETED) file entries of the root and of its live leaf manifests, "
+        "without the leaf entries whose ordinal a live manifest DV of that manifest deletes",
         *V4,
     ),
     Rule(
         "v4.upgrade.v3-leaves",
         SECTION_UPGRADE,
-        "A v4 root may reference v1-v3 manifests, read as their version defines (inheritance from their root entry, as from their manifest-list row)",
+        "A v4 root may reference v1-v3 manifests, read as their version defines (inheritance from their root "
+        "entry, as from their manifest-list row)",
         *V4,
     ),
 )
@@ -99,7 +104,8 @@ class SnapshotRoot:
     @classmethod
     @implements("v4.inherit")
     def from_json(cls, obj: Any) -> SnapshotRoot:
-        """{"location", "snapshot-id", "sequence-number"} (the vectors' form), checked (rule v4.inherit: the values root entries inherit)."""
+        """{"location", "snapshot-id", "sequence-number"} (the vectors' form), checked (rule v4.inherit:
+        the values root entries inherit)."""
         if not isinstance(obj, dict):
             raise InvalidInput("v4.inherit", "a snapshot root is a JSON object", brief(obj))
         return cls(obj.get("location"), obj.get("snapshot-id"), obj.get("sequence-number"))

@@ -58,7 +58,8 @@ register(
     Rule(
         "v4.manifest-stats.counts",
         f"{_S} (manifest_stats); {SECTION_ROOT} 3",
-        "manifest_stats holds the counts of the leaf's entries by status and the minimum data sequence number of its live entries",
+        "manifest_stats holds the counts of the leaf's entries by status and the minimum data sequence number of "
+        "its live entries",
         *V4,
     ),
     Rule(
@@ -70,7 +71,8 @@ register(
     Rule(
         "v4.entry.referenced-file",
         f"{_S} (referenced_file)",
-        "referenced_file is the data file a DV references for type 1, the manifest a manifest DV references for type 5 (live in the same root), the affiliated data manifest or null for type 4, null otherwise",
+        "referenced_file is the data file a DV references for type 1, the manifest a manifest DV references for "
+        "type 5 (live in the same root), the affiliated data manifest or null for type 4, null otherwise",
         *V4,
     ),
     Rule("v4.entry.sort-order-id", f"{_S} (sort_order_id)", "sort_order_id can only be set if content_type is 0", *V4),
@@ -89,7 +91,8 @@ register(
     Rule(
         "v4.manifest-dv.positions",
         f"{SECTION_ROOT} 1.e; Examples (Removing a File From a Leaf Manifest)",
-        "A manifest DV deletes ordinals (0-based entry positions) of its manifest: each below the manifest's entry count",
+        "A manifest DV deletes ordinals (0-based entry positions) of its manifest: each below the manifest's "
+        "entry count",
         *V4,
     ),
     Rule(
@@ -101,43 +104,50 @@ register(
     Rule(
         "v4.root.deleted-entries",
         f"{_S} (version_info.status)",
-        "Deleted entries are required when the snapshot has a non-null parent-id: every live entry of the parent root that is not live in the child is a DELETED entry of the child root; a root without parent has none",
+        "Deleted entries are required when the snapshot has a non-null parent-id: every live entry of the parent "
+        "root that is not live in the child is a DELETED entry of the child root; a root without parent has none",
         *V4,
     ),
     Rule(
         "v4.root.carried-existing",
         f"{SECTION_COMMIT} (Adding data files / delete files)",
-        "All previously existing entries are marked as EXISTING: an entry live in the parent root and kept is EXISTING with the same version values",
+        "All previously existing entries are marked as EXISTING: an entry live in the parent root and kept is "
+        "EXISTING with the same version values",
         *V4,
     ),
     Rule(
         "v4.status.added",
         f"{SECTION_ROOT} 4",
-        "Any changes to underlying data are marked as ADDED: new files and manifests of new files, manifest DVs that delete live entries",
+        "Any changes to underlying data are marked as ADDED: new files and manifests of new files, manifest DVs "
+        "that delete live entries",
         *V4,
     ),
     Rule(
         "v4.status.existing",
         f"{SECTION_ROOT} 4; {SECTION_COMPACTION}",
-        "Anything which does not change the actual data of the table is marked as EXISTING (compacted manifests and DVs)",
+        "Anything which does not change the actual data of the table is marked as EXISTING (compacted manifests "
+        "and DVs)",
         *V4,
     ),
     Rule(
         "v4.commit.no-copy-on-write",
         SECTION_COMMIT,
-        "A file leaves the table only through a DELETED root entry or a new position of an ADDED manifest DV; removing or rewriting a leaf manifest with a net change is not allowed",
+        "A file leaves the table only through a DELETED root entry or a new position of an ADDED manifest DV; "
+        "removing or rewriting a leaf manifest with a net change is not allowed",
         *V4,
     ),
     Rule(
         "v4.compaction.no-net-change",
         SECTION_COMPACTION,
-        "Compactions must not create files which cause a net change to table state: a compacted manifest holds exactly live files of the parent",
+        "Compactions must not create files which cause a net change to table state: a compacted manifest holds "
+        "exactly live files of the parent",
         *V4,
     ),
     Rule(
         "v4.compaction.no-merge",
         SECTION_COMPACTION,
-        "Combining new files or deletes of the snapshot with an existing manifest is not allowed: a new leaf manifest holds only ADDED entries of new files or only EXISTING entries",
+        "Combining new files or deletes of the snapshot with an existing manifest is not allowed: a new leaf "
+        "manifest holds only ADDED entries of new files or only EXISTING entries",
         *V4,
     ),
     Rule(
@@ -359,7 +369,8 @@ class _Checker:
                     "v4.root.carried-existing",
                     path,
                     f"{e.location} is kept as {STATUS_NAMES[kept.status]} with seq {kept.sequence_number}, "
-                    f"snapshot {kept.snapshot_id}; expected EXISTING, seq {e.sequence_number}, snapshot {e.snapshot_id}",
+                    f"snapshot {kept.snapshot_id}; expected EXISTING, seq {e.sequence_number}, snapshot "
+                    f"{e.snapshot_id}",
                 )
         for key in deleted - set(parent_root):
             self.report("v4.root.deleted-entries", path, f"{key[1]} is DELETED but was not live in the parent root")
@@ -407,7 +418,8 @@ class _Checker:
             self.report(
                 "v4.compaction.no-merge",
                 m.location,
-                f"a new manifest mixes {len(new)} new files with {len(old)} files live before, statuses {sorted(statuses)}",
+                f"a new manifest mixes {len(new)} new files with {len(old)} files live before, statuses "
+                f"{sorted(statuses)}",
             )
             return False
         for e in new:

@@ -2,20 +2,30 @@
 files and deletion vectors, Parquet data files, golden tables and the v4 proposal's trees
 (computed by the reference; see metadata_ops.py for documents and ops.py for values).
 
-| op                          | input keys                                         | output                                   |
-|-----------------------------|----------------------------------------------------|------------------------------------------|
-| read-manifest-tree          | files ({path: base64}), metadata-location, snapshot-id (null: current) | the snapshot's manifests and every entry with its inherited values (`tree_reading`) |
-| validate-tree               | files, metadata-location                           | sorted rule ids of the tree's violations ([] = a correct tree) |
-| plan-deletes                | specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?) | {data file path: sorted paths of the deletes that apply} |
-| read-puffin                 | file-base64                                        | {"properties", "blobs": each blob's metadata and its content (decompressed) in base64} |
-| read-deletion-vector        | puffin-base64, data-file (the DV's manifest data_file fields) | the deleted row positions, ascending |
-| read-table                  | table (a golden table of vectors/tables/), snapshot-id | {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`) |
-| read-parquet                | file-base64 (a Parquet file)                       | {"schema": the Iceberg schema JSON, or null without field ids; "rows": records by field id (by name without ids), Appendix D JSON} |
-| parquet-round-trip          | schema, rows (records as struct JSON)              | the rows as written to Parquet and read back |
-| v4-replay                   | files, root ({location, snapshot-id, sequence-number}) | {"data-files": the live data files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)} |
-| v4-validate                 | files, root, parent? (the parent snapshot's root)  | sorted rule ids of the violations ([] = valid) |
-| v4-read-manifest            | file-base64 (a v4 manifest)                        | each entry's [content_type, status, location] |
-| v4-upgrade                  | files (a v3 tree), metadata-location, remove (paths) | the first v4 commit removing `remove`: {"root": entries as [content_type, status, location], "data-files": live} |
+- read-manifest-tree: input keys: files ({path: base64}), metadata-location, snapshot-id (null: current); output: the
+  snapshot's manifests and every entry with its inherited values (`tree_reading`)
+- validate-tree: input keys: files, metadata-location; output: sorted rule ids of the tree's violations ([] = a correct
+  tree)
+- plan-deletes: input keys: specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be
+  {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?); output: {data
+  file path: sorted paths of the deletes that apply}
+- read-puffin: input keys: file-base64; output: {"properties", "blobs": each blob's metadata and its content
+  (decompressed) in base64}
+- read-deletion-vector: input keys: puffin-base64, data-file (the DV's manifest data_file fields); output: the deleted
+  row positions, ascending
+- read-table: input keys: table (a golden table of vectors/tables/), snapshot-id; output: {"columns", "rows"}: the rows
+  a correct reader returns (`tables.table_rows`)
+- read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
+  field ids; "rows": records by field id (by name without ids), Appendix D JSON}
+- parquet-round-trip: input keys: schema, rows (records as struct JSON); output: the rows as written to Parquet and read
+  back
+- v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
+  files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)}
+- v4-validate: input keys: files, root, parent? (the parent snapshot's root); output: sorted rule ids of the violations
+  ([] = valid)
+- v4-read-manifest: input keys: file-base64 (a v4 manifest); output: each entry's [content_type, status, location]
+- v4-upgrade: input keys: files (a v3 tree), metadata-location, remove (paths); output: the first v4 commit removing
+  `remove`: {"root": entries as [content_type, status, location], "data-files": live}
 
 Files travel inline, `{path: base64}` keyed by the exact path strings the tree references.
 """

@@ -1,28 +1,37 @@
 """The operations that metadata vectors exercise, computed by the reference (see ops.py for values).
 
-| op                          | input keys                                         | output                                   |
-|-----------------------------|----------------------------------------------------|------------------------------------------|
-| read-table-metadata         | document                                           | the normalized reading (vectors/README.md) |
-| read-metadata-file          | file-base64 (the file's bytes; gzip allowed)       | the normalized reading                   |
-| write-table-metadata        | document, format-version? (upgrade)                | the document as that version's writer writes it |
-| read-view-metadata          | document                                           | the view as the revision writes it, absent optional values spelled out |
-| parse-schema                | schema, format-version                             | the schema JSON as the version writes it |
-| check-evolution             | from, to, format-version, last-column-id?, partition-specs? | sorted rule ids of the violations ([] = allowed) |
-| project                     | file-schema (null: no field ids), read-schema, rows, name-mapping?, partition-values? | rows as struct JSON of the read schema |
-| parse-name-mapping          | mapping                                            | the mapping JSON                         |
-| parse-partition-spec        | spec, format-version, schema?                      | the spec JSON as the version writes it   |
-| assign-partition-field-ids  | spec, existing-specs, last-partition-id, format-version | {"spec", "last-partition-id"}       |
-| partition-spec-findings     | spec, previous? (v1 evolution), format-version     | sorted rule ids of writer violations and v1 warnings |
-| partition-type              | specs, schema                                      | the (unified, for several specs) partition struct type |
-| partition-values-equal      | a, b, type (the partition struct)                  | true / false                             |
-| parse-sort-order            | order, format-version, schema?                     | the sort order JSON                      |
-| sort-values                 | type, values, direction?, null-order?              | the values in the spec's order           |
-| parse-snapshot              | snapshot, format-version                           | the snapshot JSON as the version writes it |
-| inherit-manifest-entries    | manifest (a manifest-list row), entries, format-version (the manifest's) | {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"} |
-| assign-manifest-first-row-ids | manifests, snapshot-first-row-id                 | {"manifests" with first_row_id, "next-row-id"} |
-| manifest-avro-schema        | format-version                                     | {"manifest-list", "manifest"}: the Avro schemas (empty partition struct) |
-| row-lineage                 | first-row-id, data-sequence-number, rows           | each row's _row_id and _last_updated_sequence_number |
-| expire-snapshots            | snapshots, refs, properties, now-ms, format-version, snapshot-log? | {"kept", "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given |
+- read-table-metadata: input keys: document; output: the normalized reading (vectors/README.md)
+- read-metadata-file: input keys: file-base64 (the file's bytes; gzip allowed); output: the normalized reading
+- write-table-metadata: input keys: document, format-version? (upgrade); output: the document as that version's writer
+  writes it
+- read-view-metadata: input keys: document; output: the view as the revision writes it, absent optional values spelled
+  out
+- parse-schema: input keys: schema, format-version; output: the schema JSON as the version writes it
+- check-evolution: input keys: from, to, format-version, last-column-id?, partition-specs?; output: sorted rule ids of
+  the violations ([] = allowed)
+- project: input keys: file-schema (null: no field ids), read-schema, rows, name-mapping?, partition-values?; output:
+  rows as struct JSON of the read schema
+- parse-name-mapping: input keys: mapping; output: the mapping JSON
+- parse-partition-spec: input keys: spec, format-version, schema?; output: the spec JSON as the version writes it
+- assign-partition-field-ids: input keys: spec, existing-specs, last-partition-id, format-version; output: {"spec",
+  "last-partition-id"}
+- partition-spec-findings: input keys: spec, previous? (v1 evolution), format-version; output: sorted rule ids of writer
+  violations and v1 warnings
+- partition-type: input keys: specs, schema; output: the (unified, for several specs) partition struct type
+- partition-values-equal: input keys: a, b, type (the partition struct); output: true / false
+- parse-sort-order: input keys: order, format-version, schema?; output: the sort order JSON
+- sort-values: input keys: type, values, direction?, null-order?; output: the values in the spec's order
+- parse-snapshot: input keys: snapshot, format-version; output: the snapshot JSON as the version writes it
+- inherit-manifest-entries: input keys: manifest (a manifest-list row), entries, format-version (the manifest's);
+  output: {"entries" after inheritance, "min-sequence-number", v3: "first-row-ids"}
+- assign-manifest-first-row-ids: input keys: manifests, snapshot-first-row-id; output: {"manifests" with first_row_id,
+  "next-row-id"}
+- manifest-avro-schema: input keys: format-version; output: {"manifest-list", "manifest"}: the Avro schemas (empty
+  partition struct)
+- row-lineage: input keys: first-row-id, data-sequence-number, rows; output: each row's _row_id and
+  _last_updated_sequence_number
+- expire-snapshots: input keys: snapshots, refs, properties, now-ms, format-version, snapshot-log?; output: {"kept",
+  "expired", "refs-removed"} (sorted), and the pruned "snapshot-log" when one is given
 """
 
 from __future__ import annotations

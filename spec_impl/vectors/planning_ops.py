@@ -1,20 +1,26 @@
 """The operations of the planning vectors (metrics, summaries, partition tuples, predicates,
 projection, pruning), computed by the reference (see ops.py for values).
 
-| op                        | input keys                                              | output |
-|---------------------------|---------------------------------------------------------|--------|
-| column-metrics            | type, values, truncate-length?                          | {"value_count", "null_value_count", "nan_value_count" (null for types without NaN), "lower_bound", "upper_bound" (hex or null)} |
-| check-column-metrics      | type, values, metrics (the five keys above, each optional) | sorted rule ids of the violations ([] = valid) |
-| partition-summaries       | types (partition field types), partitions (tuples)      | one {"contains_null", "contains_nan", "lower_bound", "upper_bound"} per field |
-| check-partition-summaries | types, partitions, summaries                            | sorted rule ids of the violations |
-| partition-tuple           | schema, spec, rows                                      | the file's partition tuple (values of the result types) |
-| check-partition-tuple     | schema, spec, rows, partition                           | sorted rule ids of the violations |
-| check-file-counts         | record-count, file-size-in-bytes, rows, length          | sorted rule ids of the violations |
-| check-position-deletes    | rows ([file_path, pos] pairs), row-counts ({path: n})   | sorted rule ids of the violations |
-| evaluate-predicate        | schema, predicate, rows                                 | the predicate's truth on each row |
-| project-predicate         | schema, spec, predicate, mode, rows                     | for each row, the truth of the projected predicate on the row's partition tuple |
-| evaluate-metrics          | schema, predicate, mode, record-count, metrics          | inclusive: whether a row may match; strict: whether every row matches |
-| evaluate-manifest         | fields, predicate, summaries (null: none)               | whether a file of the manifest may match |
+- column-metrics: input keys: type, values, truncate-length?; output: {"value_count", "null_value_count",
+  "nan_value_count" (null for types without NaN), "lower_bound", "upper_bound" (hex or null)}
+- check-column-metrics: input keys: type, values, metrics (the five keys above, each optional); output: sorted rule ids
+  of the violations ([] = valid)
+- partition-summaries: input keys: types (partition field types), partitions (tuples); output: one {"contains_null",
+  "contains_nan", "lower_bound", "upper_bound"} per field
+- check-partition-summaries: input keys: types, partitions, summaries; output: sorted rule ids of the violations
+- partition-tuple: input keys: schema, spec, rows; output: the file's partition tuple (values of the result types)
+- check-partition-tuple: input keys: schema, spec, rows, partition; output: sorted rule ids of the violations
+- check-file-counts: input keys: record-count, file-size-in-bytes, rows, length; output: sorted rule ids of the
+  violations
+- check-position-deletes: input keys: rows ([file_path, pos] pairs), row-counts ({path: n}); output: sorted rule ids of
+  the violations
+- evaluate-predicate: input keys: schema, predicate, rows; output: the predicate's truth on each row
+- project-predicate: input keys: schema, spec, predicate, mode, rows; output: for each row, the truth of the projected
+  predicate on the row's partition tuple
+- evaluate-metrics: input keys: schema, predicate, mode, record-count, metrics; output: inclusive: whether a row may
+  match; strict: whether every row matches
+- evaluate-manifest: input keys: fields, predicate, summaries (null: none); output: whether a file of the manifest may
+  match
 
 Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
 (a column name), "transform"}`; rows objects by column name; values the vectors' value form; bounds

@@ -21,8 +21,8 @@ _ENGINE = {
 _PROVENANCE = {
     "type": "object",
     "required": ["kind"],
-    "description": "where the expectation comes from (spec_impl/vectors/provenance.py): engine-written, engine-confirmed, "
-    "partially-confirmed, spec-example, hand-typed or reference-only",
+    "description": "where the expectation comes from (spec_impl/vectors/provenance.py): engine-written, "
+    "engine-confirmed, partially-confirmed, spec-example, hand-typed or reference-only",
     "properties": {
         "kind": {"type": "string"},
         "source": {"type": "string"},
@@ -36,10 +36,10 @@ TABLE_CASE: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "table-case.schema.json",
     "title": "A golden table: tables/<id>/case.json",
-    "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under `location` "
-    "(rewrite them to where the table lands: vectors/README.md lists every path to rewrite). Each snapshot lists the "
-    "rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
-    "any order (compare as multisets).",
+    "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under "
+    "`location` (rewrite them to where the table lands: vectors/README.md lists every path to rewrite). "
+    "Each snapshot lists the rows a correct reader returns: column names in schema order, rows as objects in the "
+    "vectors' value form, in any order (compare as multisets).",
     "type": "object",
     "required": ["id", "description", "format-version", "location", "metadata-location", "rules", "snapshots"],
     "additionalProperties": False,
@@ -105,16 +105,19 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
                     },
                     "document": {
                         "type": "string",
-                        "description": "the spec text (a file of the spec directory) whose sentence the engine's answer contradicts",
+                        "description": "the spec text (a file of the spec directory) whose sentence the engine's "
+                        "answer contradicts",
                     },
                     "quote": {
                         "type": "string",
-                        "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an allowed set)",
+                        "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an "
+                        "allowed set)",
                     },
                     "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
                     "intermittent": {
                         "type": "string",
-                        "description": "why the engine answers this case right on some runs and wrong on others (a race): a correct answer is then a pass, not a fixed entry",
+                        "description": "why the engine answers this case right on some runs and wrong on others "
+                        "(a race): a correct answer is then a pass, not a fixed entry",
                     },
                     "version": {"type": "string", "description": "the engine version it was recorded against"},
                     "returned": {"description": "the pinned answer the engine returns"},
@@ -124,7 +127,8 @@ KNOWN_DISCREPANCIES: dict[str, Any] = {
                     },
                     "failure": {
                         "const": True,
-                        "description": "the pinned error is the engine's own failure (a crash or an internal error it reports), not a refusal of the input",
+                        "description": "the pinned error is the engine's own failure (a crash or an internal error it "
+                        "reports), not a refusal of the input",
                     },
                 },
             },

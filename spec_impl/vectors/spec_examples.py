@@ -26,7 +26,10 @@ _SORT_FIELDS = (
     "Appendix C, Sort Orders: an order is an object with order-id (JSON int) and a fields list; each sort "
     "field has transform, source-id (JSON int), direction and null-order"
 )
-_DIRECTION = "Sorting: a sort field's direction is asc or desc, its null order nulls-first or nulls-last (Appendix C: JSON strings asc, nulls-last)"
+_DIRECTION = (
+    "Sorting: a sort field's direction is asc or desc, its null order nulls-first or nulls-last (Appendix "
+    "C: JSON strings asc, nulls-last)"
+)
 _SORTING = (
     "Sorting: fields sort in the given direction; nulls-first puts nulls before all values and "
     "nulls-last after, whatever the direction"

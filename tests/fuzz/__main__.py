@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     for s in stats.values():
         for (kind, detail), example in s.escapes.items():
             print(
-                f"escape {s.family}: {kind} {detail} {example['outcome'].message} -> {example.get('path', '(not saved)')}"
+                f"escape {s.family}: {kind} {detail} {example['outcome'].message} -> "
+                f"{example.get('path', '(not saved)')}"
             )
     own = [s for s in stats.values() if FAMILIES[s.family].owner == "reference" and s.escapes]
     return 1 if own else 0

@@ -497,7 +497,8 @@ def _binary_values() -> list[dict]:
 
 
 def _binary_value_mutator(rng: random.Random, seed: dict, pool: list[dict]) -> dict:
-    """The bytes mutated (lengths, bit flips, boundaries), or the bytes given another seed's type, or the type mutated."""
+    """The bytes mutated (lengths, bit flips, boundaries), or the bytes given another seed's type, or the type
+    mutated."""
     pick = rng.random()
     if pick < 0.2:
         return dict(seed, type=rng.choice(pool)["type"])

@@ -5,7 +5,10 @@ from __future__ import annotations
 from spec_impl.vectors.cases import case
 
 NAME = "column-metrics"
-DESCRIPTION = "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds and upper_bounds from a column's values"
+DESCRIPTION = (
+    "Manifests: data_file value_counts, null_value_counts, nan_value_counts, lower_bounds and upper_bounds "
+    "from a column's values"
+)
 
 NAN = {"ieee754": "7ff8000000000000"}
 NAN_PAYLOAD = {"ieee754": "7ff0000000000001"}

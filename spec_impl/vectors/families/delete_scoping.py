@@ -173,7 +173,8 @@ def specs() -> Iterator[CaseSpec]:
     yield _plan(
         r,
         "float-bits",
-        "float partition values are equal by canonical bits: a delete in f=-0.0 applies to -0.0 only, one in f=NaN to NaN",
+        "float partition values are equal by canonical bits: a delete in f=-0.0 applies to -0.0 only, one in "
+        "f=NaN to NaN",
         floats,
         [eq("e-neg0", 2, spec=2, partition=[-0.0]), eq("e-nan", 2, spec=2, partition=[NAN])],
     )

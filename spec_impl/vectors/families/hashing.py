@@ -49,7 +49,8 @@ def specs():
             yield _h(
                 "hash.timestamp-ns",
                 f"appendix-b-{t}-{frac}",
-                f"Appendix B test value: {t} {_TS}, {what} (the seed hashes nanoseconds, the adopted spec floor(nanos/1000))",
+                f"Appendix B test value: {t} {_TS}, {what} (the seed hashes nanoseconds, the adopted spec "
+                "floor(nanos/1000))",
                 t,
                 f"{_TS}.{frac}{sfx}",
             )

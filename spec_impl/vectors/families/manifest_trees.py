@@ -20,7 +20,10 @@ from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "manifest-trees"
-DESCRIPTION = "Manifest Lists, Manifests, Sequence Numbers, adopted v3 row lineage: metadata trees read with inheritance, and validated"
+DESCRIPTION = (
+    "Manifest Lists, Manifests, Sequence Numbers, adopted v3 row lineage: metadata trees read with "
+    "inheritance, and validated"
+)
 
 SCHEMA = {
     "type": "struct",

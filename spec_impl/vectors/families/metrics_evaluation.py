@@ -13,7 +13,10 @@ from spec_impl.vectors.cases import case
 from spec_impl.vectors.encoding import decode
 
 NAME = "metrics-evaluation"
-DESCRIPTION = "Scan Planning: skipping data files with column bounds and counts (inclusive and strict), and manifests with partition summaries"
+DESCRIPTION = (
+    "Scan Planning: skipping data files with column bounds and counts (inclusive and strict), and "
+    "manifests with partition summaries"
+)
 
 SCHEMA = {
     "type": "struct",

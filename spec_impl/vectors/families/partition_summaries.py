@@ -5,7 +5,10 @@ from __future__ import annotations
 from spec_impl.vectors.cases import case
 
 NAME = "partition-summaries"
-DESCRIPTION = "Manifest Lists: field_summary (contains_null, contains_nan, lower_bound, upper_bound, the ±0.0 note) from a manifest's partition tuples"
+DESCRIPTION = (
+    "Manifest Lists: field_summary (contains_null, contains_nan, lower_bound, upper_bound, the ±0.0 note) "
+    "from a manifest's partition tuples"
+)
 
 NAN, NEG_ZERO = {"ieee754": "7ff8000000000000"}, {"ieee754": "8000000000000000"}
 

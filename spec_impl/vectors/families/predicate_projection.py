@@ -16,7 +16,10 @@ from spec_impl.vectors.cases import case
 from spec_impl.vectors.encoding import decode
 
 NAME = "predicate-projection"
-DESCRIPTION = "Scan Planning: inclusive and strict projection of scan predicates through identity, bucket, truncate, year, month, day, hour and void"
+DESCRIPTION = (
+    "Scan Planning: inclusive and strict projection of scan predicates through identity, bucket, truncate, "
+    "year, month, day, hour and void"
+)
 
 NAN, NEG_ZERO = {"ieee754": "7ff8000000000000"}, {"ieee754": "8000000000000000"}
 _ORDER_OPS = ("lt", "lt-eq", "gt", "gt-eq", "eq", "not-eq")

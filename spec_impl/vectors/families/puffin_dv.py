@@ -19,7 +19,10 @@ from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "puffin-and-dv"
-DESCRIPTION = "Puffin spec and adopted v3 §1.5-1.6: Puffin files, deletion-vector-v1 blobs and the manifest entries that point at them"
+DESCRIPTION = (
+    "Puffin spec and adopted v3 §1.5-1.6: Puffin files, deletion-vector-v1 blobs and the manifest entries "
+    "that point at them"
+)
 
 SOURCES = vectors_dir() / "sources" / "puffin"
 DATA_FILE = "s3://b/t/data/a.parquet"

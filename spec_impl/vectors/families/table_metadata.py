@@ -186,8 +186,8 @@ def _strict_json():
     """Rule json.document: metadata files are RFC 8259 JSON (no NaN tokens, no duplicate keys), bounded in depth."""
     plain = json.dumps(v2(), sort_keys=True).encode()
     notes = {
-        "duplicate-key": "RFC 8259 §4: with duplicate names the behavior is unpredictable; Iceberg Java (Jackson without "
-        "STRICT_DUPLICATE_DETECTION) reads the last value, the reference rejects the ambiguous document",
+        "duplicate-key": "RFC 8259 §4: with duplicate names the behavior is unpredictable; Iceberg Java (Jackson "
+        "without STRICT_DUPLICATE_DETECTION) reads the last value, the reference rejects the ambiguous document",
         "nan-token": "RFC 8259 §6: NaN and Infinity are not JSON numbers; Jackson rejects them by default",
     }
     yield case(

@@ -19,7 +19,10 @@ from spec_impl.v4.validate import validate_snapshot
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "v4-root-manifests"
-DESCRIPTION = "Format v4 proposal (Single File Commits): root manifests, content entries, manifest delete vectors, commit procedures"
+DESCRIPTION = (
+    "Format v4 proposal (Single File Commits): root manifests, content entries, manifest delete vectors, "
+    "commit procedures"
+)
 
 L = "s3://b/t"
 
