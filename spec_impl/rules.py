@@ -68,12 +68,14 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "type.fixed",
         _TYPES,
-        "fixed[L]: a fixed-length byte array of L bytes, L a non-negative integer (the spec sets no lower bound; fixed[0] has no Parquet form, rule scan.arrow-type)",
+        "fixed[L]: a fixed-length byte array of L bytes, L a non-negative integer (the spec sets no lower bound; "
+        "fixed[0] has no Parquet form, rule scan.arrow-type)",
     ),
     Rule(
         "type.geo",
         _ADOPTED_TYPES,
-        "geometry(C) and geography(C, A): CRS default OGC:CRS84, algorithm default spherical, A one of the listed edge algorithms",
+        "geometry(C) and geography(C, A): CRS default OGC:CRS84, algorithm default spherical, A one of the listed "
+        "edge algorithms",
         (3,),
         (V3_ADOPTED,),
     ),
@@ -81,7 +83,8 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "type.nesting-limit",
         "Nested Types (no limit in the spec)",
-        "A limit of the reference, not a rule of the spec: nested types (struct, list, map) enclosing one another more than 100 levels deep are rejected; 100 levels are read",
+        "A limit of the reference, not a rule of the spec: nested types (struct, list, map) enclosing one another "
+        "more than 100 levels deep are rejected; 100 levels are read",
     ),
     Rule(
         "type.version", "Primitive Types ('Added by version')", "Types added by v3 are not allowed in v1 and v2 tables"
@@ -102,18 +105,21 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "value.range",
         "Primitive Types",
-        "A value must lie in the range of its type (int 32-bit, long 64-bit, float 32-bit, fixed length L, UUID 16 bytes), promoted bounds included",
+        "A value must lie in the range of its type (int 32-bit, long 64-bit, float 32-bit, fixed length L, UUID 16 "
+        "bytes), promoted bounds included",
     ),
     Rule(
         "value.decimal",
         "Primitive Types; Appendix D",
-        "A decimal value has the scale of its type and at most P digits; an input written with another exponent (1E+2, 100.000 for decimal(10,2)) is the same value if it needs no rounding",
+        "A decimal value has the scale of its type and at most P digits; an input written with another exponent "
+        "(1E+2, 100.000 for decimal(10,2)) is the same value if it needs no rounding",
     ),
     # --- hashing (Appendix B) ------------------------------------------------------------
     Rule(
         "hash.integer",
         _B,
-        "int and long hash as hashLong(v): Murmur3 x86 32, seed 0, of the 8-byte little-endian value; int and long give identical results",
+        "int and long hash as hashLong(v): Murmur3 x86 32, seed 0, of the 8-byte little-endian value; int and long "
+        "give identical results",
     ),
     Rule("hash.date", _B, "date hashes as hashInt(days from the epoch) = hashLong"),
     Rule("hash.time", _B, "time hashes as hashLong(microseconds from midnight)"),
@@ -136,7 +142,8 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "hash.floating",
         _B,
-        "float and double (not valid for bucketing): hashLong(doubleToLongBits(double(v))), NaN canonical 0x7ff8000000000000, -0.0 as 0.0",
+        "float and double (not valid for bucketing): hashLong(doubleToLongBits(double(v))), NaN canonical "
+        "0x7ff8000000000000, -0.0 as 0.0",
     ),
     Rule("hash.unknown", "adopted 3 Appendix B", "unknown hashes to null", (3,), (V3_ADOPTED,)),
     Rule("hash.undefined", _B, "No hash is defined for variant, geometry, geography and nested types"),
@@ -144,12 +151,14 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "transform.parse",
         _TRANSFORMS,
-        "Transform strings (Appendix C): exactly identity, bucket[<N>], truncate[<W>], year, month, day, hour, void, in lower case, N and W in decimal digits",
+        "Transform strings (Appendix C): exactly identity, bucket[<N>], truncate[<W>], year, month, day, hour, "
+        "void, in lower case, N and W in decimal digits",
     ),
     Rule(
         "transform.unknown",
         "Appendix E v3; adopted 1.3",
-        "A string not of an Appendix C form (zorder, BUCKET[16], bucket[], bucket[-1], bucket[+5]) is an unknown transform: kept verbatim, readable, never an error; it has no value to compute",
+        "A string not of an Appendix C form (zorder, BUCKET[16], bucket[], bucket[-1], bucket[+5]) is an unknown "
+        "transform: kept verbatim, readable, never an error; it has no value to compute",
     ),
     Rule("transform.null", _TRANSFORMS, "All transforms return null for a null input value"),
     Rule(
@@ -164,7 +173,8 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "transform.bucket.n",
         _BUCKET,
-        "bucket[<N>] with N outside 1 .. 2**31 - 1 (bucket[0], bucket[2147483648]) names bucket with an impossible N: rejected",
+        "bucket[<N>] with N outside 1 .. 2**31 - 1 (bucket[0], bucket[2147483648]) names bucket with an impossible "
+        "N: rejected",
     ),
     Rule("transform.truncate.integer", _TRUNCATE, "int and long: v - (((v % W) + W) % W), remainders positive"),
     Rule(
@@ -180,7 +190,8 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "transform.overflow",
         _TRANSFORMS,
-        "Spec gap: a result outside its result type (truncate near the minimum int/long, a decimal that gains a digit, hour of extreme timestamps); the reference rejects it",
+        "Spec gap: a result outside its result type (truncate near the minimum int/long, a decimal that gains a "
+        "digit, hour of extreme timestamps); the reference rejects it",
     ),
     Rule("transform.year", _TRANSFORMS, "year: years from 1970, floor for pre-epoch values"),
     Rule("transform.month", _TRANSFORMS, "month: months from 1970-01-01, floor for pre-epoch values"),
@@ -191,7 +202,10 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "binary.fixed-width",
         _D_BIN,
-        "int, date: 4-byte little-endian; long, time, timestamp(tz)(_ns): 8-byte little-endian; float 4 and double 8 bytes IEEE 754 little-endian. The bytes are the value's bits: every bit pattern, NaN payloads and the signalling bit included, is written back as it was read (raw bits, as Java's ByteBuffer.putFloat, not Float.floatToIntBits, which canonicalizes NaN)",
+        "int, date: 4-byte little-endian; long, time, timestamp(tz)(_ns): 8-byte little-endian; float 4 and double "
+        "8 bytes IEEE 754 little-endian. The bytes are the value's bits: every bit pattern, NaN payloads and the "
+        "signalling bit included, is written back as it was read (raw bits, as Java's ByteBuffer.putFloat, not "
+        "Float.floatToIntBits, which canonicalizes NaN)",
     ),
     Rule(
         "binary.decimal",
@@ -206,7 +220,9 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "binary.promoted-bound",
         "Schema Evolution; adopted 1.1 Type promotion",
-        "Bounds are not rewritten on promotion: a 4-byte long bound is an int, a 4-byte double bound a float, and (adopted v3) a 4-byte timestamp(_ns) bound a date, whose promoted value must fit the long range (else value.range)",
+        "Bounds are not rewritten on promotion: a 4-byte long bound is an int, a 4-byte double bound a float, and "
+        "(adopted v3) a 4-byte timestamp(_ns) bound a date, whose promoted value must fit the long range (else "
+        "value.range)",
     ),
     # --- JSON single values --------------------------------------------------------------
     Rule("json.boolean", _D_JSON, "boolean: JSON boolean"),
@@ -215,7 +231,8 @@ RULES: dict[str, Rule] = _rules(
     Rule(
         "json.decimal",
         _D_JSON,
-        "decimal: a string whose digits after the point give the scale; scientific notation with exponent -scale for a negative scale",
+        "decimal: a string whose digits after the point give the scale; scientific notation with exponent -scale "
+        "for a negative scale",
     ),
     Rule("json.date", _D_JSON, "date: ISO-8601 date string"),
     Rule("json.time", _D_JSON, "time: ISO-8601 time string, microsecond precision"),
