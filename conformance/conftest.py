@@ -22,7 +22,7 @@ from collections import defaultdict
 import pytest
 
 from conformance import known, plugin, report, spec_gaps
-from conformance import report_files
+from conformance import gating, report_files
 from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
@@ -31,7 +31,8 @@ VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3", 4: "v4"}
 SUITE_MARKERS = {
     "random_values": "differential property tests of engines against the reference on random values",
     "spark": "tests that start a local Spark session with Iceberg Java (iceberg_java.spark)",
-    "writer": "the writer harness: generated table histories written by Iceberg Java through Spark and checked after every step",
+    "writer": "the writer harness: generated table histories written by Iceberg Java through Spark "
+    "and checked after every step",
 }
 REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
 
@@ -69,6 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("; ".join(s.unavailable for s in missing))  # type: ignore[misc]
     config.stash[RUNNER] = runner
     config.stash[RECORDER] = report.Recorder(random_seed=_fix_random_seed(config))
+    gating.configure(config)
 
 
 def release_seed() -> int:
@@ -96,6 +98,7 @@ ENGINES_EXTRA = (
 )
 RUNNER = pytest.StashKey[Runner]()
 RECORDER = pytest.StashKey[report.Recorder]()
+REPORT = pytest.StashKey[dict]()  # the run's compliance document, built once when the session ends
 
 
 @pytest.hookimpl(trylast=True)
@@ -104,6 +107,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     whatever `-m` or `-k` selected: its skipped cases must never read as a clean run."""
     runner = session.config.stash.get(RUNNER, None)
     if runner is not None and exitstatus == pytest.ExitCode.OK and any(slot.broken for slot in runner.slots.values()):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    recorder = session.config.stash.get(RECORDER, None)
+    doc = recorder.build(runner) if recorder is not None and recorder.cells else None
+    if doc is not None:
+        session.config.stash[REPORT] = doc  # the terminal summary, after this hook, shows it
+    if gating.finish(session.config, doc):  # a regression against --baseline
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -225,10 +234,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     if RECORDER not in config.stash or not config.stash[RECORDER].cells:
         return
-    doc = config.stash[RECORDER].build(config.stash[RUNNER])
+    doc = config.stash.get(REPORT, None) or config.stash[RECORDER].build(config.stash[RUNNER])
     terminalreporter.write_sep("=", "Iceberg compliance matrix")
     for line in report.text_lines(doc):
         terminalreporter.write_line(line)
+    if changes := gating.terminal_lines(config):
+        terminalreporter.write_sep("=", "against the baseline")
+        for line in changes:
+            terminalreporter.write_line(line)
     target = config.getoption("--compliance-report")
     if target is not None:
         paths = report_files.write_compliance(doc, target)

@@ -82,3 +82,29 @@ def add_options(parser: pytest.Parser) -> None:
         help="save what the engines answered to every case that did not pass or has a known discrepancy "
         "(input of `python -m conformance.known_pin`)",
     )
+    add_gating_options(group)
+
+
+def add_gating_options(group) -> None:
+    """Options for another project's CI (`conformance.gating`)."""
+    group.addoption(
+        "--baseline",
+        metavar="COMPLIANCE_JSON",
+        type=Path,
+        default=None,
+        help="an earlier run's compliance.json: each case is unchanged, regressed, fixed or new against it; "
+        "the run fails on a regression, never on a new case unless --strict-new",
+    )
+    group.addoption(
+        "--strict-new",
+        action="store_true",
+        default=False,
+        help="with --baseline: a new case (not in the baseline) that is a violation fails the run too",
+    )
+    group.addoption(
+        "--summary-md",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="write a short Markdown summary for a pull request (per family; changes since --baseline)",
+    )

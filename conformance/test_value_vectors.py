@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance import gating
 from conformance.conftest import RUNNER
 from conformance.judge import CREDITED, KNOWN, UNSUPPORTED
 
@@ -35,6 +36,10 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
         pytest.skip(verdict.message)
     if verdict.outcome == KNOWN:
         pytest.xfail(verdict.message)
+    if verdict.outcome not in CREDITED and gating.new_case(request.config, engine, case["id"]):
+        pytest.xfail(
+            f"new case (not in the baseline; --strict-new to gate on it): {verdict.outcome}: {verdict.message}"
+        )
     assert verdict.outcome in CREDITED, (
         f"{verdict.outcome.upper()} [{case['rule']}] {case['description']}: {verdict.message}"
     )
