@@ -352,7 +352,7 @@ class _SnapshotReader:
 
     def __init__(self, files: FileSource, md: TableMetadata):
         self.files, self.md = files, md
-        self._manifests: dict[tuple, ManifestReading] = {}
+        self._manifests: dict[tuple, tuple[dict[str, Any], tuple[FileEntry, ...]]] = {}
 
     def read(self, snapshot: Snapshot) -> SnapshotFiles | None:
         try:
@@ -362,21 +362,22 @@ class _SnapshotReader:
             return None  # the tree validator reports it
         v3 = self.md.format_version >= 3 and snapshot.first_row_id is not None
         version = 3 if v3 else min(self.md.format_version, 2)
-        entries = [_entry(m, e) for m in readings for e in m.entries]
         return SnapshotFiles(
             snapshot,
             snapshot.manifest_list or "",
             version,
-            {m.path: m.row for m in readings},
-            entries,
+            {row["manifest_path"]: row for row, _ in readings},
+            [e for _, entries in readings for e in entries],
         )
 
-    def manifest(self, row: dict[str, Any]) -> ManifestReading:
+    def manifest(self, row: dict[str, Any]) -> tuple[dict[str, Any], tuple[FileEntry, ...]]:
+        """A manifest's list row (v1 defaults applied) and its entries, read once per path and inherited values."""
         key = tuple(
             row.get(k) for k in ("manifest_path", "sequence_number", "added_snapshot_id", "first_row_id", "content")
         )
         if key not in self._manifests:
-            self._manifests[key] = read_manifest(self.files, row, self.md.format_version)
+            m = read_manifest(self.files, row, self.md.format_version)
+            self._manifests[key] = (m.row, tuple(_entry(m, e) for e in m.entries))
         return self._manifests[key]
 
 
