@@ -123,7 +123,7 @@ class SnapshotFiles:
     """A snapshot's manifests (path -> manifest-list row) and every entry of them."""
 
     snapshot: Snapshot
-    manifest_list: str
+    manifest_list: str  # where a violation of the snapshot as a whole is reported
     format_version: int  # of the snapshot: 3 for a v3 snapshot of a v3 table (it has a first-row-id)
     manifests: dict[str, dict[str, Any]]
     entries: list[FileEntry]
@@ -320,7 +320,7 @@ def validate_history(files: FileSource, metadata_location: str, revision: str = 
         md = read_metadata_file(files.read(metadata_location), revision)
     except SpecError:
         return []
-    reader = _SnapshotReader(files, md)
+    reader = _SnapshotReader(files, md, metadata_location)
     ids = {s.snapshot_id for s in md.snapshots}
     children_left = Counter(s.parent_snapshot_id for s in md.snapshots if s.parent_snapshot_id in ids)
     read: dict[int, SnapshotFiles | None] = {}
@@ -350,8 +350,8 @@ class _SnapshotReader:
     """Reads a snapshot's entries, each manifest once (cached by its path and the manifest-list
     values its entries inherit)."""
 
-    def __init__(self, files: FileSource, md: TableMetadata):
-        self.files, self.md = files, md
+    def __init__(self, files: FileSource, md: TableMetadata, metadata_location: str):
+        self.files, self.md, self.metadata_location = files, md, metadata_location
         self._manifests: dict[tuple, tuple[dict[str, Any], tuple[FileEntry, ...]]] = {}
 
     def read(self, snapshot: Snapshot) -> SnapshotFiles | None:
@@ -364,7 +364,7 @@ class _SnapshotReader:
         version = 3 if v3 else min(self.md.format_version, 2)
         return SnapshotFiles(
             snapshot,
-            snapshot.manifest_list or "",
+            snapshot.manifest_list or self.metadata_location,  # a v1 snapshot may list its manifests inline
             version,
             {row["manifest_path"]: row for row, _ in readings},
             [e for _, entries in readings for e in entries],
