@@ -93,13 +93,16 @@ def audit(
     location (tree.file-location), FileUnreadable on a file that cannot be read (raised before Spark starts)."""
     location = metadata if metadata.startswith("file:") else os.path.abspath(metadata)
     report_progress(f"reading {location}")
-    planned = plan.plan(ContainedFiles.for_table(LocalFiles(), location, tuple(allow_outside)), location, snapshot, ref)
+    files = ContainedFiles.for_table(LocalFiles(), location, tuple(allow_outside))
+    planned = plan.plan(files, location, snapshot, ref)
     if planned is None:
         report_progress("the table has no snapshot: nothing to audit")
         return job.AuditResult(None)
     report_progress(f"snapshot {planned.context.snapshot_id}: {len(planned.manifest_rows)} manifests")
     spark = spark or spark_session(master)
     result = job.run(spark, planned, report_progress)
+    report_progress("history: every snapshot against its parent")
+    job.add_history(result, files, location)
     report_progress(
         f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations"
     )

@@ -21,7 +21,8 @@ from typing import Any
 from collections.abc import Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
-from spec_impl.manifests.tree import FileUnreadable
+from spec_impl.manifests.history import validate_history
+from spec_impl.manifests.tree import FileSource, FileUnreadable
 
 from .file_checks import check_file
 from .known import known_findings, split
@@ -118,4 +119,13 @@ def _gather(result: AuditResult, outputs: Iterable[tuple], started: float) -> Au
     result.violations, known = split(result.violations, known_findings())
     result.known = [(v, entry.id) for v, entry in known]
     result.seconds = time.monotonic() - started
+    return result
+
+
+def add_history(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
+    """The history pass, on the driver (metadata only): every snapshot of the table against its
+    parent (`spec_impl.manifests.history`), its violations added to `result`, recorded findings apart."""
+    new, known = split(validate_history(files, metadata_location), known_findings())
+    result.violations = sorted(result.violations + new, key=lambda v: (v.rule, v.path, v.message))
+    result.known += [(v, entry.id) for v, entry in known]
     return result

@@ -4,8 +4,9 @@
     iceberg-validate-table file:/warehouse/db/t/metadata/00004-....metadata.json --json
     iceberg-validate-table t/metadata/v2.metadata.json --allow-outside /imports   # a table with imported files
 
-Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`);
-each violation is printed with its rule id and the file it was found in.
+Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
+then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
+snapshots); each violation is printed with its rule id and the file it was found in.
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -30,9 +31,10 @@ import sys
 from collections import Counter
 
 from spec_impl import revisions
-from spec_impl.errors import InvalidInput
+from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.manifests.locations import ContainedFiles
-from spec_impl.manifests.tree import FileUnreadable, LocalFiles
+from spec_impl.manifests.history import validate_history
+from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.rules import RULES
 
@@ -72,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iceberg-validate-table: cannot read the metadata file: {e}", file=sys.stderr)
         return EXIT_CANNOT_READ
     try:
-        violations = validate_table(files, args.metadata, args.revision)
+        once = ReadOnce(files)
+        violations = validate_table(once, args.metadata, args.revision)
+        violations += validate_history(once, args.metadata, args.revision)
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)
         return EXIT_CANNOT_READ
@@ -89,6 +93,27 @@ def main(argv: list[str] | None = None) -> int:
             section = RULES[rule_id].section if rule_id in RULES else "?"
             print(f"  {n:4d}  {rule_id}  ({section})")
     return EXIT_VIOLATIONS if violations else EXIT_CLEAN
+
+
+class ReadOnce:
+    """A file source that opens each file once: the tree validator and the history pass read the
+    same manifest lists and manifests. A file's rule violation (tree.file-exists,
+    tree.file-location) is remembered as well and raised again."""
+
+    def __init__(self, files: FileSource):
+        self.files = files
+        self._read: dict[str, bytes | SpecError] = {}
+
+    def read(self, path: str) -> bytes:
+        if path not in self._read:
+            try:
+                self._read[path] = self.files.read(path)
+            except SpecError as e:
+                self._read[path] = e
+        found = self._read[path]
+        if isinstance(found, SpecError):
+            raise found
+        return found
 
 
 if __name__ == "__main__":

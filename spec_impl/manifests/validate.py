@@ -298,7 +298,7 @@ class _Checker:
             if e["status"] == DELETED:
                 continue
             df = e["data_file"]
-            live[_live_key(df)].append(path)
+            live[live_key(df)].append(path)
             if first_row_ids and first_row_ids[i] is not None and df.get("content", DATA) == DATA:
                 ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
         if self.md.format_version >= 3 and snapshot.first_row_id is not None and fv >= 3:
@@ -587,7 +587,7 @@ class _Checker:
 
 
 @implements("tree.unique-live-files")
-def _live_key(df: dict) -> str:
+def live_key(df: dict) -> str:
     """What is live once per snapshot (rule tree.unique-live-files): a file, or a DV's blob in its Puffin file."""
     if str(df.get("file_format", "")).lower() == "puffin" and df.get("content_offset") is not None:
         return f"{df['file_path']} (blob at offset {df['content_offset']})"

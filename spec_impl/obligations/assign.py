@@ -69,6 +69,7 @@ ROLES: dict[str, str] = {
     **dict.fromkeys(
         (
             "validate-tree",
+            "validate-history",
             "v4-validate",
             "check-column-metrics",
             "check-evolution",
@@ -147,6 +148,7 @@ RULE_LEVELS: dict[str, tuple[str, str]] = {
     "hash.floating": (ALLOWED, "hash.not-bucketable"),
     "hash.boolean": (ALLOWED, "hash.not-bucketable"),
     "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
+    "history.deleted-were-live": (READING, "history.deleted-not-live"),
 }
 
 _PRUNING = {"inclusive": "pruning.inclusive-keeps-more", "strict": "pruning.strict-accepts-less"}

@@ -397,6 +397,25 @@ QUESTIONS: dict[str, Question] = _questions(
         "metadata.",
     ),
     Question(
+        "history.deleted-not-live",
+        "May a snapshot write a DELETED entry for a file that was not live in its parent snapshot (a file never "
+        "added, or already removed)?",
+        (
+            "no: only a file of the dataset can be replaced or deleted from it (a violation)",
+            "yes: the entry is informational only and a scan ignores it",
+        ),
+        (
+            (
+                SPEC,
+                "When a file is replaced or deleted from the dataset, its manifest entry fields store the snapshot "
+                "ID in which the file was deleted and status 2 (deleted).",
+            ),
+            (SPEC, "Deletes are informational only and not used in scans."),
+        ),
+        "no: a DELETED entry the snapshot writes names a file live in its parent",
+        "Say that a snapshot marks DELETED only files that are live in its parent snapshot.",
+    ),
+    Question(
         "view.unknown-representation",
         "What a view reader does with a representation whose type it does not know (other than sql).",
         (

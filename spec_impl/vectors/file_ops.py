@@ -6,6 +6,8 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   snapshot's manifests and every entry with its inherited values (`tree_reading`)
 - validate-tree: input keys: files, metadata-location; output: sorted rule ids of the tree's violations ([] = a correct
   tree)
+- validate-history: input keys: files, metadata-location; output: history rule ids, sorted ([] = a
+  correct history)
 - plan-deletes: input keys: specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be
   {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?); output: {data
   file path: sorted paths of the deletes that apply}
@@ -37,7 +39,7 @@ from typing import Any
 from collections.abc import Callable
 
 from spec_impl.deletes import deletion_vectors, puffin, scoping
-from spec_impl.manifests import tree, validate
+from spec_impl.manifests import history, tree, validate
 from spec_impl.metadata import schema
 from spec_impl.vectors.encoding import bits_to_float, decode, encode
 
@@ -53,6 +55,10 @@ def _read_manifest_tree(inp: dict, revision: str) -> dict:
 
 def _validate_tree(inp: dict, revision: str) -> list:
     return sorted({v.rule for v in validate.validate_table(_tree_files(inp), inp["metadata-location"], revision)})
+
+
+def _validate_history(inp: dict, revision: str) -> list:
+    return sorted({v.rule for v in history.validate_history(_tree_files(inp), inp["metadata-location"], revision)})
 
 
 def _scan_files(items: list) -> list[scoping.ScanFile]:
@@ -188,6 +194,7 @@ def _v4_upgrade(inp: dict, revision: str) -> dict:
 FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-manifest-tree": _read_manifest_tree,
     "validate-tree": _validate_tree,
+    "validate-history": _validate_history,
     "plan-deletes": _plan_deletes,
     "read-puffin": _read_puffin,
     "read-deletion-vector": _read_deletion_vector,
@@ -203,6 +210,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
 INPUT_KEYS = {
     "read-manifest-tree": ["files", "metadata-location"],
     "validate-tree": ["files", "metadata-location"],
+    "validate-history": ["files", "metadata-location"],
     "plan-deletes": ["specs", "data-files", "delete-files"],
     "read-puffin": ["file-base64"],
     "read-deletion-vector": ["puffin-base64", "data-file"],

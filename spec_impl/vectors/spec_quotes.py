@@ -236,4 +236,20 @@ QUOTES: dict[tuple[str, str], str] = {
         "Each partition field in fields is stored as a JSON object with the following properties."
     ),
     ("value.range", "Primitive Types"): ("Supported primitive types are defined in the table below."),
+    # the history rules (spec_impl/manifests/history.py)
+    ("history.data-sequence-number", "Manifest Entry Fields"): "The sequence_number field represents the data "
+    "sequence number and must never change after a file is added to the dataset.",
+    ("history.file-sequence-number", "Manifest Entry Fields"): "The file_sequence_number field represents the "
+    "sequence number of the snapshot that added the file and must also remain unchanged upon assigning at commit.",
+    ("history.deleted-were-live", "Manifest Entry Fields"): "When a file is replaced or deleted from the dataset, "
+    "its manifest entry fields store the snapshot ID in which the file was deleted and status 2 (deleted).",
+    ("history.append", "Snapshots"): "append -- Only data files were added and no files were removed.",
+    ("history.delete", "Snapshots"): "delete -- Data files were removed and their contents logically deleted "
+    "and/or delete files were added to delete rows.",
+    ("history.new-manifest-sequence-number", "Manifest Lists"): "When a manifest list is written, the (optimistic) "
+    "sequence number of the snapshot is written for all new manifest files tracked by the list.",
+    ("history.v3-no-position-deletes", "§1.5"): "**Position-delete files in v3:** none may be added.",
+    ("history.dv-removed-with-data-file", "§1.5"): "**Removing a data file** requires removing its DV from the "
+    "delete manifests; the Puffin file need not be rewritten.",
+    ("history.row-ids-kept", "§1.4"): "EXISTING and DELETED entries carry the value they inherited.",
 }

@@ -568,7 +568,9 @@ def sentences(lines: list[str], cells: bool = False) -> list[str]:
 
 MIN_WORDS = 4
 _CELL_BORDER = re.compile(r"[|\t]")
-_SENTENCE_START = re.compile(r"[A-Z`*\"“]")
+# An upper-case letter, code, emphasis or a quotation; or a defined term of a list ("append -- Only
+# data files were added ...", the snapshot operations).
+_SENTENCE_START = re.compile(r"[A-Z`*\"“]|[a-z][\w-]* -- [A-Z]")
 _SENTENCE_FINAL = re.compile(r"(?:[.!?:]|\bas follows)[)\"'`*”]*$")
 _FIELD_ROW = re.compile(r"(?i)(?:required|optional)(?:\s+(?:required|optional|[a-z0-9]+[-_])|(?-i:[a-z]))")
 
@@ -579,7 +581,8 @@ def fragment_reason(quote: str) -> str | None:
 
     - holds no table cell border (`|` or a tab);
     - starts as a sentence starts: an upper-case letter, or code, emphasis or a quotation
-      (`` ` ``, `*`, `"`), not a lower-case word or a number that continues something before it;
+      (`` ` ``, `*`, `"`), or a list's defined term (`append -- Only ...`), not a lower-case word
+      or a number that continues something before it;
     - ends as a sentence ends: `.`, `!`, `?`, or `:` or the words "as follows" that introduce a
       list or table, closing quotes, brackets and emphasis aside (a sentence cut short has none);
     - has at least `MIN_WORDS` words;

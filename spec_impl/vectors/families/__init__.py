@@ -11,6 +11,7 @@ from spec_impl.vectors.families import (
     data_files,
     delete_scoping,
     hashing,
+    history,
     puffin_dv,
     v4_root_manifests,
     json,
@@ -38,7 +39,7 @@ from spec_impl.vectors.families import (
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
-    "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees),
+    "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
     "data": (data_files,),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py

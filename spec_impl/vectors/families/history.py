@@ -1,0 +1,293 @@
+"""Rules over consecutive snapshots (`spec_impl.manifests.history`): golden tables of
+vectors/tables/ copied, their metadata tree edited so that one snapshot breaks one rule against its
+parent, and the history validator's verdict (sorted rule ids; [] for the unedited copies).
+
+Each case carries the table's metadata tree inline (`files`: path -> base64: the metadata file the
+case names, the manifest lists and the manifests; data files are not needed, the rules read
+metadata only), at the table's placeholder location. An edited manifest is written under a new
+name (a manifest the writer of the child rewrote), so that the parent's tree stays as it was.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from spec_impl.manifests.avro_files import read_avro, write_avro
+from spec_impl.manifests.inheritance import DELETED, EXISTING, file_first_row_ids, inherit_entries
+from spec_impl.manifests.tree import manifest_format_version
+from spec_impl.manifests.writer import edit_avro
+from spec_impl.vectors.cases import CaseSpec, case
+
+NAME = "history"
+DESCRIPTION = (
+    "Snapshots, Manifest Entry Fields, Manifest Lists, adopted v3 §1.4 and §1.5: golden tables with one snapshot "
+    "edited to break a rule over consecutive snapshots, validated against its parent"
+)
+OP = "validate-history"
+
+
+@dataclass
+class Table:
+    """A golden table's metadata tree, being edited: files by path, and the metadata file."""
+
+    files: dict[str, bytes]
+    metadata_location: str
+
+    @property
+    def metadata(self) -> dict:
+        return json.loads(self.files[self.metadata_location])
+
+    def set_metadata(self, document: dict) -> None:
+        self.files[self.metadata_location] = json.dumps(document, indent=2).encode()
+
+    def snapshot(self, snapshot_id: int) -> dict:
+        return next(s for s in self.metadata["snapshots"] if s["snapshot-id"] == snapshot_id)
+
+    def path(self, name: str) -> str:
+        return f"{self.metadata['location']}/metadata/{name}"
+
+    def inputs(self) -> dict:
+        files = {p: base64.b64encode(d).decode() for p, d in sorted(self.files.items())}
+        return {"files": files, "metadata_location": self.metadata_location}
+
+
+def golden(table_id: str) -> Table:
+    """The metadata tree of a golden table: its current metadata file, manifest lists and manifests."""
+    from spec_impl.vectors import tables  # late: the table corpus imports the reader and writer
+
+    files, metadata_location, _ = tables.table_files(table_id)
+    tree = {p: d for p, d in files.items() if p == metadata_location or p.endswith(".avro")}
+    return Table(tree, metadata_location)
+
+
+# --- edits ---------------------------------------------------------------------------------------------
+
+
+def set_snapshot(t: Table, snapshot_id: int, **fields) -> None:
+    """Change fields of a snapshot in the metadata file (`operation` goes to the summary)."""
+    document = t.metadata
+    for s in document["snapshots"]:
+        if s["snapshot-id"] == snapshot_id:
+            if "operation" in fields:
+                s["summary"]["operation"] = fields.pop("operation")
+            s.update({k.replace("_", "-"): v for k, v in fields.items()})
+    t.set_metadata(document)
+
+
+def edit_list(t: Table, snapshot_id: int, change: Callable[[list[dict]], list[dict]]) -> None:
+    """Rewrite a snapshot's manifest list with its rows changed (`change` returns the new rows)."""
+    path = t.snapshot(snapshot_id)["manifest-list"]
+    f = read_avro(t.files[path], path)
+    t.files[path] = write_avro(f.schema, change([dict(r) for r in f.records]), f.metadata)
+
+
+def rewrite_manifest(
+    t: Table, snapshot_id: int, old_name: str, new_name: str, change: Callable[[list[dict]], None]
+) -> None:
+    """The child snapshot rewrites the manifest `old_name` as `new_name`: every entry EXISTING with
+    its inherited values written out (as a writer must), then `change` applied to the entries; the
+    child's manifest list names the new manifest, with its counts and sequence numbers."""
+    snapshot = t.snapshot(snapshot_id)
+    old_path, new_path = t.path(old_name), t.path(new_name)
+    rows = read_avro(t.files[snapshot["manifest-list"]]).records
+    row = next(r for r in rows if r["manifest_path"] == old_path)
+    f = read_avro(t.files[old_path], old_path)
+    fv = manifest_format_version(f, t.metadata["format-version"], old_path)
+    entries = [dict(e, status=EXISTING) for e in inherit_entries(row, f.records, fv)]
+    if t.metadata["format-version"] >= 3:  # adopted §1.4: existing entries carry the first_row_id they inherited
+        for e, first_row_id in zip(entries, file_first_row_ids(row.get("first_row_id"), f.records)):
+            e["data_file"]["first_row_id"] = first_row_id
+    change(entries)
+    t.files[new_path] = write_avro(f.schema, entries, f.metadata)
+    sequence_number = snapshot["sequence-number"]
+
+    def relist(list_rows: list[dict]) -> list[dict]:
+        for r in list_rows:
+            if r["manifest_path"] == old_path:
+                r.update(_counts(entries), manifest_path=new_path, manifest_length=len(t.files[new_path]))
+                r.update(added_snapshot_id=snapshot_id, sequence_number=sequence_number)
+                live = [e["sequence_number"] for e in entries if e["status"] != DELETED]
+                r["min_sequence_number"] = min(live) if live else sequence_number
+        return list_rows
+
+    edit_list(t, snapshot_id, relist)
+
+
+def _counts(entries: list[dict]) -> dict:
+    out = {}
+    for status, name in ((1, "added"), (EXISTING, "existing"), (DELETED, "deleted")):
+        matching = [e for e in entries if e["status"] == status]
+        out[f"{name}_files_count"] = len(matching)
+        out[f"{name}_rows_count"] = sum(e["data_file"]["record_count"] for e in matching)
+    return out
+
+
+def edit_manifest(t: Table, snapshot_id: int, name: str, change: Callable[[list[dict], dict], None]) -> None:
+    """Edit a manifest in place (one only the child has) and give the child's list its new length and counts."""
+    path = t.path(name)
+    edit_avro(t.files, path, change)
+    entries = read_avro(t.files[path], path).records
+
+    def relist(rows: list[dict]) -> list[dict]:
+        for r in rows:
+            if r["manifest_path"] == path:
+                r.update(_counts(entries), manifest_length=len(t.files[path]))
+        return rows
+
+    edit_list(t, snapshot_id, relist)
+
+
+# --- the cases ---------------------------------------------------------------------------------------
+
+
+def _sequence_number_changed(t: Table) -> None:
+    """position-deletes, snapshot 3 (a delete): b.parquet, added at sequence number 2, rewritten as
+    EXISTING with data sequence number 1."""
+    rewrite_manifest(t, 3, "m2-2-data.avro", "m3-9-data.avro", lambda es: es[0].update(sequence_number=1))
+
+
+def _file_sequence_number_changed(t: Table) -> None:
+    """position-deletes, snapshot 3: b.parquet rewritten as EXISTING with file sequence number 3 (was 2)."""
+    rewrite_manifest(t, 3, "m2-2-data.avro", "m3-9-data.avro", lambda es: es[0].update(file_sequence_number=3))
+
+
+def _deleted_not_live(t: Table) -> None:
+    """position-deletes, snapshot 3: its new delete manifest also marks DELETED a position-delete
+    file the table never had."""
+
+    def add_ghost(records: list[dict], _: dict) -> None:
+        ghost = dict(records[0]["data_file"], file_path=records[0]["data_file"]["file_path"] + ".gone")
+        records.append(
+            dict(records[0], status=DELETED, snapshot_id=3, sequence_number=2, file_sequence_number=2, data_file=ghost)
+        )
+
+    edit_manifest(t, 3, "m3-4-deletes.avro", add_ghost)
+
+
+def _append_removed_file(t: Table) -> None:
+    """partition-evolution, snapshot 2 (an append): its manifest list drops the parent's manifest,
+    so old.parquet is no longer live (nor in snapshot 3, which keeps snapshot 2's data manifests)."""
+    old = t.path("m1-1-data.avro")
+    for snapshot_id in (2, 3):
+        edit_list(t, snapshot_id, lambda rows: [r for r in rows if r["manifest_path"] != old])
+
+
+def _append_added_deletes(t: Table) -> None:
+    """position-deletes, snapshot 2, which adds b.parquet and the position-delete file d2.parquet,
+    labelled append instead of overwrite."""
+    set_snapshot(t, 2, operation="append")
+
+
+def _delete_added_data(t: Table) -> None:
+    """partition-evolution, snapshot 2, which adds new.parquet, labelled delete instead of append."""
+    set_snapshot(t, 2, operation="delete")
+
+
+def _new_manifest_old_sequence_number(t: Table) -> None:
+    """position-deletes, snapshot 3 (sequence number 3): its new delete manifest is listed with
+    sequence number 2 (its ADDED entry inherits 2)."""
+    path = t.path("m3-4-deletes.avro")
+    edit_list(
+        t,
+        3,
+        lambda rows: [
+            r.update(sequence_number=2, min_sequence_number=2) or r if r["manifest_path"] == path else r for r in rows
+        ],
+    )
+
+
+def _v3_position_delete_file(t: Table) -> None:
+    """dv-replaced, snapshot 3 (a v3 snapshot): the new deletes of a.parquet are a Parquet
+    position-delete file instead of a deletion vector."""
+
+    def as_parquet(records: list[dict], _: dict) -> None:
+        df = records[0]["data_file"]
+        df.update(file_path=df["file_path"].replace("dv3.puffin", "d3.parquet"), file_format="PARQUET")
+        df.update(content_offset=None, content_size_in_bytes=None)
+
+    edit_manifest(t, 3, "m3-4-deletes.avro", as_parquet)
+
+
+def _dv_left_live(t: Table) -> None:
+    """dv-replaced, snapshot 3: it also removes a.parquet (its data manifest rewritten with the
+    entry DELETED), but the new DV of a.parquet stays live."""
+
+    def remove(entries: list[dict]) -> None:
+        entries[0].update(status=DELETED, snapshot_id=3)
+
+    rewrite_manifest(t, 3, "m1-1-data.avro", "m3-9-data.avro", remove)
+
+
+def _row_ids_reassigned(t: Table) -> None:
+    """dv-replaced, snapshot 3: the data manifest rewritten with a.parquet EXISTING and a null
+    first_row_id, so that it reads new row ids from the manifest's first_row_id 10 (it inherited 0);
+    next-row-id raised to cover them."""
+
+    def reassign(entries: list[dict]) -> None:
+        entries[0]["data_file"]["first_row_id"] = None
+
+    rewrite_manifest(t, 3, "m1-1-data.avro", "m3-9-data.avro", reassign)
+    path = t.path("m3-9-data.avro")
+    edit_list(t, 3, lambda rows: [r.update(first_row_id=10) or r if r["manifest_path"] == path else r for r in rows])
+    set_snapshot(t, 3, added_rows=10)
+    document = t.metadata
+    document["next-row-id"] = 20
+    t.set_metadata(document)
+
+
+# (rule id, slug, golden table, edit): each edit's docstring is the case's description.
+VIOLATIONS: list[tuple[str, str, str, Callable[[Table], None]]] = [
+    (
+        "history.data-sequence-number",
+        "existing-entry-data-sequence-number-changed",
+        "position-deletes",
+        _sequence_number_changed,
+    ),
+    (
+        "history.file-sequence-number",
+        "existing-entry-file-sequence-number-changed",
+        "position-deletes",
+        _file_sequence_number_changed,
+    ),
+    ("history.deleted-were-live", "deleted-entry-for-a-file-never-live", "position-deletes", _deleted_not_live),
+    ("history.append", "append-removed-a-file", "partition-evolution", _append_removed_file),
+    ("history.append", "append-added-a-delete-file", "position-deletes", _append_added_deletes),
+    ("history.delete", "delete-added-a-data-file", "partition-evolution", _delete_added_data),
+    (
+        "history.new-manifest-sequence-number",
+        "new-manifest-with-an-older-sequence-number",
+        "position-deletes",
+        _new_manifest_old_sequence_number,
+    ),
+    (
+        "history.v3-no-position-deletes",
+        "v3-snapshot-added-a-position-delete-file",
+        "dv-replaced",
+        _v3_position_delete_file,
+    ),
+    ("history.dv-removed-with-data-file", "dv-live-after-its-data-file-was-removed", "dv-replaced", _dv_left_live),
+    ("history.row-ids-kept", "existing-entry-reassigned-row-ids", "dv-replaced", _row_ids_reassigned),
+]
+# Unedited golden tables: every snapshot passes against its parent (tests/test_history.py checks all of them).
+VALID = [
+    ("history.data-sequence-number", "position-deletes"),
+    ("history.append", "partition-evolution"),
+    ("history.row-ids-kept", "upgrade-v1-v2-v3"),
+    ("history.dv-removed-with-data-file", "dv-replaced"),
+]
+
+
+def specs() -> Iterator[CaseSpec]:
+    for rule_id, table_id in VALID:
+        t = golden(table_id)
+        yield case(
+            rule_id, f"golden-{table_id}", f"the golden table {table_id}, unedited: no violation", OP, **t.inputs()
+        )
+    for rule_id, slug, table_id, edit in VIOLATIONS:
+        t = golden(table_id)
+        edit(t)
+        description = " ".join((edit.__doc__ or "").split())
+        yield case(rule_id, slug, f"{table_id} edited: {description}", OP, **t.inputs())
