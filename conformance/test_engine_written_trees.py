@@ -105,7 +105,8 @@ def duckdb_table(tmp_path_factory) -> Path:
         pytest.skip(str(e))
     try:
         engine._con.execute(
-            f"COPY (SELECT * FROM (VALUES (1::BIGINT, 'a'), (2::BIGINT, 'b')) AS v(id, data)) TO '{warehouse}/t' (FORMAT iceberg)"
+            f"COPY (SELECT * FROM (VALUES (1::BIGINT, 'a'), (2::BIGINT, 'b')) AS v(id, data)) TO '{warehouse}/t' "
+            f"(FORMAT iceberg)"
         ).fetchall()
     finally:
         engine.stop()

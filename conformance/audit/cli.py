@@ -1,4 +1,5 @@
-"""`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL] [--allow-outside PREFIX]...`
+"""`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL]
+[--allow-outside PREFIX]...`
 
 Exit status: 0 when the snapshot breaks no rule, 1 when it does (or a file could not be checked),
 2 on bad input (a metadata file, manifest list or argument that cannot be read: missing, a

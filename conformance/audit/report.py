@@ -55,7 +55,8 @@ def text_lines(result: AuditResult, metadata_location: str) -> list[str]:
     per_second = result.rows / result.seconds if result.seconds else 0.0
     lines = [
         f"iceberg-audit {metadata_location} snapshot {result.snapshot_id}",
-        f"checked {result.manifests} manifests, {result.files} files, {result.rows} rows in {result.seconds:.1f} s ({per_second:,.0f} rows/s)",
+        f"checked {result.manifests} manifests, {result.files} files, {result.rows} rows in {result.seconds:.1f} s "
+        f"({per_second:,.0f} rows/s)",
     ]
     if result.known:
         lines.append(
@@ -86,10 +87,12 @@ def to_html(doc: dict[str, Any]) -> str:
     c = doc["checked"]
     out = [
         "<!doctype html><html><head><meta charset='utf-8'><title>iceberg-audit</title>",
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;"
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid "
+        "#ccc;padding:.2em .5em;"
         "text-align:left;vertical-align:top}code{font-size:90%}.ok{color:#070}.bad{color:#b00}</style></head><body>",
         "<section id='iceberg-audit'><h2>Table audit</h2>",
-        f"<p><code>{e(doc['metadata-location'])}</code>, snapshot {e(str(doc['snapshot-id']))}: {c['manifests']} manifests, "
+        f"<p><code>{e(doc['metadata-location'])}</code>, snapshot {e(str(doc['snapshot-id']))}: {c['manifests']} "
+        f"manifests, "
         f"{c['files']} files, {c['rows']} rows checked in {c['seconds']} s.</p>",
     ]
     if doc["known"]:
