@@ -209,7 +209,29 @@ class Recorder:
                 if e in engines
             },
             "random-values": self.random_values,
+            "vectors": {"version": _vectors_version()},
+            "spec-coverage": spec_coverage(),
         }
+
+
+def _vectors_version() -> str | None:
+    from spec_impl.vectors.versions import vectors_version
+
+    try:
+        return vectors_version()
+    except FileNotFoundError:
+        return None
+
+
+def spec_coverage() -> dict[str, Any]:
+    """The requirement index's coverage (`vectors/requirements.json`): per spec text and section,
+    the normative statements by status and the share of testable ones the vectors check."""
+    from spec_impl.resources import vectors_dir
+
+    path = vectors_dir() / "requirements.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["coverage"]
 
 
 def _rule_summary(rule_id: str) -> str | None:

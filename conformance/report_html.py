@@ -389,6 +389,36 @@ def _provenance(doc: dict) -> list[str]:
     return out
 
 
+def _coverage_row(name: str, c: dict) -> str:
+    share = "n/a" if c["checked-share"] is None else f"{c['checked-share']:.0%}"
+    nums = "".join(f"<td class='num'>{c[k]}</td>" for k in COVERAGE_COLUMNS)
+    return f"<tr><td>{e(name)}</td>{nums}<td class='num'>{share}</td></tr>"
+
+
+COVERAGE_COLUMNS = ("statements", "checked", "partial", "uncovered", "untestable")
+
+
+def _spec_coverage(doc: dict) -> list[str]:
+    """The requirement index's figures: how much of each spec text the vectors check, per section."""
+    coverage = doc.get("spec-coverage") or {}
+    head = "<tr><th>{}</th>" + "".join(f"<th>{k}</th>" for k in COVERAGE_COLUMNS) + "<th>checked share</th></tr>"
+    out = [
+        "<h2 id='spec-coverage'>Spec coverage</h2><p><small>The normative statements of each spec text "
+        "(<code>vectors/requirements.json</code>, <code>REQUIREMENTS.md</code>): checked by the vectors of their "
+        "rules, in part, not yet (testable, no check), or untestable (catalog protocol, concurrency, a "
+        "recommendation with no observable result). The share is checked over testable.</small></p>",
+        "<table>" + head.format("spec text"),
+    ]
+    out += [_coverage_row(name, c["total"]) for name, c in coverage.items()]
+    out.append("</table>")
+    for name, c in coverage.items():
+        rows = "".join(_coverage_row(section, counts) for section, counts in c["sections"].items())
+        out.append(
+            f"<details><summary>{e(name)}: per section</summary><table>{head.format('section')}{rows}</table></details>"
+        )
+    return out if coverage else []
+
+
 def _reasons(reasons: dict[str, int]) -> str:
     return "<br>".join(f"{n}× {e(r)}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])) or "-"
 
@@ -468,6 +498,7 @@ def to_html(doc: dict) -> str:
             "<a href='spec-gaps.html'>Spec gaps</a>",
             "<a href='#self-check'>Self-check</a>",
             "<a href='#provenance'>Provenance</a>",
+            "<a href='#spec-coverage'>Spec coverage</a>",
             "<a href='#engines'>Engines</a>",
         ]
     )
@@ -499,6 +530,7 @@ def to_html(doc: dict) -> str:
     )
     out += (
         _provenance(doc)
+        + _spec_coverage(doc)
         + _engines(doc)
         + ["</section>", "<section data-page='cell' id='cell' class='hidden'></section>"]
     )

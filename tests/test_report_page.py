@@ -213,3 +213,17 @@ def test_cell_and_findings_pages_open_from_their_links(report_doc, page, tmp_pat
     case = next(c for c in report_doc["cases"] if c["engine"] == "polars")
     one = _layout(page, anchor("polars", case["id"]), tmp_path)
     assert one["shown"] == [f"findings-{page_id('polars')}"] and one["open"] == [anchor("polars", case["id"])]
+
+
+def test_the_report_names_its_vectors_and_shows_the_spec_coverage(report_doc, page):
+    """The document carries the vector version and the requirement index's coverage per spec text
+    and section; the page shows them (issue: every normative sentence traced to a check)."""
+    from spec_impl.vectors.versions import vectors_version
+
+    assert report_doc["vectors"] == {"version": vectors_version()}
+    coverage = report_doc["spec-coverage"]
+    assert {"table-spec", "view-spec", "v3-adopted"} <= set(coverage)
+    table = coverage["table-spec"]
+    assert table["total"]["statements"] == sum(s["statements"] for s in table["sections"].values())
+    html = page.read_text()
+    assert "id='spec-coverage'" in html and f"<td class='num'>{table['total']['statements']}</td>" in html
