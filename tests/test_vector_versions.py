@@ -79,3 +79,21 @@ def test_every_recorded_release_names_itself():
         doc = json.loads(path.read_text())
         assert doc["version"] == version
         assert doc["digests"] and all(set(d) == {"answer", "case"} for d in doc["digests"].values())
+
+
+def test_the_changelog_command(tmp_path, capsys):
+    from spec_impl.vectors import cli
+
+    root = _vectors(tmp_path / "v", [_case("a", 1)], "1.0.0")
+    assert cli.main(["--root", str(root), "changelog", "--record"]) == 0
+    assert (root / "releases" / "1.0.0" / "digests.json").is_file()
+    _vectors(root, [_case("a", 2)], "1.1.0")
+    capsys.readouterr()
+    assert cli.main(["--root", str(root), "changelog", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "since": "1.0.0",
+        "added": [],
+        "changed": ["a"],
+        "annotated": [],
+        "removed": [],
+    }

@@ -8,6 +8,9 @@
     iceberg-vectors table ID DIR        # write golden table ID under DIR (location file:DIR), to read it
     iceberg-vectors export DIR          # a versioned release tarball for other languages
                                         # (vectors/CONSUMING.md)
+    iceberg-vectors changelog [--json]  # cases added, changed, annotated, removed since the last
+                                        # recorded release (spec_impl/vectors/versions.py)
+    iceberg-vectors changelog --record  # record the cases as release VERSION
     iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some
                                                           # sets (--set)
 
@@ -80,7 +83,25 @@ def _parser() -> argparse.ArgumentParser:
         metavar="REPORT_DIR",
         help="add spec-gaps.json and .html from a conformance run's report directory",
     )
+    changelog = sub.add_parser(
+        "changelog", help="the cases added, changed and removed since the last recorded release of the vectors"
+    )
+    changelog.add_argument("--json", action="store_true", help="every case id by kind, as JSON")
+    changelog.add_argument(
+        "--record", action="store_true", help="record the current cases as release VERSION (vectors/releases/)"
+    )
     return parser
+
+
+def _changelog(args: argparse.Namespace) -> int:
+    from spec_impl.vectors import versions
+
+    if args.record:
+        print(versions.record(args.root, into=args.root / versions.RELEASES_DIR))
+        return 0
+    log = versions.changelog(args.root)
+    print(json.dumps(log.as_json(), indent=1) if args.json else log.markdown(versions.vectors_version(args.root)))
+    return 0
 
 
 def _refusal(args: argparse.Namespace) -> str | None:
@@ -106,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export(args)
     if args.command == "table":
         return _table(args, parser)
+    if args.command == "changelog":
+        return _changelog(args)
     names = args.sets or sorted(SETS)
     if args.command == "list":
         return _list([args.root / n for n in names], args.family)
