@@ -23,8 +23,14 @@ _WORDS = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[\u3000-\u9fff])|(?<=[。！？；])")
 _MIN_OVERLAP = 12
 
-# document -> (a substring of the candidate sentence, why it states no requirement).
 _EXAMPLE = "a value in an example JSON document, not the field's definition (the type table above it is)"
+_JAVA = "describes what the Java implementation does, not what the spec requires"
+_DRAFT = "describes an early draft of the view spec that the adopted spec replaced"
+_MOTIVATION = "the proposal's motivation: describes the current format's commit cost"
+_GOAL = "a goal of the proposal, not a rule of its format"
+_RATIONALE = "design rationale of the proposal"
+_OPEN = "an open question of the proposal, not a decided rule"
+# document -> (a substring of the candidate sentence, why it states no requirement).
 NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
     "table-spec": (
         ("These stats are used to avoid reading manifests", "describes what manifest-list stats are for"),
@@ -42,6 +48,57 @@ NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
         ("Old writers will fail because the field is missing.", "describes how older implementations behave"),
         ("old readers will default optional columns with null", "describes how older implementations behave"),
         ("Old readers will fail to read required fields", "describes how older implementations behave"),
+    ),
+    "view-spec": (
+        ("Required/Optional", "the header row of a field table; its rows are the statements"),
+        ('"required" : false,', _EXAMPLE),
+    ),
+    "table-spec-zh-0.11": (
+        ("这些统计信息用于避免读取操作不需要的清单", "describes what manifest-list stats are for"),
+        ("可以使用默认排序顺序id配置表", "describes the default sort order; the next sentence is the statement"),
+        ("但这更难检测，因为需要找到多个快照的差异", "a note on garbage collection, no rule"),
+        ("summary中的operation中可选为", "introduces the list of operations whose items are the statements"),
+        (
+            "每个清单使用单个分区规范，查询不需要更改",
+            "a benefit of several manifests per snapshot (queries need not change); the single-spec rule is "
+            "table-spec-zh-0.11.manifests.single-spec",
+        ),
+        ("写入者需要执行以下步骤", "introduces the file-system commit steps whose items are the statements"),
+    ),
+    "v3-adopted": (
+        ("It adds relative paths, an optional `location`", "describes the unadopted v4 the digest leaves out"),
+        ("both read and write only `source-id`, and require it", _JAVA),
+        ("Java requires `first-row-id` ≥ `next-row-id`", _JAVA),
+        ("**Java reading:** accepts sparse keys", _JAVA),
+        ("| BlobMetadata field | Required | Note |", "the header row of a field table; its rows are the statements"),
+        ("**Java** requires `view-uuid`, `schema-id` and `default-namespace`", _JAVA),
+        ("`schemas` and `current-schema-id` were optional top-level fields", _DRAFT),
+        ("The summary required `operation` (`create` or `replace`)", _DRAFT),
+    ),
+    "v4-proposal": (
+        ("Currently, an Iceberg commit requires writing at least 3 files", _MOTIVATION),
+        ("the current method for deleting a file requires locating the file", _MOTIVATION),
+        ("Smaller operations only require writing a single new metadata file", _GOAL),
+        ("the number of manifests written should ideally be proportional", _GOAL),
+        ("the number of manifests read to build the new snapshot's metadata should", _GOAL),
+        (
+            "the new top level manifest should have aggregate metrics",
+            _GOAL + "; stated as a rule by v4-proposal.root-manifests.all-stats-present",
+        ),
+        (
+            "The changes from any operation should be expressed in only the changes",
+            _GOAL + "; stated as a rule by v4-proposal.proposal.new-root-per-commit",
+        ),
+        ("the depth of the tree can be scaled up in the future", _RATIONALE + " (why a two-level tree)"),
+        ("With clear recursive implementations, we should be always able", _RATIONALE + " (why a two-level tree)"),
+        ("Optional Affinity between Data and Delete Manifests", "a section heading"),
+        ("Flushing the data files or DVs from the root to leaf manifests", _RATIONALE + " (why unaffiliated deletes)"),
+        ("Required or Optional", "the header row of a field table; its rows are the statements"),
+        ("Optional Manifest Affinity?", _OPEN),
+        ("In the current proposal, an optional affinity between data and delete", _OPEN),
+        ("An optional affinity allows for writers to write unaffiliated", _OPEN),
+        ("Another open question here is whether this DV", _OPEN),
+        ("Should we remove the partition tuple from file entries", _OPEN),
     ),
 }
 
