@@ -5,7 +5,7 @@ partition tuples recomputed from the data, and the other readers (PyIceberg, Duc
 
 Modules: `values` (types and value forms), `predicates` (generated predicates, SQL and truth),
 `model` (the independent model), `drawing` and `strategies` (hypothesis strategies for histories),
-`steps` (the step table: each op's arguments, and how it runs on the writer and the model),
+`steps` (the step table, with `step` and `step_*`: each op's arguments, and how it runs on the writer and the model),
 `writer_base` (the writer interface, every step refused by default), `sql_writer` (what the SQL
 writers share), `writers` (the registry of writers), `spark_steps`, `pyiceberg_steps`,
 `chdb_steps`, `duckdb_steps` (the writers), `spark_wire` (Spark's reads, rows in wire form),

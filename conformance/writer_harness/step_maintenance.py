@@ -1,4 +1,4 @@
-"""The table steps: the rewrite procedures and snapshot expiry (which remove or rewrite files),
+"""The maintenance and table steps: the rewrite procedures and snapshot expiry (which remove or rewrite files),
 branches and tags, rollback and cherry-pick, format upgrades and property changes."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..drawing import METRICS, Shape, write_modes
-from ..model import Change
-from ..writers import load
+from .drawing import METRICS, Shape, write_modes
+from .model import Change
 from .step import Run, Step
+from .writers import load
 
 
 def _draw_rewrite_data_files(draw: Any, shape: Shape, writer: str) -> dict:

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ..drawing import Shape, partition_field, voids
+from .drawing import Shape, partition_field, voids
 from .step import Run, Step
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..drawing import Shape
-from ..model import Change, TableModel
+from .drawing import Shape
+from .model import Change, TableModel
 
 
 class Run(Protocol):

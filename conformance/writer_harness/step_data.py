@@ -7,9 +7,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .. import values
-from ..drawing import Shape, branch, column_values, delete_columns, predicate, records
-from ..model import Change
+from . import values
+from .drawing import Shape, branch, column_values, delete_columns, predicate, records
+from .model import Change
 from .step import Run, Step, columns_of, rows_by_name
 
 

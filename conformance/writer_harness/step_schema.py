@@ -7,8 +7,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .. import values
-from ..drawing import WIDENINGS, Shape, column_types, column_values
+from . import values
+from .drawing import WIDENINGS, Shape, column_types, column_values
 from .step import Run, Step
 
 
