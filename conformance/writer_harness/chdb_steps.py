@@ -193,6 +193,8 @@ class ChdbTable(SqlWriter):
 
     kind, label, product, distribution = "chdb", "ClickHouse", "chDB", "chdb"
     versions = (2,)
+    # the types ClickHouse writes to an optional Iceberg column; it takes no Iceberg table properties
+    unwritten_types, nested_columns, takes_table_properties = ("boolean", "binary"), False, False
     refusals = {
         "overwrite": "ClickHouse has no INSERT OVERWRITE of an Iceberg table",
         "merge": "ClickHouse has no MERGE",

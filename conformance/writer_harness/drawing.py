@@ -88,15 +88,12 @@ def column_values(t: str) -> st.SearchStrategy[Any]:
     return st.one_of(st.none(), base)
 
 
-def column_types(writer: str = "spark", added: bool = False) -> st.SearchStrategy[str]:
-    """The types of a table's columns (`added`: of a column added later) that `writer` writes."""
-    if writer == "chdb":  # the types ClickHouse writes to an optional Iceberg column (chdb_steps)
-        return st.one_of(
-            st.sampled_from([t for t in values.PRIMITIVES if t not in ("boolean", "binary")]), decimal_types()
-        )
-    if writer == "duckdb" and added:  # DuckDB adds no nested column to an Iceberg table (duckdb_steps)
-        return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types())
-    return st.one_of(st.sampled_from(values.PRIMITIVES), decimal_types(), st.sampled_from(values.NESTED))
+def column_types(writer: Any, added: bool = False) -> st.SearchStrategy[str]:
+    """The types of a table's columns (`added`: of a column added later) that the writer class writes."""
+    primitives = st.sampled_from([t for t in values.PRIMITIVES if t not in writer.unwritten_types])
+    if writer.nested_columns and (writer.adds_nested_columns or not added):
+        return st.one_of(primitives, decimal_types(), st.sampled_from(values.NESTED))
+    return st.one_of(primitives, decimal_types())
 
 
 def write_modes(format_version: int) -> st.SearchStrategy[str]:
@@ -130,12 +127,11 @@ class Shape:
 
 
 def partition_field(
-    draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None, writer: str = "spark"
+    draw: Any, shape_columns: list[tuple[str, str]], taken: list[dict], name: str | None, writer: Any
 ) -> dict | None:
-    """A new partition field. PyIceberg 0.12 accepts a spec with two fields of one source column but
-    then refuses every write to it ("Cannot have redundant partitions"), so its histories partition
-    each column once."""
-    once = writer == "pyiceberg"
+    """A new partition field, on a column no field of `taken` partitions by the same family of
+    transforms (by any, for a writer class with `one_field_per_column`)."""
+    once = writer.one_field_per_column
     options = [
         (n, t, tr)
         for n, t in shape_columns
@@ -155,9 +151,9 @@ def partition_field(
     return f
 
 
-def voids(shape: Shape, writer: str) -> list[dict]:
+def voids(shape: Shape, writer: Any) -> list[dict]:
     """The void fields that still hold a source column, for a writer that partitions a column once."""
-    return shape.voids if writer == "pyiceberg" else []
+    return shape.voids if writer.one_field_per_column else []
 
 
 def _family(transform: str) -> str:

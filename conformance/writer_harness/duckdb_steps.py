@@ -304,6 +304,8 @@ class DuckDBTable(SqlWriter):
 
     kind, label, product, distribution = "duckdb", "DuckDB", "DuckDB", "duckdb"
     versions = (1, 2)
+    adds_nested_columns = False  # "ADD COLUMN for Nested Types not supported for Iceberg tables"
+    takes_table_properties = False  # none the harness sets
     refusals = {
         "overwrite": "DuckDB has no INSERT OVERWRITE",
         "move-column": "DuckDB's ALTER TABLE cannot move a column",

@@ -218,6 +218,9 @@ class PyIcebergTable(MetadataByLocation):
 
     kind, label, product, distribution = "pyiceberg", "PyIceberg 0.12", "PyIceberg", "pyiceberg"
     versions = (1, 2)
+    # PyIceberg 0.12 accepts a spec with two fields of one source column but then refuses every
+    # write to it ("Cannot have redundant partitions")
+    one_field_per_column = True
     refusals = {
         "update": "PyIceberg 0.12 has no UPDATE",
         "merge": "PyIceberg 0.12 has no MERGE (its upsert matches on keys but has no conditional delete, "

@@ -34,6 +34,7 @@ class SparkTable(Writer):
 
     kind, label, crash_check = "spark", "Iceberg Java", "spark-crash"
     versions = (1, 2, 3)
+    replaces_field_in_place = True  # REPLACE PARTITION FIELD
 
     @classmethod
     def describe(cls) -> str:

@@ -31,8 +31,8 @@ def _always(shape: Shape, writer: Any) -> bool:
 class Step:
     op: str
     # the step's arguments, drawn against the shape the earlier steps left (and updating it), for a
-    # writer by name; None when it does not apply to this shape (an insert is drawn instead)
-    draw: Callable[[Any, Shape, str], dict | None]
+    # writer class; None when it does not apply to this shape (an insert is drawn instead)
+    draw: Callable[[Any, Shape, Any], dict | None]
     # the step on the writer's table and on the model: the model's change of a branch's rows, or None.
     # Data steps compute the change first (the model raises `ModelLimit` before the writer is called)
     # and the runner applies it once the writer committed; other steps change the model after the writer.

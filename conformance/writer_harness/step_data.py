@@ -13,7 +13,7 @@ from .model import Change
 from .step import Run, Step, columns_of, rows_by_name
 
 
-def _draw_insert(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_insert(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "insert", "rows": records(draw, shape), "branch": branch(draw, shape)}
 
 
@@ -24,7 +24,7 @@ def _insert(run: Run, i: int, step: dict) -> Change:
     return change
 
 
-def _draw_overwrite(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_overwrite(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "overwrite", "rows": records(draw, shape)}
 
 
@@ -35,7 +35,7 @@ def _overwrite(run: Run, i: int, step: dict) -> Change:
     return change
 
 
-def _draw_insert_many(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_insert_many(draw: Any, shape: Shape, writer: Any) -> dict:
     start, count = shape.next_id, draw(st.sampled_from([1000, 2500]))
     shape.next_id += count
     return {"op": "insert-many", "start": start, "count": count, "branch": branch(draw, shape)}
@@ -49,7 +49,7 @@ def _insert_many(run: Run, i: int, step: dict) -> Change:
     return change
 
 
-def _draw_delete(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_delete(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "delete", "where": predicate(draw, shape), "branch": branch(draw, shape)}
 
 
@@ -60,7 +60,7 @@ def _delete(run: Run, i: int, step: dict) -> Change:
     return run.rewritten("delete", change)
 
 
-def _draw_update(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_update(draw: Any, shape: Shape, writer: Any) -> dict | None:
     others = [(n, t) for n, t in shape.columns if n != "id"]
     if not others:
         return None
@@ -83,7 +83,7 @@ def _update(run: Run, i: int, step: dict) -> Change:
     return run.rewritten("update", change)
 
 
-def _draw_merge(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_merge(draw: Any, shape: Shape, writer: Any) -> dict:
     delete_where = predicate(draw, shape) if draw(st.booleans()) else None
     return {
         "op": "merge",
@@ -101,7 +101,7 @@ def _merge(run: Run, i: int, step: dict) -> Change:
     return run.rewritten("merge", change)
 
 
-def _draw_equality_delete(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_equality_delete(draw: Any, shape: Shape, writer: Any) -> dict:
     columns = draw(st.lists(st.sampled_from(delete_columns(shape)), min_size=1, max_size=2, unique=True))
     return {"op": "equality-delete", "columns": columns, "where": predicate(draw, shape)}
 

@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 from .drawing import METRICS, Shape, write_modes
 from .model import Change
 from .step import Run, Step
-from .writers import load
 
 
-def _draw_rewrite_data_files(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_rewrite_data_files(draw: Any, shape: Shape, writer: Any) -> dict:
     options = {"min-input-files": "1"}
     if draw(st.booleans()):
         options["delete-file-threshold"] = "1"
@@ -41,7 +40,7 @@ def _rewrite_position_deletes(run: Run, i: int, step: dict) -> Change:
     return run.model.unchanged("main")
 
 
-def _draw_expire(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_expire(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "expire-snapshots", "retain-last": draw(st.integers(1, 3))}
 
 
@@ -50,7 +49,7 @@ def _expire(run: Run, i: int, step: dict) -> None:
 
 
 def _draw_ref(op: str, prefix: str) -> Any:
-    def draw_ref(draw: Any, shape: Shape, writer: str) -> dict:
+    def draw_ref(draw: Any, shape: Shape, writer: Any) -> dict:
         name = shape.new_name(prefix)
         (shape.branches if op == "create-branch" else shape.tags).append(name)
         return {"op": op, "name": name}
@@ -71,7 +70,7 @@ def _create_tag(run: Run, i: int, step: dict) -> None:
     run.model.create_tag(step["name"])
 
 
-def _draw_rollback(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_rollback(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "rollback", "ancestor": draw(st.integers(1, 3))}
 
 
@@ -85,7 +84,7 @@ def _rollback(run: Run, i: int, step: dict) -> None:
     m.rollback(target)
 
 
-def _draw_cherrypick(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_cherrypick(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "cherrypick", "branch": draw(st.sampled_from(shape.branches))}
 
 
@@ -100,8 +99,8 @@ def _cherrypick(run: Run, i: int, step: dict) -> Change | None:
     return change
 
 
-def _draw_upgrade(draw: Any, shape: Shape, writer: str) -> dict:
-    shape.format_version = draw(st.integers(shape.format_version + 1, max(load(writer).versions)))
+def _draw_upgrade(draw: Any, shape: Shape, writer: Any) -> dict:
+    shape.format_version = draw(st.integers(shape.format_version + 1, max(writer.versions)))
     return {"op": "upgrade", "format-version": shape.format_version}
 
 
@@ -110,7 +109,7 @@ def _upgrade(run: Run, i: int, step: dict) -> None:
     run.properties["format-version"] = str(step["format-version"])
 
 
-def _draw_set_properties(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_set_properties(draw: Any, shape: Shape, writer: Any) -> dict:
     mode = draw(write_modes(shape.format_version))
     metrics = draw(st.sampled_from(METRICS))
     modes = {"write.delete.mode": mode, "write.update.mode": mode, "write.merge.mode": mode}

@@ -11,7 +11,7 @@ from .drawing import Shape, partition_field, voids
 from .step import Run, Step
 
 
-def _draw_add(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_add(draw: Any, shape: Shape, writer: Any) -> dict | None:
     if len(shape.partition) >= 3:
         return None
     f = partition_field(draw, shape.columns, shape.partition + voids(shape, writer), shape.new_name("p"), writer)
@@ -26,7 +26,7 @@ def _add(run: Run, i: int, step: dict) -> None:
     run.model.evolve_partition(add=step["field"])
 
 
-def _draw_drop(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_drop(draw: Any, shape: Shape, writer: Any) -> dict | None:
     if not shape.partition:
         return None
     f = draw(st.sampled_from(shape.partition))
@@ -41,12 +41,12 @@ def _drop(run: Run, i: int, step: dict) -> None:
     run.model.evolve_partition(drop=step["name"])
 
 
-def _draw_replace(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_replace(draw: Any, shape: Shape, writer: Any) -> dict | None:
     if not shape.partition:
         return None
     old = draw(st.sampled_from(shape.partition))
     rest = [p for p in shape.partition if p is not old]
-    kept_old = [old] if shape.format_version == 1 and writer != "spark" else []
+    kept_old = [old] if shape.format_version == 1 and not writer.replaces_field_in_place else []
     f = partition_field(draw, shape.columns, rest + voids(shape, writer) + kept_old, shape.new_name("p"), writer)
     if f is None:
         return None

@@ -20,7 +20,7 @@ def _finite(v: Any) -> bool:
     return v is not None and not (isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))))
 
 
-def _draw_add(draw: Any, shape: Shape, writer: str) -> dict:
+def _draw_add(draw: Any, shape: Shape, writer: Any) -> dict:
     t = draw(column_types(writer, added=True))
     name = shape.new_name("a")
     step = {"op": "add-column", "name": name, "type": t, "default": None}
@@ -36,7 +36,7 @@ def _add(run: Run, i: int, step: dict) -> None:
     run.model.add_column(step["name"], step["type"], step.get("default"))
 
 
-def _draw_drop(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_drop(draw: Any, shape: Shape, writer: Any) -> dict | None:
     sources = {f["column"] for f in shape.partition}
     droppable = [n for n, _ in _others(shape) if n not in sources]
     if not droppable:
@@ -51,7 +51,7 @@ def _drop(run: Run, i: int, step: dict) -> None:
     run.model.drop_column(step["name"])
 
 
-def _draw_rename(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_rename(draw: Any, shape: Shape, writer: Any) -> dict | None:
     others = _others(shape)
     if not others:
         return None
@@ -67,7 +67,7 @@ def _rename(run: Run, i: int, step: dict) -> None:
     run.model.rename_column(step["name"], step["to"])
 
 
-def _draw_move(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_move(draw: Any, shape: Shape, writer: Any) -> dict | None:
     if len(shape.columns) <= 2:
         return None
     name = draw(st.sampled_from([n for n, _ in _others(shape)]))
@@ -89,7 +89,7 @@ def _widenable(t: str) -> bool:
     return t in WIDENINGS or bool(values.decimal_of(t) and values.decimal_of(t)[0] < 38)
 
 
-def _draw_widen(draw: Any, shape: Shape, writer: str) -> dict | None:
+def _draw_widen(draw: Any, shape: Shape, writer: Any) -> dict | None:
     widenable = [(n, t) for n, t in _others(shape) if _widenable(t)]
     if not widenable:
         return None

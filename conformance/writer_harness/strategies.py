@@ -51,12 +51,13 @@ from .steps import BY_OP, TABLE
 @st.composite
 def tables(draw: Any, writer: str = "spark") -> dict:
     """The table a history starts from (in a format version the writer writes)."""
-    format_version = draw(st.sampled_from(writers.load(writer).versions))
-    types = draw(st.lists(column_types(writer), min_size=1, max_size=5))
+    cls = writers.load(writer)
+    format_version = draw(st.sampled_from(cls.versions))
+    types = draw(st.lists(column_types(cls), min_size=1, max_size=5))
     columns = [("id", "bigint")] + [(f"c{i}", t) for i, t in enumerate(types, 1)]
     partition: list[dict] = []
     for _ in range(draw(st.integers(0, 3))):
-        f = partition_field(draw, columns, partition, None, writer)
+        f = partition_field(draw, columns, partition, None, cls)
         if f is not None and f["name"] not in {p["name"] for p in partition}:
             partition.append(f)
     mode = draw(write_modes(format_version))
@@ -74,8 +75,7 @@ def tables(draw: Any, writer: str = "spark") -> dict:
         properties["write.target-file-size-bytes"] = str(draw(st.sampled_from([1, 1024, 65536])))
     if draw(st.booleans()):
         properties["write.distribution-mode"] = draw(st.sampled_from(["none", "hash", "range"]))
-    # ClickHouse takes no Iceberg table properties; DuckDB (duckdb_steps) none the harness sets
-    if writer in ("chdb", "duckdb"):
+    if not cls.takes_table_properties:
         properties = {"format-version": str(format_version)}
     spark = {
         "shuffle-partitions": draw(st.sampled_from([1, 2, 4, 16])),
@@ -101,7 +101,7 @@ def ops_of(shape: Shape, writer: str = "spark") -> list[str]:
 
 def step_of(draw: Any, shape: Shape, op: str, writer: str) -> dict:
     """The step `op` drawn against the shape (which it updates); an insert when `op` does not apply to it."""
-    step = BY_OP[op].draw(draw, shape, writer) if op in BY_OP else None
+    step = BY_OP[op].draw(draw, shape, writers.load(writer)) if op in BY_OP else None
     return step if step is not None else {"op": "insert", "rows": records(draw, shape), "branch": None}
 
 

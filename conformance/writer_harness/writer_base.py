@@ -5,6 +5,8 @@ A writer subclasses `Writer` and declares, once:
 * `kind` (its name in the registry, `writers`), `label` (how refusals name it), `product` and
   `distribution` (how scenario files describe it), `crash_check` (the finding a crash of the
   writer is: `spark-crash` or `writer-crash`) and `versions` (the format versions it writes);
+* what the generator draws for it: `unwritten_types`, `nested_columns`, `adds_nested_columns`,
+  `takes_table_properties`, `one_field_per_column`, `replaces_field_in_place`;
 * the steps it offers, by overriding their methods. Every step method of the base refuses with
   `Unsupported` before it changes anything, with the writer's reason (`refusals`, by op), and the
   runner lists the step as skipped. `steps` (the ops a writer overrides) is what the generator
@@ -46,6 +48,13 @@ class Writer:
     versions: ClassVar[tuple[int, ...]] = ()  # the format versions it writes
     refusals: ClassVar[dict[str, str]] = {}  # op -> why the writer does not offer it ({label} is filled in)
     steps: ClassVar[frozenset[str]] = frozenset()  # the ops the writer offers (set per subclass)
+    # what the generator draws for the writer (`drawing`, `strategies`)
+    unwritten_types: ClassVar[tuple[str, ...]] = ()  # primitive column types it writes no column of
+    nested_columns: ClassVar[bool] = True  # whether it writes struct, list and map columns
+    adds_nested_columns: ClassVar[bool] = True  # whether it adds them to a table later
+    takes_table_properties: ClassVar[bool] = True  # whether it takes Iceberg's table properties at creation
+    one_field_per_column: ClassVar[bool] = False  # a column has one partition field at most (v1 voids count)
+    replaces_field_in_place: ClassVar[bool] = False  # v1: a replaced field's column and family are free again
 
     name: str
     directory: Path
