@@ -12,6 +12,11 @@ interface they implement: `writer_base.Writer`).
 
 Spark reads every writer's tables (check 1): the Spark writer's through its catalog, the others' by
 the path of their metadata file.
+
+Adding a writer: a module with a subclass of `writer_base.Writer` (or of `sql_writer.SqlWriter` for
+one that takes SQL) that declares its `versions` and overrides the steps it offers, and one line in
+`BUILTIN`. The generator then draws only those steps for it (`strategies`), and the runner refuses
+the others with the writer's `refusals`.
 """
 
 from __future__ import annotations
