@@ -263,7 +263,8 @@ def _report(outcomes: list[Outcome], harness: Harness, seed: int | None = None, 
         (True, "known violations (recorded; they do not fail the run)"),
         (
             False,
-            "known findings that are not violations (divergence: the spec is silent; allowed: the spec permits it), counted apart",
+            "known findings that are not violations (divergence: the spec is silent; "
+            "allowed: the spec permits it), counted apart",
         ),
     ):
         seen = [(i, n) for i, n in sorted(known_seen.items()) if entries[i].violation == violation]
@@ -273,7 +274,8 @@ def _report(outcomes: list[Outcome], harness: Harness, seed: int | None = None, 
             entry = entries[entry_id]
             rule = f" judged against: {_show_rule(entry.rule)}." if entry.rule else ""
             print(
-                f"known finding {entry_id} ({n}x{at(entry_id)}) [{entry.level}]: {entry.reason}{rule} [{entry.spec}] {entry.upstream or ''}"
+                f"known finding {entry_id} ({n}x{at(entry_id)}) [{entry.level}]: {entry.reason}{rule} "
+                f"[{entry.spec}] {entry.upstream or ''}"
             )
     for n, f in all_new:
         extra = {"seed": seed, "history": n, "reproduce": reproduce} if seed is not None else {}
