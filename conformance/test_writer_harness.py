@@ -1,6 +1,7 @@
 """The writer harness (`conformance.writer_harness`): generated histories written by Iceberg Java
 through Spark and checked after every step, the recorded findings replayed, and the harness's own
-checks shown able to fail; PyIceberg as a second writer, checked the same way.
+checks shown able to fail; PyIceberg as a second writer, checked the same way. The writer base, the
+step table and the writers' own tests without Spark: `test_writer_harness_writers.py`.
 
     pytest conformance/ -m writer                         # the fixed-seed budget and the harness tests
     WRITER_HARNESS_EXAMPLES=50 pytest conformance/ -m writer -k generated
@@ -12,15 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-from decimal import Decimal
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
-from conformance.conftest import ENGINES_EXTRA
-from conformance.writer_harness import cli, scenario, strategies, values
+from conformance.writer_harness import cli, scenario
 from conformance.writer_harness.harness import classify, known_findings
 from conformance.writer_harness.strategies import histories
 
@@ -321,105 +320,6 @@ def test_cli_help_exits_0(capsys):
     assert "replay" in capsys.readouterr().out
 
 
-def test_pyiceberg_histories_draw_only_what_pyiceberg_writes():
-    from hypothesis import given as given_, settings as settings_
-
-    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given_(histories(max_steps=10, writer="pyiceberg"))
-    def check(history):
-        scenario.validate(history)
-        assert history["writer"] == "pyiceberg" and history["table"]["format-version"] in (1, 2)
-        assert not {s["op"] for s in history["steps"]} & {
-            "update",
-            "merge",
-            "equality-delete",
-            "cherrypick",
-            "rewrite-data-files",
-            "rewrite-manifests",
-            "rewrite-position-deletes",
-        }
-        assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
-
-    check()
-
-
-def test_pyiceberg_delete_filters_hold_where_the_sql_predicate_holds():
-    """The PyIceberg expression of a predicate selects, row by row (through PyIceberg's own Arrow
-    translation), exactly the rows the model's SQL semantics select: nulls, NaN, -0.0, NOT."""
-    pytest.importorskip("pyiceberg", reason=f"PyIceberg is in the engines extra ({ENGINES_EXTRA})")
-    import pyarrow as pa
-    from pyiceberg.expressions.visitors import bind
-    from pyiceberg.io.pyarrow import expression_to_pyarrow
-
-    from conformance.writer_harness import predicates
-    from conformance.writer_harness.pyiceberg_steps import _Ids, arrow_type, expression, iceberg_type
-    from pyiceberg.schema import Schema
-    from pyiceberg.types import NestedField
-
-    types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)"}
-    rows = [
-        {"id": i, "f": f, "s": s, "n": n}
-        for i, (f, s, n) in enumerate(
-            [
-                (float("nan"), None, "1.00"),
-                (-0.0, "a", None),
-                (0.0, "", "-1.50"),
-                (None, "b", "0.00"),
-                (1.5, None, None),
-                (float("-inf"), "😀", "2.25"),
-            ]
-        )
-    ]
-    ids = _Ids()
-    schema = Schema(*[NestedField(ids(), n, iceberg_type(t, ids), required=n == "id") for n, t in types.items()])
-    model = [{**r, "n": None if r["n"] is None else __import__("decimal").Decimal(r["n"])} for r in rows]
-    table = pa.Table.from_pylist(model, schema=pa.schema([(n, arrow_type(t)) for n, t in types.items()]))
-    leaves = [
-        {"op": "<", "column": "f", "value": 0.0},
-        {"op": ">=", "column": "f", "value": "NaN"},
-        {"op": "=", "column": "f", "value": 0.0},
-        {"op": ">=", "column": "f", "value": -1.0},
-        {"op": "is-null", "column": "s"},
-        {"op": "<", "column": "s", "value": "b"},
-        {"op": "=", "column": "n", "value": "0.00"},
-        {"op": "id-mod", "mod": 2, "rest": 1},
-    ]
-    preds = (
-        leaves
-        + [{"op": "not", "arg": p} for p in leaves]
-        + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
-    )
-    for pred in preds:
-        want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
-        got = table.filter(
-            expression_to_pyarrow(bind(schema, expression(pred, types, set(range(6))), case_sensitive=True))
-        )
-        assert sorted(got.column("id").to_pylist()) == want, pred
-
-
-def test_pyiceberg_errors_sort_into_refusals_crashes_and_harness_faults():
-    """A ValueError PyIceberg raises itself is a refusal; another exception raised inside PyIceberg
-    is a crash (writer-crash); one that never entered PyIceberg is the harness's own."""
-    pytest.importorskip("pyiceberg", reason=f"PyIceberg is in the engines extra ({ENGINES_EXTRA})")
-    from pyiceberg.expressions.literals import literal
-    from pyiceberg.utils.decimal import decimal_required_bytes
-
-    from conformance.writer_harness.pyiceberg_steps import PyIcebergTable
-
-    table = PyIcebergTable(None, Path("/nonexistent"), "t")
-
-    def kind(action):
-        try:
-            action()
-        except Exception as e:
-            return table.classify(e)[0]
-
-    assert kind(lambda: decimal_required_bytes(100)) == "refused"
-    assert kind(lambda: literal(object())) == "crash"
-    assert kind(lambda: int("x")) == "harness"
-    assert PyIcebergTable.crash_check == "writer-crash"
-
-
 def test_cli_run_offers_the_pyiceberg_writer(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
@@ -463,7 +363,7 @@ def test_spark_histories_draw_equality_deletes_the_model_can_scope():
     from hypothesis import given as given_, settings as settings_, strategies as st_
 
     from conformance.writer_harness import values
-    from conformance.writer_harness.strategies import Shape, _step_of, ops_of
+    from conformance.writer_harness.strategies import Shape, ops_of, step_of
 
     every_type = [
         ("id", "bigint"),
@@ -474,7 +374,7 @@ def test_spark_histories_draw_equality_deletes_the_model_can_scope():
     @settings_(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given_(st_.data())
     def columns_of_a_delete(data):
-        step = _step_of(data.draw, Shape(2, every_type, []), "equality-delete", "spark")
+        step = step_of(data.draw, Shape(2, every_type, []), "equality-delete", "spark")
         scenario.validate(
             {
                 "format": "iceberg-writer-harness/1",
@@ -523,122 +423,6 @@ def test_golden_scenarios_capture_into_tables_the_generator_knows():
     golden = [scenario.load(p) for p in sorted((Path(__file__).parent / "writer_harness").glob("*/*.json"))]
     ids = {d["golden"]["id"] for d in golden if "golden" in d}
     assert ids and ids <= set(tables.captured_ids())
-
-
-# --- ClickHouse (chDB) as a writer -------------------------------------------------------------------
-
-
-def test_chdb_histories_draw_only_what_chdb_writes():
-    from hypothesis import given as given_, settings as settings_
-
-    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given_(histories(max_steps=10, writer="chdb"))
-    def check(history):
-        scenario.validate(history)
-        assert history["writer"] == "chdb" and history["table"]["format-version"] == 2
-        assert history["table"]["properties"] == {"format-version": "2"}
-        assert {s["op"] for s in history["steps"]} <= set(strategies.CHDB_OPS)
-        types = [c["type"] for c in history["table"]["columns"]] + [
-            s["type"] for s in history["steps"] if s["op"] == "add-column"
-        ]
-        assert not any(values.kind(t) in ("boolean", "binary", "struct", "array", "map") for t in types), types
-
-    check()
-
-
-def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
-    """The ClickHouse expression of a predicate selects, in chDB itself, exactly the rows the model's
-    SQL semantics select: nulls, NaN (which ClickHouse never finds equal), -0.0, NOT."""
-    pytest.importorskip("chdb", reason="chDB is in the engines extra")
-    from conformance.writer_harness import predicates
-    from conformance.writer_harness.chdb_steps import _Conditions, column_sql, literal, session
-
-    types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)", "t": "timestamp"}
-    model = [
-        {"id": i, "f": f, "s": s, "n": None if n is None else Decimal(n), "t": t}
-        for i, (f, s, n, t) in enumerate(
-            [
-                (float("nan"), None, "1.00", 0),
-                (-0.0, "a", None, -1),
-                (0.0, "", "-1.50", None),
-                (None, "b", "0.00", 86_400_000_000),
-                (1.5, None, None, 1),
-                (float("-inf"), "😀", "2.25", -62135596800000000),
-            ]
-        )
-    ]
-    s = session(tmp_path)
-    s.query(f"CREATE TABLE rows ({', '.join(column_sql(n, t, n != 'id') for n, t in types.items())}) ENGINE = Memory")
-    s.query(
-        "INSERT INTO rows VALUES "
-        + ", ".join("(" + ", ".join(literal(t, r[n]) for n, t in types.items()) + ")" for r in model)
-    )
-    leaves = [
-        {"op": "<", "column": "f", "value": 0.0},
-        {"op": ">=", "column": "f", "value": "NaN"},
-        {"op": "=", "column": "f", "value": 0.0},
-        {"op": ">=", "column": "f", "value": -1.0},
-        {"op": "is-null", "column": "s"},
-        {"op": "<", "column": "s", "value": "b"},
-        {"op": "=", "column": "n", "value": "0.00"},
-        {"op": "<", "column": "t", "value": 1},
-        {"op": "id-mod", "mod": 2, "rest": 1},
-    ]
-    preds = (
-        leaves
-        + [{"op": "not", "arg": p} for p in leaves]
-        + [{"op": k, "args": [a, b]} for k in ("and", "or") for a in leaves[:4] for b in leaves[4:]]
-    )
-    for pred in preds:
-        want = sorted(r["id"] for r in model if predicates.holds(pred, r, types))
-        got = s.query(
-            f"SELECT id FROM rows WHERE {predicates.exact(pred, types, set(range(6)), _Conditions())} ORDER BY id"
-        )
-        assert [int(x) for x in got.split()] == want, pred
-
-
-def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
-    """A ClickHouse error is a refusal, except an internal one (LOGICAL_ERROR) or the process ending,
-    which are crashes, and a malformed query of the harness's own."""
-    from conformance.writer_harness.chdb_steps import ChdbError, ChdbTable
-    from conformance.writer_harness.child_session import Died
-
-    table = ChdbTable(None, tmp_path, "t")
-    assert (
-        table.classify(
-            ChdbError(
-                "Code: 36. DB::Exception: Iceberg spec doesn't allow to add non-nullable columns. (BAD_ARGUMENTS)"
-            )
-        )[0]
-        == "refused"
-    )
-    assert table.classify(ChdbError("Code: 49. DB::Exception: Unexpected state. (LOGICAL_ERROR)"))[0] == "crash"
-    assert table.classify(Died("the chDB process ended (exit code -6)"))[0] == "crash"
-    assert (
-        table.classify(ChdbError("Code: 62. DB::Exception: Syntax error: failed at position 1. (SYNTAX_ERROR)"))[0]
-        == "harness"
-    )
-    assert table.classify(KeyError("x"))[0] == "harness"
-
-
-# --- DuckDB as a writer, through the harness's REST catalog -------------------------------------------
-
-
-def test_duckdb_histories_draw_only_what_duckdb_writes():
-    from hypothesis import given as given_, settings as settings_
-
-    @settings_(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given_(histories(max_steps=10, writer="duckdb"))
-    def check(history):
-        scenario.validate(history)
-        assert history["writer"] == "duckdb" and history["table"]["format-version"] in (1, 2)
-        assert {s["op"] for s in history["steps"]} <= set(strategies.DUCKDB_OPS) | {"upgrade"}
-        assert all(s["format-version"] == 2 for s in history["steps"] if s["op"] == "upgrade")
-        assert not any(
-            values.kind(s["type"]) in ("struct", "array", "map") for s in history["steps"] if s["op"] == "add-column"
-        )
-
-    check()
 
 
 def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():

@@ -4,9 +4,11 @@ the harness's own model of its rows, Spark's reads, the reference reader, the tr
 partition tuples recomputed from the data, and the other readers (PyIceberg, DuckDB, Polars).
 
 Modules: `values` (types and value forms), `predicates` (generated predicates, SQL and truth),
-`model` (the independent model), `strategies` (hypothesis strategies for histories), `writers` (the
-writer interface), `spark_steps` (steps as Spark SQL and procedures), `pyiceberg_steps` (steps
-through PyIceberg's API), `checks` (the comparisons), `runner` (one history), `harness`
-(the session, known findings, search), `scenario` (replayable scenario files), `cli`
-(`iceberg-writer-harness`).
+`model` (the independent model), `drawing` and `strategies` (hypothesis strategies for histories),
+`steps` (the step table, with `step` and `step_*`: each op's arguments, and how it runs on the writer and the model),
+`writer_base` (the writer interface, every step refused by default), `sql_writer` (what the SQL
+writers share), `writers` (the registry of writers), `spark_steps`, `pyiceberg_steps`,
+`chdb_steps`, `duckdb_steps` (the writers), `spark_wire` (Spark's reads, rows in wire form),
+`checks` (the comparisons), `runner` (one history), `harness` (the session, known findings,
+search), `scenario` (replayable scenario files), `cli` (`iceberg-writer-harness`).
 """

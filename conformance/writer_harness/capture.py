@@ -1,6 +1,7 @@
 """Keeping a history's table as a golden table: the files Iceberg Java wrote, and the model's rows.
 
-    iceberg-writer-harness capture conformance/writer_harness/coverage/*.json   # then: iceberg-vectors generate --set tables
+    iceberg-writer-harness capture conformance/writer_harness/coverage/*.json
+    iceberg-vectors generate --set tables                                      # then
 
 A scenario with a `golden` section (id, description, rule ids) is run with every check. When it
 shows no new finding, its table is copied to `vectors/sources/tables/<id>/`, relocated to the
@@ -77,8 +78,9 @@ def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
         "location": location,
         "metadata-location": f"{location}/metadata/{run.table.metadata_path.name}",
         "writer": describe(run.table.kind),
-        "expected-rows": "the writer harness's model (conformance/writer_harness/model.py); in v3 the row lineage columns are the "
-        "reference reader's, found equal to Iceberg Java's wherever Spark could read the snapshot",
+        "expected-rows": "the writer harness's model (conformance/writer_harness/model.py); "
+        "in v3 the row lineage columns are the reference reader's, "
+        "found equal to Iceberg Java's wherever Spark could read the snapshot",
         "known-findings": sorted({entry.id for _, entry in known}),
         "history": history,
         "snapshots": [

@@ -1,5 +1,5 @@
 """Each step of a history as ClickHouse writes it, through chDB: a third writer of the harness (the
-writer interface: `writers`), with its own C++ Iceberg writer.
+writer interface: `writer_base`, its SQL part `sql_writer`), with its own C++ Iceberg writer.
 
 ClickHouse (chDB 4.4, ClickHouse 26.9) writes Iceberg tables with the `IcebergLocal` table engine
 once `allow_experimental_insert_into_iceberg` is set. The tables live in `<warehouse>/chdb/<name>/`,
@@ -29,7 +29,7 @@ but `id` Nullable. Not written by ClickHouse, so not drawn for it (`strategies`)
 struct, list and map columns, which ClickHouse cannot make Nullable (the harness's nested columns
 are optional).
 
-Not offered, so skipped (`writers.Unsupported`): insert overwrite, merge, equality deletes,
+Not offered, so skipped (the writer base refuses them: `writer_base.Writer`): insert overwrite, merge, equality deletes,
 partition evolution, properties, format upgrades, snapshot expiry, branches, tags, rollback,
 cherry-pick, the rewrite procedures and initial defaults (v3).
 
@@ -46,7 +46,8 @@ from typing import Any
 
 from . import child_session, predicates, values
 from .child_session import ChildSession, Died
-from .writers import MetadataByLocation, Unsupported
+from .sql_writer import SqlWriter
+from .writer_base import Unsupported
 
 _CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
 # ClickHouse error codes that are the harness's own fault (its SQL), and those of a failure inside
@@ -187,16 +188,31 @@ class _Conditions(predicates.SqlConditions):
     quote, literal = staticmethod(quote), staticmethod(literal)
 
 
-class ChdbTable(MetadataByLocation):
+class ChdbTable(SqlWriter):
     """One table of a history, written by ClickHouse through chDB."""
 
-    kind = "chdb"
-    crash_check = "writer-crash"
+    kind, label, product, distribution = "chdb", "ClickHouse", "chDB", "chdb"
+    versions = (2,)
+    # the types ClickHouse writes to an optional Iceberg column; it takes no Iceberg table properties
+    unwritten_types, nested_columns, takes_table_properties = ("boolean", "binary"), False, False
+    refusals = {
+        "overwrite": "ClickHouse has no INSERT OVERWRITE of an Iceberg table",
+        "merge": "ClickHouse has no MERGE",
+        "add-partition-field": "ClickHouse has no partition evolution of an Iceberg table",
+        "drop-partition-field": "ClickHouse has no partition evolution of an Iceberg table",
+        "replace-partition-field": "ClickHouse has no partition evolution of an Iceberg table",
+        "set-properties": "ClickHouse sets no Iceberg table properties",
+        "upgrade": "ClickHouse writes format version 2 only",
+        "expire-snapshots": "snapshot expiry is not among the steps the harness runs on ClickHouse",
+    }
+    conditions = _Conditions()
+    DELETE = "ALTER TABLE {table} DELETE WHERE {where}"
+    UPDATE = "ALTER TABLE {table} UPDATE {column} = {value} WHERE {where}"
+    ID_RANGE = "SELECT toInt64(number + {start}) FROM numbers({count})"
 
     def __init__(self, spark: Any, warehouse: Path, name: str):
-        self.spark, self.name = spark, name
-        self.directory = (Path(warehouse) / "chdb" / name).resolve()
-        self.ids: set[int] = set()  # every id this writer has written (the universe of id-mod predicates)
+        super().__init__(spark, name, (Path(warehouse) / "chdb" / name).resolve())
+        self.ident = quote(name)
 
     def sql(self, text: str) -> None:
         session(self.directory.parent).query(text)
@@ -230,10 +246,7 @@ class ChdbTable(MetadataByLocation):
             return "crash", text
         return "refused", text
 
-    def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
-        return False  # ClickHouse deletes by position delete files
-
-    # --- writing ------------------------------------------------------------------------------
+    # --- writing (ClickHouse deletes by position delete files: not copy-on-write) ------------------------
     def create(self, table: dict) -> None:
         if table["format-version"] != 2:
             raise Unsupported(f"ClickHouse writes format version 2 only, not {table['format-version']}")
@@ -242,104 +255,25 @@ class ChdbTable(MetadataByLocation):
             _TRANSFORMS[f["transform"]].format(param=f.get("param"), c=quote(f["column"])) for f in table["partition"]
         ]
         partition = f" PARTITION BY ({', '.join(parts)})" if parts else ""
-        self.sql(f"DROP TABLE IF EXISTS {quote(self.name)}")
+        self.sql(f"DROP TABLE IF EXISTS {self.ident}")
         self.sql(
-            f"CREATE TABLE {quote(self.name)} ({columns}) ENGINE = IcebergLocal('{self.directory}', 'Parquet'){partition}"
+            f"CREATE TABLE {self.ident} ({columns}) ENGINE = IcebergLocal('{self.directory}', 'Parquet'){partition}"
         )
-
-    def _main_only(self, branch: str | None) -> None:
-        if branch is not None:
-            raise Unsupported("ClickHouse writes no branches")
-
-    def insert(
-        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
-    ) -> None:
-        self._main_only(branch)
-        if overwrite:
-            raise Unsupported("ClickHouse has no INSERT OVERWRITE of an Iceberg table")
-        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
-        self.sql(f"INSERT INTO {quote(self.name)} ({', '.join(quote(n) for n, _ in columns)}) VALUES {tuples}")
-        self.ids.update(r["id"] for r in rows)
-
-    def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
-        self._main_only(branch)
-        self.sql(f"INSERT INTO {quote(self.name)} (`id`) SELECT toInt64(number + {start}) FROM numbers({count})")
-        self.ids.update(range(start, start + count))
-
-    def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self._main_only(branch)
-        self.sql(
-            f"ALTER TABLE {quote(self.name)} DELETE WHERE {predicates.exact(where, types, self.ids, _Conditions())}"
-        )
-
-    def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self._main_only(branch)
-        condition = predicates.exact(where, types, self.ids, _Conditions())
-        self.sql(f"ALTER TABLE {quote(self.name)} UPDATE {quote(column)} = {literal(t, value)} WHERE {condition}")
-
-    def merge(self, *args: Any) -> None:
-        raise Unsupported("ClickHouse has no MERGE")
-
-    def equality_delete(self, *args: Any) -> None:
-        raise Unsupported("ClickHouse writes no equality delete files")
 
     # --- schema -------------------------------------------------------------------------------
-    def alter(self, clause: str) -> None:
-        self.sql(f"ALTER TABLE {quote(self.name)} {clause}")
-
     def add_column(self, name: str, t: str, default: Any) -> None:
         if default is not None:
             raise Unsupported("initial defaults are v3, which ClickHouse does not write")
         self.alter(f"ADD COLUMN {column_sql(name, t)}")
 
-    def drop_column(self, name: str) -> None:
-        self.alter(f"DROP COLUMN {quote(name)}")
-
-    def rename_column(self, name: str, to: str) -> None:
-        self.alter(f"RENAME COLUMN {quote(name)} TO {quote(to)}")
-
     def move_column(self, name: str, after: str | None) -> None:
-        t = next(f["type"] for f in self._schema_fields() if f["name"] == name)
+        t = next(f["type"] for f in self.schema_fields() if f["name"] == name)
         self.alter(
             f"MODIFY COLUMN {quote(name)} {_nullable(t)} {'FIRST' if after is None else f'AFTER {quote(after)}'}"
         )
 
     def widen_column(self, name: str, t: str) -> None:
         self.alter(f"MODIFY COLUMN {column_sql(name, t)}")
-
-    def _schema_fields(self) -> list[dict]:
-        md = self.metadata()
-        return next(s for s in md["schemas"] if s["schema-id"] == md["current-schema-id"])["fields"]
-
-    # --- what ClickHouse does not write ---------------------------------------------------------------
-    def add_partition_field(self, field: dict) -> None:
-        raise Unsupported("ClickHouse has no partition evolution of an Iceberg table")
-
-    drop_partition_field = replace_partition_field = add_partition_field
-
-    def set_properties(self, props: dict[str, str]) -> None:
-        raise Unsupported("ClickHouse sets no Iceberg table properties")
-
-    def upgrade(self, format_version: int) -> None:
-        raise Unsupported("ClickHouse writes format version 2 only")
-
-    def rewrite_data_files(self, *args: Any) -> None:
-        raise Unsupported("the rewrite procedures are Iceberg Java's")
-
-    rewrite_manifests = rewrite_position_deletes = rewrite_data_files
-
-    def expire_snapshots(self, retain_last: int) -> None:
-        raise Unsupported("snapshot expiry is not among the steps the harness runs on ClickHouse")
-
-    def create_branch(self, name: str) -> None:
-        raise Unsupported("ClickHouse creates no branches or tags")
-
-    create_tag = create_branch
-
-    def rollback(self, snapshot_id: int) -> None:
-        raise Unsupported("ClickHouse has no rollback or cherry-pick of Iceberg snapshots")
-
-    cherrypick = rollback
 
 
 def _nullable(iceberg: Any) -> str:

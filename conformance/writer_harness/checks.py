@@ -86,7 +86,8 @@ def lineage_messages(
         if i in inserted or i in updated:
             if seq != sequence_number:
                 out.append(
-                    f"id {i}, written by this commit, has _last_updated_sequence_number {seq}; the snapshot's is {sequence_number}"
+                    f"id {i}, written by this commit, has _last_updated_sequence_number {seq}; "
+                    f"the snapshot's is {sequence_number}"
                 )
             if i in updated and i in parent and row_id != parent[i][0]:
                 out.append(f"id {i} was updated and its _row_id changed from {parent[i][0]} to {row_id}")

@@ -161,9 +161,10 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
         rate = steps / max((time.monotonic() - started) / 60, 1e-9)
         v = outcome.history["table"]["format-version"]
         print(
-            f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, {len(outcome.refused)} refused, "
-            f"{len(outcome.skipped)} skipped, {len(outcome.declined)} reads declined) "
-            f"in {outcome.seconds:.1f}s: {t.new} new, {t.known_violations} known violations; apart, {t.not_violations} known not violations "
+            f"[{len(outcomes)}] v{v} {len(outcome.history['steps'])} steps ({outcome.steps_run} run, "
+            f"{len(outcome.refused)} refused, {len(outcome.skipped)} skipped, {len(outcome.declined)} reads declined) "
+            f"in {outcome.seconds:.1f}s: {t.new} new, {t.known_violations} known violations; "
+            f"apart, {t.not_violations} known not violations "
             f"(divergence/allowed); {steps} steps, {rate:.1f} steps/min"
             + (f"\n    first new: {signature(new[0])} (seed {args.seed}, history {len(outcomes)})" if new else ""),
             file=sys.stderr,
@@ -185,19 +186,22 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
     versions = Counter(o.history["table"]["format-version"] for o in outcomes)
     total = sum((o.tally or Tally() for o in outcomes), Tally())
     print(
-        f"\n{len(outcomes)} histories ({dict(sorted(versions.items()))} by format version), {steps} steps in {elapsed / 60:.1f} min "
+        f"\n{len(outcomes)} histories ({dict(sorted(versions.items()))} by format version), "
+        f"{steps} steps in {elapsed / 60:.1f} min "
         f"({steps / max(elapsed / 60, 1e-9):.1f} steps/min), seed {args.seed}"
     )
     print(f"findings: {total}")
     if smallest:
         print(
-            f"\n{len(smallest)} distinct new finding(s), each with its smallest history (seed {args.seed}: {reproduce}):"
+            f"\n{len(smallest)} distinct new finding(s), each with its smallest history "
+            f"(seed {args.seed}: {reproduce}):"
         )
         for n, (sig, (history, findings)) in enumerate(sorted(smallest.items()), 1):
             shown = next((f for f in findings if signature(f) == sig), None)
             rule = f"\n     judged against: {_show_rule(judged_against(shown))}" if shown else ""
             print(
-                f"  {n}. {sig}{rule}\n     seed {args.seed}; {len(history['steps'])} steps: {[s['op'] for s in history['steps']]}"
+                f"  {n}. {sig}{rule}\n     seed {args.seed}; {len(history['steps'])} steps: "
+                f"{[s['op'] for s in history['steps']]}"
             )
             if args.out:
                 path = scenario.save(
@@ -214,7 +218,10 @@ def _run(harness: Harness, args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace, harness: Harness) -> str:
     """The command that draws the same histories again."""
     writer = f" --writer {harness.writer_kind}" if harness.writer_kind != "spark" else ""
-    return f"iceberg-writer-harness run{writer} --seed {args.seed} --examples {args.examples} --min-steps {args.min_steps} --steps {args.steps}"
+    return (
+        f"iceberg-writer-harness run{writer} --seed {args.seed} --examples {args.examples} "
+        f"--min-steps {args.min_steps} --steps {args.steps}"
+    )
 
 
 def _show_rule(rule: dict) -> str:
@@ -256,7 +263,8 @@ def _report(outcomes: list[Outcome], harness: Harness, seed: int | None = None, 
         (True, "known violations (recorded; they do not fail the run)"),
         (
             False,
-            "known findings that are not violations (divergence: the spec is silent; allowed: the spec permits it), counted apart",
+            "known findings that are not violations (divergence: the spec is silent; "
+            "allowed: the spec permits it), counted apart",
         ),
     ):
         seen = [(i, n) for i, n in sorted(known_seen.items()) if entries[i].violation == violation]
@@ -266,7 +274,8 @@ def _report(outcomes: list[Outcome], harness: Harness, seed: int | None = None, 
             entry = entries[entry_id]
             rule = f" judged against: {_show_rule(entry.rule)}." if entry.rule else ""
             print(
-                f"known finding {entry_id} ({n}x{at(entry_id)}) [{entry.level}]: {entry.reason}{rule} [{entry.spec}] {entry.upstream or ''}"
+                f"known finding {entry_id} ({n}x{at(entry_id)}) [{entry.level}]: {entry.reason}{rule} "
+                f"[{entry.spec}] {entry.upstream or ''}"
             )
     for n, f in all_new:
         extra = {"seed": seed, "history": n, "reproduce": reproduce} if seed is not None else {}

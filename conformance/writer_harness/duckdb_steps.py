@@ -1,5 +1,5 @@
 """Each step of a history as DuckDB writes it: DuckDB 1.5.5 with its iceberg extension as a writer
-of the harness (the writer interface: `writers`).
+of the harness (the writer interface: `writer_base`, its SQL part `sql_writer`).
 
 DuckDB writes Iceberg tables only through an attached Iceberg REST catalog. The harness serves one
 on loopback (`rest_catalog`: PyIceberg's `SqlCatalog` in `<warehouse>/duckdb/catalog.db`, each
@@ -40,7 +40,7 @@ Columns: boolean BOOLEAN, int INTEGER, bigint BIGINT, float FLOAT, double DOUBLE
 DECIMAL(P,S), date DATE, timestamp TIMESTAMPTZ, timestamp_ntz TIMESTAMP, string VARCHAR, binary
 BLOB, struct STRUCT, array LIST, map MAP; every column but `id` optional.
 
-Not offered, so skipped (`writers.Unsupported`): insert overwrite (DuckDB has no INSERT
+Not offered, so skipped (the writer base refuses them: `writer_base.Writer`): insert overwrite (DuckDB has no INSERT
 OVERWRITE); a merge with a delete clause ("MERGE INTO with Iceberg only supports a single
 UPDATE/DELETE action currently"); deletes, updates and merges of a v1 table ("Not implemented
 Error: Delete from Iceberg V1 tables") or of a table whose write.delete.mode, write.update.mode or
@@ -75,7 +75,8 @@ from typing import Any
 
 from . import child_session, predicates, values
 from .child_session import ChildSession, Died
-from .writers import MetadataByLocation, Unsupported
+from .sql_writer import SqlWriter
+from .writer_base import Unsupported
 
 NAMESPACE = "db"
 CATALOG = "ice"  # the name the catalog is attached under in DuckDB
@@ -298,18 +299,27 @@ def _transform_sql(transform: str, column: str) -> str:
 # --- the table -----------------------------------------------------------------------------------------
 
 
-class DuckDBTable(MetadataByLocation):
+class DuckDBTable(SqlWriter):
     """One table of a history, written by DuckDB through the harness's REST catalog."""
 
-    kind = "duckdb"
-    crash_check = "writer-crash"
+    kind, label, product, distribution = "duckdb", "DuckDB", "DuckDB", "duckdb"
+    versions = (1, 2)
+    adds_nested_columns = False  # "ADD COLUMN for Nested Types not supported for Iceberg tables"
+    takes_table_properties = False  # none the harness sets
+    refusals = {
+        "overwrite": "DuckDB has no INSERT OVERWRITE",
+        "move-column": "DuckDB's ALTER TABLE cannot move a column",
+        "expire-snapshots": "DuckDB's iceberg extension expires no snapshots",
+    }
+    conditions = _Conditions()
+    DELETE = "DELETE FROM {table} WHERE {where}"
+    UPDATE = "UPDATE {table} SET {column} = {value} WHERE {where}"
+    ID_RANGE = "SELECT range FROM range({start}, {end})"
 
     def __init__(self, spark: Any, warehouse: Path, name: str):
-        self.spark, self.name = spark, name
         self.root = (Path(warehouse) / "duckdb").resolve()
-        self.directory = self.root / NAMESPACE / name
+        super().__init__(spark, name, self.root / NAMESPACE / name)
         self.ident = f"{CATALOG}.{NAMESPACE}.{quote(name)}"
-        self.ids: set[int] = set()  # every id this writer has written (the universe of id-mod predicates)
         self.fields: dict[str, tuple[int, str]] = {}  # harness partition field name -> (source field id, transform)
 
     def sql(self, text: str) -> None:
@@ -326,10 +336,6 @@ class DuckDBTable(MetadataByLocation):
     def metadata_location(self) -> str:
         """The catalog's current metadata location (a file: URI)."""
         return warehouse(self.root).server.metadata_location((NAMESPACE, self.name))
-
-    def _schema(self) -> list[dict]:
-        md = self.metadata()
-        return next(s for s in md["schemas"] if s["schema-id"] == md["current-schema-id"])["fields"]
 
     # --- refusals and crashes -------------------------------------------------------------------
     def classify(self, e: BaseException) -> tuple[str, str]:
@@ -349,9 +355,6 @@ class DuckDBTable(MetadataByLocation):
         if e.kind in _CRASH_ERRORS:
             return "crash", text
         return "refused", text
-
-    def copy_on_write(self, op: str, properties: dict[str, str]) -> bool:
-        return False  # DuckDB deletes by position delete files
 
     # --- writing ------------------------------------------------------------------------------
     def create(self, table: dict) -> None:
@@ -374,15 +377,12 @@ class DuckDBTable(MetadataByLocation):
             if server.catalog.table_exists((NAMESPACE, self.name)):  # a table of an earlier run of the same name
                 server.catalog.drop_table((NAMESPACE, self.name))
         self.sql(f"CREATE TABLE {self.ident} ({columns}){partition} WITH ({props})")
-        ids = {f["name"]: f["id"] for f in self._schema()}
+        ids = {f["name"]: f["id"] for f in self.schema_fields()}
         self.fields = {f["name"]: (ids[f["column"]], _transform_key(f)) for f in table["partition"]}
 
-    def _main_only(self, branch: str | None) -> None:
-        if branch is not None:
-            raise Unsupported("DuckDB writes no branches")
-
-    def _row_level(self, what: str, mode: str) -> None:
+    def row_level(self, op: str) -> None:
         """DuckDB deletes, updates and merges v2 tables, by position deletes only (merge-on-read)."""
+        what, mode = {"delete": "delete from", "merge": "merge into"}.get(op, op), op
         md = self.metadata()
         if md["format-version"] < 2:
             raise Unsupported(f"DuckDB 1.5.5 does not {what} Iceberg v1 tables")
@@ -390,32 +390,6 @@ class DuckDBTable(MetadataByLocation):
             raise Unsupported(
                 f"DuckDB 1.5.5 writes {mode}s merge-on-read only, and the table's write.{mode}.mode is copy-on-write"
             )
-
-    def insert(
-        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
-    ) -> None:
-        self._main_only(branch)
-        if overwrite:
-            raise Unsupported("DuckDB has no INSERT OVERWRITE")
-        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
-        self.sql(f"INSERT INTO {self.ident} ({', '.join(quote(n) for n, _ in columns)}) VALUES {tuples}")
-        self.ids.update(r["id"] for r in rows)
-
-    def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
-        self._main_only(branch)
-        self.sql(f'INSERT INTO {self.ident} ("id") SELECT range FROM range({start}, {start + count})')
-        self.ids.update(range(start, start + count))
-
-    def delete(self, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self._main_only(branch)
-        self._row_level("delete from", "delete")
-        self.sql(f"DELETE FROM {self.ident} WHERE {predicates.exact(where, types, self.ids, _Conditions())}")
-
-    def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self._main_only(branch)
-        self._row_level("update", "update")
-        condition = predicates.exact(where, types, self.ids, _Conditions())
-        self.sql(f"UPDATE {self.ident} SET {quote(column)} = {literal(t, value)} WHERE {condition}")
 
     def merge(
         self,
@@ -425,14 +399,14 @@ class DuckDBTable(MetadataByLocation):
         types: dict[str, str],
         branch: str | None,
     ) -> None:
-        self._main_only(branch)
-        self._row_level("merge into", "merge")
+        self.main_only(branch)
+        self.row_level("merge")
         if delete_where is not None:
             raise Unsupported(
                 "DuckDB 1.5.5: MERGE INTO with Iceberg only supports a single UPDATE/DELETE action currently"
             )
         names = [quote(n) for n, _ in columns]
-        tuples = ", ".join("(" + ", ".join(literal(t, r.get(n)) for n, t in columns) + ")" for r in rows)
+        tuples = self.tuples(columns, rows)
         updates = ", ".join(f"{n} = s.{n}" for n in names if n != '"id"')
         updating = f"WHEN MATCHED THEN UPDATE SET {updates} " if updates else ""
         self.sql(
@@ -441,13 +415,7 @@ class DuckDBTable(MetadataByLocation):
         )
         self.ids.update(r["id"] for r in rows)
 
-    def equality_delete(self, *args: Any) -> None:
-        raise Unsupported("DuckDB writes no equality delete files")
-
     # --- schema -------------------------------------------------------------------------------
-    def alter(self, clause: str) -> None:
-        self.sql(f"ALTER TABLE {self.ident} {clause}")
-
     def add_column(self, name: str, t: str, default: Any) -> None:
         if default is not None:
             raise Unsupported("initial defaults are v3, which the harness's catalog does not write")
@@ -458,19 +426,16 @@ class DuckDBTable(MetadataByLocation):
     def _existing(self, name: str) -> None:
         """A column the history added with a step that was skipped (a nested type) is in neither
         the table nor the model: a later step on it is skipped too."""
-        if name not in {f["name"] for f in self._schema()}:
+        if name not in {f["name"] for f in self.schema_fields()}:
             raise Unsupported(f"the table has no column {name!r} (the step that added it was skipped)")
 
     def drop_column(self, name: str) -> None:
         self._existing(name)
-        self.alter(f"DROP COLUMN {quote(name)}")
+        super().drop_column(name)
 
     def rename_column(self, name: str, to: str) -> None:
         self._existing(name)
-        self.alter(f"RENAME COLUMN {quote(name)} TO {quote(to)}")
-
-    def move_column(self, name: str, after: str | None) -> None:
-        raise Unsupported("DuckDB's ALTER TABLE cannot move a column")
+        super().rename_column(name, to)
 
     def widen_column(self, name: str, t: str) -> None:
         self._existing(name)
@@ -482,7 +447,7 @@ class DuckDBTable(MetadataByLocation):
         `add` (DuckDB replaces the whole spec)."""
         md = self.metadata()
         spec = next(s for s in md["partition-specs"] if s["spec-id"] == md["default-spec-id"])
-        names = {f["id"]: f["name"] for f in self._schema()}
+        names = {f["id"]: f["name"] for f in self.schema_fields()}
         current = [(f["source-id"], f["transform"]) for f in spec["fields"] if f["transform"] != "void"]
         if drop is not None:
             current.remove(self.fields[drop])
@@ -515,25 +480,6 @@ class DuckDBTable(MetadataByLocation):
                 f"format version {format_version}: the harness's REST catalog (PyIceberg 0.12) writes no v3 metadata"
             )
         self.alter("SET ('format-version' = '2')")
-
-    # --- what DuckDB does not write ------------------------------------------------------------------
-    def rewrite_data_files(self, *args: Any) -> None:
-        raise Unsupported("the rewrite procedures are Iceberg Java's")
-
-    rewrite_manifests = rewrite_position_deletes = rewrite_data_files
-
-    def expire_snapshots(self, retain_last: int) -> None:
-        raise Unsupported("DuckDB's iceberg extension expires no snapshots")
-
-    def create_branch(self, name: str) -> None:
-        raise Unsupported("DuckDB creates no branches or tags")
-
-    create_tag = create_branch
-
-    def rollback(self, snapshot_id: int) -> None:
-        raise Unsupported("DuckDB has no rollback or cherry-pick of Iceberg snapshots")
-
-    cherrypick = rollback
 
 
 if __name__ == "__main__":

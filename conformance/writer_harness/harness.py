@@ -159,9 +159,9 @@ def tally(findings: list[Finding], known: list[KnownFinding]) -> Tally:
 _ROWS = {
     "kind": "operation",
     "operation": "the history's steps, as the model applies them",
-    "meaning": "INSERT adds exactly its rows; a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued "
-    "logic; an UPDATE changes exactly those rows; MERGE likewise for its matched rows; schema and partition changes "
-    "keep every row's values; a read of a snapshot returns exactly its rows",
+    "meaning": "INSERT adds exactly its rows; a DELETE removes exactly the rows whose condition is TRUE under SQL "
+    "three-valued logic; an UPDATE changes exactly those rows; MERGE likewise for its matched rows; "
+    "schema and partition changes keep every row's values; a read of a snapshot returns exactly its rows",
 }
 _CRASH = {
     "kind": "operation",

@@ -23,9 +23,9 @@ What it writes, through its public API:
   a tag's head nor among the last `retain-last` ancestors of a branch (PyIceberg has no
   `retain_last`; Iceberg Java's procedure keeps the same).
 
-Not offered by PyIceberg 0.12, so skipped (`writers.Unsupported`): UPDATE, MERGE (its `upsert`
-is a different operation), equality deletes, `rewrite_data_files`, `rewrite_manifests`,
-`rewrite_position_delete_files`, cherry-pick, and initial defaults (v3).
+Not offered by PyIceberg 0.12, so skipped (the writer base refuses them: `writer_base.Writer`):
+UPDATE, MERGE (its `upsert` is a different operation), equality deletes, `rewrite_data_files`,
+`rewrite_manifests`, `rewrite_position_delete_files`, cherry-pick, and initial defaults (v3).
 
 Check 1 reads the tables with Iceberg Java through Spark, by the path of the current metadata file:
 Iceberg's Spark source loads a path that names a `.metadata.json` as a static table
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from . import predicates, values
-from .writers import MetadataByLocation, Unsupported
+from .writer_base import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
 _catalogs: dict[Path, Any] = {}
@@ -216,8 +216,21 @@ class _Expressions:
 class PyIcebergTable(MetadataByLocation):
     """One table of a history, written by PyIceberg."""
 
-    kind = "pyiceberg"
-    crash_check = "writer-crash"
+    kind, label, product, distribution = "pyiceberg", "PyIceberg 0.12", "PyIceberg", "pyiceberg"
+    versions = (1, 2)
+    # PyIceberg 0.12 accepts a spec with two fields of one source column but then refuses every
+    # write to it ("Cannot have redundant partitions")
+    one_field_per_column = True
+    refusals = {
+        "update": "PyIceberg 0.12 has no UPDATE",
+        "merge": "PyIceberg 0.12 has no MERGE (its upsert matches on keys but has no conditional delete, "
+        "and is a different operation)",
+        "equality-delete": "PyIceberg 0.12 writes no equality delete files",
+        "rewrite-data-files": "PyIceberg 0.12 has no rewrite_data_files (compaction)",
+        "rewrite-manifests": "PyIceberg 0.12 has no rewrite_manifests",
+        "rewrite-position-deletes": "PyIceberg 0.12 has no rewrite_position_delete_files",
+        "cherrypick": "PyIceberg 0.12 has no cherry-pick",
+    }
 
     def __init__(self, spark: Any, warehouse: Path, name: str):
         self.spark, self.name = spark, name
@@ -296,9 +309,7 @@ class PyIcebergTable(MetadataByLocation):
         schema = pa.schema([pa.field(n, arrow_type(t), nullable=n != "id") for n, t in columns])
         return pa.Table.from_pylist([{n: arrow_value(t, r.get(n)) for n, t in columns} for r in rows], schema=schema)
 
-    def insert(
-        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
-    ) -> None:
+    def _insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool) -> None:
         frame = self._arrow(columns, rows)
         self.ids.update(r["id"] for r in rows)
         with warnings.catch_warnings():
@@ -307,6 +318,12 @@ class PyIcebergTable(MetadataByLocation):
                 self.table.overwrite(frame, branch=branch or "main")
             else:
                 self.table.append(frame, branch=branch or "main")
+
+    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None) -> None:
+        self._insert(columns, rows, branch, False)
+
+    def overwrite(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None) -> None:
+        self._insert(columns, rows, branch, True)
 
     def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
         import pyarrow as pa
@@ -327,18 +344,6 @@ class PyIcebergTable(MetadataByLocation):
             warnings.simplefilter("ignore")
             self.table.delete(condition, branch=branch or "main")
 
-    def update(self, *args: Any) -> None:
-        raise Unsupported("PyIceberg 0.12 has no UPDATE")
-
-    def merge(self, *args: Any) -> None:
-        raise Unsupported(
-            "PyIceberg 0.12 has no MERGE (its upsert matches on keys but has no conditional delete, and is a different operation)"
-        )
-
-    def equality_delete(self, *args: Any) -> None:
-        raise Unsupported("PyIceberg 0.12 writes no equality delete files")
-
-    # --- schema and partitioning ----------------------------------------------------------------
     def add_column(self, name: str, t: str, default: Any) -> None:
         if default is not None:
             raise Unsupported("initial defaults are v3, which the PyIceberg writer does not write")
@@ -383,18 +388,6 @@ class PyIcebergTable(MetadataByLocation):
             tx.upgrade_table_version(format_version)
 
     # --- maintenance and refs ---------------------------------------------------------------------
-    def rewrite_data_files(self, options: dict[str, str]) -> None:
-        raise Unsupported("PyIceberg 0.12 has no rewrite_data_files (compaction)")
-
-    def rewrite_manifests(self) -> None:
-        raise Unsupported("PyIceberg 0.12 has no rewrite_manifests")
-
-    def rewrite_position_deletes(self) -> None:
-        raise Unsupported("PyIceberg 0.12 has no rewrite_position_delete_files")
-
-    def cherrypick(self, snapshot_id: int) -> None:
-        raise Unsupported("PyIceberg 0.12 has no cherry-pick")
-
     def expire_snapshots(self, retain_last: int) -> None:
         """Every snapshot that is neither a tag's head nor among the last `retain_last` ancestors of
         a branch, by id (what Iceberg Java's expire_snapshots(older_than => far future,

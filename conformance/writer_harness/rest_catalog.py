@@ -32,7 +32,8 @@ BadRequestException (a body the models refuse), 404 NoSuchNamespaceException / N
 406 UnsupportedOperationException (what PyIceberg does not write: v3 metadata), 409
 AlreadyExistsException / CommitFailedException (a requirement not met), 500 for anything else.
 Every other path is 404; GET, HEAD, POST or DELETE where the path has no such method is 405.
-There is no authentication (the client attaches with none); the server binds 127.0.0.1 on a port the OS chooses, and serves until `stop()`.
+There is no authentication (the client attaches with none); the server binds 127.0.0.1 on a port
+the OS chooses, and serves until `stop()`.
 
 DuckDB 1.5.5 calls config, GET of a namespace and of a table, a staged create followed by an
 `assert-create` commit, and single-table commits; the rest round off the same resources. A

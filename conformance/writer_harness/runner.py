@@ -30,10 +30,11 @@ from typing import Any
 
 from . import checks, values
 from .model import Change, ModelLimit, TableModel
-from .spark_steps import REFUSALS, java_error as _java_error  # noqa: F401 (REFUSALS: the Spark writer's refusals)
-from .writers import Unsupported, open_table
+from .spark_wire import java_error as _java_error
+from .steps import BY_OP, FILE_REMOVING
+from .writer_base import Unsupported
+from .writers import open_table
 
-FILE_REMOVING = ("expire-snapshots", "rewrite-data-files", "rewrite-manifests", "rewrite-position-deletes")
 # The other readers checked by default: the engines of the matrix that read a table by its metadata file
 # (Iceberg Java is check 1 already; icebird and Sail can be named with --readers).
 OTHER_READERS = ("pyiceberg", "duckdb", "polars", "chdb", "daft", "pyiceberg-core")
@@ -41,7 +42,8 @@ OTHER_READERS = ("pyiceberg", "duckdb", "polars", "chdb", "daft", "pyiceberg-cor
 
 @dataclass(frozen=True)
 class Finding:
-    check: str  # spark-rows, reference-rows, row-lineage, validator, audit, reader:<engine>, spark-crash, writer-crash, no-commit
+    # spark-rows, reference-rows, row-lineage, validator, audit, reader:<engine>, spark-crash, writer-crash, no-commit
+    check: str
     step: int  # index of the step after which it was seen (-1: creating the table)
     target: str  # "snapshot <id>", "branch <name>", "tag <name>", "table"
     message: str
@@ -69,7 +71,8 @@ class Outcome:
     seconds: float = 0.0
     metadata_location: str | None = None
     checked: set[int] = field(default_factory=set)  # the snapshots checked so far
-    tally: Any = None  # harness.Tally: violations (new, known) and, apart, known divergences and allowed findings (set by Harness.run)
+    # harness.Tally: violations (new, known) and, apart, known divergences and allowed findings (set by Harness.run)
+    tally: Any = None
 
 
 class Refused(Exception):
@@ -204,117 +207,19 @@ class HistoryRun:
 
     # --- executing a step on the writer and on the model -------------------------------------------
     def _execute(self, i: int, step: dict) -> Change | None:
-        """The step on the writer's table and on the model. A step the writer does not offer raises
-        `writers.Unsupported` before either changes (data steps compute the model's change without
-        applying it; `_book` applies it once the writer committed)."""
-        t, m, op = self.table, self.model, step["op"]
-        branch = step.get("branch")
-        on = branch or "main"
-        columns = [(c.name, c.type) for c in m.columns]
-        if op in ("insert", "overwrite"):
-            change = (m.insert if op == "insert" else m.overwrite)(on, step["rows"])
-            t.insert(columns, [m.by_name(m.row(r)) for r in step["rows"]], branch, op == "overwrite")
-            return change
-        if op == "insert-many":
-            records = [{"id": k} for k in range(step["start"], step["start"] + step["count"])]
-            change = m.insert(on, records)
-            t.insert_many(columns, step["start"], step["count"], branch)
-            return change
-        if op == "delete":
-            change = m.delete(on, step["where"])
-            t.delete(step["where"], m.types(), branch)
-            return self._rewritten(op, change)
-        if op == "update":
-            change = m.update(on, step["column"], step["value"], step["where"])
-            col = m.column(step["column"])
-            t.update(col.name, col.type, values.from_json(col.type, step["value"]), step["where"], m.types(), branch)
-            return self._rewritten(op, change)
-        if op == "merge":
-            change = m.merge(on, step["rows"], step.get("delete-where"))
-            rows = [m.by_name(m.row(r)) for r in step["rows"]]
-            t.merge(columns, rows, step.get("delete-where"), m.types(), branch)
-            return self._rewritten(op, change)
-        if op == "equality-delete":
-            change, groups = m.equality_delete("main", step["columns"], step["where"])
-            t.equality_delete(
-                step["columns"], [[m.by_name(m.rows_of("main")[i]) for i in ids] for ids in groups], m.types()
-            )
-            return change
-        if op == "add-column":
-            t.add_column(step["name"], step["type"], values.from_json(step["type"], step.get("default")))
-            m.add_column(step["name"], step["type"], step.get("default"))
-        elif op == "drop-column":
-            t.drop_column(step["name"])
-            m.drop_column(step["name"])
-        elif op == "rename-column":
-            t.rename_column(step["name"], step["to"])
-            m.rename_column(step["name"], step["to"])
-        elif op == "move-column":
-            t.move_column(step["name"], step["after"])
-            m.move_column(step["name"], step["after"])
-        elif op == "widen-column":
-            t.widen_column(step["name"], step["type"])
-            m.widen_column(step["name"], step["type"])
-        elif op == "add-partition-field":
-            t.add_partition_field(step["field"])
-            m.evolve_partition(add=step["field"])
-        elif op == "drop-partition-field":
-            t.drop_partition_field(step["name"])
-            m.evolve_partition(drop=step["name"])
-        elif op == "replace-partition-field":
-            t.replace_partition_field(step["name"], step["field"])
-            m.evolve_partition(drop=step["name"], add=step["field"])
-        elif op == "rewrite-data-files":
-            t.rewrite_data_files(step["options"])
-            return m.files_rewritten(m.unchanged("main"))
-        elif op == "rewrite-manifests":
-            t.rewrite_manifests()
-            return m.unchanged("main")
-        elif op == "rewrite-position-deletes":
-            t.rewrite_position_deletes()
-            return m.unchanged("main")
-        elif op == "expire-snapshots":
-            t.expire_snapshots(step["retain-last"])
-        elif op == "create-branch":
-            t.create_branch(step["name"])
-            if m.branches["main"] is not None:
-                m.create_branch(step["name"])
-        elif op == "create-tag":
-            if m.branches["main"] is None:
-                self.outcome.skipped.append((i, "a tag needs a snapshot"))
-                return None
-            t.create_tag(step["name"])
-            m.create_tag(step["name"])
-        elif op == "rollback":
-            older = m.ancestors(m.branches["main"])[1:]
-            if len(older) < step["ancestor"]:
-                self.outcome.skipped.append((i, f"main has no live ancestor {step['ancestor']} back"))
-                return None
-            target = older[step["ancestor"] - 1]
-            t.rollback(target)
-            m.rollback(target)
-        elif op == "cherrypick":
-            source = m.branches.get(step["branch"])
-            change = m.cherrypick(source) if source is not None else None
-            if change is None:
-                self.outcome.skipped.append(
-                    (i, f"the head of branch {step['branch']} is no snapshot Iceberg can cherry-pick into main")
-                )
-                return None
-            t.cherrypick(source)
-            m.picked.add(source)
-            return change
-        elif op == "upgrade":
-            t.upgrade(step["format-version"])
-            self.properties["format-version"] = str(step["format-version"])
-        elif op == "set-properties":
-            t.set_properties(step["properties"])
-            self.properties.update(step["properties"])
-        else:
-            raise ValueError(f"unknown step {op!r}")
-        return None
+        """The step on the writer's table and on the model, as the step table runs it (`steps`). A
+        step the writer does not offer raises `writer_base.Unsupported` before either changes (data
+        steps compute the model's change without applying it; `_book` applies it once the writer
+        committed)."""
+        if step["op"] not in BY_OP:
+            raise ValueError(f"unknown step {step['op']!r}")
+        return BY_OP[step["op"]].run(self, i, step)
 
-    def _rewritten(self, op: str, change: Change) -> Change:
+    def skip(self, i: int, reason: str) -> None:
+        """Step `i` does not apply to the table as it is (listed as skipped; table and model unchanged)."""
+        self.outcome.skipped.append((i, reason))
+
+    def rewritten(self, op: str, change: Change) -> Change:
         """A copy-on-write delete, update or merge rewrites the data files it touches (v1 always;
         PyIceberg always: it writes no delete files)."""
         return self.model.files_rewritten(change) if self.table.copy_on_write(op, self.properties) else change

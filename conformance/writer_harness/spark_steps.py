@@ -1,10 +1,8 @@
 """Each step of a history as Iceberg Java executes it through PySpark (SQL, the `CALL` procedures,
 and for v3 column defaults the Java API, which Spark SQL cannot reach).
 
-Rows reach Spark as a DataFrame in a *wire* form (dates as day counts, timestamps as microseconds)
-converted by SQL (`date_from_unix_date`, `timestamp_micros`), so no Python time zone or calendar
-conversion touches a value; rows come back the same way (`unix_date`, `unix_micros`). The session
-time zone is UTC.
+Rows reach Spark as a DataFrame in a *wire* form (`spark_wire`), so no Python time zone or calendar
+conversion touches a value; rows come back the same way. The session time zone is UTC.
 """
 
 from __future__ import annotations
@@ -17,6 +15,8 @@ from typing import Any
 
 from . import predicates, values
 from .predicates import quote
+from .spark_wire import from_wire_sql, java_error, read_rows, spark_type, wire_value
+from .writer_base import Writer
 
 CATALOG = "local"
 REFUSALS = (
@@ -28,76 +28,19 @@ REFUSALS = (
 )
 
 
-def spark_type(t: str) -> Any:
-    """The PySpark type of a column in wire form."""
-    from pyspark.sql import types as T
-
-    k = values.kind(t)
-    simple = {
-        "boolean": T.BooleanType(),
-        "int": T.IntegerType(),
-        "bigint": T.LongType(),
-        "float": T.FloatType(),
-        "double": T.DoubleType(),
-        "date": T.IntegerType(),
-        "timestamp": T.LongType(),
-        "timestamp_ntz": T.LongType(),
-        "string": T.StringType(),
-        "binary": T.BinaryType(),
-    }
-    if k in simple:
-        return simple[k]
-    if k == "decimal":
-        return T.DecimalType(*values.decimal_of(t))
-    if k == "struct":
-        return T.StructType([T.StructField(n, spark_type(ft)) for n, ft in values.struct_fields(t)])
-    if k == "array":
-        return T.ArrayType(spark_type(values.element_type(t)))
-    kt, vt = values.map_types(t)
-    return T.MapType(spark_type(kt), spark_type(vt))
-
-
-def wire_value(t: str, v: Any) -> Any:
-    if v is None:
-        return None
-    k = values.kind(t)
-    if k == "struct":
-        return tuple(wire_value(ft, v.get(n)) for n, ft in values.struct_fields(t))
-    if k == "array":
-        return [wire_value(values.element_type(t), x) for x in v]
-    if k == "map":
-        kt, vt = values.map_types(t)
-        return {wire_value(kt, a): wire_value(vt, b) for a, b in v.items()}
-    return v
-
-
-def from_wire_sql(t: str, column: str) -> str:
-    c = quote(column)
-    converted = predicates.from_wire(t, c)
-    return c if converted == c else f"{converted} AS {c}"
-
-
-def to_wire_column(field: Any) -> Any:
-    """A column of a Spark DataFrame converted to wire form, by its Spark type."""
-    from pyspark.sql import functions as F
-    from pyspark.sql import types as T
-
-    c = F.col(quote(field.name))
-    if isinstance(field.dataType, T.DateType):
-        return F.unix_date(c).alias(field.name)
-    if isinstance(field.dataType, T.TimestampNTZType):
-        return F.unix_micros(c.cast("timestamp")).alias(field.name)
-    if isinstance(field.dataType, T.TimestampType):
-        return F.unix_micros(c).alias(field.name)
-    return c
-
-
-class SparkTable:
+class SparkTable(Writer):
     """One table of a history in the session's Hadoop catalog `local` (`<warehouse>/db/<name>`),
-    written by Iceberg Java through Spark (the writer interface: `writers`)."""
+    written by Iceberg Java through Spark: every step of the interface (`writer_base`)."""
 
-    kind = "spark"
-    crash_check = "spark-crash"
+    kind, label, crash_check = "spark", "Iceberg Java", "spark-crash"
+    versions = (1, 2, 3)
+    replaces_field_in_place = True  # REPLACE PARTITION FIELD
+
+    @classmethod
+    def describe(cls) -> str:
+        from importlib import metadata
+
+        return f"Iceberg Java 1.10.2 through Spark {metadata.version('pyspark')}"
 
     def __init__(self, spark: Any, warehouse: Path, name: str):
         self.spark, self.name = spark, name
@@ -147,9 +90,8 @@ class SparkTable:
         props = ", ".join(f"'{k}' = '{v}'" for k, v in table["properties"].items())
         self.spark.conf.set("spark.sql.shuffle.partitions", str(table["spark"]["shuffle-partitions"]))
         self.tasks = table["spark"]["write-tasks"]
-        self.sql(
-            f"CREATE TABLE {self.ident} ({columns}) USING iceberg {f'PARTITIONED BY ({partition})' if partition else ''} TBLPROPERTIES ({props})"
-        )
+        partitioned = f"PARTITIONED BY ({partition})" if partition else ""
+        self.sql(f"CREATE TABLE {self.ident} ({columns}) USING iceberg {partitioned} TBLPROPERTIES ({props})")
 
     def target(self, branch: str | None) -> str:
         return self.ident if branch is None else f"{self.ident}.branch_{branch}"
@@ -165,14 +107,17 @@ class SparkTable:
         frame.selectExpr(*(from_wire_sql(t, n) for n, t in columns)).createOrReplaceTempView("harness_source")
         return "harness_source"
 
-    def insert(
-        self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool = False
-    ) -> None:
+    def _insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None, overwrite: bool) -> None:
         src = self.source(columns, rows)
         names = ", ".join(quote(n) for n, _ in columns)
-        self.sql(
-            f"INSERT {'OVERWRITE' if overwrite else 'INTO'} {self.target(branch)} ({names}) SELECT {names} FROM {src}"
-        )
+        into = "OVERWRITE" if overwrite else "INTO"
+        self.sql(f"INSERT {into} {self.target(branch)} ({names}) SELECT {names} FROM {src}")
+
+    def insert(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None) -> None:
+        self._insert(columns, rows, branch, False)
+
+    def overwrite(self, columns: list[tuple[str, str]], rows: list[dict], branch: str | None) -> None:
+        self._insert(columns, rows, branch, True)
 
     def insert_many(self, columns: list[tuple[str, str]], start: int, count: int, branch: str | None) -> None:
         """`count` rows with ids from `start` and every other column null, from `spark.range`."""
@@ -186,9 +131,8 @@ class SparkTable:
         self.sql(f"DELETE FROM {self.target(branch)} WHERE {predicates.sql(where, types)}")
 
     def update(self, column: str, t: str, value: Any, where: dict, types: dict[str, str], branch: str | None) -> None:
-        self.sql(
-            f"UPDATE {self.target(branch)} SET {quote(column)} = {predicates.literal(t, value)} WHERE {predicates.sql(where, types)}"
-        )
+        setting = f"{quote(column)} = {predicates.literal(t, value)}"
+        self.sql(f"UPDATE {self.target(branch)} SET {setting} WHERE {predicates.sql(where, types)}")
 
     def merge(
         self,
@@ -395,43 +339,6 @@ class SparkTable:
         """Spark's columns and rows (wire form) of a snapshot, branch or tag, with `_row_id` and
         `_last_updated_sequence_number` when `lineage`."""
         return read_rows(self.spark, self.ident, snapshot_id, branch, tag, lineage)
-
-
-def read_rows(
-    spark: Any,
-    target: str,
-    snapshot_id: int | None = None,
-    branch: str | None = None,
-    tag: str | None = None,
-    lineage: bool = False,
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """Spark's columns and rows (wire form) of a table, by catalog name or metadata file path."""
-    reader = spark.read.format("iceberg")
-    for key, value in (("snapshot-id", snapshot_id), ("branch", branch), ("tag", tag)):
-        if value is not None:
-            reader = reader.option(key, str(value))
-    frame = reader.load(target)
-    names = frame.schema.fieldNames()
-    columns = [to_wire_column(f) for f in frame.schema.fields]
-    if lineage:
-        columns += ["_row_id", "_last_updated_sequence_number"]
-    rows = [r.asDict() for r in frame.select(*columns).collect()]
-    return names, rows
-
-
-def java_error(e: BaseException) -> str | None:
-    """A py4j error as the Java exception and its root cause (the Python side only says which call failed)."""
-    java = getattr(e, "java_exception", None)
-    if java is None:
-        return None
-    try:
-        top, root = str(java.toString()), java
-        while root.getCause() is not None and root.getCause() != root:
-            root = root.getCause()
-        cause = str(root.toString())
-        return top if cause == top else f"{top.splitlines()[0]} (root cause: {cause.splitlines()[0]})"
-    except Exception:  # the JVM is gone
-        return None
 
 
 def _java_list(jvm: Any, items: list) -> Any:

@@ -223,7 +223,8 @@ def comparable(t: str, v: Any) -> Any:
     if k in ("float", "double"):
         return ("nan",) if math.isnan(v) else (v, math.copysign(1.0, v))
     if k == "decimal":
-        return v  # by value: the column's type fixes the scale, and readers' Python forms differ in exponent (-1E-7 vs -1.00E-7)
+        # by value: the column's type fixes the scale, and readers' Python forms differ in exponent (-1E-7 vs -1.00E-7)
+        return v
     if k == "struct":
         return tuple(comparable(ft, v.get(name)) for name, ft in struct_fields(t))
     if k == "array":

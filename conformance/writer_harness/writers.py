@@ -1,4 +1,5 @@
-"""The writers a history can run on, and what `runner.HistoryRun` asks of one.
+"""Which writers a history can run on: each by name, as a `module:Class` path loaded on demand (the
+interface they implement: `writer_base.Writer`).
 
     spark       Iceberg Java through PySpark (`spark_steps.SparkTable`), every step
     pyiceberg   PyIceberg's own writer (`pyiceberg_steps.PyIcebergTable`): appends, overwrites,
@@ -9,73 +10,41 @@
     duckdb      DuckDB's iceberg extension (`duckdb_steps.DuckDBTable`), writing through a REST
                 catalog the harness serves on loopback (`rest_catalog`)
 
-A writer is a table of one history, with:
+Spark reads every writer's tables (check 1): the Spark writer's through its catalog, the others' by
+the path of their metadata file.
 
-* `kind` ("spark", "pyiceberg", "chdb", "duckdb"), `crash_check` (the finding a crash of the writer is: `spark-crash`,
-  `writer-crash`), `name`, `directory`, `metadata_path`, `metadata_location`, `metadata()`;
-* the steps: `create(table)`, `insert`, `insert_many`, `delete`, `update`, `merge`, `equality_delete`,
-  `add_column`, `drop_column`, `rename_column`, `move_column`, `widen_column`,
-  `add_partition_field`, `drop_partition_field`, `replace_partition_field`, `rewrite_data_files`,
-  `rewrite_manifests`, `rewrite_position_deletes`, `expire_snapshots`, `create_branch`,
-  `create_tag`, `rollback`, `cherrypick`, `upgrade`, `set_properties`; a step the writer does not
-  offer raises `Unsupported` before it changes anything, and the runner records it as skipped;
-* `copy_on_write(op, properties)`: whether a delete, update or merge rewrites the data files it
-  touches (the model's bookkeeping of where rows live);
-* `classify(exception)`: ("refused" | "crash" | "harness", text): a refusal leaves table and model
-  unchanged, a crash is a finding (`crash_check`), "harness" is the harness's own fault;
-* `read(snapshot_id=, branch=, tag=, lineage=)`: Spark's columns and rows (wire form, check 1).
-  Spark reads every writer's tables: the Spark writer's through its catalog, the others' by the
-  path of their metadata file.
+Adding a writer: a module with a subclass of `writer_base.Writer` (or of `sql_writer.SqlWriter` for
+one that takes SQL) that declares its `versions` and overrides the steps it offers, and one line in
+`BUILTIN`. The generator then draws only those steps for it (`strategies`), and the runner refuses
+the others with the writer's `refusals`.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
-WRITERS = ("spark", "pyiceberg", "chdb", "duckdb")
+BUILTIN: dict[str, str] = {
+    "spark": "conformance.writer_harness.spark_steps:SparkTable",
+    "pyiceberg": "conformance.writer_harness.pyiceberg_steps:PyIcebergTable",
+    "chdb": "conformance.writer_harness.chdb_steps:ChdbTable",
+    "duckdb": "conformance.writer_harness.duckdb_steps:DuckDBTable",
+}
+WRITERS = tuple(BUILTIN)
 
 
-class MetadataByLocation:
-    """`metadata_path`, `metadata()` and `read` (check 1: Iceberg Java through Spark, by the path of
-    the current metadata file) of a writer other than Spark, whose `metadata_location` is a file: URI."""
-
-    metadata_location: str
-    spark: Any
-
-    def read(
-        self, snapshot_id: int | None = None, branch: str | None = None, tag: str | None = None, lineage: bool = False
-    ) -> tuple[list[str], list[dict[str, Any]]]:
-        from .spark_steps import read_rows
-
-        return read_rows(self.spark, self.metadata_location, snapshot_id, branch, tag, lineage)
-
-    @property
-    def metadata_path(self) -> Path:
-        location = self.metadata_location
-        return Path(location[len("file://") :] if location.startswith("file://") else location.removeprefix("file:"))
-
-    def metadata(self) -> dict:
-        import json
-
-        return json.loads(self.metadata_path.read_text())
-
-
-class Unsupported(Exception):
-    """A step the writer does not offer (the message says why): skipped, table and model unchanged."""
+def load(kind: str) -> Any:
+    """The writer class (a `writer_base.Writer`) of a writer's name."""
+    if kind not in BUILTIN:
+        raise ValueError(f"no writer {kind!r} (writers: {', '.join(WRITERS)})")
+    module_name, _, class_name = BUILTIN[kind].partition(":")
+    return getattr(importlib.import_module(module_name), class_name)
 
 
 def describe(kind: str) -> str:
     """The writer as scenario files name it (`"writer"`)."""
-    from importlib import metadata
-
-    if kind == "pyiceberg":
-        return f"PyIceberg {metadata.version('pyiceberg')} (pyiceberg)"
-    if kind == "chdb":
-        return f"chDB {metadata.version('chdb')} (chdb)"
-    if kind == "duckdb":
-        return f"DuckDB {metadata.version('duckdb')} (duckdb)"
-    return f"Iceberg Java 1.10.2 through Spark {metadata.version('pyspark')}"
+    return load(kind).describe()
 
 
 def kind_of(text: str | None) -> str | None:
@@ -90,20 +59,4 @@ def kind_of(text: str | None) -> str | None:
 
 def open_table(kind: str, spark: Any, warehouse: Path, name: str) -> Any:
     """The table `name` of one history, written by the writer `kind`."""
-    if kind == "spark":
-        from .spark_steps import SparkTable
-
-        return SparkTable(spark, warehouse, name)
-    if kind == "pyiceberg":
-        from .pyiceberg_steps import PyIcebergTable
-
-        return PyIcebergTable(spark, warehouse, name)
-    if kind == "chdb":
-        from .chdb_steps import ChdbTable
-
-        return ChdbTable(spark, warehouse, name)
-    if kind == "duckdb":
-        from .duckdb_steps import DuckDBTable
-
-        return DuckDBTable(spark, warehouse, name)
-    raise ValueError(f"no writer {kind!r} (writers: {', '.join(WRITERS)})")
+    return load(kind)(spark, warehouse, name)
