@@ -12,7 +12,10 @@ To add an engine without editing the project, subclass `Engine` and pass
 from __future__ import annotations
 
 import abc
+import importlib
 from dataclasses import dataclass
+from importlib import metadata
+from types import ModuleType
 from typing import Any, ClassVar
 
 from spec_impl import revisions
@@ -84,12 +87,14 @@ class Engine(abc.ABC):
     Subclasses set `name` and `capabilities` (the vector ops they answer, see
     `spec_impl.vectors.ops`), implement `run_batch`, and may override `start`/`stop` to manage
     a process. `revision` is the spec revision the engine claims to follow; cases of other
-    revisions are not run against it.
+    revisions are not run against it. `distribution` names the installed package whose version
+    `version` reports; `require` is the start-up check of a pinned Python package.
     """
 
     name: ClassVar[str]
     capabilities: ClassVar[frozenset[str]] = frozenset()
     revision: ClassVar[str] = revisions.V3_ADOPTED
+    distribution: ClassVar[str | None] = None
 
     def start(self) -> None:
         """Acquire resources (raise EngineUnavailable with the reason when the engine cannot run)."""
@@ -108,7 +113,21 @@ class Engine(abc.ABC):
 
     @property
     def version(self) -> str:
-        return "unknown"
+        return installed_version(self.distribution) if self.distribution else "unknown"
+
+    def require(self, module: str, pin: str, install: str, why_pinned: str = "") -> ModuleType:
+        """The start-up check: import `module` and check its `__version__` is `pin`, else raise
+        EngineUnavailable saying what is wrong and the `install` command that fixes it."""
+        try:
+            imported = importlib.import_module(module)
+        except ImportError as e:
+            raise EngineUnavailable(f"{self.name}: cannot import it ({e}); install it with: {install}") from None
+        if imported.__version__ != pin:
+            raise EngineUnavailable(
+                f"{self.name}: version {imported.__version__} is installed, the adapter "
+                f"{'needs' if why_pinned else 'was written against'} {pin}{why_pinned}: {install}"
+            )
+        return imported
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         """Why this engine cannot answer a case, or None when it can.
@@ -140,3 +159,11 @@ class Engine(abc.ABC):
 
         Raise `EngineFailure` when the engine itself failed (the runner restarts it and replays the
         batch in halves to find the case that broke it); any other exception errors the batch."""
+
+
+def installed_version(distribution: str) -> str:
+    """The version of an installed package, or "unknown"."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"

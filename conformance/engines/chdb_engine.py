@@ -59,7 +59,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +131,7 @@ class ChdbEngine(ColumnEngine):
     """chDB's Iceberg functions (`hash`, `transform`) and its `icebergLocal` reader (`read-table`)."""
 
     name = "chdb"
+    distribution = "chdb"
     capabilities = frozenset({"hash", "transform", "read-table"})
 
     def __init__(self) -> None:
@@ -139,17 +139,7 @@ class ChdbEngine(ColumnEngine):
         self._clickhouse = ""
 
     def start(self) -> None:
-        try:
-            import chdb
-        except ImportError as e:
-            raise EngineUnavailable(
-                f"chdb: cannot import it ({e}); install it with: pip install chdb=={CHDB_VERSION}"
-            ) from None
-        if chdb.__version__ != CHDB_VERSION:
-            raise EngineUnavailable(
-                f"chdb: version {chdb.__version__} is installed, the adapter was written against "
-                f"{CHDB_VERSION}: pip install chdb=={CHDB_VERSION}"
-            )
+        chdb = self.require("chdb", CHDB_VERSION, f"pip install chdb=={CHDB_VERSION}")
         names = ", ".join(f"'{n}'" for n in _FUNCTIONS)
         found = (
             chdb.query(f"SELECT name FROM system.functions WHERE name IN ({names})", "ArrowTable")
@@ -163,10 +153,9 @@ class ChdbEngine(ColumnEngine):
 
     @property
     def version(self) -> str:
-        try:
-            version = metadata.version("chdb")
-        except metadata.PackageNotFoundError:
-            return "unknown"
+        version = super().version
+        if version == "unknown":
+            return version
         return f"{version} (ClickHouse {self._clickhouse})" if self._clickhouse else version
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
@@ -175,7 +164,10 @@ class ChdbEngine(ColumnEngine):
             return why
         text = inp.get("transform")
         if op == "transform" and not (_PARAMETERIZED.fullmatch(text) or text in _TEMPORAL):
-            return f"chDB has no Iceberg function for the transform {text!r} (only bucket, truncate, year, month, day, hour)"
+            return (
+                f"chDB has no Iceberg function for the transform {text!r} "
+                "(only bucket, truncate, year, month, day, hour)"
+            )
         try:
             source = parse_type(inp["type"])
             ch_type, _, held = _clickhouse_type(source)

@@ -47,7 +47,6 @@ A read that raises is that case's error.
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from typing import Any
 
 from spec_impl import transforms
@@ -74,6 +73,7 @@ class DaftEngine(ColumnEngine):
     """Daft's native Iceberg partition transforms and its Iceberg reader (`read_iceberg`)."""
 
     name = "daft"
+    distribution = "daft"
     capabilities = frozenset({"transform", "read-table"})
 
     def __init__(self) -> None:
@@ -83,28 +83,18 @@ class DaftEngine(ColumnEngine):
         self._refusals: dict[tuple[str, str], str | None] = {}
 
     def start(self) -> None:
-        hint = f"install it with: pip install daft=={DAFT_VERSION}"
+        daft = self.require("daft", DAFT_VERSION, f"pip install daft=={DAFT_VERSION}")
         try:
-            import daft
             import pyarrow
             from pyiceberg.table import StaticTable
         except ImportError as e:
-            raise EngineUnavailable(f"daft: cannot import it or its dependencies ({e}); {hint}") from None
-        if daft.__version__ != DAFT_VERSION:
             raise EngineUnavailable(
-                f"daft: version {daft.__version__} is installed, the adapter was written against {DAFT_VERSION}; {hint}"
-            )
+                f"daft: cannot import its dependencies ({e}); install pyarrow and pyiceberg"
+            ) from None
         missing = [m for m in (*_TEMPORAL.values(), *_PARAMETER_METHODS.values()) if not hasattr(daft.Expression, m)]
         if missing or not hasattr(daft, "read_iceberg"):
             raise EngineUnavailable(f"daft {daft.__version__}: no {', '.join(missing or ['read_iceberg'])}")
         self._daft, self._pa, self._static_table = daft, pyarrow, StaticTable
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("daft")
-        except metadata.PackageNotFoundError:
-            return "unknown"
 
     def partial_view(self, op: str, output: Any) -> Any:
         """Daft 0.7.26's Iceberg reader has no `_row_id` or `_last_updated_sequence_number` column

@@ -37,7 +37,8 @@ class NodeProgramEngine(CommandEngine):
             )
         if not (directory / "node_modules" / self.package).is_dir():
             raise EngineUnavailable(
-                f"{self.name}: its npm packages are not installed: npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund"
+                f"{self.name}: its npm packages are not installed: "
+                f"npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund"
             )
         super().start()
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
-from importlib import metadata
 from typing import Any
 from collections.abc import Callable
 
@@ -58,6 +57,7 @@ class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
     name = "pyiceberg"
+    distribution = "pyiceberg"
     capabilities = frozenset(
         {
             "parse-type",
@@ -95,13 +95,6 @@ class PyIcebergEngine(Engine):
         self._table_metadata, self._view_metadata = TableMetadataUtil, ViewMetadata
         self._type_adapter = TypeAdapter(types.IcebergType)
         self._planning = planning_ops.Planning()
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("pyiceberg")
-        except metadata.PackageNotFoundError:
-            return "unknown"
 
     def partial_view(self, op: str, output: Any) -> Any:
         """PyIceberg 0.12 reads manifest lists and manifests with its v2 schemas, so first_row_id

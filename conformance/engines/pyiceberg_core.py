@@ -46,7 +46,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +74,7 @@ class PyIcebergCoreEngine(ColumnEngine):
     """iceberg-rust's Arrow transforms, manifest reader and DataFusion table provider through pyiceberg-core."""
 
     name = "pyiceberg-core"
+    distribution = "pyiceberg-core"
     capabilities = frozenset({"transform", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
@@ -200,13 +200,6 @@ class PyIcebergCoreEngine(ColumnEngine):
             raise
         except BaseException as e:  # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException
             return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("pyiceberg-core")
-        except metadata.PackageNotFoundError:
-            return "unknown"
 
     def prepare(self, inp: dict[str, Any]) -> tuple:
         return inp["transform"], parse_type(inp["type"]), self._function(inp["transform"])

@@ -42,7 +42,6 @@ new server.
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +59,7 @@ class SailEngine(Engine):
     """Sail's native Iceberg reader, through a Spark Connect session on a local Sail server."""
 
     name = "sail"
+    distribution = "pysail"
     capabilities = frozenset({OP})
 
     def __init__(self) -> None:
@@ -114,13 +114,6 @@ class SailEngine(Engine):
         finally:
             if server is not None:
                 server.stop()
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("pysail")
-        except metadata.PackageNotFoundError:
-            return "unknown"
 
     def partial_view(self, op: str, output: Any) -> Any:
         """Sail 0.7.2 exposes no `_row_id` or `_last_updated_sequence_number` column (nor any other

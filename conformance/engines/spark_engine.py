@@ -19,11 +19,10 @@ start sessions on warehouses of their own. A failing case (a Java exception) is 
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any
 
 from conformance.engines import golden_tables
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable, installed_version
 
 OP = "read-table"
 
@@ -52,11 +51,7 @@ class IcebergSparkEngine(Engine):
 
     @property
     def version(self) -> str:
-        try:
-            spark = metadata.version("pyspark")
-        except metadata.PackageNotFoundError:
-            spark = "unknown"
-        return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {spark}"
+        return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {installed_version('pyspark')}"
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op != OP:
