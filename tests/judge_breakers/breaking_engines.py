@@ -20,7 +20,7 @@ from spec_impl.vectors.ops import OPS
 
 from conformance import known
 from conformance.engines.base import Engine, EngineAnswer
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 
 
 class RefuseAll(Engine):

@@ -225,10 +225,10 @@ class DuckDBEngine(ColumnEngine):
         return super().run_batch(op, cases)
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb_engine`):
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb.adapter`):
         a crash is the error of the case being read, and a new child takes the rest."""
         return child_reads.run(
-            "conformance.engines.duckdb_engine",
+            "conformance.engines.duckdb.adapter",
             inputs,
             lambda table, inp: {
                 "metadata": table.metadata_location,

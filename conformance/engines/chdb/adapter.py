@@ -50,7 +50,7 @@ and the adapter leaves them as they are. Only representation differences are con
 column's Iceberg type in the snapshot's schema (read from the metadata JSON: plumbing, no rule
 applied): binary string -> binary, top-level time seconds -> time64[us] (a lost fraction still
 shows), timestamp[_ns] with a zone -> without. chDB reads only files under its working directory. So
-each child process that reads (`python -m conformance.engines.chdb_engine`) runs in the tables'
+each child process that reads (`python -m conformance.engines.chdb.adapter`) runs in the tables'
 common directory. A crash is the error of the case being read, and a new child takes the rest.
 """
 
@@ -237,7 +237,7 @@ class ChdbEngine(ColumnEngine):
     # --- read-table ----------------------------------------------------------------------------
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb_engine`):
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb.adapter`):
         a crash is the error of the case being read, and a new child takes the rest. chDB's table
         functions read only files under the working directory (user_files_path "."): a child runs
         in the tables' common directory."""
@@ -251,7 +251,7 @@ class ChdbEngine(ColumnEngine):
             }
 
         return child_reads.run(
-            "conformance.engines.chdb_engine",
+            "conformance.engines.chdb.adapter",
             inputs,
             request,
             "chDB",
