@@ -74,6 +74,9 @@ class DaftEngine(ColumnEngine):
 
     name = "daft"
     distribution = "daft"
+    # Daft's `read_iceberg` has no `_row_id` or `_last_updated_sequence_number` column (nor any other
+    # way to read row lineage): read-table compares the other columns
+    reads_row_lineage = False
     capabilities = frozenset({"transform", "read-table"})
 
     def __init__(self) -> None:
@@ -95,11 +98,6 @@ class DaftEngine(ColumnEngine):
         if missing or not hasattr(daft, "read_iceberg"):
             raise EngineUnavailable(f"daft {daft.__version__}: no {', '.join(missing or ['read_iceberg'])}")
         self._daft, self._pa, self._static_table = daft, pyarrow, StaticTable
-
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Daft 0.7.26's Iceberg reader has no `_row_id` or `_last_updated_sequence_number` column
-        (nor any other way to read row lineage): read-table compares the other columns."""
-        return golden_tables.without_columns(output) if op == "read-table" else output
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
@@ -146,19 +144,22 @@ class DaftEngine(ColumnEngine):
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table":
-            return [self._read_table(c["input"]) for c in cases]
+            return self.read_tables(cases)
         return super().run_batch(op, cases)
 
-    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `daft.read_iceberg` returns them."""
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = self._static_table.from_metadata(golden_tables.table(inp["table"]).metadata_location)
-            frame = self._daft.read_iceberg(table, snapshot_id=inp["snapshot-id"])
-            return EngineAnswer(True, table_rows(frame.to_arrow()))
-        except Exception as e:  # PyIceberg's planning errors, Daft's reader errors, a value table_rows has no form for
-            return EngineAnswer(False, error=_stable(f"{type(e).__name__}: {' '.join(str(e).split())[:1000]}"))
+        frame = self._daft.read_iceberg(
+            self._static_table.from_metadata(table.metadata_location), snapshot_id=snapshot_id
+        )
+        return table_rows(frame.to_arrow())
+
+    def table_error(self, error: BaseException) -> str:
+        """PyIceberg's planning errors, Daft's reader errors, a value table_rows has no form for: on
+        one line, without what changes between runs."""
+        return _stable(f"{type(error).__name__}: {' '.join(str(error).split())[:1000]}")
 
     # The transform op, through ColumnEngine: prepare / value / call / answer.
 

@@ -49,6 +49,9 @@ class PolarsEngine(ColumnEngine):
 
     name = "polars"
     distribution = "polars"
+    # Polars 2.1's Iceberg scan has no `_row_id` or `_last_updated_sequence_number` column (nor any
+    # other way to read row lineage): read-table compares the other columns
+    reads_row_lineage = False
     capabilities = frozenset({"hash", "read-table"})
 
     def __init__(self) -> None:
@@ -63,30 +66,22 @@ class PolarsEngine(ColumnEngine):
             raise EngineUnavailable(f"polars {polars.__version__}: no {', '.join(missing or ['Expr._mm3_hash'])}")
         self._pl = polars
 
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Polars 2.1's Iceberg scan has no `_row_id` or `_last_updated_sequence_number` column
-        (nor any other way to read row lineage): read-table compares the other columns."""
-        return golden_tables.without_columns(output) if op == "read-table" else output
-
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table":
-            return [self._read_table(c["input"]) for c in cases]
+            return self.read_tables(cases)
         return super().run_batch(op, cases)
 
-    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
-        """One snapshot's rows as `scan_iceberg` returns them."""
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
+        """One snapshot's rows as `scan_iceberg` returns them (what it raises, PyIceberg's
+        ValueError for equality deletes, Polars' ComputeError, ..., is the case's error)."""
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = golden_tables.table(inp["table"])
-            with warnings.catch_warnings():
-                warnings.filterwarnings(
-                    "ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning
-                )
-                frame = self._pl.scan_iceberg(table.metadata_location, snapshot_id=inp["snapshot-id"]).collect()
-            return EngineAnswer(True, table_rows(frame.to_arrow()))
-        except Exception as e:  # PyIceberg's ValueError for equality deletes, Polars' ComputeError, ...
-            return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning
+            )
+            frame = self._pl.scan_iceberg(table.metadata_location, snapshot_id=snapshot_id).collect()
+        return table_rows(frame.to_arrow())
 
     def group_key(self, inp: dict[str, Any]) -> str:
         return json.dumps(inp["type"], sort_keys=True)
