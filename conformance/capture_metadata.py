@@ -19,7 +19,7 @@ Engines and scenarios (see `SCENARIOS`):
   catalog on local disk;
 * pyiceberg: PyIceberg's `SqlCatalog` on a sqlite file in the temporary directory (it needs
   SQLAlchemy: `pip install 'pyiceberg[sql-sqlite]'`);
-* duckdb: DuckDB's iceberg extension, loaded offline as in `engines/duckdb_engine.py`. It has no
+* duckdb: DuckDB's iceberg extension, loaded offline as in `engines/duckdb/adapter.py`. It has no
   catalog on local disk (ATTACH ... TYPE iceberg wants a REST endpoint), but `COPY ... TO
   '<dir>' (FORMAT iceberg)` writes a table directory.
 
@@ -28,7 +28,7 @@ error that stopped a scenario; `<out>/README.md` is regenerated from those recor
 
 After capturing (or with `--check-only`), every captured file is read by the reference
 (`spec_impl.metadata.table_metadata`), by Iceberg Java (`read-table-metadata` through the value
-engine) and by PyIceberg (`engines/pyiceberg.py`), and every difference between the normalized
+engine) and by PyIceberg (`engines/pyiceberg/adapter.py`), and every difference between the normalized
 readings is printed. `--no-check` skips that.
 """
 
@@ -292,7 +292,7 @@ DUCKDB_NOTE = (
 
 
 def capture_duckdb(out: Path, tmp: Path) -> dict:
-    from conformance.engines.duckdb_engine import DuckDBEngine
+    from conformance.engines.duckdb.adapter import DuckDBEngine
 
     warehouse = tmp / "warehouse"
     warehouse.mkdir(parents=True, exist_ok=True)
@@ -412,7 +412,7 @@ def check(out: Path) -> int:
     """Read every captured file with the reference, Iceberg Java and PyIceberg; print rejections and differences."""
     from conformance.engines.base import EngineUnavailable
     from conformance.engines.iceberg_java.engine import IcebergJavaEngine
-    from conformance.engines.pyiceberg import PyIcebergEngine
+    from conformance.engines.pyiceberg.adapter import PyIcebergEngine
     from spec_impl.errors import SpecError
     from spec_impl.metadata.table_metadata import normalized, parse_table_metadata
 

@@ -95,7 +95,7 @@ def test_validator_on_pyiceberg_trees(pyiceberg_tables, fv):
 @pytest.fixture(scope="module")
 def duckdb_table(tmp_path_factory) -> Path:
     from conformance.engines.base import EngineUnavailable
-    from conformance.engines.duckdb_engine import DuckDBEngine
+    from conformance.engines.duckdb.adapter import DuckDBEngine
 
     warehouse = tmp_path_factory.mktemp("duckdb")
     engine = DuckDBEngine()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 from conformance.examples import historical_bugs
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The judge against engines that exist only to break it (conformance/examples/breaking_engines.py
+"""The judge against engines that exist only to break it (tests/judge_breakers/breaking_engines.py
 and misbehaving_engine.py): each must get its verdict, never a pass.
 
 The first tests drive the runner directly (fast); the last ones run the command a user types,
@@ -17,7 +17,7 @@ from pathlib import Path
 from conformance import known
 from conformance.engines import registry
 from conformance.engines.base import EngineAnswer
-from conformance.examples import breaking_engines
+from tests.judge_breakers import breaking_engines
 from conformance.judge import (
     ALLOWED,
     DIVERGENCE,
@@ -36,7 +36,7 @@ from conformance.runner import Runner
 from conformance.vectors import load_families
 
 ROOT = Path(__file__).resolve().parents[1]
-MISBEHAVING = f"{sys.executable} -m conformance.examples.misbehaving_engine"
+MISBEHAVING = f"{sys.executable} -m tests.judge_breakers.misbehaving_engine"
 HASHES = load_families()["hash"]
 COMPUTED = next(c for c in HASHES if "output" in c["expected"] and c["obligation"]["level"] == "must")
 REJECTION = next(c for c in HASHES if "error" in c["expected"])
@@ -107,7 +107,7 @@ def test_a_reader_may_read_a_document_that_breaks_a_writer_rule():
 def test_refuse_all_earns_nothing_on_computed_cases():
     """A refusal passes no computed case; where the spec permits refusing (a type it does not hash)
     it is an allowed difference, and where the input is undefined a rejection is credited."""
-    verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:RefuseAll"), HASHES)
+    verdicts = _judge_batch(_runner("tests.judge_breakers.breaking_engines:RefuseAll"), HASHES)
     computed = {(c["obligation"]["level"], v.outcome) for c, v in zip(HASHES, verdicts) if "output" in c["expected"]}
     rejections = [v.outcome for c, v in zip(HASHES, verdicts) if "error" in c["expected"]]
     assert computed == {("must", ERRORED), ("allowed", ALLOWED), ("reading", DIVERGENCE)} and set(rejections) == {
@@ -122,7 +122,7 @@ def test_garbage_under_a_known_engines_name_is_not_known():
         if any(("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary" for c in cs)
     )
     assert cases, "iceberg-java has known violations reading binary single values"
-    verdicts = _judge_batch(_runner("conformance.examples.breaking_engines:GarbageAsIcebergJava"), cases, family)
+    verdicts = _judge_batch(_runner("tests.judge_breakers.breaking_engines:GarbageAsIcebergJava"), cases, family)
     assert KNOWN not in {v.outcome for v in verdicts}
     assert all("different answer from the known discrepancy" in v.message for v in verdicts if v.outcome == FAIL)
 
@@ -130,7 +130,7 @@ def test_garbage_under_a_known_engines_name_is_not_known():
 def test_a_different_wrong_answer_to_a_known_case_fails_and_shows_the_pin():
     same, other = breaking_engines.known_pair("iceberg-java")
     case_of = {c["id"]: (f, c) for f, cases in load_families().items() for c in cases}
-    runner = _runner("conformance.examples.breaking_engines:KnownCaseAnsweredDifferently")
+    runner = _runner("tests.judge_breakers.breaking_engines:KnownCaseAnsweredDifferently")
     verdicts = {}
     for entry in (same, other):
         family, case = case_of[entry.case]
@@ -234,7 +234,7 @@ def _suite(tmp_path: Path, *engine_args: str, select: tuple[str, ...] = ()) -> t
 
 
 def test_suite_refuse_all_scores_zero_on_computed_cases(tmp_path):
-    proc, report = _suite(tmp_path, "--engine", "conformance.examples.breaking_engines:RefuseAll")
+    proc, report = _suite(tmp_path, "--engine", "tests.judge_breakers.breaking_engines:RefuseAll")
     totals = report["totals"]["refuse-all"]
     assert proc.returncode == 1
     assert totals["pass"] == 0 and totals["computed"]["errored"] > 0

@@ -5,7 +5,7 @@ An engine answering exactly as the reference must pass them, and an input the sp
 answer for (the reference rejects it under a rule, like the long minimum under `truncate[3]`:
 `transform.overflow`) is never held against an engine, whether it rejects it or answers it.
 
-The first test runs the reference adapter, loaded from `conformance.engines.reference:ReferenceEngine`,
+The first test runs the reference adapter, loaded from `conformance.engines.reference.adapter:ReferenceEngine`,
 through the suite's own test functions in process, with a fixed hypothesis seed; the batch tests
 pin the judgement of undefined inputs; the last one runs the command a user types (`pytest
 conformance/... --engine package.module:Class`) on the projection property, with a seed whose draws
@@ -28,11 +28,11 @@ import pytest
 from conformance.conftest import RUNNER, SUITE_MARKERS
 from conformance.engines import registry
 from conformance.engines.base import EngineAnswer
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 from conformance.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULE_PATH = "conformance.engines.reference:ReferenceEngine"
+MODULE_PATH = "conformance.engines.reference.adapter:ReferenceEngine"
 SEED = 3  # when written, its project-predicate draws held the long minimum under truncate[3]
 REVISION = ReferenceEngine.revision
 
@@ -156,7 +156,7 @@ def test_defined_inputs_are_stilljudge_oned(judge_one):
 
 
 def test_an_engine_answering_as_the_reference_passes_through_the_plugin():
-    """`pytest conformance/test_random_planning.py --engine conformance.engines.reference:ReferenceEngine
+    """`pytest conformance/test_random_planning.py --engine conformance.engines.reference.adapter:ReferenceEngine
     --hypothesis-seed 3`, the reference named by its module path as a third-party engine is: before
     issue 25 these draws failed the projection property with `transform.overflow`."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -170,7 +170,7 @@ def test_an_engine_answering_as_the_reference_passes_through_the_plugin():
         "-p",
         "no:cacheprovider",
         "--engine",
-        "conformance.engines.reference:ReferenceEngine",
+        "conformance.engines.reference.adapter:ReferenceEngine",
         f"--hypothesis-seed={SEED}",
         "-q",
         "-rA",

@@ -1,4 +1,4 @@
-"""The Sail adapter (conformance/engines/sail_engine.py): its server's life cycle, snapshot choice
+"""The Sail adapter (conformance/engines/sail/adapter.py): its server's life cycle, snapshot choice
 and answers on golden tables. Skipped, with the reason, where pysail or PySpark's Spark Connect
 client is not installed; the whole corpus is judged by `pytest conformance/ --engine ...SailEngine`."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.engines.base import EngineFailure
-from conformance.engines.sail_engine import SailEngine, _not_latest
+from conformance.engines.sail.adapter import SailEngine, _not_latest
 
 TABLES = Path(__file__).resolve().parents[1] / "vectors" / "tables"
 

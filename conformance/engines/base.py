@@ -12,10 +12,15 @@ To add an engine without editing the project, subclass `Engine` and pass
 from __future__ import annotations
 
 import abc
+import importlib
 from dataclasses import dataclass
+from importlib import metadata
+from types import ModuleType
 from typing import Any, ClassVar
 
 from spec_impl import revisions
+
+from conformance.engines import golden_tables
 
 
 @dataclass(frozen=True)
@@ -84,12 +89,19 @@ class Engine(abc.ABC):
     Subclasses set `name` and `capabilities` (the vector ops they answer, see
     `spec_impl.vectors.ops`), implement `run_batch`, and may override `start`/`stop` to manage
     a process. `revision` is the spec revision the engine claims to follow; cases of other
-    revisions are not run against it.
+    revisions are not run against it. `distribution` names the installed package whose version
+    `version` reports; `require` is the start-up check of a pinned Python package. An engine that
+    reads golden tables implements `read_table` and answers `read-table` with `read_tables`;
+    `reads_row_lineage` says whether its rows carry the row lineage columns.
     """
 
     name: ClassVar[str]
     capabilities: ClassVar[frozenset[str]] = frozenset()
     revision: ClassVar[str] = revisions.V3_ADOPTED
+    distribution: ClassVar[str | None] = None
+    reads_row_lineage: ClassVar[bool] = True
+    # what a table read may raise that is the case's error answer (pyo3's PanicException is a BaseException)
+    table_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
 
     def start(self) -> None:
         """Acquire resources (raise EngineUnavailable with the reason when the engine cannot run)."""
@@ -108,7 +120,21 @@ class Engine(abc.ABC):
 
     @property
     def version(self) -> str:
-        return "unknown"
+        return installed_version(self.distribution) if self.distribution else "unknown"
+
+    def require(self, module: str, pin: str, install: str, why_pinned: str = "") -> ModuleType:
+        """The start-up check: import `module` and check its `__version__` is `pin`, else raise
+        EngineUnavailable saying what is wrong and the `install` command that fixes it."""
+        try:
+            imported = importlib.import_module(module)
+        except ImportError as e:
+            raise EngineUnavailable(f"{self.name}: cannot import it ({e}); install it with: {install}") from None
+        if imported.__version__ != pin:
+            raise EngineUnavailable(
+                f"{self.name}: version {imported.__version__} is installed, the adapter "
+                f"{'needs' if why_pinned else 'was written against'} {pin}{why_pinned}: {install}"
+            )
+        return imported
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         """Why this engine cannot answer a case, or None when it can.
@@ -129,10 +155,38 @@ class Engine(abc.ABC):
     def partial_view(self, op: str, output: Any) -> Any:
         """The part of an expected output this engine reports, compared instead of the whole.
 
-        The identity: engines answer in full. An engine that can read only part of a document
-        (DuckDB reads the snapshots of a metadata file, nothing else) overrides it, and says so.
+        The identity: engines answer in full, but for the row lineage columns of `read-table` when
+        the engine does not read them (`reads_row_lineage`). An engine that can read only part of a
+        document (DuckDB reads the snapshots of a metadata file, nothing else) overrides it, and says so.
         """
+        if op == "read-table" and not self.reads_row_lineage:
+            return golden_tables.without_columns(output)
         return output
+
+    def read_tables(self, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """The `read-table` loop: each case's golden table, written to local disk once per run
+        (`golden_tables`), read at the case's snapshot by `read_table`; what it raises (of
+        `table_errors`) is that case's error, worded by `table_error`."""
+        answers = []
+        for case in cases:
+            inp = case["input"]
+            try:
+                answer = self.read_table(golden_tables.table(inp["table"]), inp["snapshot-id"])
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except self.table_errors as e:
+                answer = EngineAnswer(False, error=self.table_error(e))
+            answers.append(answer if isinstance(answer, EngineAnswer) else EngineAnswer(True, answer))
+        return answers
+
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
+        """The rows of one snapshot of a golden table (`spec_impl.vectors.tables.table_rows` of the
+        engine's Arrow table), or an EngineAnswer (a decline)."""
+        raise NotImplementedError(f"{self.name} reads no tables")
+
+    def table_error(self, error: BaseException) -> str:
+        """The error answer of a table read that raised."""
+        return f"{type(error).__name__}: {error}"
 
     @abc.abstractmethod
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
@@ -140,3 +194,11 @@ class Engine(abc.ABC):
 
         Raise `EngineFailure` when the engine itself failed (the runner restarts it and replays the
         batch in halves to find the case that broke it); any other exception errors the batch."""
+
+
+def installed_version(distribution: str) -> str:
+    """The version of an installed package, or "unknown"."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"

@@ -1,11 +1,6 @@
-"""Engines that are node programs of this repository and speak the line protocol (PROTOCOL.md),
-under built-in names: no Python adapter, only where the program lies and what it needs.
-
-- `icebird`: `conformance/examples/icebird_engine/engine.mjs`, Iceberg tables read with the
-  `icebird` npm package (a JavaScript implementation of its own). Its npm packages are pinned by
-  the folder's package-lock.json and installed by `make conformance`
-  (`npm ci --prefix conformance/examples/icebird_engine --ignore-scripts`).
-"""
+"""The base of engines that are node programs of this repository and speak the line protocol
+(PROTOCOL.md), under built-in names: no Python adapter, only where the program lies and what it
+needs (`conformance/engines/icebird/` is one)."""
 
 from __future__ import annotations
 
@@ -37,14 +32,7 @@ class NodeProgramEngine(CommandEngine):
             )
         if not (directory / "node_modules" / self.package).is_dir():
             raise EngineUnavailable(
-                f"{self.name}: its npm packages are not installed: npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund"
+                f"{self.name}: its npm packages are not installed: "
+                f"npm ci --prefix {directory} --ignore-scripts --no-audit --no-fund"
             )
         super().start()
-
-
-class IcebirdEngine(NodeProgramEngine):
-    """Iceberg tables read by the `icebird` npm package (JavaScript), through the line protocol."""
-
-    name = "icebird"
-    folder = "icebird_engine"
-    package = "icebird"

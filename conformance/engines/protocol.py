@@ -35,14 +35,11 @@ from typing import Any
 from collections.abc import Callable
 
 from conformance.engines import DEFAULT_TIMEOUT, golden_tables
-from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.protocol_errors import ProtocolError
 
 PROTOCOL_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-
-
-class ProtocolError(EngineFailure):
-    """The engine process broke the protocol, died or hung; the message carries its stderr."""
 
 
 Validator = Callable[[str, dict[str, Any]], None]  # (schema definition name, message) -> raise ProtocolError
@@ -67,7 +64,8 @@ def check_hello(hello: Any) -> dict[str, Any]:
     omits = hello.get("omits-columns", [])
     if not isinstance(omits, list) or not set(omits) <= set(golden_tables.LINEAGE_COLUMNS):
         problems.append(
-            f"'omits-columns' may name only the row lineage columns {list(golden_tables.LINEAGE_COLUMNS)} (got {_short(omits)})"
+            f"'omits-columns' may name only the row lineage columns {list(golden_tables.LINEAGE_COLUMNS)} "
+            f"(got {_short(omits)})"
         )
     if problems:
         raise ProtocolError("bad start reply: " + "; ".join(problems), restart=False)
@@ -262,7 +260,7 @@ class ProtocolEngine(Engine):
         if timeout is not None:
             self.timeout = timeout
         if validate_protocol:
-            from conformance.engines.protocol_schema import validate
+            from conformance.engines.protocol_schema import validate  # here: it needs jsonschema
 
             self.validate = validate
 

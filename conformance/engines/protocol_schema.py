@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from conformance.engines.protocol import ProtocolError
+from conformance.engines.protocol_errors import ProtocolError
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "protocol.schema.json"
 

@@ -6,21 +6,21 @@ from __future__ import annotations
 import importlib
 
 BUILTIN: dict[str, str] = {
-    "reference": "conformance.engines.reference:ReferenceEngine",
-    "reference-seed": "conformance.engines.reference:SeedReferenceEngine",
+    "reference": "conformance.engines.reference.adapter:ReferenceEngine",
+    "reference-seed": "conformance.engines.reference.adapter:SeedReferenceEngine",
     "iceberg-java": "conformance.engines.iceberg_java.engine:IcebergJavaEngine",
-    "pyiceberg-core": "conformance.engines.pyiceberg_core:PyIcebergCoreEngine",
-    "pyiceberg": "conformance.engines.pyiceberg:PyIcebergEngine",
-    "duckdb": "conformance.engines.duckdb_engine:DuckDBEngine",
-    "polars": "conformance.engines.polars_engine:PolarsEngine",
-    "daft": "conformance.engines.daft_engine:DaftEngine",
-    "chdb": "conformance.engines.chdb_engine:ChdbEngine",
+    "pyiceberg-core": "conformance.engines.pyiceberg_core.adapter:PyIcebergCoreEngine",
+    "pyiceberg": "conformance.engines.pyiceberg.adapter:PyIcebergEngine",
+    "duckdb": "conformance.engines.duckdb.adapter:DuckDBEngine",
+    "polars": "conformance.engines.polars.adapter:PolarsEngine",
+    "daft": "conformance.engines.daft.adapter:DaftEngine",
+    "chdb": "conformance.engines.chdb.adapter:ChdbEngine",
     # Sail's own Rust Iceberg reader, behind a Spark Connect server on loopback.
-    "sail": "conformance.engines.sail_engine:SailEngine",
-    # A JavaScript reader: a node program speaking the line protocol (engines/node_programs.py).
-    "icebird": "conformance.engines.node_programs:IcebirdEngine",
+    "sail": "conformance.engines.sail.adapter:SailEngine",
+    # A JavaScript reader: a node program speaking the line protocol (engines/icebird/).
+    "icebird": "conformance.engines.icebird.adapter:IcebirdEngine",
     # Iceberg Java reading whole tables through Spark; its session starts only while it answers a batch.
-    "iceberg-spark": "conformance.engines.spark_engine:IcebergSparkEngine",
+    "iceberg-spark": "conformance.engines.iceberg_spark.adapter:IcebergSparkEngine",
 }
 DEFAULT = tuple(BUILTIN)
 

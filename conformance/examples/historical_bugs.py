@@ -17,7 +17,7 @@ from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, civil_from_days
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
 
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 
 
 UNCHANGED = object()

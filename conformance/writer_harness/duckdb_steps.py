@@ -8,7 +8,7 @@ ENDPOINT 'http://127.0.0.1:<port>', AUTHORIZATION_TYPE 'none')`. DuckDB writes t
 delete files, manifests and manifest lists, and sends its commit as REST requirements and updates;
 the catalog applies them and writes the metadata JSON (named `NNNNN-<uuid>.metadata.json`), so the
 metadata files are PyIceberg's rendering of DuckDB's updates. The extensions (httpfs for HTTP, avro,
-iceberg) are loaded from their PyPI wheels by path, as `conformance.engines.duckdb_engine` does, with
+iceberg) are loaded from their PyPI wheels by path, as `conformance.engines.duckdb.adapter` does, with
 auto-install and auto-load off. DuckDB runs in a child process (`python -m
 conformance.writer_harness.duckdb_steps <endpoint>`, time zone UTC), so that an abort inside DuckDB is
 the writer's crash, not the harness's; the catalog server runs in the harness's process.
@@ -151,7 +151,7 @@ def connect(endpoint: str) -> Any:
     time zone UTC, and the REST catalog at `endpoint` attached as `ice`, without authorization."""
     import duckdb
 
-    from conformance.engines.duckdb_engine import extension_file
+    from conformance.engines.duckdb.adapter import extension_file
 
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     for dist, package, name in EXTENSIONS:

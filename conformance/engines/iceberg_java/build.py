@@ -473,7 +473,8 @@ def run_check(build: Build, log: Log = _stdout_log) -> int:
     try:
         with EngineProcess(build.command()) as engine:
             log(
-                f"engine {engine.hello.get('engine')} {engine.hello.get('version')} started in {time.monotonic() - started:.2f}s"
+                f"engine {engine.hello.get('engine')} {engine.hello.get('version')} "
+                f"started in {time.monotonic() - started:.2f}s"
             )
             results = engine.run(cases)
     except ProtocolError as e:

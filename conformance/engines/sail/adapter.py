@@ -42,7 +42,6 @@ new server.
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +59,10 @@ class SailEngine(Engine):
     """Sail's native Iceberg reader, through a Spark Connect session on a local Sail server."""
 
     name = "sail"
+    distribution = "pysail"
+    # Sail 0.7.2 exposes no `_row_id` or `_last_updated_sequence_number` column (nor any other
+    # metadata column) to a reader: read-table compares the other columns
+    reads_row_lineage = False
     capabilities = frozenset({OP})
 
     def __init__(self) -> None:
@@ -114,18 +117,6 @@ class SailEngine(Engine):
         finally:
             if server is not None:
                 server.stop()
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("pysail")
-        except metadata.PackageNotFoundError:
-            return "unknown"
-
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Sail 0.7.2 exposes no `_row_id` or `_last_updated_sequence_number` column (nor any other
-        metadata column) to a reader: read-table compares the other columns."""
-        return golden_tables.without_columns(output) if op == OP else output
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op != OP:

@@ -144,6 +144,7 @@ class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
+    distribution = "duckdb"
     capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
@@ -151,17 +152,8 @@ class DuckDBEngine(ColumnEngine):
         self._versions: dict[str, str] = {}
 
     def start(self) -> None:
-        try:
-            import duckdb
-        except ImportError as e:
-            raise EngineUnavailable(
-                f"duckdb: cannot import it ({e}); install it with: {pip_command(with_duckdb=True)}"
-            ) from None
-        if duckdb.__version__ != DUCKDB_VERSION:
-            raise EngineUnavailable(
-                f"duckdb: version {duckdb.__version__} is installed, the adapter needs {DUCKDB_VERSION} "
-                f"(the extension packages are built for one DuckDB version): {pip_command(with_duckdb=True)}"
-            )
+        why = " (the extension packages are built for one DuckDB version)"
+        duckdb = self.require("duckdb", DUCKDB_VERSION, pip_command(with_duckdb=True), why)
         files = [(name, extension_file(dist, package, name)) for dist, package, name in EXTENSIONS]
         con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
         try:
@@ -172,7 +164,8 @@ class DuckDBEngine(ColumnEngine):
                     raise EngineUnavailable(f"duckdb: cannot load the {name} extension from {path}: {e}") from None
             con.execute("SET TimeZone = 'UTC'")
             rows = con.execute(
-                "SELECT extension_name, extension_version FROM duckdb_extensions() WHERE loaded AND extension_name IN ('iceberg', 'avro')"
+                "SELECT extension_name, extension_version FROM duckdb_extensions() "
+                "WHERE loaded AND extension_name IN ('iceberg', 'avro')"
             ).fetchall()
         except BaseException:
             con.close()
@@ -188,10 +181,7 @@ class DuckDBEngine(ColumnEngine):
     @property
     def version(self) -> str:
         if not self._versions:
-            try:
-                return metadata.version("duckdb")
-            except metadata.PackageNotFoundError:
-                return "unknown"
+            return super().version
         extensions = ", ".join(f"{n} extension {v}" for n, v in sorted(self._versions.items()) if n != "duckdb")
         return f"{self._versions['duckdb']} ({extensions})"
 
@@ -200,7 +190,10 @@ class DuckDBEngine(ColumnEngine):
         if why is not None or op in ("read-table-metadata", tree_files.OP, "read-table"):
             return why
         if not _PARAMETERIZED.fullmatch(inp["transform"]):
-            return f"DuckDB's iceberg extension has no {inp['transform']!r} transform function (only iceberg_bucket and iceberg_truncate)"
+            return (
+                f"DuckDB's iceberg extension has no {inp['transform']!r} transform function "
+                "(only iceberg_bucket and iceberg_truncate)"
+            )
         t = inp["type"]
         if not (isinstance(t, str) and (t in _SIMPLE or t.startswith(("decimal", "fixed")))):
             return f"DuckDB has no type for Iceberg's {t}"
@@ -232,10 +225,10 @@ class DuckDBEngine(ColumnEngine):
         return super().run_batch(op, cases)
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb_engine`):
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb.adapter`):
         a crash is the error of the case being read, and a new child takes the rest."""
         return child_reads.run(
-            "conformance.engines.duckdb_engine",
+            "conformance.engines.duckdb.adapter",
             inputs,
             lambda table, inp: {
                 "metadata": table.metadata_location,
@@ -286,8 +279,9 @@ class DuckDBEngine(ColumnEngine):
                 snapshot, args = ", snapshot_from_id := ?", args + [inp["snapshot-id"]]
             try:
                 rows = self._con.execute(
-                    "SELECT manifest_path, manifest_sequence_number, manifest_content, status, content, file_path, record_count "
-                    f"FROM iceberg_metadata(?, allow_moved_paths := true, version := ?, version_name_format := '%s%s'{snapshot})",
+                    "SELECT manifest_path, manifest_sequence_number, manifest_content, status, content, file_path, "
+                    "record_count FROM iceberg_metadata(?, allow_moved_paths := true, version := ?, "
+                    f"version_name_format := '%s%s'{snapshot})",
                     args,
                 ).fetchall()
             except Exception as e:  # duckdb.Error
@@ -360,7 +354,8 @@ class DuckDBEngine(ColumnEngine):
         list_type, value_sql = self._duckdb_type(source)
         return (
             f"SELECT {_FUNCTIONS[m.group(1)]}(CAST({param} AS INTEGER), {value_sql}) "
-            f"FROM (SELECT unnest(CAST($1 AS {list_type}[])) AS x, generate_subscripts(CAST($1 AS {list_type}[]), 1) AS i) "
+            f"FROM (SELECT unnest(CAST($1 AS {list_type}[])) AS x, "
+            f"generate_subscripts(CAST($1 AS {list_type}[]), 1) AS i) "
             f"ORDER BY i"
         )
 

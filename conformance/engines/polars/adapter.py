@@ -22,7 +22,8 @@ expectations (`partial_view`). A read that raises is that case's error.
 
 Each Iceberg type is handed to Polars as the dtype Polars' Iceberg code gives it, with the casts
 the sink applies before hashing (int and long as Int64, `fixed`, `binary` and `uuid` as Binary,
-`timestamptz` as a UTC Datetime, `unknown` as Null, as PyIceberg's Arrow schema gives it); boolean, float and double go in as Boolean, Float32 and Float64,
+`timestamptz` as a UTC Datetime, `unknown` as Null, as PyIceberg's Arrow schema gives it);
+boolean, float and double go in as Boolean, Float32 and Float64,
 which `_mm3_hash` rejects. Cases are batched: one Series per type, or one call per value when the
 batch fails.
 """
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from importlib import metadata
 from typing import Any
 
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
@@ -48,23 +48,17 @@ class PolarsEngine(ColumnEngine):
     """Polars' Iceberg murmur3 hash (`Expr._mm3_hash`) and its Iceberg scan (`scan_iceberg`)."""
 
     name = "polars"
+    distribution = "polars"
+    # Polars 2.1's Iceberg scan has no `_row_id` or `_last_updated_sequence_number` column (nor any
+    # other way to read row lineage): read-table compares the other columns
+    reads_row_lineage = False
     capabilities = frozenset({"hash", "read-table"})
 
     def __init__(self) -> None:
         self._pl: Any = None
 
     def start(self) -> None:
-        try:
-            import polars
-        except ImportError as e:
-            raise EngineUnavailable(
-                f"polars: cannot import it ({e}); install it with: pip install polars=={POLARS_VERSION}"
-            ) from None
-        if polars.__version__ != POLARS_VERSION:
-            raise EngineUnavailable(
-                f"polars: version {polars.__version__} is installed, the adapter was written against {POLARS_VERSION}: "
-                f"pip install polars=={POLARS_VERSION}"
-            )
+        polars = self.require("polars", POLARS_VERSION, f"pip install polars=={POLARS_VERSION}")
         missing = [
             n for n in ("scan_iceberg", "sink_iceberg") if not hasattr(polars, n) and not hasattr(polars.LazyFrame, n)
         ]
@@ -72,37 +66,22 @@ class PolarsEngine(ColumnEngine):
             raise EngineUnavailable(f"polars {polars.__version__}: no {', '.join(missing or ['Expr._mm3_hash'])}")
         self._pl = polars
 
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("polars")
-        except metadata.PackageNotFoundError:
-            return "unknown"
-
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Polars 2.1's Iceberg scan has no `_row_id` or `_last_updated_sequence_number` column
-        (nor any other way to read row lineage): read-table compares the other columns."""
-        return golden_tables.without_columns(output) if op == "read-table" else output
-
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table":
-            return [self._read_table(c["input"]) for c in cases]
+            return self.read_tables(cases)
         return super().run_batch(op, cases)
 
-    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
-        """One snapshot's rows as `scan_iceberg` returns them."""
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
+        """One snapshot's rows as `scan_iceberg` returns them (what it raises, PyIceberg's
+        ValueError for equality deletes, Polars' ComputeError, ..., is the case's error)."""
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = golden_tables.table(inp["table"])
-            with warnings.catch_warnings():
-                warnings.filterwarnings(
-                    "ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning
-                )
-                frame = self._pl.scan_iceberg(table.metadata_location, snapshot_id=inp["snapshot-id"]).collect()
-            return EngineAnswer(True, table_rows(frame.to_arrow()))
-        except Exception as e:  # PyIceberg's ValueError for equality deletes, Polars' ComputeError, ...
-            return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", message=".*polars_iceberg", category=self._pl.exceptions.PerformanceWarning
+            )
+            frame = self._pl.scan_iceberg(table.metadata_location, snapshot_id=snapshot_id).collect()
+        return table_rows(frame.to_arrow())
 
     def group_key(self, inp: dict[str, Any]) -> str:
         return json.dumps(inp["type"], sort_keys=True)

@@ -1,12 +1,12 @@
 """A line-protocol engine (version 2) that misbehaves on purpose, to test the runner:
 
-    python -m conformance.examples.misbehaving_engine reversed        # answers in reverse order
-    python -m conformance.examples.misbehaving_engine hang            # hello, then never answers a batch
-    python -m conformance.examples.misbehaving_engine crash ID        # exits when a batch holds case ID
-    python -m conformance.examples.misbehaving_engine garbage [NAME]  # answers "garbage", as NAME
+    python -m tests.judge_breakers.misbehaving_engine reversed        # answers in reverse order
+    python -m tests.judge_breakers.misbehaving_engine hang            # hello, then never answers a batch
+    python -m tests.judge_breakers.misbehaving_engine crash ID        # exits when a batch holds case ID
+    python -m tests.judge_breakers.misbehaving_engine garbage [NAME]  # answers "garbage", as NAME
 
 Cases it answers properly are answered by the reference (`spec_impl`), so everything but the
-misbehaviour passes. Use it through `--engine 'cmd:NAME=python -m conformance.examples.misbehaving_engine MODE'`.
+misbehaviour passes. Use it through `--engine 'cmd:NAME=python -m tests.judge_breakers.misbehaving_engine MODE'`.
 """
 
 from __future__ import annotations

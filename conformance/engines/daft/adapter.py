@@ -47,7 +47,6 @@ A read that raises is that case's error.
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from typing import Any
 
 from spec_impl import transforms
@@ -74,6 +73,10 @@ class DaftEngine(ColumnEngine):
     """Daft's native Iceberg partition transforms and its Iceberg reader (`read_iceberg`)."""
 
     name = "daft"
+    distribution = "daft"
+    # Daft's `read_iceberg` has no `_row_id` or `_last_updated_sequence_number` column (nor any other
+    # way to read row lineage): read-table compares the other columns
+    reads_row_lineage = False
     capabilities = frozenset({"transform", "read-table"})
 
     def __init__(self) -> None:
@@ -83,33 +86,18 @@ class DaftEngine(ColumnEngine):
         self._refusals: dict[tuple[str, str], str | None] = {}
 
     def start(self) -> None:
-        hint = f"install it with: pip install daft=={DAFT_VERSION}"
+        daft = self.require("daft", DAFT_VERSION, f"pip install daft=={DAFT_VERSION}")
         try:
-            import daft
             import pyarrow
             from pyiceberg.table import StaticTable
         except ImportError as e:
-            raise EngineUnavailable(f"daft: cannot import it or its dependencies ({e}); {hint}") from None
-        if daft.__version__ != DAFT_VERSION:
             raise EngineUnavailable(
-                f"daft: version {daft.__version__} is installed, the adapter was written against {DAFT_VERSION}; {hint}"
-            )
+                f"daft: cannot import its dependencies ({e}); install pyarrow and pyiceberg"
+            ) from None
         missing = [m for m in (*_TEMPORAL.values(), *_PARAMETER_METHODS.values()) if not hasattr(daft.Expression, m)]
         if missing or not hasattr(daft, "read_iceberg"):
             raise EngineUnavailable(f"daft {daft.__version__}: no {', '.join(missing or ['read_iceberg'])}")
         self._daft, self._pa, self._static_table = daft, pyarrow, StaticTable
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("daft")
-        except metadata.PackageNotFoundError:
-            return "unknown"
-
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Daft 0.7.26's Iceberg reader has no `_row_id` or `_last_updated_sequence_number` column
-        (nor any other way to read row lineage): read-table compares the other columns."""
-        return golden_tables.without_columns(output) if op == "read-table" else output
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
@@ -156,19 +144,22 @@ class DaftEngine(ColumnEngine):
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table":
-            return [self._read_table(c["input"]) for c in cases]
+            return self.read_tables(cases)
         return super().run_batch(op, cases)
 
-    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `daft.read_iceberg` returns them."""
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = self._static_table.from_metadata(golden_tables.table(inp["table"]).metadata_location)
-            frame = self._daft.read_iceberg(table, snapshot_id=inp["snapshot-id"])
-            return EngineAnswer(True, table_rows(frame.to_arrow()))
-        except Exception as e:  # PyIceberg's planning errors, Daft's reader errors, a value table_rows has no form for
-            return EngineAnswer(False, error=_stable(f"{type(e).__name__}: {' '.join(str(e).split())[:1000]}"))
+        frame = self._daft.read_iceberg(
+            self._static_table.from_metadata(table.metadata_location), snapshot_id=snapshot_id
+        )
+        return table_rows(frame.to_arrow())
+
+    def table_error(self, error: BaseException) -> str:
+        """PyIceberg's planning errors, Daft's reader errors, a value table_rows has no form for: on
+        one line, without what changes between runs."""
+        return _stable(f"{type(error).__name__}: {' '.join(str(error).split())[:1000]}")
 
     # The transform op, through ColumnEngine: prepare / value / call / answer.
 

@@ -50,7 +50,7 @@ and the adapter leaves them as they are. Only representation differences are con
 column's Iceberg type in the snapshot's schema (read from the metadata JSON: plumbing, no rule
 applied): binary string -> binary, top-level time seconds -> time64[us] (a lost fraction still
 shows), timestamp[_ns] with a zone -> without. chDB reads only files under its working directory. So
-each child process that reads (`python -m conformance.engines.chdb_engine`) runs in the tables'
+each child process that reads (`python -m conformance.engines.chdb.adapter`) runs in the tables'
 common directory. A crash is the error of the case being read, and a new child takes the rest.
 """
 
@@ -59,7 +59,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +131,7 @@ class ChdbEngine(ColumnEngine):
     """chDB's Iceberg functions (`hash`, `transform`) and its `icebergLocal` reader (`read-table`)."""
 
     name = "chdb"
+    distribution = "chdb"
     capabilities = frozenset({"hash", "transform", "read-table"})
 
     def __init__(self) -> None:
@@ -139,17 +139,7 @@ class ChdbEngine(ColumnEngine):
         self._clickhouse = ""
 
     def start(self) -> None:
-        try:
-            import chdb
-        except ImportError as e:
-            raise EngineUnavailable(
-                f"chdb: cannot import it ({e}); install it with: pip install chdb=={CHDB_VERSION}"
-            ) from None
-        if chdb.__version__ != CHDB_VERSION:
-            raise EngineUnavailable(
-                f"chdb: version {chdb.__version__} is installed, the adapter was written against "
-                f"{CHDB_VERSION}: pip install chdb=={CHDB_VERSION}"
-            )
+        chdb = self.require("chdb", CHDB_VERSION, f"pip install chdb=={CHDB_VERSION}")
         names = ", ".join(f"'{n}'" for n in _FUNCTIONS)
         found = (
             chdb.query(f"SELECT name FROM system.functions WHERE name IN ({names})", "ArrowTable")
@@ -163,10 +153,9 @@ class ChdbEngine(ColumnEngine):
 
     @property
     def version(self) -> str:
-        try:
-            version = metadata.version("chdb")
-        except metadata.PackageNotFoundError:
-            return "unknown"
+        version = super().version
+        if version == "unknown":
+            return version
         return f"{version} (ClickHouse {self._clickhouse})" if self._clickhouse else version
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
@@ -175,7 +164,10 @@ class ChdbEngine(ColumnEngine):
             return why
         text = inp.get("transform")
         if op == "transform" and not (_PARAMETERIZED.fullmatch(text) or text in _TEMPORAL):
-            return f"chDB has no Iceberg function for the transform {text!r} (only bucket, truncate, year, month, day, hour)"
+            return (
+                f"chDB has no Iceberg function for the transform {text!r} "
+                "(only bucket, truncate, year, month, day, hour)"
+            )
         try:
             source = parse_type(inp["type"])
             ch_type, _, held = _clickhouse_type(source)
@@ -245,7 +237,7 @@ class ChdbEngine(ColumnEngine):
     # --- read-table ----------------------------------------------------------------------------
 
     def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb_engine`):
+        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb.adapter`):
         a crash is the error of the case being read, and a new child takes the rest. chDB's table
         functions read only files under the working directory (user_files_path "."): a child runs
         in the tables' common directory."""
@@ -259,7 +251,7 @@ class ChdbEngine(ColumnEngine):
             }
 
         return child_reads.run(
-            "conformance.engines.chdb_engine",
+            "conformance.engines.chdb.adapter",
             inputs,
             request,
             "chDB",

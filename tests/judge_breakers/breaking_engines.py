@@ -1,6 +1,6 @@
 """Engines that exist only to break the judge: each must get the right verdict, never a pass.
 
-In this process (`--engine conformance.examples.breaking_engines:RefuseAll`):
+In this process (`--engine tests.judge_breakers.breaking_engines:RefuseAll`):
 
 - `RefuseAll` rejects every input: it must score 0 on computed cases, its rejections counted apart;
 - `Garbage` answers the string "garbage" to everything; `GarbageAsIcebergJava` does so under the
@@ -8,7 +8,7 @@ In this process (`--engine conformance.examples.breaking_engines:RefuseAll`):
 - `KnownCaseAnsweredDifferently` is the reference under the name `iceberg-java`, except that it
   answers one known case exactly as pinned (K) and another with a different wrong answer (F).
 
-Over the line protocol, `python -m conformance.examples.misbehaving_engine MODE` (reversed order,
+Over the line protocol, `python -m tests.judge_breakers.misbehaving_engine MODE` (reversed order,
 a hang, a crash in the middle of a batch). `tests/test_judge_breakers.py` runs them all.
 """
 
@@ -20,7 +20,7 @@ from spec_impl.vectors.ops import OPS
 
 from conformance import known
 from conformance.engines.base import Engine, EngineAnswer
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 
 
 class RefuseAll(Engine):

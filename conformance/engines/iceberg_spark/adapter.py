@@ -19,11 +19,10 @@ start sessions on warehouses of their own. A failing case (a Java exception) is 
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any
 
 from conformance.engines import golden_tables
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable, installed_version
 
 OP = "read-table"
 
@@ -36,6 +35,7 @@ class IcebergSparkEngine(Engine):
 
     def __init__(self) -> None:
         self._iceberg_version: str | None = None
+        self._spark: Any = None  # the session, while a batch is answered
 
     def start(self) -> None:
         """Checks pyspark, Java and the Iceberg jars; the Spark session itself starts in `run_batch`."""
@@ -52,11 +52,7 @@ class IcebergSparkEngine(Engine):
 
     @property
     def version(self) -> str:
-        try:
-            spark = metadata.version("pyspark")
-        except metadata.PackageNotFoundError:
-            spark = "unknown"
-        return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {spark}"
+        return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {installed_version('pyspark')}"
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op != OP:
@@ -69,31 +65,33 @@ class IcebergSparkEngine(Engine):
             )
         except Exception as e:  # BuildError, RuntimeError (another session is running), a JVM that does not start
             return [EngineAnswer(False, error=f"cannot start the Spark session: {type(e).__name__}: {e}")] * len(cases)
+        self._spark = spark
         try:
-            return [self._read(spark, c["input"]) for c in cases]
+            return self.read_tables(cases)
         finally:
+            self._spark = None
             spark_session.stop_local_spark_session()
 
-    def _read(self, spark: Any, inp: dict[str, Any]) -> EngineAnswer:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         import pyarrow as pa
         from pyspark.sql.pandas.types import to_arrow_schema
 
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = golden_tables.table(inp["table"])
-            frame = spark.read.format("iceberg").option("snapshot-id", inp["snapshot-id"]).load(str(table.directory))
-            columns = list(frame.columns) + (list(golden_tables.LINEAGE_COLUMNS) if table.format_version >= 3 else [])
-            selected = frame.select(*columns)
-            # Spark's own Arrow conversion: structs, maps, decimals and timestamps keep their types
-            batches = selected._collect_as_arrow()
-            arrow = pa.Table.from_batches(batches) if batches else to_arrow_schema(selected.schema).empty_table()
-            return EngineAnswer(True, table_rows(arrow))
-        except Exception as e:  # Py4JJavaError, AnalysisException, ...
-            return EngineAnswer(False, error=_message(e))
+        frame = self._spark.read.format("iceberg").option("snapshot-id", snapshot_id).load(str(table.directory))
+        columns = list(frame.columns) + (list(golden_tables.LINEAGE_COLUMNS) if table.format_version >= 3 else [])
+        selected = frame.select(*columns)
+        # Spark's own Arrow conversion: structs, maps, decimals and timestamps keep their types
+        batches = selected._collect_as_arrow()
+        arrow = pa.Table.from_batches(batches) if batches else to_arrow_schema(selected.schema).empty_table()
+        return table_rows(arrow)
+
+    def table_error(self, error: BaseException) -> str:
+        """Py4JJavaError, AnalysisException, ...: the exception and its Java causes, without the stack traces."""
+        return _message(error)
 
 
-def _message(e: Exception) -> str:
+def _message(e: BaseException) -> str:
     """The exception and its Java causes, without the stack traces."""
     lines = [line.strip() for line in str(e).splitlines()]
     kept = [line for line in lines if line and not line.startswith(("at ", "..."))]

@@ -46,7 +46,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +74,10 @@ class PyIcebergCoreEngine(ColumnEngine):
     """iceberg-rust's Arrow transforms, manifest reader and DataFusion table provider through pyiceberg-core."""
 
     name = "pyiceberg-core"
+    distribution = "pyiceberg-core"
+    reads_row_lineage = False
+    # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException (a BaseException)
+    table_errors = (BaseException,)
     capabilities = frozenset({"transform", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
@@ -121,16 +124,14 @@ class PyIcebergCoreEngine(ColumnEngine):
         """For read-manifest-tree, the raw values pyiceberg-core reads (see the module doc): no
         first_row_id, no value that needs inheritance, no snapshot id or sequence number (found by
         the adapter's JSON lookup). For read-table, the rows without the row lineage columns, which
-        the DataFusion provider does not return."""
-        if op == "read-table":
-            return golden_tables.without_columns(output)
+        the DataFusion provider does not return (`reads_row_lineage`)."""
         if op != tree_files.OP:
-            return output
+            return super().partial_view(op, output)
         return tree_files.tree_view(output, (), _MANIFEST_KEYS, _ENTRY_KEYS)
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         if op == "read-table":
-            return [self._read_table(c["input"]) for c in cases]
+            return self.read_tables(cases)
         if op != tree_files.OP:
             return super().run_batch(op, cases)
         answers = []
@@ -181,32 +182,19 @@ class PyIcebergCoreEngine(ColumnEngine):
                 )
         return {"manifests": manifests, "entries": entries}
 
-    def _read_table(self, inp: dict[str, Any]) -> EngineAnswer:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as iceberg-rust's DataFusion provider returns them."""
         from spec_impl.vectors.tables import table_rows
 
         if self._datafusion is None:
             return EngineAnswer.declined(self._no_datafusion)
         provider, session = self._datafusion
-        try:
-            table = golden_tables.table(inp["table"])
-            location = _snapshot_metadata(table.metadata_location, inp["snapshot-id"])
-            if location is None:
-                return EngineAnswer.declined(f"no metadata file has snapshot {inp['snapshot-id']} as current")
-            ctx = session()
-            ctx.register_table("t", provider(["conformance", table.id], location, {}))
-            return EngineAnswer(True, table_rows(ctx.sql("SELECT * FROM t").to_arrow_table()))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as e:  # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException
-            return EngineAnswer(False, error=f"{type(e).__name__}: {e}")
-
-    @property
-    def version(self) -> str:
-        try:
-            return metadata.version("pyiceberg-core")
-        except metadata.PackageNotFoundError:
-            return "unknown"
+        location = _snapshot_metadata(table.metadata_location, snapshot_id)
+        if location is None:
+            return EngineAnswer.declined(f"no metadata file has snapshot {snapshot_id} as current")
+        ctx = session()
+        ctx.register_table("t", provider(["conformance", table.id], location, {}))
+        return table_rows(ctx.sql("SELECT * FROM t").to_arrow_table())
 
     def prepare(self, inp: dict[str, Any]) -> tuple:
         return inp["transform"], parse_type(inp["type"]), self._function(inp["transform"])
