@@ -1,6 +1,7 @@
 """Known discrepancies: engine behaviour that differs from the spec, recorded as data.
 
-Each entry of `known_discrepancies.json` names the engine (any engine, built-in or third-party, by
+Each engine's entries live in its own ledger file, `vectors/known/engines/<engine>.json` (found
+through `spec_impl.resources`). Each entry names the engine (any engine, built-in or third-party, by
 the name it runs under), the case id, what the spec expects and what the engine does, the spec
 text that decides it, an upstream issue when one exists, and what the engine was observed to
 answer, pinned: `returned` (its output) or `raised` (a regular expression its error message must
@@ -11,7 +12,7 @@ both observations, and a correct answer means the entry is stale (`fixed`: remov
 
 `pytest conformance/ --record-observations OBS.json` saves what the engines answered, and
 `python -m conformance.known_pin OBS.json` writes it into the entries (a deliberate step: the suite
-itself never rewrites the file).
+itself never rewrites the files).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.engines.base import EngineAnswer
+from spec_impl.resources import known_engine_file, known_engine_files
 from conformance.judge import ALLOWED, CREDITED, DIVERGENCE, FIXED, KNOWN, UNSUPPORTED, FAIL, Verdict, same_output
 
-KNOWN_FILE = Path(__file__).resolve().parent / "known_discrepancies.json"
 _MISSING = object()
 
 
@@ -123,14 +124,14 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
             FIXED,
             f"recorded as a known discrepancy, but the spec does not require the reference's answer here "
             f"({verdict.outcome}: {verdict.message}): remove the entry for {entry.engine} {entry.case} "
-            f"from {KNOWN_FILE.name}",
+            f"from {ledger_name(entry.engine)}",
             verdict.question,
         )
     if verdict.outcome in CREDITED:
         return Verdict(
             FIXED,
             f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
-            f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}",
+            f"for {entry.engine} {entry.case} from {ledger_name(entry.engine)}",
         )
     if entry.reproduces(case, answer):
         return Verdict(KNOWN, entry.reason())
@@ -152,13 +153,25 @@ def _show(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
+def ledger_name(engine: str) -> str:
+    """How messages name an engine's ledger file: `known/engines/<engine>.json`."""
+    return f"known/engines/{known_engine_file(engine).name}"
+
+
 @cache
-def _document(path: Path = KNOWN_FILE) -> dict:
-    """The file as strict JSON (RFC 8259: no NaN tokens); a pinned float that JSON cannot carry is
-    written `{"$float": "nan" | "inf" | "-inf"}` (`known_pin.dumps`) and read back as that float."""
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"), object_hook=_non_finite, parse_constant=_no_constant)
+def _document(path: Path | None = None) -> dict:
+    """The ledger as one document: the entries and scopes of every engine file (or of the one file
+    `path`). Each file is strict JSON (RFC 8259: no NaN tokens); a pinned float that JSON cannot
+    carry is written `{"$float": "nan" | "inf" | "-inf"}` (`known_pin.dumps`) and read back as
+    that float."""
+    merged: dict[str, list] = {"discrepancies": [], "random-value-scopes": []}
+    for file in [path] if path is not None else known_engine_files():
+        if not file.exists():
+            continue
+        doc = json.loads(file.read_text(encoding="utf-8"), object_hook=_non_finite, parse_constant=_no_constant)
+        for key in merged:
+            merged[key] += doc.get(key, [])
+    return merged
 
 
 def _non_finite(obj: dict[str, Any]) -> Any:
@@ -167,7 +180,7 @@ def _non_finite(obj: dict[str, Any]) -> Any:
 
 def _no_constant(token: str) -> Any:
     raise ValueError(
-        f'{KNOWN_FILE.name}: {token} is not JSON; write {{"$float": "{token.lower().replace("infinity", "inf")}"}}'
+        f'known/engines/*.json: {token} is not JSON; write {{"$float": "{token.lower().replace("infinity", "inf")}"}}'
     )
 
 
@@ -192,13 +205,12 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
 
 
 @cache
-def load(path: Path = KNOWN_FILE) -> dict[tuple[str, str], Discrepancy]:
-    entries = {"discrepancies": [], **_document(path)}
+def load(path: Path | None = None) -> dict[tuple[str, str], Discrepancy]:
     table = {}
-    for e in entries["discrepancies"]:
+    for e in _document(path)["discrepancies"]:
         d = from_entry(e)
         if (d.engine, d.case) in table:
-            raise ValueError(f"{path}: duplicate entry for {d.engine} {d.case}")
+            raise ValueError(f"{path or 'known/engines'}: duplicate entry for {d.engine} {d.case}")
         table[(d.engine, d.case)] = d
     return table
 
@@ -245,11 +257,13 @@ class Scope:
 
 
 @cache
-def scopes(path: Path = KNOWN_FILE) -> tuple[Scope, ...]:
+def scopes(path: Path | None = None) -> tuple[Scope, ...]:
     out = []
-    for e in _document(path).get("random-value-scopes", []):
+    for e in _document(path)["random-value-scopes"]:
         if e.get("when") is not None and e["when"] not in CONDITIONS:
-            raise ValueError(f"{path}: unknown condition {e['when']!r} (known: {', '.join(CONDITIONS)})")
+            raise ValueError(
+                f"{path or 'known/engines'}: unknown condition {e['when']!r} (known: {', '.join(CONDITIONS)})"
+            )
         out.append(Scope(e["engine"], tuple(e["ops"]), tuple(e["types"]), e["decided-by"], e.get("when")))
     return tuple(out)
 

@@ -23,6 +23,7 @@ from conformance.conftest import ENGINES_EXTRA
 from conformance.writer_harness import cli, scenario, strategies, values
 from conformance.writer_harness.harness import classify, known_findings
 from conformance.writer_harness.strategies import histories
+from spec_impl.resources import writers_ledger_file
 
 pytestmark = pytest.mark.writer
 
@@ -656,7 +657,7 @@ def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():
 
 # --- what each finding is judged against, and its level ----------------------------------------------------
 
-KNOWN_JSON = Path(__file__).parent / "writer_harness" / "known_findings.json"
+KNOWN_JSON = writers_ledger_file()
 
 
 def test_every_known_finding_names_its_rule_and_level():

@@ -13,7 +13,7 @@ file and delete file of the snapshot with the reference's rules (`spec_impl.metr
 - `job`: the Spark job (manifests in parallel, then the file tasks spread over the executors with
   `mapPartitions`; only violations and per-partition counters come back to the driver);
 - `report`: the terminal summary, JSON and HTML; `cli`: the command line (`submit` for
-  spark-submit); `known`: the recorded writer findings (`known_findings.json`).
+  spark-submit); `known`: the recorded writer findings (`vectors/known/audit.json`).
 
 The rules the audit applies that `spec_impl` had no id for are registered in `rules`.
 """

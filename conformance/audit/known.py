@@ -1,5 +1,5 @@
 """Known writer findings: what the audit reports as known (recorded with the spec text that
-decides them in `known_findings.json`) instead of failing the run, each at one of the suite's
+decides them in the ledger file `vectors/known/audit.json`) instead of failing the run, each at one of the suite's
 three levels (violation, divergence, allowed) and counted by level.
 
 An entry matches a violation by rule id and a regular expression searched in its message.
@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from spec_impl.resources import audit_ledger_file
+
 from .model import Violation
 
-KNOWN_PATH = Path(__file__).with_name("known_findings.json")
+KNOWN_PATH = audit_ledger_file()
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ hypothesis driving generated histories through `runner.HistoryRun`.
 A history that names its writer (`"writer": "pyiceberg"`, or a scenario's description of it) runs on
 that writer whatever the harness's default.
 
-Known findings (`known_findings.json`) are findings of a writer (Iceberg Java through Spark,
-PyIceberg) or a reader that are recorded with the rule that decides them: they are reported,
+Known findings (the ledger file `vectors/known/writers.json`) are findings of a writer (Iceberg
+Java through Spark, PyIceberg) or a reader that are recorded with the rule that decides them: they are reported,
 but do not fail a run. Each entry matches a check (or a list of checks) and a regular expression of
 the message, optionally only after a step of one op (`step-op`), on tables of one writer
 (`writer`: "spark", "pyiceberg", "chdb" or "duckdb"), of one format version (`format-version`), or
@@ -37,10 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spec_impl.resources import writers_ledger_file
+
 from .runner import OTHER_READERS, Finding, HistoryRun, Outcome, Readers
 from .writers import WRITERS, describe, kind_of
 
-KNOWN_PATH = Path(__file__).with_name("known_findings.json")
+KNOWN_PATH = writers_ledger_file()
 LEVELS = ("violation", "divergence", "allowed")
 RULE_KINDS = ("operation", "spec")
 
