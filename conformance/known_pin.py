@@ -94,27 +94,29 @@ def pin(entry: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
 
 
 def plan(document: dict[str, Any], observations: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The pinned document, and one line per entry saying what happened to it."""
+    """The pinned document (one engine's ledger file), and one line per entry saying what happened
+    to it."""
     by_key = {(o["engine"], o["case"]): o for o in observations["observations"]}
     lines, entries = [], []
-    for e in document.get("discrepancies", []):
-        o = by_key.get((e["engine"], e["case"]))
+    for e in document.get("entries", []):
+        name = f"{document['engine']} {e['where']['case']}"
+        o = by_key.get((document["engine"], e["where"]["case"]))
         if o is None:
-            lines.append(f"not observed (engine not run?): {e['engine']} {e['case']}")
+            lines.append(f"not observed (engine not run?): {name}")
             entries.append(e)
         elif o["outcome"] in ("pass", "rejected", "rejected-other-rule", "fixed"):
-            lines.append(f"STALE, answers correctly now (remove the entry): {e['engine']} {e['case']}")
+            lines.append(f"STALE, answers correctly now (remove the entry): {name}")
             entries.append(e)
         elif o["outcome"] == "unsupported":
-            lines.append(f"unsupported now (left as it is): {e['engine']} {e['case']}")
+            lines.append(f"unsupported now (left as it is): {name}")
             entries.append(e)
         else:
             new = pin(e, o)
             if new != e:
                 shown = json.dumps({k: new[k] for k in ("returned", "raised") if k in new})[:160]
-                lines.append(f"pinned: {e['engine']} {e['case']}: {shown}")
+                lines.append(f"pinned: {name}: {shown}")
             entries.append(new)
-    return {**document, "discrepancies": entries}, lines
+    return {**document, "entries": entries}, lines
 
 
 def _finite(value: Any) -> Any:
@@ -130,10 +132,10 @@ def _finite(value: Any) -> Any:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The discrepancy file's text: two-space indented, each pinned output on one line."""
+    """An engine's ledger file as text: two-space indented, each pinned output on one line."""
     placeholders: dict[str, str] = {}
     entries = []
-    for i, e in enumerate(document.get("discrepancies", [])):
+    for i, e in enumerate(document.get("entries", [])):
         if "returned" in e:
             key = f"\u0000returned-{i}"
             placeholders[json.dumps(key)] = json.dumps(
@@ -141,7 +143,7 @@ def dumps(document: dict[str, Any]) -> str:
             )
             e = {**e, "returned": key}
         entries.append(e)
-    text = json.dumps({**document, "discrepancies": entries}, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps({**document, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
     return re.sub(r'"\\u0000returned-\d+"', lambda m: placeholders[m[0]], text)
 
 

@@ -647,7 +647,14 @@ def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():
     from conformance.writer_harness.harness import KnownFinding
     from conformance.writer_harness.runner import Finding
 
-    entry = KnownFinding("x", "spark-rows", "missing", "r", "s", writer="duckdb", format_version=1, evolved_spec=False)
+    where = {
+        "check": "spark-rows",
+        "message": "missing",
+        "writer": "duckdb",
+        "format-version": 1,
+        "evolved-spec": False,
+    }
+    entry = KnownFinding("x", where, "r", "s")
     finding = Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 1, 1)
     assert entry.matches(finding)
     assert not entry.matches(Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 2, 1))
@@ -665,7 +672,7 @@ def test_every_known_finding_names_its_rule_and_level():
     quote) and its level, with the reason for that level."""
     from conformance.writer_harness.harness import LEVELS, RULE_KINDS
 
-    for entry in json.loads(KNOWN_JSON.read_text())["findings"]:
+    for entry in json.loads(KNOWN_JSON.read_text())["entries"]:
         assert entry.get("level") in LEVELS and len(entry.get("level-reason", "")) > 20, entry["id"]
         rule = entry.get("rule") or {}
         assert rule.get("kind") in RULE_KINDS, entry["id"]
@@ -706,8 +713,7 @@ def _known(level):
 
     return KnownFinding(
         f"k-{level}",
-        "audit",
-        f"^{level}",
+        {"check": "audit", "message": f"^{level}"},
         "r",
         "s",
         rule={"kind": "operation", "operation": "o", "meaning": "m"},

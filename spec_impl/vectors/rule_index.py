@@ -263,10 +263,14 @@ def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[s
     return {r: sorted(cases, key=lambda c: c["id"]) for r, cases in out.items()}
 
 
-def known_entries(files: list[Path] | None = None) -> list[dict[str, Any]]:
-    """The judge's ledger entries of every engine file (`vectors/known/engines/`), as written."""
-    files = known_engine_files() if files is None else files
-    return [e for f in files for e in json.loads(f.read_text(encoding="utf-8"))["discrepancies"]]
+def known_entries(files: list[Path] | None = None) -> list[dict[str, str]]:
+    """The (engine, case) of every entry of the judge's ledger (`vectors/known/engines/`), as
+    {"engine", "case"}: an engine file names its engine, each entry's `where` its case."""
+    out = []
+    for f in known_engine_files() if files is None else files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        out += [{"engine": doc["engine"], "case": e["where"]["case"]} for e in doc["entries"]]
+    return out
 
 
 def engines(cases: dict[str, list[dict[str, Any]]], known_files: list[Path] | None = None) -> dict[str, dict[str, Any]]:
