@@ -1,17 +1,20 @@
 """Known discrepancies: engine behaviour that differs from the spec, recorded as data.
 
-Each entry of `known_discrepancies.json` names the engine (any engine, built-in or third-party, by
-the name it runs under), the case id, what the spec expects and what the engine does, the spec
-text that decides it, an upstream issue when one exists, and what the engine was observed to
-answer, pinned: `returned` (its output) or `raised` (a regular expression its error message must
-match, since messages carry paths; in a pinned output, `{"$any": "why"}` stands for a part that
-changes from run to run, such as a generated UUID). A case is reported as known only while the engine answers
-exactly what was pinned; a different wrong answer to the same case is a failure, reported with
-both observations, and a correct answer means the entry is stale (`fixed`: remove it).
+Each engine's entries live in its own ledger file, `vectors/known/engines/<engine>.json`, in the
+ledger's format (`conformance.ledger`): the file names the engine (any engine, built-in or
+third-party, by the name it runs under) and each entry's `where` the case id; the entry says what
+the spec expects and what the engine does (`expected`, `observed`), the spec text that decides it
+(`spec`, `document`, `quote`), an upstream issue when one exists, and what the engine was observed
+to answer, pinned: `returned` (its output) or `raised` (a regular expression its error message
+must match, since messages carry paths; in a pinned output, `{"$any": "why"}` stands for a part
+that changes from run to run, such as a generated UUID). A case is reported as known only while
+the engine answers exactly what was pinned; a different wrong answer to the same case is a
+failure, reported with both observations, and a correct answer means the entry is stale (`fixed`:
+remove it).
 
 `pytest conformance/ --record-observations OBS.json` saves what the engines answered, and
 `python -m conformance.known_pin OBS.json` writes it into the entries (a deliberate step: the suite
-itself never rewrites the file).
+itself never rewrites the files).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance.engines.base import EngineAnswer
+from conformance import ledger
+from spec_impl.resources import known_engine_file
 from conformance.judge import ALLOWED, CREDITED, DIVERGENCE, FIXED, KNOWN, UNSUPPORTED, FAIL, Verdict, same_output
 
-KNOWN_FILE = Path(__file__).resolve().parent / "known_discrepancies.json"
 _MISSING = object()
 
 
@@ -123,14 +127,14 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
             FIXED,
             f"recorded as a known discrepancy, but the spec does not require the reference's answer here "
             f"({verdict.outcome}: {verdict.message}): remove the entry for {entry.engine} {entry.case} "
-            f"from {KNOWN_FILE.name}",
+            f"from {ledger_name(entry.engine)}",
             verdict.question,
         )
     if verdict.outcome in CREDITED:
         return Verdict(
             FIXED,
             f"recorded as a known discrepancy, but the engine now answers correctly: remove the entry "
-            f"for {entry.engine} {entry.case} from {KNOWN_FILE.name}",
+            f"for {entry.engine} {entry.case} from {ledger_name(entry.engine)}",
         )
     if entry.reproduces(case, answer):
         return Verdict(KNOWN, entry.reason())
@@ -152,34 +156,34 @@ def _show(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-@cache
-def _document(path: Path = KNOWN_FILE) -> dict:
-    """The file as strict JSON (RFC 8259: no NaN tokens); a pinned float that JSON cannot carry is
-    written `{"$float": "nan" | "inf" | "-inf"}` (`known_pin.dumps`) and read back as that float."""
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"), object_hook=_non_finite, parse_constant=_no_constant)
+def ledger_name(engine: str) -> str:
+    """How messages name an engine's ledger file: `known/engines/<engine>.json`."""
+    return f"known/engines/{known_engine_file(engine).name}"
 
 
-def _non_finite(obj: dict[str, Any]) -> Any:
-    return float(obj["$float"]) if set(obj) == {"$float"} and obj["$float"] in ("nan", "inf", "-inf") else obj
-
-
-def _no_constant(token: str) -> Any:
-    raise ValueError(
-        f'{KNOWN_FILE.name}: {token} is not JSON; write {{"$float": "{token.lower().replace("infinity", "inf")}"}}'
-    )
+def _document(path: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The judge's ledger as one document: the entries and scopes of every engine file (or of the
+    one file `path`), read by `conformance.ledger` (each scope gets its file's engine)."""
+    merged: dict[str, list] = {"entries": [], "random-value-scopes": []}
+    for doc in ledger.engine_documents(None if path is None else [path]):
+        merged["entries"] += doc.get("entries", [])
+        merged["random-value-scopes"] += [{"engine": doc["engine"], **s} for s in doc.get("random-value-scopes", [])]
+    return merged
 
 
 def from_entry(e: dict[str, Any]) -> Discrepancy:
+    """An engine file's entry, scoped by exactly its engine and case (`where`) and a violation."""
+    where = e["where"]
+    if set(where) != {"engine", "case"} or e["level"] != "violation":
+        raise ValueError(f"entry {where}: the judge's entries are violations scoped by exactly an engine and a case")
     if "returned" in e and "raised" in e:
-        raise ValueError(f"entry {e.get('engine')} {e.get('case')}: pin either 'returned' or 'raised', not both")
+        raise ValueError(f"entry {where['engine']} {where['case']}: pin either 'returned' or 'raised', not both")
     return Discrepancy(
-        e["engine"],
-        e["case"],
+        where["engine"],
+        where["case"],
         e["expected"],
         e["observed"],
-        e["decided-by"],
+        e["spec"],
         e.get("version"),
         e.get("upstream"),
         e.get("document"),
@@ -192,13 +196,12 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
 
 
 @cache
-def load(path: Path = KNOWN_FILE) -> dict[tuple[str, str], Discrepancy]:
-    entries = {"discrepancies": [], **_document(path)}
+def load(path: Path | None = None) -> dict[tuple[str, str], Discrepancy]:
     table = {}
-    for e in entries["discrepancies"]:
+    for e in _document(path)["entries"]:
         d = from_entry(e)
         if (d.engine, d.case) in table:
-            raise ValueError(f"{path}: duplicate entry for {d.engine} {d.case}")
+            raise ValueError(f"{path or 'known/engines'}: duplicate entry for {d.engine} {d.case}")
         table[(d.engine, d.case)] = d
     return table
 
@@ -245,12 +248,14 @@ class Scope:
 
 
 @cache
-def scopes(path: Path = KNOWN_FILE) -> tuple[Scope, ...]:
+def scopes(path: Path | None = None) -> tuple[Scope, ...]:
     out = []
-    for e in _document(path).get("random-value-scopes", []):
+    for e in _document(path)["random-value-scopes"]:
         if e.get("when") is not None and e["when"] not in CONDITIONS:
-            raise ValueError(f"{path}: unknown condition {e['when']!r} (known: {', '.join(CONDITIONS)})")
-        out.append(Scope(e["engine"], tuple(e["ops"]), tuple(e["types"]), e["decided-by"], e.get("when")))
+            raise ValueError(
+                f"{path or 'known/engines'}: unknown condition {e['when']!r} (known: {', '.join(CONDITIONS)})"
+            )
+        out.append(Scope(e["engine"], tuple(e["ops"]), tuple(e["types"]), e["spec"], e.get("when")))
     return tuple(out)
 
 

@@ -2,13 +2,13 @@
 
     pytest conformance/ --engine iceberg-java --record-observations /tmp/obs.json
     python -m conformance.known_pin /tmp/obs.json            # show what would change
-    python -m conformance.known_pin /tmp/obs.json --write    # write it into known_discrepancies.json
+    python -m conformance.known_pin /tmp/obs.json --write    # write it into known/engines/*.json
 
-For each entry of `known_discrepancies.json` whose engine and case were observed, the entry gets
-`returned` (the output) or `raised` (a pattern of the error message: paths and object addresses
-that change between runs become wildcards) and the engine's `version`. Entries whose case the
-engine now answers correctly are listed for removal, not removed. Nothing is written without
-`--write`.
+For each entry of the engines' ledger files (`vectors/known/engines/<engine>.json`) whose engine
+and case were observed, the entry gets `returned` (the output) or `raised` (a pattern of the error
+message: paths and object addresses that change between runs become wildcards) and the engine's
+`version`. Entries whose case the engine now answers correctly are listed for removal, not
+removed. Nothing is written without `--write`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from conformance.known import KNOWN_FILE, matches_pinned
+from conformance.known import matches_pinned
+from spec_impl.resources import known_engine_files
 
 OBSERVATIONS_FORMAT = 1
 _VOLATILE = re.compile(
@@ -32,7 +33,8 @@ _VOLATILE = re.compile(
             r"(?:/root|/home/[^/\s]+)/[^\s'\"`,;)\]}]*",  # caches under a home directory
             r"@[0-9a-f]{5,}\b",  # Java object addresses
             r"\bo\d+(?=\.)",  # py4j's object ids (`calling o536.getResult`), new in every session
-            r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",  # Spark's stage, task and TID numbers, which count a session's jobs
+            # Spark's stage, task and TID numbers, which count a session's jobs
+            r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",
             r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
         ]
     )
@@ -92,32 +94,34 @@ def pin(entry: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
 
 
 def plan(document: dict[str, Any], observations: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The pinned document, and one line per entry saying what happened to it."""
+    """The pinned document (one engine's ledger file), and one line per entry saying what happened
+    to it."""
     by_key = {(o["engine"], o["case"]): o for o in observations["observations"]}
     lines, entries = [], []
-    for e in document.get("discrepancies", []):
-        o = by_key.get((e["engine"], e["case"]))
+    for e in document.get("entries", []):
+        name = f"{document['engine']} {e['where']['case']}"
+        o = by_key.get((document["engine"], e["where"]["case"]))
         if o is None:
-            lines.append(f"not observed (engine not run?): {e['engine']} {e['case']}")
+            lines.append(f"not observed (engine not run?): {name}")
             entries.append(e)
         elif o["outcome"] in ("pass", "rejected", "rejected-other-rule", "fixed"):
-            lines.append(f"STALE, answers correctly now (remove the entry): {e['engine']} {e['case']}")
+            lines.append(f"STALE, answers correctly now (remove the entry): {name}")
             entries.append(e)
         elif o["outcome"] == "unsupported":
-            lines.append(f"unsupported now (left as it is): {e['engine']} {e['case']}")
+            lines.append(f"unsupported now (left as it is): {name}")
             entries.append(e)
         else:
             new = pin(e, o)
             if new != e:
-                lines.append(
-                    f"pinned: {e['engine']} {e['case']}: {json.dumps({k: new[k] for k in ('returned', 'raised') if k in new})[:160]}"
-                )
+                shown = json.dumps({k: new[k] for k in ("returned", "raised") if k in new})[:160]
+                lines.append(f"pinned: {name}: {shown}")
             entries.append(new)
-    return {**document, "discrepancies": entries}, lines
+    return {**document, "entries": entries}, lines
 
 
 def _finite(value: Any) -> Any:
-    """A pinned value with every float JSON cannot carry as {"$float": "nan" | "inf" | "-inf"} (read back by known.load)."""
+    """A pinned value with every float JSON cannot carry as {"$float": "nan" | "inf" | "-inf"} (read
+    back by known.load)."""
     if isinstance(value, float) and not math.isfinite(value):
         return {"$float": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
     if isinstance(value, list):
@@ -128,10 +132,10 @@ def _finite(value: Any) -> Any:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The discrepancy file's text: two-space indented, each pinned output on one line."""
+    """An engine's ledger file as text: two-space indented, each pinned output on one line."""
     placeholders: dict[str, str] = {}
     entries = []
-    for i, e in enumerate(document.get("discrepancies", [])):
+    for i, e in enumerate(document.get("entries", [])):
         if "returned" in e:
             key = f"\u0000returned-{i}"
             placeholders[json.dumps(key)] = json.dumps(
@@ -139,7 +143,7 @@ def dumps(document: dict[str, Any]) -> str:
             )
             e = {**e, "returned": key}
         entries.append(e)
-    text = json.dumps({**document, "discrepancies": entries}, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps({**document, "entries": entries}, indent=2, ensure_ascii=False) + "\n"
     return re.sub(r'"\\u0000returned-\d+"', lambda m: placeholders[m[0]], text)
 
 
@@ -151,22 +155,28 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("observations", type=Path, help="a file written by pytest conformance/ --record-observations")
-    parser.add_argument("--known", type=Path, default=KNOWN_FILE, help=f"the discrepancy file (default: {KNOWN_FILE})")
+    parser.add_argument(
+        "--known",
+        type=Path,
+        action="append",
+        help="a ledger file to pin (repeatable; default: every file of known/engines/)",
+    )
     parser.add_argument("--write", action="store_true", help="write the pinned entries (default: only show them)")
     args = parser.parse_args(argv)
     try:
         observations = json.loads(args.observations.read_text(encoding="utf-8"))
-        document = json.loads(args.known.read_text(encoding="utf-8"))
+        documents = {f: json.loads(f.read_text(encoding="utf-8")) for f in args.known or known_engine_files()}
     except (OSError, json.JSONDecodeError) as e:
         parser.error(str(e))
     if observations.get("format") != OBSERVATIONS_FORMAT:
         parser.error(f"{args.observations}: not an observations file of format {OBSERVATIONS_FORMAT}")
-    pinned, lines = plan(document, observations)
-    for line in lines:
-        print(line)
-    if args.write:
-        args.known.write_text(dumps(pinned), encoding="utf-8")
-        print(f"wrote {args.known}", file=sys.stderr)
+    for file, document in documents.items():
+        pinned, lines = plan(document, observations)
+        for line in lines:
+            print(line)
+        if args.write and pinned != document:
+            file.write_text(dumps(pinned), encoding="utf-8")
+            print(f"wrote {file}", file=sys.stderr)
     return 0
 
 

@@ -63,7 +63,7 @@ def add_options(parser: pytest.Parser) -> None:
         "--validate-protocol",
         action="store_true",
         default=False,
-        help="check every message to and from protocol engines against conformance/engines/protocol.schema.json",
+        help="check every message to and from protocol engines against vectors/schemas/protocol.schema.json",
     )
     group.addoption(
         "--random-seed",

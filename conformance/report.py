@@ -332,7 +332,8 @@ LEGEND = (
     "F fail (a must of the spec broken: wrong answer, or a forbidden input accepted), "
     "E errored (the engine raised where the spec defines a result, or crashed, hung or broke the protocol), "
     "K known violation reproducing its pinned observation, X fixed discrepancy (remove it from "
-    "conformance/known_discrepancies.json), U unsupported (declined by the engine, not judged); "
+    "the engine's ledger file, vectors/known/engines/<engine>.json), "
+    "U unsupported (declined by the engine, not judged); "
     "skipped cases are not judged"
 )
 

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.obligations import QUESTIONS
+from spec_impl.resources import schema_file
 
 FORMAT = 1
-SCHEMA_FILE = Path(__file__).resolve().parent / "spec-gaps.schema.json"
+SCHEMA_FILE = schema_file("spec-gaps.schema.json")
 EXAMPLES = 4  # example cases shown per engine and question
 e = html.escape
 

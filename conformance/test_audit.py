@@ -3,7 +3,7 @@
 * every Spark-written golden table (`vectors/tables/spark-*`) and the tables written here by the
   session (many column types, NaN, ±0.0, nulls, long and multi-byte strings, merge-on-read
   position deletes, deletion vectors, a truncate of the minimum int) pass with no violation beyond
-  the recorded findings (`conformance/audit/known_findings.json`);
+  the recorded findings (`vectors/known/audit.json`);
 * each corruption, made with the project's own Avro and Parquet writers on a copy of a golden table,
   is found under its rule id.
 

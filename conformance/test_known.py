@@ -1,5 +1,6 @@
-"""The known-discrepancy file is well-formed: real cases, a reason for each, and the observation
-each entry pins (any engine may be named, built-in or third-party)."""
+"""The judge's ledger files (vectors/known/engines/<engine>.json) are well-formed: real cases, a
+reason for each, and the observation each entry pins (any engine may be named, built-in or
+third-party)."""
 
 from __future__ import annotations
 

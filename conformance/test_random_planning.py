@@ -196,7 +196,7 @@ def broken(op: str, inp: dict, truth: list[bool], answer) -> bool:
 
 
 def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:
-    """The recorded finding a broken property reproduces (see known_discrepancies.json), if any."""
+    """The recorded finding a broken property reproduces (see vectors/known/engines/), if any."""
     ops = {p.op for p in leaves(expr)}
     if engine == "iceberg-java" and op == "project-predicate" and ops & {"starts-with", "not-starts-with"}:
         if any(

@@ -4,7 +4,7 @@ For each engine and op, hypothesis draws batches of cases (one engine round trip
 random types, transforms and values over the whole range of each type. The reference computes
 the expectation; inputs it rejects are dropped (their rules are covered by the golden vectors and
 the known discrepancies recorded there), so every remaining disagreement is a finding. Inputs in a
-recorded scope (`random-value-scopes` of known_discrepancies.json) are still judged; their
+recorded scope (`random-value-scopes` of vectors/known/engines/*.json) are still judged; their
 disagreements are reported as warnings rather than failures. Each random case carries the
 obligation a vector case of its rule would (`spec_impl.obligations`), and the judge follows it as
 for the vectors: an answer the spec permits (a float hash refused: `hash.not-bucketable`) or a

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from conformance.writer_harness import cli, scenario
 from conformance.writer_harness.harness import classify, known_findings
 from conformance.writer_harness.strategies import histories
+from spec_impl.resources import writers_ledger_file
 
 pytestmark = pytest.mark.writer
 
@@ -430,7 +431,14 @@ def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():
     from conformance.writer_harness.harness import KnownFinding
     from conformance.writer_harness.runner import Finding
 
-    entry = KnownFinding("x", "spark-rows", "missing", "r", "s", writer="duckdb", format_version=1, evolved_spec=False)
+    where = {
+        "check": "spark-rows",
+        "message": "missing",
+        "writer": "duckdb",
+        "format-version": 1,
+        "evolved-spec": False,
+    }
+    entry = KnownFinding("x", where, "r", "s")
     finding = Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 1, 1)
     assert entry.matches(finding)
     assert not entry.matches(Finding("spark-rows", 1, "table", "1 missing", "insert", "duckdb", 2, 1))
@@ -440,7 +448,7 @@ def test_known_findings_can_be_scoped_to_a_format_version_and_an_evolved_spec():
 
 # --- what each finding is judged against, and its level ----------------------------------------------------
 
-KNOWN_JSON = Path(__file__).parent / "writer_harness" / "known_findings.json"
+KNOWN_JSON = writers_ledger_file()
 
 
 def test_every_known_finding_names_its_rule_and_level():
@@ -448,7 +456,7 @@ def test_every_known_finding_names_its_rule_and_level():
     quote) and its level, with the reason for that level."""
     from conformance.writer_harness.harness import LEVELS, RULE_KINDS
 
-    for entry in json.loads(KNOWN_JSON.read_text())["findings"]:
+    for entry in json.loads(KNOWN_JSON.read_text())["entries"]:
         assert entry.get("level") in LEVELS and len(entry.get("level-reason", "")) > 20, entry["id"]
         rule = entry.get("rule") or {}
         assert rule.get("kind") in RULE_KINDS, entry["id"]
@@ -489,8 +497,7 @@ def _known(level):
 
     return KnownFinding(
         f"k-{level}",
-        "audit",
-        f"^{level}",
+        {"check": "audit", "message": f"^{level}"},
         "r",
         "s",
         rule={"kind": "operation", "operation": "o", "meaning": "m"},

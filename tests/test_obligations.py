@@ -172,7 +172,7 @@ def test_the_audits_known_findings_have_a_level_and_quote_the_spec(texts):
 
 
 def test_every_known_violation_quotes_the_sentence_it_breaks(texts):
-    """conformance/known_discrepancies.json: each entry's quote occurs in its spec text (that the
+    """vectors/known/engines/*.json: each entry's quote occurs in its spec text (that the
     entry is a violation under its case's obligation is conformance/test_known.py's check)."""
     from conformance import known
 
@@ -190,7 +190,7 @@ def test_the_writer_harness_known_findings_quote_the_spec(texts):
     from conformance.writer_harness.harness import KNOWN_PATH
 
     quoted = 0
-    for entry in json.loads(KNOWN_PATH.read_text(encoding="utf-8"))["findings"]:
+    for entry in json.loads(KNOWN_PATH.read_text(encoding="utf-8"))["entries"]:
         rule = entry["rule"]
         if rule["kind"] == "spec":
             assert normalize(rule["quote"]) in texts[rule["file"]], (entry["id"], rule["quote"])

@@ -87,6 +87,12 @@ def test_wheel_carries_the_data(installed):
         "sources/tables",
         "metadata/table-metadata-v3.schema.json",
         "README.md",
+        "known/engines/pyiceberg.json",
+        "known/audit.json",
+        "known/writers.json",
+        "known/ledger.schema.json",
+        "schemas/protocol.schema.json",
+        "schemas/spec-gaps.schema.json",
     ):
         assert (Path(vectors) / name).exists(), name
     assert any(p.endswith("DeletePlanner.java") for p in java) and any(

@@ -175,7 +175,7 @@ def test_vectors_listed_are_the_cases_of_the_rule(index):
 def test_engines_come_from_the_records(index):
     """fail: each known discrepancy counted for every rule whose cases hold its case (else the
     rule its case id starts with); pass: only engines of the confirmation record."""
-    known = json.loads(rule_index.KNOWN_FILE.read_text(encoding="utf-8"))["discrepancies"]
+    known = rule_index.known_entries()
     rules_of: dict[str, list[str]] = {}
     for r in index["rules"]:
         for case in r["vectors"]:

@@ -15,7 +15,7 @@ file and delete file of the snapshot with the reference's rules (`spec_impl.metr
 - `job.add_history`: on the driver, every snapshot of the table against its parent (the history
   rules of `spec_impl.manifests.history`, metadata only);
 - `report`: the terminal summary, JSON and HTML; `cli`: the command line (`submit` for
-  spark-submit); `known`: the recorded writer findings (`known_findings.json`).
+  spark-submit); `known`: the recorded writer findings (`vectors/known/audit.json`).
 
 The rules the audit applies that `spec_impl` had no id for are registered in `rules`.
 """

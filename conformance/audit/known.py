@@ -1,27 +1,26 @@
 """Known writer findings: what the audit reports as known (recorded with the spec text that
-decides them in `known_findings.json`) instead of failing the run, each at one of the suite's
-three levels (violation, divergence, allowed) and counted by level.
+decides them in the ledger file `vectors/known/audit.json`, `conformance.ledger`) instead of
+failing the run, each at one of the suite's three levels (violation, divergence, allowed) and
+counted by level.
 
-An entry matches a violation by rule id and a regular expression searched in its message.
+An entry's `where` scopes it by the violation's `rule` id and a regular expression of its `message`.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from conformance import ledger
 
 from .model import Violation
 
-KNOWN_PATH = Path(__file__).with_name("known_findings.json")
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KnownFinding:
     id: str
-    rule: str
-    match: str
+    where: dict[str, Any] = field(repr=False)  # the scope: rule, message (conformance.ledger.applies)
     reason: str
     spec: str
     level: str  # violation, divergence or allowed (the suite's three levels: README)
@@ -29,13 +28,17 @@ class KnownFinding:
     quote: str  # the sentence that decides it (a must for a violation; the nearest sentence for a divergence)
     question: str | None = None  # a divergence's open question (spec_impl.obligations.questions)
     upstream: str | None = None
+    section: str | None = None
 
     def matches(self, v: Violation) -> bool:
-        return v.rule == self.rule and re.search(self.match, v.message) is not None
+        return ledger.applies(self.where, {"rule": v.rule, "message": v.message})
 
 
-def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
-    return [KnownFinding(**entry) for entry in json.loads(path.read_text())["findings"]]
+_FIELDS = ("id", "where", "reason", "spec", "level", "document", "quote", "question", "upstream", "section")
+
+
+def known_findings(path: Path | None = None) -> list[KnownFinding]:
+    return [KnownFinding(**ledger.fields(entry, _FIELDS)) for entry in ledger.audit_entries(path)]
 
 
 def split(

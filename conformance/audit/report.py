@@ -60,7 +60,7 @@ def text_lines(result: AuditResult, metadata_location: str) -> list[str]:
     ]
     if result.known:
         lines.append(
-            f"{len(result.known)} known writer findings (known_findings.json), apart: "
+            f"{len(result.known)} known writer findings (known/audit.json), apart: "
             + _by_level(result.known)
             + ": "
             + ", ".join(sorted({entry for _, entry in result.known}))

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from conformance.engines.protocol_errors import ProtocolError
+from spec_impl.resources import schema_file
 
-SCHEMA_FILE = Path(__file__).resolve().parent / "protocol.schema.json"
+SCHEMA_FILE = schema_file("protocol.schema.json")
 
 
 @cache

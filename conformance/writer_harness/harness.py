@@ -9,12 +9,12 @@ hypothesis driving generated histories through `runner.HistoryRun`.
 A history that names its writer (`"writer": "pyiceberg"`, or a scenario's description of it) runs on
 that writer whatever the harness's default.
 
-Known findings (`known_findings.json`) are findings of a writer (Iceberg Java through Spark,
-PyIceberg) or a reader that are recorded with the rule that decides them: they are reported,
-but do not fail a run. Each entry matches a check (or a list of checks) and a regular expression of
-the message, optionally only after a step of one op (`step-op`), on tables of one writer
-(`writer`: "spark", "pyiceberg", "chdb" or "duckdb"), of one format version (`format-version`), or
-with or without an evolved partition spec (`evolved-spec`).
+Known findings (the ledger file `vectors/known/writers.json`, `conformance.ledger`) are findings of
+a writer (Iceberg Java through Spark, PyIceberg) or a reader that are recorded with the rule that
+decides them: they are reported, but do not fail a run. Each entry's `where` names a check (or a
+list of checks) and a regular expression of the message, optionally only after a step of one op
+(`step-op`), on tables of one writer (`writer`: "spark", "pyiceberg", "chdb" or "duckdb"), of one
+format version (`format-version`), or with or without an evolved partition spec (`evolved-spec`).
 
 Every finding names what it is judged against (`rule`): the meaning of the operation (kind
 "operation": a DELETE removes exactly the rows whose condition is TRUE under SQL three-valued
@@ -33,42 +33,35 @@ import json
 import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from conformance import ledger
+from spec_impl.resources import writers_ledger_file
 
 from .runner import OTHER_READERS, Finding, HistoryRun, Outcome, Readers
 from .writers import WRITERS, describe, kind_of
 
-KNOWN_PATH = Path(__file__).with_name("known_findings.json")
-LEVELS = ("violation", "divergence", "allowed")
+KNOWN_PATH = writers_ledger_file()
+LEVELS = ledger.LEVELS
 RULE_KINDS = ("operation", "spec")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KnownFinding:
     id: str
-    check: (
-        str | list[str]
-    )  # a check name, or a prefix ending in ':' (reader:); or a list of them (a writer's wrong rows show in every reader)
-    match: str  # regular expression searched in the message
+    # the scope (conformance.ledger.applies): check (a name, a prefix ending in ':' such as reader:, or
+    # a list of them), message (a regular expression), and optionally step-op, writer ("spark",
+    # "pyiceberg", "chdb", "duckdb"), format-version, evolved-spec (more than one partition spec)
+    where: dict = field(repr=False)
     reason: str
     spec: str
     upstream: str | None = None
-    step_op: str | None = None  # when set, only findings seen after a step of this op
-    writer: str | None = (
-        None  # when set, only findings on tables of this writer ("spark", "pyiceberg", "chdb", "duckdb")
-    )
-    format_version: int | None = None  # when set, only findings on tables of this format version
-    evolved_spec: bool | None = (
-        None  # when set, only findings on tables with (true) or without (false) more than one partition spec
-    )
-    rule: dict | None = (
-        None  # what it is judged against: {"kind": "operation", "operation", "meaning"} or {"kind": "spec", "section", "file", "quote"}
-    )
-    level: str = (
-        "violation"  # "violation", "divergence" (the spec is silent or ambiguous) or "allowed" (the spec permits it)
-    )
+    # what it is judged against: {"kind": "operation", "operation", "meaning"} or
+    # {"kind": "spec", "section", "file", "quote"}
+    rule: dict | None = None
+    level: str = "violation"  # "violation", "divergence" (the spec is silent or ambiguous) or "allowed"
     level_reason: str = ""  # why that level, from the spec text
 
     @property
@@ -76,28 +69,29 @@ class KnownFinding:
         return self.level == "violation"
 
     def matches(self, f: Finding) -> bool:
-        checks = self.check if isinstance(self.check, list) else [self.check]
-        same_check = any(f.check == c or (c.endswith(":") and f.check.startswith(c)) for c in checks)
-        scoped = self.format_version in (None, f.format_version) and self.evolved_spec in (None, (f.specs or 0) > 1)
-        return (
-            same_check
-            and scoped
-            and self.step_op in (None, f.op)
-            and self.writer in (None, f.writer)
-            and re.search(self.match, f.message) is not None
-        )
+        return ledger.applies(self.where, observation(f))
 
 
-def known_findings(path: Path = KNOWN_PATH) -> list[KnownFinding]:
-    entries = [
-        KnownFinding(**{k.replace("-", "_"): v for k, v in entry.items()})
-        for entry in json.loads(path.read_text())["findings"]
-    ]
+def observation(f: Finding) -> dict[str, Any]:
+    """What a known finding's `where` is matched against."""
+    return {
+        "check": f.check,
+        "message": f.message,
+        "step-op": f.op,
+        "writer": f.writer,
+        "format-version": f.format_version,
+        "evolved-spec": (f.specs or 0) > 1,
+    }
+
+
+_FIELDS = ("id", "where", "reason", "spec", "upstream", "rule", "level", "level_reason")
+
+
+def known_findings(path: Path | None = None) -> list[KnownFinding]:
+    entries = [KnownFinding(**ledger.fields(entry, _FIELDS)) for entry in ledger.writer_entries(path)]
     for e in entries:
-        if e.level not in LEVELS or (e.rule is not None and e.rule.get("kind") not in RULE_KINDS):
-            raise ValueError(
-                f"{path}: {e.id}: level {e.level!r} (one of {LEVELS}) or rule kind {(e.rule or {}).get('kind')!r} (one of {RULE_KINDS})"
-            )
+        if e.rule is not None and e.rule.get("kind") not in RULE_KINDS:
+            raise ValueError(f"{path or KNOWN_PATH}: {e.id}: rule kind {e.rule.get('kind')!r} (one of {RULE_KINDS})")
     return entries
 
 

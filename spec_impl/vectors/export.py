@@ -7,8 +7,11 @@
         MANIFEST.json          version, case format, and the SHA-256 of every file
         vectors/<set>/...      the golden sets as generated (cases, golden tables, SHA256SUMS)
         schemas/*.schema.json  one JSON Schema per kind of file (cases, table cases, table and view
-                               metadata, known discrepancies, rule index, engine protocol messages)
-        known-discrepancies.json   real engines' recorded violations, each with the sentence it breaks
+                               metadata, the ledger, rule index, engine protocol messages)
+        known/engines/<engine>.json  real engines' recorded violations, each with the sentence it
+                               breaks (the ledger, vectors/known/), one file per engine
+        known/audit.json, known/writers.json  the known findings of the table audit and of the
+                               writer harness (same ledger)
         questions.json         the open questions and the allowances that `reading` and `allowed`
                                cases name (spec_impl.obligations), each with its sentences
         spec-gaps.json, .html  how engines answer the open questions, from a conformance run's
@@ -34,11 +37,13 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from spec_impl.resources import vectors_dir
+from spec_impl.resources import known_dir, schema_file, vectors_dir
 from spec_impl.vectors.release_schemas import SCHEMAS
 
 SAFE_INT = 2**53 - 1
-_SKIP_DIRS = {"sources"}  # the capture inputs of golden tables: their output is vectors/tables
+# the capture inputs of golden tables (their output is vectors/tables), and the ledger and schemas,
+# which the release ships at its top (known/, schemas/)
+_SKIP_DIRS = {"sources", "known", "schemas"}
 _EPOCH = 946684800  # 2000-01-01: the fixed mtime of every entry
 
 
@@ -77,16 +82,11 @@ def restore_ints(value: Any) -> Any:
 
 def release_files(
     root: Path | None = None,
-    known_file: Path | None = None,
-    protocol_schema: Path | None = None,
     spec_gaps: Path | None = None,
 ) -> dict[str, bytes]:
     """Every file of the release, by its path inside the release directory (`spec_gaps`: the
     directory of a conformance run's report, whose spec-gaps.json and .html join the release)."""
-    from conformance.spec_gaps import SCHEMA_FILE as SPEC_GAPS_SCHEMA
     from spec_impl.obligations import ALLOWANCES, QUESTIONS
-    from conformance.known import KNOWN_FILE
-    from conformance.engines.protocol_schema import SCHEMA_FILE as PROTOCOL_SCHEMA
     from spec_impl.vectors.metadata_schemas import SCHEMA_FILES
     from spec_impl.vectors.schema import CASE_FILE_SCHEMA
 
@@ -106,14 +106,16 @@ def release_files(
         "value-vectors.schema.json": CASE_FILE_SCHEMA,
         **SCHEMA_FILES,
         **SCHEMAS,
-        "protocol.schema.json": json.loads((protocol_schema or PROTOCOL_SCHEMA).read_text()),
-        "spec-gaps.schema.json": json.loads(SPEC_GAPS_SCHEMA.read_text()),
+        **{n: json.loads(schema_file(n).read_text()) for n in ("protocol.schema.json", "spec-gaps.schema.json")},
+        "ledger.schema.json": json.loads((known_dir() / "ledger.schema.json").read_text()),
     }
     for index_schema in ("rules.schema.json", "requirements.schema.json"):
         if (root / index_schema).is_file():
             schemas[index_schema] = json.loads((root / index_schema).read_text())
     files.update({f"schemas/{name}": _dumps(schema) for name, schema in sorted(schemas.items())})
-    files["known-discrepancies.json"] = (known_file or KNOWN_FILE).read_bytes()
+    ledger = known_dir()
+    files.update({f"known/{p.relative_to(ledger).as_posix()}": p.read_bytes() for p in sorted(ledger.rglob("*.json"))})
+    del files["known/ledger.schema.json"]  # shipped with the other schemas
     files["questions.json"] = _dumps(
         {
             "questions": [q.as_json() for q in QUESTIONS.values()],

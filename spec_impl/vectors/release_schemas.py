@@ -1,9 +1,9 @@
 """JSON Schemas of the files a vector release carries beyond the case files (whose schema is
-`schema.py`'s value-vectors schema): a golden table's `case.json` and the known-discrepancies file.
+`schema.py`'s value-vectors schema): a golden table's `case.json`. (The ledger of known deviations
+has its schema beside it, `vectors/known/ledger.schema.json`.)
 
-Both documents are written by this project (`tables.py`, `conformance/known_discrepancies.json`);
-the schemas state their form for consumers in other languages, and `tests/test_export.py` checks
-every shipped file against them.
+The document is written by this project (`tables.py`); the schemas state its form for consumers
+in other languages, and `tests/test_export.py` checks every shipped file against them.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ TABLE_CASE: dict[str, Any] = {
     "title": "A golden table: tables/<id>/case.json",
     "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under "
     "`location` (rewrite them to where the table lands: vectors/README.md lists every path to rewrite). "
-    "Each snapshot lists the rows a correct reader returns: column names in schema order, rows as objects in the "
-    "vectors' value form, in any order (compare as multisets).",
+    "Each snapshot lists the rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
+    "any order (compare as multisets).",
     "type": "object",
     "required": ["id", "description", "format-version", "location", "metadata-location", "rules", "snapshots"],
     "additionalProperties": False,
@@ -81,63 +81,4 @@ TABLE_CASE: dict[str, Any] = {
     },
 }
 
-KNOWN_DISCREPANCIES: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "known-discrepancies.schema.json",
-    "title": "Known discrepancies: where real engines differ from the vectors, with the spec text that decides it",
-    "type": "object",
-    "required": ["discrepancies"],
-    "properties": {
-        "discrepancies": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["engine", "case", "expected", "observed", "decided-by", "version", "document", "quote"],
-                "additionalProperties": False,
-                "properties": {
-                    "engine": {"type": "string"},
-                    "case": {"type": "string", "description": "the vector case id"},
-                    "expected": {"type": "string", "description": "the vectors' expectation, as text"},
-                    "observed": {"type": "string", "description": "what the engine does, in words"},
-                    "decided-by": {
-                        "type": "string",
-                        "description": "the spec text that decides the case, quoted, and the reasoning",
-                    },
-                    "document": {
-                        "type": "string",
-                        "description": "the spec text (a file of the spec directory) whose sentence the engine's "
-                        "answer contradicts",
-                    },
-                    "quote": {
-                        "type": "string",
-                        "description": "that sentence, verbatim (a must of the spec, or the sentence bounding an "
-                        "allowed set)",
-                    },
-                    "upstream": {"type": "string", "description": "the engine's issue: a URL or owner/repo#N"},
-                    "intermittent": {
-                        "type": "string",
-                        "description": "why the engine answers this case right on some runs and wrong on others "
-                        "(a race): a correct answer is then a pass, not a fixed entry",
-                    },
-                    "version": {"type": "string", "description": "the engine version it was recorded against"},
-                    "returned": {"description": "the pinned answer the engine returns"},
-                    "raised": {
-                        "type": "string",
-                        "description": "a regular expression of the pinned error the engine raises",
-                    },
-                    "failure": {
-                        "const": True,
-                        "description": "the pinned error is the engine's own failure (a crash or an internal error it "
-                        "reports), not a refusal of the input",
-                    },
-                },
-            },
-        },
-        "random-value-scopes": {
-            "type": "array",
-            "description": "scopes of the random-value property tests where an engine is known to differ",
-        },
-    },
-}
-
-SCHEMAS = {"table-case.schema.json": TABLE_CASE, "known-discrepancies.schema.json": KNOWN_DISCREPANCIES}
+SCHEMAS = {"table-case.schema.json": TABLE_CASE}

@@ -19,7 +19,7 @@ For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl
   the snapshots of the golden tables (`vectors/tables/*/case.json`) that list the rule;
 - `engines`: `pass`, the engines that confirmed at least one of its cases (`confirmations.json`,
   see `provenance.py`; a confirmation counts while the expectation is unchanged), and `fail`, the
-  engines with entries in `conformance/known_discrepancies.json` for its cases, with their count.
+  engines with entries in the ledger (`vectors/known/engines/<engine>.json`) for its cases, with their count.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from spec_impl.resources import vectors_dir
+from spec_impl.resources import known_engine_files, vectors_dir
 from spec_impl.vectors import spec_sections
 from spec_impl.vectors.provenance import confirmations, expectation_digest
 from spec_impl.vectors.regeneration import recover
@@ -42,7 +42,6 @@ from spec_impl.vectors.tables import snapshot_case_id
 FORMAT = 1
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DIR = REPO_ROOT / "spec_impl"
-KNOWN_FILE = REPO_ROOT / "conformance" / "known_discrepancies.json"
 INDEX_FILE, SCHEMA_FILE, MARKDOWN_FILE = "rules.json", "rules.schema.json", "RULES.md"
 
 
@@ -117,7 +116,17 @@ def vector_cases(rules: dict, root: Path | None = None) -> dict[str, list[dict[s
     return {r: sorted(cases, key=lambda c: c["id"]) for r, cases in out.items()}
 
 
-def engines(cases: dict[str, list[dict[str, Any]]], known_file: Path = KNOWN_FILE) -> dict[str, dict[str, Any]]:
+def known_entries(files: list[Path] | None = None) -> list[dict[str, str]]:
+    """The (engine, case) of every entry of the judge's ledger (`vectors/known/engines/`), as
+    {"engine", "case"}: an engine file names its engine, each entry's `where` its case."""
+    out = []
+    for f in known_engine_files() if files is None else files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        out += [{"engine": doc["engine"], "case": e["where"]["case"]} for e in doc["entries"]]
+    return out
+
+
+def engines(cases: dict[str, list[dict[str, Any]]], known_files: list[Path] | None = None) -> dict[str, dict[str, Any]]:
     """rule id -> {"pass": [engine, ...], "fail": {engine: number of known discrepancies}}."""
     recorded = confirmations()
     owner: dict[str, list[str]] = defaultdict(list)
@@ -129,8 +138,7 @@ def engines(cases: dict[str, list[dict[str, Any]]], known_file: Path = KNOWN_FIL
             digest = expectation_digest(c["expected"])
             passing.update(who["engine"] for who, d in recorded.get(c["id"], {}).get("full", []) if d == digest)
         out[r] = {"pass": sorted(passing), "fail": {}}
-    known = json.loads(known_file.read_text(encoding="utf-8"))["discrepancies"] if known_file.is_file() else []
-    for entry in known:
+    for entry in known_entries(known_files):
         case = entry["case"]
         prefix = case.split("/", 1)[0]
         for r in owner.get(case) or ([prefix] if prefix in out else []):

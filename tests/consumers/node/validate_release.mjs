@@ -78,7 +78,7 @@ const kinds = [
   ["value-vectors.schema.json", (n) => /^vectors\/[^/]+\/[^/]+\.json$/.test(n) && !n.endsWith(".schema.json") && !n.endsWith("rules.json")],
   ["table-case.schema.json", (n) => /^vectors\/tables\/[^/]+\/case\.json$/.test(n)],
   ["table-metadata-v2.schema.json", (n) => /^vectors\/tables\/[^/]+\/metadata\/.*\.metadata\.json$/.test(n) && json(n)["format-version"] === 2],
-  ["known-discrepancies.schema.json", (n) => n === "known-discrepancies.json"],
+  ["ledger.schema.json", (n) => /^known\/.*\.json$/.test(n)],
   ["rules.schema.json", (n) => n === "rules.json"],
 ];
 const counts = { files: files.size, manifest: Object.keys(manifest.files).length };
