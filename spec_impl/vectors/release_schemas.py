@@ -38,8 +38,8 @@ TABLE_CASE: dict[str, Any] = {
     "title": "A golden table: tables/<id>/case.json",
     "description": "The table's files sit beside this file under metadata/ and data/, with absolute paths under "
     "`location` (rewrite them to where the table lands: vectors/README.md lists every path to rewrite). "
-    "Each snapshot lists the rows a correct reader returns: column names in schema order, rows as objects in the vectors' value form, in "
-    "any order (compare as multisets).",
+    "Each snapshot lists the rows a correct reader returns: column names in schema order, rows as objects in "
+    "the vectors' value form, in any order (compare as multisets).",
     "type": "object",
     "required": ["id", "description", "format-version", "location", "metadata-location", "rules", "snapshots"],
     "additionalProperties": False,
