@@ -13,6 +13,7 @@ import pytest
 
 from spec_impl.resources import vectors_dir
 from spec_impl.vectors.export import SAFE_INT, export, json_safe, restore_ints, version
+from spec_impl.vectors.versions import vectors_version
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +30,10 @@ def _schema(files: dict[str, bytes], name: str) -> jsonschema.Draft202012Validat
 
 def test_release_is_named_by_version_and_lists_every_file(release):
     path, files = release
-    assert path.name == f"iceberg-conformance-vectors-{version()}.tar.gz"
+    assert path.name == f"iceberg-conformance-vectors-{vectors_version()}.tar.gz"
     manifest = json.loads(files["MANIFEST.json"])
-    assert manifest["version"] == version() and manifest["case-format"] == 1
+    assert manifest["version"] == vectors_version() and manifest["case-format"] == 1
+    assert manifest["suite-version"] == version()
     assert set(manifest["files"]) == set(files) - {"MANIFEST.json"}
     assert all(hashlib.sha256(files[n]).hexdigest() == digest for n, digest in manifest["files"].items())
     for name in (

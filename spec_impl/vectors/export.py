@@ -37,6 +37,7 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+from spec_impl.vectors.versions import vectors_version
 from spec_impl.resources import known_dir, schema_file, vectors_dir
 from spec_impl.vectors.release_schemas import SCHEMAS
 
@@ -137,7 +138,8 @@ def release_files(
     files["MANIFEST.json"] = _dumps(
         {
             "name": "iceberg-conformance-vectors",
-            "version": version(),
+            "version": vectors_version(root),
+            "suite-version": version(),
             "case-format": _case_format(),
             "files": {n: hashlib.sha256(d).hexdigest() for n, d in sorted(files.items())},
         }
@@ -159,7 +161,7 @@ def _is_case_file(rel: Path) -> bool:
 def export(destination: Path, root: Path | None = None, spec_gaps: Path | None = None) -> Path:
     """Write the release tarball into `destination` (a directory); its path."""
     files = release_files(root, spec_gaps=spec_gaps)
-    name = f"iceberg-conformance-vectors-{version()}"
+    name = f"iceberg-conformance-vectors-{vectors_version(root)}"
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for path in sorted(files):
