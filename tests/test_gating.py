@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOY = '''
 import os
 from conformance.engines.base import EngineAnswer
-from conformance.engines.reference import ReferenceEngine
+from conformance.engines.reference.adapter import ReferenceEngine
 
 WRONG = set(filter(None, os.environ.get("TOY_WRONG", "").split(",")))
 
