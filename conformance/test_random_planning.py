@@ -10,7 +10,9 @@ each):
   when every row matches; the metrics are true, truncated or partly missing;
 - evaluate-manifest: a manifest holding a matching partition tuple is never skipped.
 
-Row truth is the reference's (`spec_impl.expressions.predicates`). An input the reference rejects
+Row truth is the reference's (`spec_impl.expressions.predicates`), except for a row the spec leaves
+open (a null or NaN operand, or NOT over one: `spec_impl.obligations.rows`), whose truth no
+property is held against. An input the reference rejects
 (the long minimum under `truncate[3]` overflows: `transform.overflow`) is one the spec defines no
 answer for, so no property is held against it, as for the vectors' rejection cases: an engine that
 rejects it is credited, one that rejects it under another rule or accepts it and answers is noted
@@ -34,6 +36,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from spec_impl.obligations.rows import open_question
 from spec_impl.expressions import strategies as pst
 from spec_impl.expressions.predicates import TRUE, Expr, evaluate, leaves
 from spec_impl.metrics.column_metrics import column_metrics
@@ -140,7 +143,7 @@ def _metrics_inputs(draw) -> tuple[dict, list[bool], Expr]:
     }.get(policy, ())
     m = dataclasses.replace(m, **{k: None for k in drop})
     metrics = {k: (v.hex() if isinstance(v, bytes) else v) for k, v in dataclasses.asdict(m).items() if v is not None}
-    truth = [evaluate(expr, {"x": v}, {"x": t}) for v in values]
+    truth = _truths(expr, values, t)
     inp = {
         "schema": _schema(name),
         "predicate": predicate_json(expr, {"x": t}),
@@ -161,9 +164,15 @@ def _manifest_inputs(draw) -> tuple[dict, list[bool], Expr]:
         "lower_bound": None if s.lower_bound is None else s.lower_bound.hex(),
         "upper_bound": None if s.upper_bound is None else s.upper_bound.hex(),
     }
-    truth = [evaluate(expr, {"x": v}, {"x": t}) for v in values]
+    truth = _truths(expr, values, t)
     inp = {"fields": [{"name": "x", "type": name}], "predicate": predicate_json(expr, {"x": t}), "summaries": [summary]}
     return inp, truth, expr
+
+
+def _truths(expr: Expr, values: list, t) -> list[bool | None]:
+    """Whether each row matches; None for a row the spec leaves open (a null or NaN operand, NOT
+    over one: `spec_impl.obligations.rows`), which no property is held against."""
+    return [None if open_question(expr, {"x": v}) else evaluate(expr, {"x": v}, {"x": t}) for v in values]
 
 
 def _without_negative_zero(e: Expr) -> Expr:
@@ -183,16 +192,16 @@ INPUTS = {
 }
 
 
-def broken(op: str, inp: dict, truth: list[bool], answer) -> bool:
+def broken(op: str, inp: dict, truth: list[bool | None], answer) -> bool:
     """Whether the answer breaks the property the spec forces."""
     if op == "project-predicate":
         pairs = list(zip(truth, answer))
         if inp["mode"] == "inclusive":
             return any(t and not a for t, a in pairs)
         return any(a and not t for t, a in pairs)
-    if op == "evaluate-metrics" and inp["mode"] == "strict":
-        return answer is True and not all(truth)
-    return any(truth) and answer is False
+    if op == "evaluate-metrics" and inp["mode"] == "strict":  # every row must match; an open row refutes nothing
+        return answer is True and any(t is False for t in truth)
+    return any(t is True for t in truth) and answer is False
 
 
 def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:

@@ -42,23 +42,26 @@ def _question(leaf: P.Pred, value: Any, negated: bool = False) -> str | None:
     if is_nan(value):
         return "predicate.nan-operand"
     if isinstance(value, float) and value == 0.0:
-        literals = [leaf.literal] if leaf.literal is not None else list(leaf.literals or ())
+        given = tuple(leaf.literals or ())  # none for a unary leaf
+        literals = [given[0]] if given and given[0] is not None else list(given)
         if any(isinstance(x, float) and x == 0.0 for x in literals):
             return "predicate.signed-zero"
+    return None
+
+
+def open_question(expr: P.Expr, row: dict[str, Any]) -> str | None:
+    """The open question that leaves the row's truth under the bound predicate `expr` open, if any."""
+    for leaf, negated in _negated_leaves(expr):
+        q = _question(leaf, row.get(leaf.term), negated)
+        if q is not None:
+            return q
     return None
 
 
 def open_rows(inp: dict[str, Any]) -> list[dict[str, Any]]:
     """[{"row": index, "question": id}] for the rows whose truth the spec leaves open."""
     types, expr, rows = _bound(inp)
-    out = []
-    for i, row in enumerate(rows):
-        for leaf, negated in _negated_leaves(expr):
-            q = _question(leaf, row.get(leaf.term), negated)
-            if q is not None:
-                out.append({"row": i, "question": q})
-                break
-    return out
+    return [{"row": i, "question": q} for i, row in enumerate(rows) if (q := open_question(expr, row)) is not None]
 
 
 def row_truths(inp: dict[str, Any]) -> list[bool | None]:
