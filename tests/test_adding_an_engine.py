@@ -20,7 +20,7 @@ from conformance.vectors import load_families
 ADAPTER = '''
 """A toy engine: the hash of int and long values, nothing else."""
 
-from conformance.engines.base import Engine, EngineAnswer
+from conformance.engines.base import Engine
 
 MASK = 0xFFFFFFFF
 
@@ -51,13 +51,10 @@ class ToyEngine(Engine):
             return f"toy hashes int and long only, not {inp.get('type')!r}"
         return super().unsupported(op, inp)
 
-    def run_batch(self, op, cases):
-        answers = []
-        for case in cases:
-            size = self.int_bytes if case["input"]["type"] == "int" else 8
-            value = case["input"]["value"] & ((1 << (8 * size)) - 1)
-            answers.append(EngineAnswer(True, murmur3_32(value.to_bytes(size, "little"))))
-        return answers
+    def answer_hash(self, inp):
+        size = self.int_bytes if inp["type"] == "int" else 8
+        value = inp["value"] & ((1 << (8 * size)) - 1)
+        return murmur3_32(value.to_bytes(size, "little"))
 
 
 class FourByteIntToyEngine(ToyEngine):

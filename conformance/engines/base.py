@@ -11,7 +11,6 @@ To add an engine without editing the project, subclass `Engine` and pass
 
 from __future__ import annotations
 
-import abc
 import importlib
 from dataclasses import dataclass
 from importlib import metadata
@@ -20,7 +19,7 @@ from typing import Any, ClassVar
 
 from spec_impl import revisions
 
-from conformance.engines import golden_tables
+from conformance.engines import golden_tables, tree_files
 
 
 @dataclass(frozen=True)
@@ -83,16 +82,21 @@ class EngineFailure(RuntimeError):
         self.restart = restart
 
 
-class Engine(abc.ABC):
+class Engine:
     """Base class of engine adapters.
 
     Subclasses set `name` and `capabilities` (the vector ops they answer, see
-    `spec_impl.vectors.ops`), implement `run_batch`, and may override `start`/`stop` to manage
-    a process. `revision` is the spec revision the engine claims to follow; cases of other
-    revisions are not run against it. `distribution` names the installed package whose version
-    `version` reports; `require` is the start-up check of a pinned Python package. An engine that
-    reads golden tables implements `read_table` and answers `read-table` with `read_tables`;
-    `reads_row_lineage` says whether its rows carry the row lineage columns.
+    `spec_impl.vectors.ops`) and answer each op with a method `answer_<op>` (dashes as
+    underscores: `answer_transform`, `answer_read_table_metadata`) that takes a case's input and
+    returns its output (or an `EngineAnswer`, say a decline); what it raises of `case_errors` is
+    the case's rejection, worded by `rejection`. They may override `start`/`stop` to manage a
+    process, and `run_batch` to answer a whole batch at once (a column engine, a remote program).
+
+    `revision` is the spec revision the engine claims to follow; cases of other revisions are not
+    run against it. `distribution` names the installed package whose version `version` reports;
+    `require` is the start-up check of a pinned Python package. An engine that reads golden tables
+    implements `read_table`; `reads_row_lineage` says whether its rows carry the row lineage
+    columns, `tree_keys` which keys of a manifest tree it reports when not all of them.
     """
 
     name: ClassVar[str]
@@ -100,8 +104,10 @@ class Engine(abc.ABC):
     revision: ClassVar[str] = revisions.V3_ADOPTED
     distribution: ClassVar[str | None] = None
     reads_row_lineage: ClassVar[bool] = True
-    # what a table read may raise that is the case's error answer (pyo3's PanicException is a BaseException)
-    table_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
+    # the (top-level, manifest, entry) keys of a read-manifest-tree output the engine reports; None: all
+    tree_keys: ClassVar[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None] = None
+    # what an answer may raise that is the case's rejection (pyo3's PanicException is a BaseException)
+    case_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
 
     def start(self) -> None:
         """Acquire resources (raise EngineUnavailable with the reason when the engine cannot run)."""
@@ -123,15 +129,17 @@ class Engine(abc.ABC):
         return installed_version(self.distribution) if self.distribution else "unknown"
 
     def require(self, module: str, pin: str, install: str, why_pinned: str = "") -> ModuleType:
-        """The start-up check: import `module` and check its `__version__` is `pin`, else raise
+        """The start-up check: import `module` and check its version (its `__version__`, else the
+        installed `distribution`'s) is `pin`, else raise
         EngineUnavailable saying what is wrong and the `install` command that fixes it."""
         try:
             imported = importlib.import_module(module)
         except ImportError as e:
             raise EngineUnavailable(f"{self.name}: cannot import it ({e}); install it with: {install}") from None
-        if imported.__version__ != pin:
+        found = getattr(imported, "__version__", None) or installed_version(self.distribution or module)
+        if found != pin:
             raise EngineUnavailable(
-                f"{self.name}: version {imported.__version__} is installed, the adapter "
+                f"{self.name}: version {found} is installed, the adapter "
                 f"{'needs' if why_pinned else 'was written against'} {pin}{why_pinned}: {install}"
             )
         return imported
@@ -152,48 +160,62 @@ class Engine(abc.ABC):
         `partial_view`) does not validate what it does not read; its rejection cases are skipped."""
         return True
 
+    @property
+    def omitted_columns(self) -> tuple[str, ...]:
+        """The columns of a read-table output the engine does not return: the row lineage columns
+        unless `reads_row_lineage`."""
+        return () if self.reads_row_lineage else golden_tables.LINEAGE_COLUMNS
+
     def partial_view(self, op: str, output: Any) -> Any:
         """The part of an expected output this engine reports, compared instead of the whole.
 
-        The identity: engines answer in full, but for the row lineage columns of `read-table` when
-        the engine does not read them (`reads_row_lineage`). An engine that can read only part of a
-        document (DuckDB reads the snapshots of a metadata file, nothing else) overrides it, and says so.
+        The identity, but for the `omitted_columns` of read-table and the `tree_keys` of
+        read-manifest-tree. An engine that can read only part of another document (DuckDB reads
+        the snapshots of a metadata file, nothing else) overrides it, and says so.
         """
-        if op == "read-table" and not self.reads_row_lineage:
-            return golden_tables.without_columns(output)
+        if op == "read-table" and self.omitted_columns:
+            return golden_tables.without_columns(output, self.omitted_columns)
+        if op == tree_files.OP and self.tree_keys is not None:
+            return tree_files.tree_view(output, *self.tree_keys)
         return output
 
-    def read_tables(self, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """The `read-table` loop: each case's golden table, written to local disk once per run
-        (`golden_tables`), read at the case's snapshot by `read_table`; what it raises (of
-        `table_errors`) is that case's error, worded by `table_error`."""
-        answers = []
-        for case in cases:
-            inp = case["input"]
-            try:
-                answer = self.read_table(golden_tables.table(inp["table"]), inp["snapshot-id"])
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except self.table_errors as e:
-                answer = EngineAnswer(False, error=self.table_error(e))
-            answers.append(answer if isinstance(answer, EngineAnswer) else EngineAnswer(True, answer))
-        return answers
+    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        """Answer every case (each has `id` and `input`) of one op, in order, in one round trip:
+        by default each case in turn by `answer`.
+
+        Raise `EngineFailure` when the engine itself failed (the runner restarts it and replays the
+        batch in halves to find the case that broke it); any other exception errors the batch."""
+        return [self._answer_case(op, c["input"]) for c in cases]
+
+    def answer(self, op: str, inp: dict[str, Any]) -> Any:
+        """One case's output, or an EngineAnswer; raise to reject it. By default `answer_<op>`."""
+        method = getattr(self, "answer_" + op.replace("-", "_"), None)
+        if method is None:
+            raise EngineFailure(f"{self.name} claims the op {op!r} but has no method for it", restart=False)
+        return method(inp)
+
+    def answer_read_table(self, inp: dict[str, Any]) -> Any:
+        """read-table: the case's golden table, written to local disk once per run (`golden_tables`),
+        read at the case's snapshot by `read_table`."""
+        return self.read_table(golden_tables.table(inp["table"]), inp["snapshot-id"])
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """The rows of one snapshot of a golden table (`spec_impl.vectors.tables.table_rows` of the
         engine's Arrow table), or an EngineAnswer (a decline)."""
-        raise NotImplementedError(f"{self.name} reads no tables")
+        raise EngineFailure(f"{self.name} reads no tables", restart=False)
 
-    def table_error(self, error: BaseException) -> str:
-        """The error answer of a table read that raised."""
-        return f"{type(error).__name__}: {error}"
+    def rejection(self, error: BaseException) -> EngineAnswer:
+        """The answer of a case whose answer raised `error` (one of `case_errors`)."""
+        return EngineAnswer.rejection(f"{type(error).__name__}: {error}")
 
-    @abc.abstractmethod
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """Answer every case (each has `id` and `input`) of one op, in order, in one round trip.
-
-        Raise `EngineFailure` when the engine itself failed (the runner restarts it and replays the
-        batch in halves to find the case that broke it); any other exception errors the batch."""
+    def _answer_case(self, op: str, inp: dict[str, Any]) -> EngineAnswer:
+        try:
+            answer = self.answer(op, inp)
+        except (KeyboardInterrupt, SystemExit, EngineFailure):
+            raise
+        except self.case_errors as e:
+            return self.rejection(e)
+        return answer if isinstance(answer, EngineAnswer) else EngineAnswer(True, answer)
 
 
 def installed_version(distribution: str) -> str:

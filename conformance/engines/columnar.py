@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any
+from typing import Any, ClassVar
 from collections.abc import Hashable
 
 from spec_impl.errors import SpecError
@@ -18,7 +18,10 @@ from conformance.engines.base import Engine, EngineAnswer
 
 
 class ColumnEngine(Engine):
-    """Subclasses implement `prepare`, `value`, `call` and `answer`."""
+    """Subclasses implement `prepare`, `value`, `call` and `to_answer` for the ops in `column_ops`;
+    other ops are answered case by case (`Engine.run_batch`)."""
+
+    column_ops: ClassVar[frozenset[str]] = frozenset({"hash", "transform"})
 
     def group_key(self, inp: dict[str, Any]) -> Hashable:
         return json.dumps(inp["type"], sort_keys=True), inp.get("transform")
@@ -35,11 +38,13 @@ class ColumnEngine(Engine):
         """One engine call for a column of values, the results in order."""
         raise NotImplementedError
 
-    def answer(self, prepared: Any, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: Any, result: Any) -> EngineAnswer:
         """The answer for one result of `call`."""
         raise NotImplementedError
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
+        if op not in self.column_ops:
+            return super().run_batch(op, cases)
         answers: list[EngineAnswer | None] = [None] * len(cases)
         groups: dict[Hashable, list[int]] = defaultdict(list)
         for i, c in enumerate(cases):
@@ -80,7 +85,7 @@ class ColumnEngine(Engine):
     def _answer(self, prepared: Any, result: Any) -> EngineAnswer:
         if isinstance(result, Exception):
             return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
-        return self.answer(prepared, result)
+        return self.to_answer(prepared, result)
 
 
 def arrow_type(t: Any) -> Any:

@@ -299,11 +299,10 @@ class ProtocolEngine(Engine):
     def protocol(self) -> int | None:
         return self._process.protocol if self._process else None
 
-    def partial_view(self, op: str, output: Any) -> Any:
-        """Without the row lineage columns the hello says the engine does not read
-        (`omits-columns`), as for the in-process readers that have none."""
-        omitted = tuple(self._process.hello.get("omits-columns", ())) if self._process else ()
-        return golden_tables.without_columns(output, omitted) if op == "read-table" and omitted else output
+    @property
+    def omitted_columns(self) -> tuple[str, ...]:
+        """The columns the hello says the engine does not read (`omits-columns`)."""
+        return tuple(self._process.hello.get("omits-columns", ())) if self._process else ()
 
     @property
     def version(self) -> str:

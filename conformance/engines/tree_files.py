@@ -12,6 +12,18 @@ import json
 from typing import Any
 
 OP = "read-manifest-tree"
+# The keys of a partial reading (`Engine.tree_keys`): a manifest-list row as v2 has it (v3 adds
+# first_row_id); what an entry says by itself; what it inherits (Sequence Number Inheritance).
+MANIFEST_KEYS_V2 = (
+    "manifest_path",
+    "partition_spec_id",
+    "content",
+    "sequence_number",
+    "min_sequence_number",
+    "added_snapshot_id",
+)
+ENTRY_KEYS_OWN = ("manifest_path", "status", "content", "file_path", "record_count")
+ENTRY_KEYS_INHERITED = ("snapshot_id", "sequence_number", "file_sequence_number")
 
 
 def decode_files(inp: dict[str, Any]) -> dict[str, bytes]:

@@ -39,7 +39,6 @@ as for PyIceberg's.
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -165,8 +164,7 @@ def literal(t: str, v: Any) -> str:
     if k in ("int", "bigint"):
         return f"to{_NATIVE[k]}({v})"
     if k in ("float", "double"):
-        text = "nan" if math.isnan(v) else ("inf" if v == math.inf else "-inf" if v == -math.inf else repr(v))
-        return f"to{_NATIVE[k]}('{text}')"
+        return f"to{_NATIVE[k]}('{values.float_text(v)}')"
     if k == "decimal":
         return f"CAST('{format(v, 'f')}' AS {native_type(t)})"
     if k == "date":

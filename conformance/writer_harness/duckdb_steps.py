@@ -67,7 +67,6 @@ Check 1 reads the tables with Iceberg Java through Spark, by the path of the cur
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 from pathlib import Path
@@ -254,8 +253,7 @@ def literal(t: str, v: Any) -> str:
     if k in ("int", "bigint"):
         return f"CAST({v} AS {native})"
     if k in ("float", "double"):
-        text = "nan" if math.isnan(v) else ("inf" if v == math.inf else "-inf" if v == -math.inf else repr(v))
-        return f"CAST('{text}' AS {native})"
+        return f"CAST('{values.float_text(v)}' AS {native})"
     if k == "decimal":
         return f"CAST('{format(v, 'f')}' AS {native})"
     if k == "date":

@@ -50,8 +50,7 @@ def literal(t: str, v: Any) -> str:
     if k in ("int", "bigint"):
         return f"CAST({v} AS {t})"
     if k in ("float", "double"):
-        text = "NaN" if math.isnan(v) else ("Infinity" if v == math.inf else "-Infinity" if v == -math.inf else repr(v))
-        return f"CAST('{text}' AS {t.upper()})"
+        return f"CAST('{values.float_text(v, 'NaN', 'Infinity')}' AS {t.upper()})"
     if k == "decimal":
         return f"CAST('{v}' AS {t})"
     if k in ("date", "timestamp", "timestamp_ntz"):

@@ -86,6 +86,13 @@ def float32(x: float) -> float:
 # --- scenario-file JSON --------------------------------------------------------------------------
 
 
+def float_text(v: float, nan: str = "nan", infinity: str = "inf") -> str:
+    """A float as SQL dialects spell it in a string cast: NaN and the infinities by name."""
+    if math.isnan(v):
+        return nan
+    return infinity if v == math.inf else "-" + infinity if v == -math.inf else repr(v)
+
+
 def to_json(t: str, v: Any) -> Any:
     if v is None:
         return None

@@ -66,7 +66,7 @@ from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
 from spec_impl.vectors.encoding import decode, float_bits
 
-from conformance.engines import child_reads
+from conformance.engines import child_reads, golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
 from conformance.engines.columnar import ColumnEngine, transform_answer
 
@@ -127,10 +127,11 @@ def _error(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}"
 
 
-class ChdbEngine(ColumnEngine):
+class ChdbEngine(child_reads.ChildProcessReads, ColumnEngine):
     """chDB's Iceberg functions (`hash`, `transform`) and its `icebergLocal` reader (`read-table`)."""
 
     name = "chdb"
+    crash_label = "chDB"
     distribution = "chdb"
     capabilities = frozenset({"hash", "transform", "read-table"})
 
@@ -178,11 +179,6 @@ class ChdbEngine(ColumnEngine):
             return f"ClickHouse's {ch_type} does not hold {inp['value']} (outside its documented range)"
         return None
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op == "read-table":
-            return self._read_tables([c["input"] for c in cases])
-        return super().run_batch(op, cases)
-
     # --- hash and transform ------------------------------------------------------------------
 
     def group_key(self, inp: dict[str, Any]) -> str:
@@ -220,7 +216,7 @@ class ChdbEngine(ColumnEngine):
             raise RuntimeError(f"chDB answered {len(results)} values for {len(values)}")
         return results
 
-    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _, _, function = prepared
         value = result
         if text is None:
@@ -236,29 +232,23 @@ class ChdbEngine(ColumnEngine):
 
     # --- read-table ----------------------------------------------------------------------------
 
-    def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.chdb.adapter`):
-        a crash is the error of the case being read, and a new child takes the rest. chDB's table
-        functions read only files under the working directory (user_files_path "."): a child runs
-        in the tables' common directory."""
+    # read-table, in child processes (`child_reads`, `python -m conformance.engines.chdb.adapter`):
+    # a crash is the error of the case being read, and a new child takes the rest.
 
-        def request(table: Any, inp: dict[str, Any]) -> dict[str, Any]:
-            return {
-                "directory": str(table.directory),
-                "metadata": table.metadata_path,
-                "snapshot-id": inp["snapshot-id"],
-                "lineage": table.format_version >= 3,
-            }
+    def table_request(self, table: golden_tables.GoldenTable, snapshot_id: int) -> dict[str, Any]:
+        return {
+            "directory": str(table.directory),
+            "metadata": table.metadata_path,
+            "snapshot-id": snapshot_id,
+            "lineage": table.format_version >= 3,
+        }
 
-        return child_reads.run(
-            "conformance.engines.chdb.adapter",
-            inputs,
-            request,
-            "chDB",
-            cwd=lambda batch: os.path.commonpath([r["directory"] for r in batch]),
-        )
+    def child_directory(self, requests: list[dict[str, Any]]) -> str:
+        """chDB's table functions read only files under the working directory (user_files_path
+        "."): a child runs in the tables' common directory."""
+        return os.path.commonpath([r["directory"] for r in requests])
 
-    def _scan(self, request: dict[str, Any]) -> EngineAnswer:
+    def read_request(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `icebergLocal` at `iceberg_snapshot_id`."""
         from spec_impl.vectors.tables import table_rows
 
@@ -331,12 +321,5 @@ def _target(arrow_type: Any, iceberg_type: Any, pa: Any) -> Any:
     return arrow_type
 
 
-def _serve() -> None:
-    """The child process of `ChdbEngine._read_tables` (`child_reads.serve`)."""
-    engine = ChdbEngine()
-    engine.start()
-    child_reads.serve(engine._scan)
-
-
 if __name__ == "__main__":
-    _serve()
+    child_reads.serve(ChdbEngine)

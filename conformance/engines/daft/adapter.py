@@ -142,11 +142,6 @@ class DaftEngine(ColumnEngine):
                 self._refusals[key] = message[at:] if at >= 0 else message
         return self._refusals[key]
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op == "read-table":
-            return self.read_tables(cases)
-        return super().run_batch(op, cases)
-
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `daft.read_iceberg` returns them."""
         from spec_impl.vectors.tables import table_rows
@@ -156,12 +151,12 @@ class DaftEngine(ColumnEngine):
         )
         return table_rows(frame.to_arrow())
 
-    def table_error(self, error: BaseException) -> str:
+    def rejection(self, error: BaseException) -> EngineAnswer:
         """PyIceberg's planning errors, Daft's reader errors, a value table_rows has no form for: on
         one line, without what changes between runs."""
-        return _stable(f"{type(error).__name__}: {' '.join(str(error).split())[:1000]}")
+        return EngineAnswer.rejection(_stable(f"{type(error).__name__}: {' '.join(str(error).split())[:1000]}"))
 
-    # The transform op, through ColumnEngine: prepare / value / call / answer.
+    # The transform op, through ColumnEngine: prepare / value / call / to_answer.
 
     def prepare(self, inp: dict[str, Any]) -> tuple:
         source = parse_type(inp["type"])
@@ -203,7 +198,7 @@ class DaftEngine(ColumnEngine):
             return getattr(column, _PARAMETER_METHODS[m.group(1)])(int(m.group(2)))
         return getattr(column, _TEMPORAL[text])()
 
-    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _ = prepared
         return transform_answer(text, source, self.revision, result)
 

@@ -17,7 +17,7 @@ the partition transforms DuckDB uses when it writes a partitioned table,
 So the adapter answers the `transform` op for bucket[N] and truncate[W] only, and
 `read-table-metadata` in part: `iceberg_snapshots(<metadata file>)` reads a metadata document's
 snapshots (id, sequence number, timestamp, manifest list), and only those are compared
-(`partial_view`); and `read-manifest-tree` in part (see `_read_tree`); the other
+(`partial_view`); and `read-manifest-tree` in part (see `answer_read_manifest_tree`); the other
 transforms (identity, void, year, month, day, hour), the hash itself (the bucket number loses the
 sign bit), type parsing and single-value (de)serialization are reported as unsupported, as are
 source types DuckDB cannot hold (`timestamptz_ns` and the other v3 types). DuckDB's own `hash()`
@@ -28,7 +28,7 @@ And `read-table`: a golden table written to local disk (`golden_tables`), read w
 `_row_id` and `_last_updated_sequence_number` for format-version 3 tables (the extension computes
 them from row lineage). DuckDB plans the deletes and projects the columns itself. The extension
 can crash the process on some tables (a segmentation fault), so these reads run in a child
-process (`_read_tables`); a crash is the error of the case being read, and the remaining cases
+process (`child_reads.ChildProcessReads`); a crash is the error of the case being read, and the remaining cases
 go to a new child.
 
 Cases are batched: those sharing a source type and a transform become one query over a list
@@ -46,14 +46,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from spec_impl import transforms
-from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.vectors.encoding import decode
 
-from conformance.engines import child_reads, tree_files
+from conformance.engines import child_reads, golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
-from conformance.engines.columnar import ColumnEngine
+from conformance.engines.columnar import ColumnEngine, transform_answer
 
 DUCKDB_VERSION = "1.5.5"
 # (distribution, import package, extension name); Iceberg needs Avro to read manifests.
@@ -67,7 +65,6 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 # What `iceberg_metadata` reports of a tree, and the spec's names for its enum strings. A string
 # that is none of these is passed through, so that a wrong label shows up as a failure.
 _TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
-_TREE_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
 _STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
 _FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
 _MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
@@ -140,10 +137,13 @@ def extension_file(dist: str, package: str, name: str) -> Path:
     )
 
 
-class DuckDBEngine(ColumnEngine):
+class DuckDBEngine(child_reads.ChildProcessReads, ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
+    crash_label = "DuckDB"
+    # what `iceberg_metadata` reports of a tree (see `answer_read_manifest_tree`)
+    tree_keys = ((), _TREE_MANIFEST_KEYS, tree_files.ENTRY_KEYS_OWN)
     distribution = "duckdb"
     capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP, "read-table"})
 
@@ -203,42 +203,30 @@ class DuckDBEngine(ColumnEngine):
         return op not in ("read-table-metadata", tree_files.OP)
 
     def partial_view(self, op: str, output: Any) -> Any:
-        """DuckDB reads only the snapshots of a metadata file (`iceberg_snapshots`), and of a tree
-        only the columns of `iceberg_metadata`: compare those (see `_read_tree`)."""
-        if op == tree_files.OP:
-            return tree_files.tree_view(output, (), _TREE_MANIFEST_KEYS, _TREE_ENTRY_KEYS)
+        """DuckDB reads only the snapshots of a metadata file (`iceberg_snapshots`): compare those."""
         if op != "read-table-metadata":
-            return output
+            return super().partial_view(op, output)
         return {
             "snapshots": sorted(
                 ({k: s[k] for k in _SNAPSHOT_KEYS} for s in output["snapshots"]), key=lambda s: s["snapshot-id"]
             )
         }
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op == "read-table-metadata":
-            return [self._read_snapshots(c["input"]["document"]) for c in cases]
-        if op == tree_files.OP:
-            return [self._read_tree(c["input"]) for c in cases]
-        if op == "read-table":
-            return self._read_tables([c["input"] for c in cases])
-        return super().run_batch(op, cases)
+    def answer_read_table_metadata(self, inp: dict[str, Any]) -> EngineAnswer:
+        return self._read_snapshots(inp["document"])
 
-    def _read_tables(self, inputs: list[dict[str, Any]]) -> list[EngineAnswer]:
-        """`_scan` of every input in child processes (`child_reads`, `python -m conformance.engines.duckdb.adapter`):
-        a crash is the error of the case being read, and a new child takes the rest."""
-        return child_reads.run(
-            "conformance.engines.duckdb.adapter",
-            inputs,
-            lambda table, inp: {
-                "metadata": table.metadata_location,
-                "snapshot-id": inp["snapshot-id"],
-                "lineage": table.format_version >= 3,
-            },
-            "DuckDB",
-        )
+    # read-table, in child processes (`child_reads`, `python -m conformance.engines.duckdb.adapter`):
+    # a crash is the error of the case being read, and a new child takes the rest.
 
-    def _scan(self, request: dict[str, Any]) -> EngineAnswer:
+    def table_request(self, table: golden_tables.GoldenTable, snapshot_id: int) -> dict[str, Any]:
+        return {"metadata": table.metadata_location, "snapshot-id": snapshot_id, "lineage": table.format_version >= 3}
+
+    def restart_after(self, answer: EngineAnswer) -> bool:
+        """After an internal or fatal error DuckDB refuses every later query of its database: a new
+        child takes the rest."""
+        return not answer.ok and (answer.error or "").startswith(("FatalException", "InternalException"))
+
+    def read_request(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `iceberg_scan`, on a cursor of its own (a failed query
         leaves its transaction aborted)."""
         from spec_impl.vectors.tables import table_rows
@@ -255,7 +243,7 @@ class DuckDBEngine(ColumnEngine):
         finally:
             cursor.close()
 
-    def _read_tree(self, inp: dict[str, Any]) -> EngineAnswer:
+    def answer_read_manifest_tree(self, inp: dict[str, Any]) -> EngineAnswer:
         """`iceberg_metadata` over the case's files, written under a temporary table directory.
 
         `iceberg_metadata` has eight columns: the manifest path, sequence number and content, and
@@ -380,27 +368,10 @@ class DuckDBEngine(ColumnEngine):
             return str(value)
         return value
 
-    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _ = prepared
-        try:
-            return EngineAnswer(True, encode(transforms.result_type(text, source, self.revision), result))
-        except SpecError:  # an answer the spec has no value for (out of the type's range): show it raw
-            raw = result.hex() if isinstance(result, bytes) else result
-            return EngineAnswer(True, raw if isinstance(raw, (int, str, type(None))) else str(raw))
-
-
-def _serve() -> None:
-    """The child process of `DuckDBEngine._read_tables` (`child_reads.serve`). After an internal or
-    fatal error DuckDB refuses every later query of its database: a new child takes the rest."""
-    engine = DuckDBEngine()
-    engine.start()
-    try:
-        child_reads.serve(
-            engine._scan, lambda a: not a.ok and (a.error or "").startswith(("FatalException", "InternalException"))
-        )
-    finally:
-        engine.stop()
+        return transform_answer(text, source, self.revision, result)
 
 
 if __name__ == "__main__":
-    _serve()
+    child_reads.serve(DuckDBEngine)

@@ -55,8 +55,6 @@ class IcebergSparkEngine(Engine):
         return f"Iceberg {self._iceberg_version or 'unknown'} on Spark {installed_version('pyspark')}"
 
     def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op != OP:
-            return [EngineAnswer(False, error=f"the iceberg-spark adapter has no {op!r} operation")] * len(cases)
         from conformance.engines.iceberg_java import spark as spark_session
 
         try:
@@ -67,7 +65,7 @@ class IcebergSparkEngine(Engine):
             return [EngineAnswer(False, error=f"cannot start the Spark session: {type(e).__name__}: {e}")] * len(cases)
         self._spark = spark
         try:
-            return self.read_tables(cases)
+            return super().run_batch(op, cases)
         finally:
             self._spark = None
             spark_session.stop_local_spark_session()
@@ -86,9 +84,9 @@ class IcebergSparkEngine(Engine):
         arrow = pa.Table.from_batches(batches) if batches else to_arrow_schema(selected.schema).empty_table()
         return table_rows(arrow)
 
-    def table_error(self, error: BaseException) -> str:
+    def rejection(self, error: BaseException) -> EngineAnswer:
         """Py4JJavaError, AnalysisException, ...: the exception and its Java causes, without the stack traces."""
-        return _message(error)
+        return EngineAnswer.rejection(_message(error))
 
 
 def _message(e: BaseException) -> str:

@@ -66,11 +66,6 @@ class PolarsEngine(ColumnEngine):
             raise EngineUnavailable(f"polars {polars.__version__}: no {', '.join(missing or ['Expr._mm3_hash'])}")
         self._pl = polars
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op == "read-table":
-            return self.read_tables(cases)
-        return super().run_batch(op, cases)
-
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `scan_iceberg` returns them (what it raises, PyIceberg's
         ValueError for equality deletes, Polars' ComputeError, ..., is the case's error)."""
@@ -97,7 +92,7 @@ class PolarsEngine(ColumnEngine):
         frame = self._series(prepared[1], values).alias("v").to_frame()
         return frame.select(self._pl.col("v")._mm3_hash()).to_series().to_list()
 
-    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         return EngineAnswer(True, result)
 
     def _dtype(self, t: IcebergType) -> Any:

@@ -41,7 +41,6 @@ import datetime
 import json
 import uuid
 from typing import Any
-from collections.abc import Callable
 
 from spec_impl import transforms
 from spec_impl.errors import SpecError
@@ -50,7 +49,10 @@ from spec_impl.vectors.encoding import decode, encode
 
 from conformance.engines import golden_tables, tree_files
 from conformance.engines import pyiceberg_planning as planning_ops
-from conformance.engines.base import Engine, EngineAnswer, EngineUnavailable
+from conformance.engines.base import Engine, EngineAnswer
+
+
+PYICEBERG_VERSION = "0.12.0"
 
 
 class PyIcebergEngine(Engine):
@@ -58,7 +60,14 @@ class PyIcebergEngine(Engine):
 
     name = "pyiceberg"
     distribution = "pyiceberg"
+    # PyIceberg 0.12 reads manifest lists and manifests with its v2 schemas, so first_row_id (list
+    # field 520, data_file field 142) is projected away; nor does its scan return row lineage
     reads_row_lineage = False
+    tree_keys = (
+        ("snapshot-id", "sequence-number"),
+        tree_files.MANIFEST_KEYS_V2,
+        tree_files.ENTRY_KEYS_OWN + tree_files.ENTRY_KEYS_INHERITED,
+    )
     capabilities = frozenset(
         {
             "parse-type",
@@ -80,11 +89,9 @@ class PyIcebergEngine(Engine):
     )
 
     def start(self) -> None:
-        try:
-            from pydantic import TypeAdapter
-            from pyiceberg import conversions, schema, transforms, types
-        except ImportError as e:
-            raise EngineUnavailable(f"pyiceberg: cannot import it ({e}); install pyiceberg") from None
+        self.require("pyiceberg", PYICEBERG_VERSION, f"pip install 'pyiceberg[pyarrow]=={PYICEBERG_VERSION}'")
+        from pydantic import TypeAdapter
+        from pyiceberg import conversions, schema, transforms, types
         from pyiceberg import manifest
         from pyiceberg.serializers import FromInputFile
         from pyiceberg.table import StaticTable
@@ -97,55 +104,18 @@ class PyIcebergEngine(Engine):
         self._type_adapter = TypeAdapter(types.IcebergType)
         self._planning = planning_ops.Planning()
 
-    def partial_view(self, op: str, output: Any) -> Any:
-        """PyIceberg 0.12 reads manifest lists and manifests with its v2 schemas, so first_row_id
-        (list field 520, data_file field 142) is projected away and it has no attribute for it:
-        every key but the manifests' and entries' first_row_id is compared.
+    def answer(self, op: str, inp: dict[str, Any]) -> Any:
+        """The planning ops go to `pyiceberg_planning.Planning`, the others to `answer_<op>`."""
+        if op in planning_ops.OPS:
+            return getattr(self._planning, op.replace("-", "_"))(inp)
+        return super().answer(op, inp)
 
-        Nor can PyIceberg 0.12 read row lineage: its scans have no `_row_id` or
-        `_last_updated_sequence_number` column, so read-table compares the other columns
-        (`reads_row_lineage`)."""
-        if op != tree_files.OP:
-            return super().partial_view(op, output)
-        return tree_files.tree_view(output, ("snapshot-id", "sequence-number"), _MANIFEST_KEYS, _ENTRY_KEYS)
-
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op not in self.capabilities:
-            return [EngineAnswer(False, error=f"the pyiceberg adapter has no {op!r} operation")] * len(cases)
-        handler: Callable[[dict], Any] = getattr(self, "_" + op.replace("-", "_"))
-        answers = []
-        for c in cases:
-            try:
-                answers.append(EngineAnswer(True, handler(c["input"])))
-            except Exception as e:  # PyIceberg raises ValueError, TypeError, pydantic errors, struct.error, ...
-                rule = (
-                    e.rule if isinstance(e, planning_ops.PartitionTupleRejected) else None
-                )  # the adapter's one refusal with a rule
-                answers.append(EngineAnswer.rejection(_message(e), rule))
-        return answers
-
-    # --- planning ops (conformance/engines/pyiceberg_planning.py) -------------------------------
-
-    def _evaluate_predicate(self, inp: dict) -> list[bool]:
-        return self._planning.evaluate_predicate(inp)
-
-    def _project_predicate(self, inp: dict) -> list[bool]:
-        return self._planning.project_predicate(inp)
-
-    def _evaluate_metrics(self, inp: dict) -> bool:
-        return self._planning.evaluate_metrics(inp)
-
-    def _evaluate_manifest(self, inp: dict) -> bool:
-        return self._planning.evaluate_manifest(inp)
-
-    def _partition_summaries(self, inp: dict) -> list[dict]:
-        return self._planning.partition_summaries(inp)
-
-    def _column_metrics(self, inp: dict) -> dict:
-        return self._planning.column_metrics(inp)
-
-    def _partition_tuple(self, inp: dict) -> list:
-        return self._planning.partition_tuple(inp)
+    def rejection(self, error: BaseException) -> EngineAnswer:
+        """One line naming the exception (pydantic's multi-line reports cut before their help
+        links); the partition-tuple refusal, the adapter's one refusal with a rule, names it."""
+        text = " ".join(str(error).split()).split(" [type=")[0]
+        rule = error.rule if isinstance(error, planning_ops.PartitionTupleRejected) else None
+        return EngineAnswer.rejection(f"{type(error).__name__}: {text}", rule)
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -182,10 +152,10 @@ class PyIcebergEngine(Engine):
 
     # --- ops -----------------------------------------------------------------------------------
 
-    def _parse_type(self, inp: dict) -> Any:
+    def answer_parse_type(self, inp: dict) -> Any:
         return self._type(inp["type"]).model_dump(mode="json", by_alias=True, exclude_none=True)
 
-    def _min_format_version(self, inp: dict) -> int:
+    def answer_min_format_version(self, inp: dict) -> int:
         """The first format version whose schema check (`Schema.check_format_version_compatibility`) passes."""
         field_type = self._type(inp["type"])
         schema = self._schema.Schema(self._types.NestedField(field_id=2**31 - 1, name="v", field_type=field_type))
@@ -197,7 +167,7 @@ class PyIcebergEngine(Engine):
                 continue
         raise ValueError(f"PyIceberg accepts {inp['type']} in no format version up to 3")
 
-    def _parse_transform(self, inp: dict) -> dict:
+    def answer_parse_transform(self, inp: dict) -> dict:
         t = self._transforms.parse_transform(inp["transform"])
         names = {
             self._transforms.IdentityTransform: "identity",
@@ -213,12 +183,12 @@ class PyIcebergEngine(Engine):
         param = t.num_buckets if name == "bucket" else t.width if name == "truncate" else None
         return {"transform": str(t), "name": name, "param": param}
 
-    def _result_type(self, inp: dict) -> Any:
+    def answer_result_type(self, inp: dict) -> Any:
         source = self._type(inp["type"])
         result = self._transform_of(inp["transform"], source).result_type(source)
         return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
-    def _transform(self, inp: dict) -> Any:
+    def answer_transform(self, inp: dict) -> Any:
         source = self._type(inp["type"])
         transform = self._transform_of(inp["transform"], source)
         result = transform.transform(source)(self._value(inp["type"], inp["value"]))
@@ -228,25 +198,25 @@ class PyIcebergEngine(Engine):
             return _raw(result)
         return self._vector(result_type, result)
 
-    def _hash(self, inp: dict) -> int | None:
+    def answer_hash(self, inp: dict) -> int | None:
         source = self._type(inp["type"])
         value = self._value(inp["type"], inp["value"])
         return self._transforms.BucketTransform(1).transform(source, bucket=False)(value)
 
-    def _to_binary(self, inp: dict) -> str:
+    def answer_to_binary(self, inp: dict) -> str:
         return self._conversions.to_bytes(self._type(inp["type"]), self._value(inp["type"], inp["value"])).hex()
 
-    def _from_binary(self, inp: dict) -> Any:
+    def answer_from_binary(self, inp: dict) -> Any:
         value = self._conversions.from_bytes(self._type(inp["type"]), bytes.fromhex(inp["hex"]))
         return self._vector(inp["type"], value)
 
-    def _to_json(self, inp: dict) -> Any:
+    def answer_to_json(self, inp: dict) -> Any:
         return self._conversions.to_json(self._type(inp["type"]), self._value(inp["type"], inp["value"]))
 
-    def _from_json(self, inp: dict) -> Any:
+    def answer_from_json(self, inp: dict) -> Any:
         return self._vector(inp["type"], self._conversions.from_json(self._type(inp["type"]), inp["json"]))
 
-    def _read_table_metadata(self, inp: dict) -> dict:
+    def answer_read_table_metadata(self, inp: dict) -> dict:
         """The normalized reading of a table metadata document, from PyIceberg's parsed model."""
         m = self._table_metadata.parse_raw(json.dumps(inp["document"]))
         v1 = m.format_version == 1
@@ -276,7 +246,7 @@ class PyIcebergEngine(Engine):
             "next-row-id": m.next_row_id if m.format_version >= 3 else None,
         }
 
-    def _read_manifest_tree(self, inp: dict) -> dict:
+    def answer_read_manifest_tree(self, inp: dict) -> dict:
         """One snapshot's manifests and entries (DELETED ones included) as PyIceberg reads them.
 
         `read_manifest_list` is called directly: `Snapshot.manifests()` would go through PyIceberg's
@@ -321,14 +291,14 @@ class PyIcebergEngine(Engine):
             "entries": entries,
         }
 
-    def _read_table(self, inp: dict) -> dict:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> dict:
         """A snapshot's rows as PyIceberg's scan returns them (it plans the deletes and reads the files)."""
         from spec_impl.vectors.tables import table_rows
 
-        table = self._static_table.from_metadata(golden_tables.table(inp["table"]).metadata_location)
-        return table_rows(table.scan(snapshot_id=inp["snapshot-id"]).to_arrow())
+        scan = self._static_table.from_metadata(table.metadata_location).scan(snapshot_id=snapshot_id)
+        return table_rows(scan.to_arrow())
 
-    def _read_view_metadata(self, inp: dict) -> dict:
+    def answer_read_view_metadata(self, inp: dict) -> dict:
         """The normalized reading of a view metadata document (see metadata_reading.md)."""
         m = self._view_metadata.model_validate_json(json.dumps(inp["document"]))
         return {
@@ -341,26 +311,6 @@ class PyIcebergEngine(Engine):
             "schemas": [_schema_json(s) for s in m.schemas],
             "properties": dict(m.properties),
         }
-
-
-_MANIFEST_KEYS = (
-    "manifest_path",
-    "partition_spec_id",
-    "content",
-    "sequence_number",
-    "min_sequence_number",
-    "added_snapshot_id",
-)
-_ENTRY_KEYS = (
-    "manifest_path",
-    "status",
-    "content",
-    "file_path",
-    "record_count",
-    "snapshot_id",
-    "sequence_number",
-    "file_sequence_number",
-)
 
 
 def _enum(value: Any) -> Any:
@@ -477,9 +427,3 @@ def _raw(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.hex()
     return value if isinstance(value, (bool, int, float, type(None))) else str(value)
-
-
-def _message(e: Exception) -> str:
-    """One line naming the exception (pydantic's multi-line reports cut before their help links)."""
-    text = " ".join(str(e).split()).split(" [type=")[0]
-    return f"{type(e).__name__}: {text}"

@@ -53,20 +53,12 @@ from spec_impl.types import IcebergType, parse_type
 from spec_impl.vectors.encoding import decode
 
 from conformance.engines import golden_tables, tree_files
-from conformance.engines.base import EngineAnswer, EngineUnavailable
+from conformance.engines.base import EngineAnswer
 from conformance.engines.columnar import ColumnEngine, arrow_type, transform_answer
 
 _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 _PLAIN = ("identity", "void", "year", "month", "day", "hour")
-_MANIFEST_KEYS = (
-    "manifest_path",
-    "partition_spec_id",
-    "content",
-    "sequence_number",
-    "min_sequence_number",
-    "added_snapshot_id",
-)
-_ENTRY_KEYS = ("manifest_path", "status", "content", "file_path", "record_count")
+PYICEBERG_CORE_VERSION = "0.11.0"
 DATAFUSION_VERSION = "54.1.0"  # the DataFusion whose FFI pyiceberg-core 0.11.0 was built against
 
 
@@ -77,7 +69,9 @@ class PyIcebergCoreEngine(ColumnEngine):
     distribution = "pyiceberg-core"
     reads_row_lineage = False
     # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException (a BaseException)
-    table_errors = (BaseException,)
+    case_errors = (BaseException,)
+    # what needs no inheritance and no metadata parser (see the module doc)
+    tree_keys = ((), tree_files.MANIFEST_KEYS_V2, tree_files.ENTRY_KEYS_OWN)
     capabilities = frozenset({"transform", tree_files.OP, "read-table"})
 
     def __init__(self) -> None:
@@ -88,11 +82,10 @@ class PyIcebergCoreEngine(ColumnEngine):
         self._no_datafusion = "the engine has not started"
 
     def start(self) -> None:
-        try:
-            import pyarrow
-            from pyiceberg_core import manifest, transform
-        except ImportError as e:
-            raise EngineUnavailable(f"pyiceberg-core: cannot import it ({e})") from None
+        self.require("pyiceberg_core", PYICEBERG_CORE_VERSION, f"pip install pyiceberg-core=={PYICEBERG_CORE_VERSION}")
+        import pyarrow
+        from pyiceberg_core import manifest, transform
+
         self._pa, self._transform, self._manifest = pyarrow, transform, manifest
         self._datafusion, self._no_datafusion = None, ""
         try:
@@ -120,31 +113,7 @@ class PyIcebergCoreEngine(ColumnEngine):
     def validates(self, op: str) -> bool:
         return op != tree_files.OP
 
-    def partial_view(self, op: str, output: Any) -> Any:
-        """For read-manifest-tree, the raw values pyiceberg-core reads (see the module doc): no
-        first_row_id, no value that needs inheritance, no snapshot id or sequence number (found by
-        the adapter's JSON lookup). For read-table, the rows without the row lineage columns, which
-        the DataFusion provider does not return (`reads_row_lineage`)."""
-        if op != tree_files.OP:
-            return super().partial_view(op, output)
-        return tree_files.tree_view(output, (), _MANIFEST_KEYS, _ENTRY_KEYS)
-
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op == "read-table":
-            return self.read_tables(cases)
-        if op != tree_files.OP:
-            return super().run_batch(op, cases)
-        answers = []
-        for c in cases:
-            try:
-                answers.append(EngineAnswer(True, self._read_tree(c["input"])))
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException as e:  # iceberg-rust panics arrive as pyo3's PanicException, a BaseException
-                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
-        return answers
-
-    def _read_tree(self, inp: dict[str, Any]) -> dict[str, Any]:
+    def answer_read_manifest_tree(self, inp: dict[str, Any]) -> dict[str, Any]:
         """The manifest-list rows and raw entries of the case's snapshot, as pyiceberg-core reads them."""
         files = tree_files.decode_files(inp)
         document = tree_files.metadata_document(files, inp["metadata-location"])
@@ -216,7 +185,7 @@ class PyIcebergCoreEngine(ColumnEngine):
             return getattr(self._transform, text)
         raise ValueError(f"pyiceberg-core has no transform {text!r}")
 
-    def answer(self, prepared: tuple, result: Any) -> EngineAnswer:
+    def to_answer(self, prepared: tuple, result: Any) -> EngineAnswer:
         text, source, _ = prepared
         return transform_answer(text, source, self.revision, result)
 

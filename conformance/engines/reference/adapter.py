@@ -14,7 +14,7 @@ from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.vectors.ops import OPS, run
 
-from conformance.engines.base import Engine, EngineAnswer
+from conformance.engines.base import Engine
 
 
 class ReferenceEngine(Engine):
@@ -23,6 +23,7 @@ class ReferenceEngine(Engine):
     name = "reference"
     capabilities = frozenset(OPS)
     revision = revisions.V3_ADOPTED
+    case_errors = (SpecError, ArithmeticError, ValueError, TypeError)  # anything else is a bug of the reference
 
     @property
     def version(self) -> str:
@@ -31,15 +32,6 @@ class ReferenceEngine(Engine):
     def answer(self, op: str, inp: dict[str, Any]) -> Any:
         """The output for one case input (vector form); raise to reject it. Override to model an engine."""
         return run(op, inp, self.revision)
-
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        answers = []
-        for c in cases:
-            try:
-                answers.append(EngineAnswer(True, self.answer(op, c["input"])))
-            except (SpecError, ArithmeticError, ValueError, TypeError) as e:
-                answers.append(EngineAnswer(False, error=f"{type(e).__name__}: {e}"))
-        return answers
 
 
 class SeedReferenceEngine(ReferenceEngine):

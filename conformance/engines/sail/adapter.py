@@ -70,19 +70,13 @@ class SailEngine(Engine):
         self._spark: Any = None
 
     def start(self) -> None:
+        self.require("pysail", SAIL_VERSION, _INSTALL)
         try:
-            import pysail
             import pyspark
             from pysail.spark import SparkConnectServer
             from pyspark.sql.connect.session import SparkSession
         except ImportError as e:
-            why = f"cannot import pysail or PySpark's Spark Connect client ({e})"
-            raise EngineUnavailable(f"sail: {why}; {_INSTALL}") from None
-        if pysail.__version__ != SAIL_VERSION:
-            raise EngineUnavailable(
-                f"sail: pysail {pysail.__version__} is installed, the adapter was written against "
-                f"{SAIL_VERSION}; {_INSTALL}"
-            )
+            raise EngineUnavailable(f"sail: cannot import PySpark's Spark Connect client ({e}); {_INSTALL}") from None
         if not pyspark.__version__.startswith(PYSPARK_SERIES):
             raise EngineUnavailable(
                 f"sail: PySpark {pyspark.__version__} is installed, the adapter uses the "
@@ -118,35 +112,25 @@ class SailEngine(Engine):
             if server is not None:
                 server.stop()
 
-    def run_batch(self, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
-        if op != OP:
-            return [EngineAnswer(False, error=f"the sail adapter has no {op!r} operation")] * len(cases)
-        if self._spark is None:
-            raise EngineFailure("the Sail server is not running")
-        return [self._read(c["input"]) for c in cases]
-
-    def _read(self, inp: dict[str, Any]) -> EngineAnswer:
+    def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as Sail's Iceberg source returns them."""
         from spec_impl.vectors.tables import table_rows
 
-        try:
-            table = golden_tables.table(inp["table"])
-        except Exception as e:
-            return EngineAnswer(False, error=f"the adapter cannot write the table: {type(e).__name__}: {e}")
+        if self._spark is None:
+            raise EngineFailure("the Sail server is not running")
         if (why := _not_latest(table.metadata_path)) is not None:
             return EngineAnswer.declined(why)
         try:
-            reader = self._spark.read.format("iceberg").option("snapshotId", str(inp["snapshot-id"]))
-            frame = reader.load(str(table.directory))
-            arrow = self._arrow(frame)
+            reader = self._spark.read.format("iceberg").option("snapshotId", str(snapshot_id))
+            arrow = self._arrow(reader.load(str(table.directory)))
         except Exception as e:  # AnalysisException, SparkConnectGrpcException, ...
             if not (self._server is not None and self._server.running) or _channel_broken(e):
                 raise EngineFailure(f"the Sail server failed: {type(e).__name__}: {e}") from None
-            return EngineAnswer(False, error=f"{type(e).__name__}: {' '.join(str(e).split())[:1000]}")
+            return EngineAnswer.rejection(f"{type(e).__name__}: {' '.join(str(e).split())[:1000]}")
         try:
-            return EngineAnswer(True, table_rows(arrow))
+            return table_rows(arrow)
         except Exception as e:  # a value table_rows has no form for
-            return EngineAnswer(False, error=f"the adapter cannot convert Sail's answer: {type(e).__name__}: {e}")
+            return EngineAnswer.rejection(f"the adapter cannot convert Sail's answer: {type(e).__name__}: {e}")
 
     def _arrow(self, frame: Any) -> Any:
         """The frame's result as one Arrow table, as Sail sent its record batches (PySpark 3.5's
