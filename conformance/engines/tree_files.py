@@ -11,17 +11,12 @@ import base64
 import json
 from typing import Any
 
+from spec_impl.manifests.tree import MANIFEST_KEYS
+
 OP = "read-manifest-tree"
 # The keys of a partial reading (`Engine.tree_keys`): a manifest-list row as v2 has it (v3 adds
 # first_row_id); what an entry says by itself; what it inherits (Sequence Number Inheritance).
-MANIFEST_KEYS_V2 = (
-    "manifest_path",
-    "partition_spec_id",
-    "content",
-    "sequence_number",
-    "min_sequence_number",
-    "added_snapshot_id",
-)
+MANIFEST_KEYS_V2 = tuple(k for k in MANIFEST_KEYS if k != "first_row_id")
 ENTRY_KEYS_OWN = ("manifest_path", "status", "content", "file_path", "record_count")
 ENTRY_KEYS_INHERITED = ("snapshot_id", "sequence_number", "file_sequence_number")
 
