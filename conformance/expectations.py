@@ -69,7 +69,9 @@ def file_errors(path: Path) -> list[str]:
 
 
 def finish(config: pytest.Config, doc: dict[str, Any] | None) -> None:
-    """After the run: write `--update-expectations` from the run's outcomes."""
+    """After the run: write `--update-expectations` from the run's outcomes, starting from the
+    engine's file the run was judged with if `--expectations` gave one, else from FILE if it
+    exists, else from the built-in file of the engine."""
     target = config.getoption("--update-expectations", default=None)
     if target is None or doc is None:
         return
@@ -78,8 +80,10 @@ def finish(config: pytest.Config, doc: dict[str, Any] | None) -> None:
     engine = current["engine"] if current else next(iter(doc["outcomes"]), None)
     if engine is None:
         return
-    base = current if current is not None else _in_effect(engine)
-    written, lines = updated(base, engine, doc, _rules())
+    given = [Path(p) for p in config.getoption("--expectations", default=None) or []]
+    if any(ledger.parse(p)["engine"] == engine for p in given) or current is None:
+        current = _in_effect(engine)
+    written, lines = updated(current, engine, doc, _rules())
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(dumps(written), encoding="utf-8")
     config.stash[UPDATED] = [f"wrote {target}: {len(written['entries'])} entries for {engine}", *lines]

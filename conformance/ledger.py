@@ -90,15 +90,22 @@ def _floats_of(value: Any) -> Any:
 
 
 def schema_errors(doc: Any) -> list[str]:
-    """Where a document breaks `ledger.schema.json` (empty when it follows it)."""
+    """Where a document breaks `ledger.schema.json` (empty when it follows it). An engine file is
+    checked as one, and an entry with a `reason` as an expectation, so that the errors name the
+    part that is wrong rather than the alternatives it is not."""
     import jsonschema
 
     schema = json.loads(ledger_schema_file().read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    if isinstance(doc, dict) and "engine" in doc:
+        schema = {"$ref": "#/$defs/engine-file", "$defs": schema["$defs"]}
     found = []
-    for error in validator.iter_errors(doc):
-        deepest = jsonschema.exceptions.best_match(error.context) if error.context else error
-        found.append(f"{'/'.join(map(str, deepest.absolute_path)) or '(top)'}: {deepest.message}")
+    for error in jsonschema.Draft202012Validator(schema).iter_errors(doc):
+        if error.context:
+            entry = error.instance
+            branch = 1 if isinstance(entry, dict) and "reason" in entry else 0
+            meant = [e for e in error.context if e.schema_path[0] == branch] or error.context
+            error = jsonschema.exceptions.best_match(meant)
+        found.append(f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}")
     return found
 
 
