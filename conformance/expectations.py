@@ -46,7 +46,9 @@ def configure(config: pytest.Config, engines: list[str]) -> None:
     if target is not None:
         if Path(target).suffix == ".toml":
             raise pytest.UsageError("--update-expectations writes JSON: name a .json file")
-        named = Path(target).is_file() and not file_errors(Path(target))
+        named = Path(target).is_file()
+        if named and (errors := file_errors(Path(target))):
+            raise pytest.UsageError(f"--update-expectations {target}: " + "; ".join(errors[:5]))
         if not named and len(engines) != 1:
             raise pytest.UsageError("--update-expectations: a new file is about one engine: run one --engine")
     try:
@@ -82,7 +84,7 @@ def finish(config: pytest.Config, doc: dict[str, Any] | None) -> None:
         return
     given = [Path(p) for p in config.getoption("--expectations", default=None) or []]
     if any(ledger.parse(p)["engine"] == engine for p in given) or current is None:
-        current = _in_effect(engine)
+        current = {k: v for k, v in _in_effect(engine).items() if k != "$schema"}  # a path relative to another file
     written, lines = updated(current, engine, doc, _rules())
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(dumps(written), encoding="utf-8")
