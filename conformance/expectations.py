@@ -128,7 +128,7 @@ def updated(
             entry, still = {**entry, "level": LEVEL_OF[outcomes[cases[0]]]}, cases  # another level, same reason
             lines.append(f"  changed   {engine} {_scope(where)}: now {entry['level']}")
         if cases and not still:
-            lines.append(f"  fixed     {engine} {_scope(where)}: dropped (now {outcomes[cases[0]]})")
+            lines.append(f"  dropped   {engine} {_scope(where)}: now {outcomes[cases[0]]}")
             continue
         kept.append({**entry, "where": where})
         covered.update(still)

@@ -58,7 +58,7 @@ class Discrepancy:
     failure: bool = False  # the pinned error is the engine's own failure (crash, internal error), not a refusal
     level: str = "violation"  # an expectation's level (ledger.LEVELS); a recorded finding is a violation
     reason: str | None = None  # an expectation's reason: set for an expectation, None for a recorded finding
-    where: tuple[tuple[str, str], ...] = ()  # an expectation's scope beyond its engine (a case or rule glob)
+    where: tuple[tuple[str, str], ...] = ()  # an expectation's scope: its engine, a case or a rule (globs)
 
     @property
     def is_expectation(self) -> bool:
