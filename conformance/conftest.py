@@ -22,7 +22,7 @@ from collections import defaultdict
 import pytest
 
 from conformance import known, plugin, report, spec_gaps
-from conformance import gating, report_files
+from conformance import expectations, gating, report_files
 from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
@@ -71,6 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUNNER] = runner
     config.stash[RECORDER] = report.Recorder(random_seed=_fix_random_seed(config))
     gating.configure(config)
+    expectations.configure(config, [s.name for s in runner.slots.values()])
 
 
 def release_seed() -> int:
@@ -114,6 +115,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.config.stash[REPORT] = doc  # the terminal summary, after this hook, shows it
     if gating.finish(session.config, doc):  # a regression against --baseline
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    expectations.finish(session.config, doc)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -200,7 +202,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         engine, family, case, _ = params["value_case"]
         runner = item.config.stash[RUNNER]
         answer = runner.answer(engine, family, case) if props.get("verdict") else None
-        entry = known.load().get((engine, case["id"]))
+        entry = known.entry_for(engine, case)
         adapter = runner.slots[engine].engine
         want = case["expected"].get("output")
         partial = (
@@ -240,6 +242,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.write_line(line)
     if changes := gating.terminal_lines(config):
         terminalreporter.write_sep("=", "against the baseline")
+        for line in changes:
+            terminalreporter.write_line(line)
+    if changes := expectations.terminal_lines(config, doc):
+        terminalreporter.write_sep("=", "expectations")
         for line in changes:
             terminalreporter.write_line(line)
     target = config.getoption("--compliance-report")

@@ -15,6 +15,13 @@ remove it).
 `pytest conformance/ --record-observations OBS.json` saves what the engines answered, and
 `python -m conformance.known_pin OBS.json` writes it into the entries (a deliberate step: the suite
 itself never rewrites the files).
+
+An engine's own project keeps its expected outcomes in a file of the same format
+(`--expectations FILE`, `conformance.expectations`), which takes the place of the built-in file of
+that engine. Its entries are lighter: a case id or a rule id (either a glob), a level and a
+`reason`. An expected violation is known while the engine's verdict is a violation, whatever it
+answers, and `fixed` once the engine passes, which is listed without failing the run; an expected
+divergence or allowed difference excuses nothing (a violation of such a case still fails).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Any
 
 from conformance.engines.base import EngineAnswer
 from conformance import ledger
-from spec_impl.resources import known_engine_file
+from spec_impl.resources import known_engine_file, known_engine_files
 from conformance.judge import ALLOWED, CREDITED, DIVERGENCE, FIXED, KNOWN, UNSUPPORTED, FAIL, Verdict, same_output
 
 _MISSING = object()
@@ -49,6 +56,14 @@ class Discrepancy:
     raised: str | None = None  # a pattern of the error message it was observed to raise
     intermittent: str | None = None  # why the engine answers right on some runs only (a race in it)
     failure: bool = False  # the pinned error is the engine's own failure (crash, internal error), not a refusal
+    level: str = "violation"  # an expectation's level (ledger.LEVELS); a recorded finding is a violation
+    reason: str | None = None  # an expectation's reason: set for an expectation, None for a recorded finding
+    where: tuple[tuple[str, str], ...] = ()  # an expectation's scope: its engine, a case or a rule (globs)
+
+    @property
+    def is_expectation(self) -> bool:
+        """An expected outcome of a project's file (a level and a reason), not a pinned finding."""
+        return self.reason is not None
 
     @property
     def is_pinned(self) -> bool:
@@ -81,8 +96,10 @@ class Discrepancy:
             )
         return False
 
-    def reason(self) -> str:
+    def known_message(self) -> str:
         up = f" upstream: {self.upstream}." if self.upstream else ""
+        if self.is_expectation:
+            return f"expected {self.level}: {self.reason}.{up}"
         return f"known discrepancy: {self.observed} (spec: {self.decided_by}).{up}"
 
 
@@ -120,6 +137,8 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
     only), fail (with both observations) when it answers something else."""
     if entry is None or answer is None or verdict.outcome == UNSUPPORTED:
         return verdict
+    if entry.is_expectation:
+        return _against_expectation(verdict, entry)
     if verdict.outcome in CREDITED and entry.intermittent:
         return Verdict(verdict.outcome, f"{verdict.message} (recorded as intermittent: {entry.intermittent})".strip())
     if verdict.outcome in (DIVERGENCE, ALLOWED):
@@ -137,7 +156,7 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
             f"for {entry.engine} {entry.case} from {ledger_name(entry.engine)}",
         )
     if entry.reproduces(case, answer):
-        return Verdict(KNOWN, entry.reason())
+        return Verdict(KNOWN, entry.known_message())
     if not entry.is_pinned:
         return Verdict(
             FAIL,
@@ -151,6 +170,25 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
     )
 
 
+def _against_expectation(verdict: Verdict, entry: Discrepancy) -> Verdict:
+    """An expected violation: known while the verdict is a violation, fixed (not a failure) once
+    credited. An expected divergence or allowed difference leaves the verdict as it is, a violation
+    named as unexpected."""
+    violated = verdict.outcome not in CREDITED
+    if entry.level != "violation":
+        if not violated:
+            return verdict
+        return Verdict(verdict.outcome, f"{verdict.message} (expected {entry.level}, not a violation: {entry.reason})")
+    if violated:
+        return Verdict(KNOWN, f"{entry.known_message()} ({verdict.outcome}: {verdict.message})", verdict.question)
+    return Verdict(
+        FIXED,
+        f"expected a violation ({entry.reason}), but the engine is now credited ({verdict.outcome}): "
+        "trim the expectation (--update-expectations FILE)",
+        verdict.question,
+    )
+
+
 def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 200 else text[:197] + "..."
@@ -161,18 +199,44 @@ def ledger_name(engine: str) -> str:
     return f"known/engines/{known_engine_file(engine).name}"
 
 
+_PROJECT_FILES: list[Path] = []  # a project's own files (`--expectations`), see use_files
+
+
+def use_files(paths: list[Path]) -> None:
+    """Judge with these files too: each takes the place of the built-in file of its engine."""
+    _PROJECT_FILES[:] = paths
+    for cached in (load, patterns, scopes):
+        cached.cache_clear()
+
+
+def active_files() -> list[Path]:
+    """The engine files the judge reads: the built-in ones (`known/engines/`), but for an engine a
+    project's file (`use_files`) names, that file. Both are read by the one loader, `ledger.read`."""
+    theirs = {ledger.read(p)["engine"] for p in _PROJECT_FILES}
+    return [p for p in known_engine_files() if ledger.read(p)["engine"] not in theirs] + _PROJECT_FILES
+
+
 def _document(path: Path | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The judge's ledger as one document: the entries and scopes of every engine file (or of the
-    one file `path`), read by `conformance.ledger` (each scope gets its file's engine)."""
+    """The judge's ledger as one document: the entries and scopes of every active engine file (or
+    of the one file `path`), read by `conformance.ledger` (each scope gets its file's engine)."""
     merged: dict[str, list] = {"entries": [], "random-value-scopes": []}
-    for doc in ledger.engine_documents(None if path is None else [path]):
+    for doc in ledger.engine_documents(active_files() if path is None else [path]):
         merged["entries"] += doc.get("entries", [])
         merged["random-value-scopes"] += [{"engine": doc["engine"], **s} for s in doc.get("random-value-scopes", [])]
     return merged
 
 
+def is_exact(where: dict[str, Any]) -> bool:
+    """Whether a scope names one engine and one case id (no glob, no prefix, no rule)."""
+    case = where.get("case")
+    return set(where) == {"engine", "case"} and isinstance(case, str) and "*" not in case and not case.endswith(":")
+
+
 def from_entry(e: dict[str, Any]) -> Discrepancy:
-    """An engine file's entry, scoped by exactly its engine and case (`where`) and a violation."""
+    """An engine file's entry: an expectation (a `reason`, see `_expectation`), or a recorded finding,
+    scoped by exactly its engine and case (`where`) and a violation."""
+    if "reason" in e:
+        return _expectation(e)
     where = e["where"]
     if set(where) != {"engine", "case"} or e["level"] != "violation":
         raise ValueError(f"entry {where}: the judge's entries are violations scoped by exactly an engine and a case")
@@ -195,15 +259,54 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
     )
 
 
+def _expectation(e: dict[str, Any]) -> Discrepancy:
+    """A project's expected outcome: an engine and a case id or a rule id (globs), a level, a reason."""
+    where = e["where"]
+    if not set(where) <= {"engine", "case", "rule"} or not ({"case", "rule"} & set(where)):
+        raise ValueError(f"expectation {where}: scoped by an engine and a case or a rule id")
+    return Discrepancy(
+        where["engine"],
+        where.get("case", ""),
+        "",
+        "",
+        e.get("spec", e["reason"]),
+        upstream=e.get("upstream"),
+        document=e.get("document"),
+        quote=e.get("quote"),
+        level=e["level"],
+        reason=e["reason"],
+        where=tuple(sorted(where.items())),
+    )
+
+
 @cache
 def load(path: Path | None = None) -> dict[tuple[str, str], Discrepancy]:
+    """The entries of one engine and one case id, by (engine, case id)."""
     table = {}
     for e in _document(path)["entries"]:
+        if not is_exact(e["where"]) and "reason" in e:
+            continue  # a pattern: see patterns()
         d = from_entry(e)
         if (d.engine, d.case) in table:
             raise ValueError(f"{path or 'known/engines'}: duplicate entry for {d.engine} {d.case}")
         table[(d.engine, d.case)] = d
     return table
+
+
+@cache
+def patterns(path: Path | None = None) -> tuple[Discrepancy, ...]:
+    """The expectations scoped by a glob of case ids or by a rule id, in file order."""
+    return tuple(from_entry(e) for e in _document(path)["entries"] if "reason" in e and not is_exact(e["where"]))
+
+
+def entry_for(engine: str, case: dict[str, Any]) -> Discrepancy | None:
+    """The entry that decides this (engine, case): the one naming the case, else the first pattern
+    that covers it (its case id or its rule)."""
+    exact = load().get((engine, case["id"]))
+    if exact is not None:
+        return exact
+    seen = {"engine": engine, "case": case["id"], "rule": case["rule"]}
+    return next((d for d in patterns() if d.engine == engine and ledger.applies(dict(d.where), seen)), None)
 
 
 # --- scopes of the random-value tests ----------------------------------------------------------

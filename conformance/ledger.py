@@ -16,7 +16,8 @@ a regular expression searched in the observation's message; any other value must
 engine file's entries are scoped to its engine (`where.engine`, filled from the file).
 
 The files are strict JSON (RFC 8259: no NaN tokens); a float JSON cannot carry is written
-`{"$float": "nan" | "inf" | "-inf"}` and read back as that float.
+`{"$float": "nan" | "inf" | "-inf"}` and read back as that float. An engine file may also be TOML
+(`.toml`, the same document; `conformance.expectations` reads a project's own files this way).
 """
 
 from __future__ import annotations
@@ -24,17 +25,18 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import tomllib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from spec_impl.resources import audit_ledger_file, known_engine_files, writers_ledger_file
+from spec_impl.resources import audit_ledger_file, known_engine_files, ledger_schema_file, writers_ledger_file
 
 LEVELS = ("violation", "divergence", "allowed")
 _ABSENT = object()
 
-__all__ = ["LEVELS", "applies", "audit_entries", "engine_documents", "read", "writer_entries"]
+__all__ = ["LEVELS", "applies", "audit_entries", "engine_documents", "parse", "read", "schema_errors", "writer_entries"]
 
 
 def applies(where: Mapping[str, Any], observation: Mapping[str, Any]) -> bool:
@@ -61,7 +63,7 @@ def _matches(key: str, want: Any, got: Any) -> bool:
 def read(path: Path) -> dict[str, Any]:
     """A ledger file as a document, its entries checked for a scope and a level (an engine file's
     entries scoped to its engine)."""
-    doc = json.loads(path.read_text(encoding="utf-8"), object_hook=_non_finite, parse_constant=_no_constant)
+    doc = parse(path)
     for entry in doc.get("entries", []):
         if not isinstance(entry.get("where"), dict) or entry.get("level") not in LEVELS:
             raise ValueError(f"{path}: an entry needs a `where` object and a level, one of {LEVELS}: {entry}")
@@ -70,6 +72,41 @@ def read(path: Path) -> dict[str, Any]:
                 raise ValueError(f"{path}: an entry of {doc['engine']}'s file is scoped to another engine")
             entry["where"] = {"engine": doc["engine"], **entry["where"]}
     return doc
+
+
+def parse(path: Path) -> Any:
+    """A ledger file as written (JSON, or TOML for a `.toml` file), its `$float` objects as floats."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".toml":
+        return _floats_of(tomllib.loads(text))
+    return json.loads(text, object_hook=_non_finite, parse_constant=_no_constant)
+
+
+def _floats_of(value: Any) -> Any:
+    """A TOML document with its `{"$float": ...}` objects read as floats, as in JSON."""
+    if isinstance(value, dict):
+        return _non_finite({k: _floats_of(v) for k, v in value.items()})
+    return [_floats_of(v) for v in value] if isinstance(value, list) else value
+
+
+def schema_errors(doc: Any) -> list[str]:
+    """Where a document breaks `ledger.schema.json` (empty when it follows it). An engine file is
+    checked as one, and an entry with a `reason` as an expectation, so that the errors name the
+    part that is wrong rather than the alternatives it is not."""
+    import jsonschema
+
+    schema = json.loads(ledger_schema_file().read_text(encoding="utf-8"))
+    if isinstance(doc, dict) and "engine" in doc:
+        schema = {"$ref": "#/$defs/engine-file", "$defs": schema["$defs"]}
+    found = []
+    for error in jsonschema.Draft202012Validator(schema).iter_errors(doc):
+        if error.context:
+            entry = error.instance
+            branch = 1 if isinstance(entry, dict) and "reason" in entry else 0
+            meant = [e for e in error.context if e.schema_path[0] == branch] or error.context
+            error = jsonschema.exceptions.best_match(meant)
+        found.append(f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}")
+    return found
 
 
 def _non_finite(obj: dict[str, Any]) -> Any:

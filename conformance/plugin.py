@@ -86,7 +86,25 @@ def add_options(parser: pytest.Parser) -> None:
 
 
 def add_gating_options(group) -> None:
-    """Options for another project's CI (`conformance.gating`)."""
+    """Options for another project's CI (`conformance.gating`, `conformance.expectations`)."""
+    group.addoption(
+        "--expectations",
+        metavar="FILE",
+        action="append",
+        type=Path,
+        default=[],
+        help="the engine's expected outcomes (JSON or TOML, the format of vectors/known/engines/*.json), "
+        "repeatable: each takes the place of the built-in file of its engine; an expected violation is "
+        "an xfail, and listed as fixed once the engine passes",
+    )
+    group.addoption(
+        "--update-expectations",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="write this run's violations, divergences and allowed differences into FILE (JSON), keeping "
+        "the reasons already there and dropping the entries of cases that now pass",
+    )
     group.addoption(
         "--baseline",
         metavar="COMPLIANCE_JSON",

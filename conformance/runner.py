@@ -76,7 +76,7 @@ class Runner:
         if answer is None:
             return Verdict(ERRORED, "the engine gave no answer for this case")
         verdict = judge(case, answer, slot.engine.revision, slot.engine.partial_view)
-        return known.decide(verdict, known.load().get((engine_name, case["id"])), case, answer)
+        return known.decide(verdict, known.entry_for(engine_name, case), case, answer)
 
     def ask(self, engine_name: str, op: str, cases: list[dict[str, Any]]) -> list[EngineAnswer]:
         """One batch, timed into the engine's wall time; never raises: a failure errors the cases

@@ -97,6 +97,12 @@ def test_the_summary_names_regressions_and_links_families():
     assert len(text.splitlines()) < 60
 
 
+def test_without_a_baseline_the_summary_counts_expected_violations_and_lists_fixed_ones():
+    text = summary_md.summary(_report({"toy": {"a": "known", "b": "fixed", "c": "pass"}}), {})
+    assert "**1 violation** (1 expected) of a must" in text
+    assert "**Fixed (the expectation entry can go)**" in text and "- `b`: known → fixed" in text
+
+
 def test_family_links_take_the_section_most_cases_cite():
     rules = {"r1": {"sections": [{"url": "u1"}]}, "r2": {"sections": [{"url": "u2"}]}}
     families = {"f": [{"rule": "r1"}, {"rule": "r2"}, {"rule": "r2"}], "g": [{"rule": "unknown"}]}

@@ -264,3 +264,56 @@ def test_the_readme_plugin_command_is_green_with_only_the_test_extra(installed_w
     assert re.fullmatch(r"\d+ passed(, \d+ (skipped|xfailed|warnings?|deselected))* in .*", summary), (
         tail
     )  # no failed, no error
+
+
+def _readme_commands() -> tuple[str, str]:
+    """README, "Use it in your CI": the command that creates the expectations file, and the CI job's
+    pytest command (the folded YAML lines joined), as a shell runs them."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("### Use it in your CI", 1)[1].split("\n## ")[0]
+    create = re.search(r"```sh\n(.*?--update-expectations iceberg-expectations\.json)\n", section, re.S)
+    job = re.search(r"- run: >\n((?: {10}\S.*\n)+)", section)
+    assert create and job, "README: the CI section's commands moved"
+    return create[1].replace("\\\n", " "), " ".join(line.strip() for line in job[1].splitlines())
+
+
+def test_the_readme_ci_workflow_gates_a_toy_engine(installed_with_test_extra, tmp_path):
+    """The acceptance of expectation files, from the wheel with only its test extra: a toy engine
+    with wrong answers fails its first run; the recorded expectations make the next run pass; one
+    more wrong case fails it as a regression; a case the baseline lacks is new and does not fail;
+    an expected failure fixed is listed as fixed."""
+    from test_gating import A, B, C, TOY, _without
+
+    cwd, env = installed_with_test_extra
+    (tmp_path / "toy_engine.py").write_text(TOY)
+    create, job = (
+        c.replace("mypkg.adapter:MyEngine", "toy_engine:ToyEngine") + " -k bucket -q -p no:cacheprovider"
+        for c in _readme_commands()
+    )
+
+    def run(command: str, *wrong: str) -> subprocess.CompletedProcess:
+        toy = {**env, "PYTHONPATH": str(tmp_path), "TOY_WRONG": ",".join(wrong)}
+        return _run(["bash", "-c", command], tmp_path, toy)
+
+    first = run(create, A, B)
+    assert first.returncode == 1 and "2 failed" in first.stdout, first.stdout[-3000:] + first.stderr[-2000:]
+    recorded = json.loads((tmp_path / "iceberg-expectations.json").read_text())
+    assert [e["where"]["case"] for e in recorded["entries"]] == sorted([A, B]) and recorded["engine"] == "toy"
+
+    green = run(job, A, B)
+    assert green.returncode == 0 and "2 xfailed" in green.stdout, green.stdout[-3000:] + green.stderr[-2000:]
+    assert len((tmp_path / "report" / "summary.md").read_text().splitlines()) < 60
+    (tmp_path / "baseline").mkdir()
+    shutil.copy(tmp_path / "report" / "compliance.json", tmp_path / "baseline" / "compliance.json")
+
+    worse = run(job, A, B, C)
+    assert worse.returncode == 1 and f"regressed toy {C}: pass -> fail" in worse.stdout, worse.stdout[-3000:]
+
+    base = tmp_path / "baseline" / "compliance.json"
+    _without(base, C, base)  # as if C were a case the suite's new release added
+    new = run(job, A, B, C)
+    assert new.returncode == 0 and f"new       toy {C}: - -> fail" in new.stdout, new.stdout[-3000:]
+
+    fixed = run(job, B)
+    assert fixed.returncode == 0 and f"fixed     toy {A}: expected a violation" in fixed.stdout, fixed.stdout[-3000:]
+    trimmed = json.loads((tmp_path / "report" / "expectations.json").read_text())
+    assert [e["where"]["case"] for e in trimmed["entries"]] == [B]
