@@ -94,3 +94,34 @@ def test_avro_records_read_alike_from_parquet():
         2,
         None,
     ]
+
+
+def test_an_engine_declines_the_formats_it_does_not_read():
+    """Adapters name the formats they read (`data_file_formats`); a read-table case of a snapshot
+    with files of another format is declined with the engine's reason, by the conformance suite
+    and by the writer harness alike."""
+    import json
+
+    from conformance.engines.base import Engine, EngineAnswer
+    from conformance.writer_harness.runner import _answers
+    from spec_impl.vectors import cli
+
+    class ParquetOnly(Engine):
+        name = "parquet-only"
+        capabilities = frozenset({"read-table"})
+        data_file_formats = frozenset({"parquet"})
+        format_limit = "a test engine"
+
+        def run_batch(self, op, cases):
+            return [EngineAnswer(True, output=c["id"]) for c in cases]
+
+    def first(table: str) -> dict:
+        doc = json.loads((cli.DEFAULT_ROOT / "tables" / table / "case.json").read_text())
+        return {"table": table, "snapshot-id": doc["snapshots"][0]["snapshot-id"]}
+
+    engine = ParquetOnly()
+    avro, parquet = first("spark-v2-avro-data-files"), first("position-deletes")
+    assert engine.unsupported("read-table", avro) == "parquet-only reads no AVRO files: a test engine"
+    assert engine.unsupported("read-table", parquet) is None
+    answers = _answers(engine, [{"id": "a", "input": avro}, {"id": "p", "input": parquet}])
+    assert answers[0].unsupported and answers[1].output == "p"

@@ -144,6 +144,8 @@ class DuckDBEngine(ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
     name = "duckdb"
+    data_file_formats = frozenset({"parquet"})
+    format_limit = "DuckDB's iceberg extension raises 'File format ... not supported, only supports parquet currently'"
     distribution = "duckdb"
     capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP, "read-table"})
 

@@ -57,6 +57,11 @@ class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
     name = "pyiceberg"
+    data_file_formats = frozenset({"orc", "parquet"})
+    format_limit = (
+        "PyIceberg 0.12 reads Parquet and ORC files; it raises 'Unsupported file format: FileFormat.AVRO' "
+        "('Delete file format not supported' for an Avro delete file)"
+    )
     distribution = "pyiceberg"
     reads_row_lineage = False
     capabilities = frozenset(
