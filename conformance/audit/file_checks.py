@@ -3,12 +3,14 @@ reference's; this module reads the file and hands its parts to them.
 
 - every file: `spec_impl.metrics.file_counts` (rules file.record-count, file.size-in-bytes; a
   deletion vector's record_count is its cardinality, dv.cardinality);
+- every data or delete file is read in its format (`spec_impl.scan.data_files.read_arrow`: Parquet,
+  ORC, Avro);
 - a data file: the partition tuple recomputed from the rows with the bulk transforms
   (`spec_impl.metrics.partition_values.partition_tuple_arrow`; rules data-file.partition-tuple and
   data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
   metrics.*);
 - a position delete file: `spec_impl.deletes.position_files.check_position_arrays` (rules
-  position-deletes.sorted and position-deletes.in-range, against the targets' Parquet row counts);
+  position-deletes.sorted and position-deletes.in-range, against the targets' row counts);
 - a deletion vector: the blob checked by `spec_impl.deletes.deletion_vectors.read_dv` (its
   cardinality against the blob property and the entry's record_count: dv.cardinality, and the blob
   rules dv.*), its positions inside the referenced data file (position-deletes.in-range).
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from spec_impl.deletes.deletion_vectors import read_dv
 from spec_impl.deletes.position_files import check_position_arrays, check_positions_in_range
@@ -35,6 +36,7 @@ from spec_impl.metadata.partitioning import Finding, partition_type, partition_v
 from spec_impl.metrics.file_counts import check_file_size, check_record_count
 from spec_impl.metrics.partition_values import partition_tuple_arrow
 from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, primitive_type
+from spec_impl.scan.data_files import read_arrow, row_count
 
 from .columns import claimed_metrics, column_findings, leaf_columns
 from .model import DATA, POSITION_DELETES, AuditContext, FileTask, Violation, schema_with_sources
@@ -52,7 +54,7 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
         found += _dv_findings(files, task, data)
         rows = 0
     else:
-        table = pq.read_table(pa.BufferReader(data))
+        table = read_arrow(data, task.data_file.get("file_format"), task.path)
         rows = table.num_rows
         found += check_record_count(task.data_file.get("record_count"), rows)
         if task.content == DATA:
@@ -128,10 +130,10 @@ def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
 
 
 def _row_count(files: FileSource, path: str) -> int | None:
-    """The Parquet row count of a target data file; None when it cannot be read. A target outside
-    the table's location raises (tree.file-location): it is reported, not read."""
+    """The row count of a target data file (Parquet, ORC or Avro); None when it cannot be read. A
+    target outside the table's location raises (tree.file-location): it is reported, not read."""
     try:
-        return pq.ParquetFile(pa.BufferReader(files.read(path))).metadata.num_rows
+        return row_count(files.read(path))
     except InvalidInput as e:
         if e.rule == locations.FILE_LOCATION:
             raise

@@ -106,6 +106,9 @@ class Engine:
     reads_row_lineage: ClassVar[bool] = True
     # the (top-level, manifest, entry) keys of a read-manifest-tree output the engine reports; None: all
     tree_keys: ClassVar[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None] = None
+    # the formats of data and delete files the engine reads (Appendix A), and why not the others
+    data_file_formats: ClassVar[frozenset[str]] = frozenset({"avro", "orc", "parquet"})
+    format_limit: ClassVar[str] = ""
     # what an answer may raise that is the case's rejection (pyo3's PanicException is a BaseException)
     case_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
 
@@ -147,13 +150,28 @@ class Engine:
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         """Why this engine cannot answer a case, or None when it can.
 
-        By default an engine answers every case of the ops in `capabilities`; override to narrow
-        an op (say, only some transforms). Cases it cannot answer are reported as skipped with
-        this reason, never judged.
+        By default an engine answers every case of the ops in `capabilities`, but a `read-table`
+        case whose snapshot has data or delete files in a format outside `data_file_formats`
+        (`unread_formats`); override to narrow an op (say, only some transforms). Cases it cannot
+        answer are reported as skipped with this reason, never judged.
         """
         if op not in self.capabilities:
             return f"{self.name} lacks the capability {op!r}"
+        if op == "read-table":
+            return self.unread_formats(inp)
         return None
+
+    def unread_formats(self, inp: dict[str, Any]) -> str | None:
+        """Why the engine declines a table read: the snapshot's files in a format it does not read
+        (`data_file_formats`, with the engine's own words in `format_limit`). The spec names three
+        formats for data and delete files (Appendix A) and obliges no reader to read every one."""
+        if self.data_file_formats >= ALL_FORMATS:
+            return None
+        files = golden_tables.snapshot_files(inp["table"], inp["snapshot-id"])
+        missing = files.formats - self.data_file_formats if files is not None else None
+        if not missing:
+            return None
+        return f"{self.name} reads no {' or '.join(sorted(f.upper() for f in missing))} files: {self.format_limit}"
 
     def validates(self, op: str) -> bool:
         """Whether the engine's answers to this op reject invalid inputs. A partial reader (see
@@ -216,6 +234,9 @@ class Engine:
         except self.case_errors as e:
             return self.rejection(e)
         return answer if isinstance(answer, EngineAnswer) else EngineAnswer(True, answer)
+
+
+ALL_FORMATS = frozenset({"avro", "orc", "parquet"})
 
 
 def installed_version(distribution: str) -> str:

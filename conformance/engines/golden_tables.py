@@ -78,6 +78,47 @@ def register(table_id: str, metadata_location: str, format_version: int) -> Gold
 LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
 
 
+@dataclass(frozen=True)
+class SnapshotFiles:
+    """What a snapshot's live files are made of: the formats of its data files and of its delete
+    files (Puffin deletion vectors apart), and whether it has live position deletes (files or DVs)."""
+
+    formats: frozenset[str]
+    position_deletes: bool
+
+
+_files_of: dict[tuple[str, int], SnapshotFiles | None] = {}
+
+
+def snapshot_files(table_id: str, snapshot_id: int) -> SnapshotFiles | None:
+    """The `SnapshotFiles` of one snapshot of a golden table (or of a registered one), for adapters
+    whose engine reads only some file formats; None when the reference cannot list them (a broken
+    tree: the engine is asked as it is). Plumbing: the reference's tree reader lists the files."""
+    from spec_impl.errors import SpecError
+
+    from spec_impl.manifests.tree import InMemoryFiles, LocalFiles, read_snapshot
+    from spec_impl.scan.reader import live_files
+    from spec_impl.vectors.tables import table_files
+
+    key = (table_id, snapshot_id)
+    if key not in _files_of:
+        with _lock:
+            on_disk = _tables.get(table_id)
+        try:
+            if on_disk is not None:
+                tree = read_snapshot(LocalFiles(), on_disk.metadata_location, snapshot_id)
+            else:
+                files, metadata_location, _ = table_files(table_id)
+                tree = read_snapshot(InMemoryFiles(files), metadata_location, snapshot_id)
+            data, deletes = live_files(tree)
+        except SpecError:
+            _files_of[key] = None
+            return None
+        formats = {f.scan.file_format.lower() for f in (*data, *deletes)} - {"puffin"}
+        _files_of[key] = SnapshotFiles(frozenset(formats), any(d.scan.content == 1 for d in deletes))
+    return _files_of[key]
+
+
 def without_columns(output: dict[str, Any], names: tuple[str, ...] = LINEAGE_COLUMNS) -> dict[str, Any]:
     """A read-table output without the given columns (for `partial_view`): columns and row keys."""
     return {

@@ -69,9 +69,11 @@ def lineage_messages(
     out = []
     if rows != spark:
         differ = sorted(i for i in rows.keys() | spark.keys() if rows.get(i) != spark.get(i))
+        repeated = [r for r, n in Counter(r for r, _ in spark.values() if r is not None).items() if n > 1]
         out.append(
             f"the reference's (_row_id, _last_updated_sequence_number) differ from Spark's for ids {differ[:5]}: "
             f"{[(i, rows.get(i), spark.get(i)) for i in differ[:3]]}"
+            + (f"; Spark's own _row_id values repeat: {sorted(repeated)[:5]}" if repeated else "")
         )
     row_ids = [r for r, _ in rows.values()]
     if None in row_ids:

@@ -167,6 +167,7 @@ class SparkTable(Writer):
             field_ids[k] = schema.findField(name).fieldId()
         factory = iceberg.data.GenericAppenderFactory(schema, spec, field_ids, delete_schema, None)
         delta = table.newRowDelta()
+        file_format = _delete_format(iceberg, table.properties())
         for n, rows in enumerate(groups):
             key = iceberg.PartitionKey(spec, schema)
             key.partition(
@@ -174,14 +175,14 @@ class SparkTable(Writer):
                     self._first(table, self._matching(rows[0], ["id"], types))
                 )
             )
-            name = f"eq-delete-{uuid.uuid4()}-{n}.parquet"
+            name = f"eq-delete-{uuid.uuid4()}-{n}.{file_format.name().lower()}"
             location = (
                 table.locationProvider().newDataLocation(name)
                 if spec.isUnpartitioned()
                 else table.locationProvider().newDataLocation(spec, key, name)
             )
             output = iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location))
-            writer = factory.newEqDeleteWriter(output, iceberg.FileFormat.PARQUET, key)
+            writer = factory.newEqDeleteWriter(output, file_format, key)
             try:
                 for row in rows:  # the row's delete columns as a record of exactly `delete_schema`
                     writer.write(self._first(table, self._matching(row, columns, types), columns))
@@ -339,6 +340,13 @@ class SparkTable(Writer):
         """Spark's columns and rows (wire form) of a snapshot, branch or tag, with `_row_id` and
         `_last_updated_sequence_number` when `lineage`."""
         return read_rows(self.spark, self.ident, snapshot_id, branch, tag, lineage)
+
+
+def _delete_format(iceberg: Any, properties: Any) -> Any:
+    """The format Iceberg Java writes delete files in: the table's `write.delete.format.default`,
+    else its `write.format.default`, else Parquet (Iceberg Java's TableProperties)."""
+    data = properties.getOrDefault("write.format.default", "parquet")
+    return iceberg.FileFormat.fromString(properties.getOrDefault("write.delete.format.default", data))
 
 
 def _java_list(jvm: Any, items: list) -> Any:

@@ -55,6 +55,7 @@ ROLES: dict[str, str] = {
             "read-manifest-tree",
             "read-table",
             "read-parquet",
+            "read-data-file",
             "read-deletion-vector",
             "read-puffin",
             "v4-read-manifest",

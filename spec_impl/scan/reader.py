@@ -7,10 +7,11 @@ Spec: "Scan Planning" (live entries, delete scoping), "Position / Equality Delet
 
 The steps, each in its own module: read the snapshot's tree with inheritance
 (`manifests.tree`), index the live delete files and scope them to each live data file
-(`deletes.scoping`), read each data file by field id, drop the rows its deletes remove
-(`deletes.apply`, with DVs from `deletes.deletion_vectors`), project the rest onto the read schema
-(`metadata.projection`) and, in v3, add `_row_id` and `_last_updated_sequence_number`
-(`manifests.inheritance.row_lineage`). Clarity before speed: rows go through Python records.
+(`deletes.scoping`), read each data file by field id in its format (`data_files`: Parquet, Avro,
+ORC), drop the rows its deletes remove (`deletes.apply`, with DVs from
+`deletes.deletion_vectors`), project the rest onto the read schema (`metadata.projection`) and,
+in v3, add `_row_id` and `_last_updated_sequence_number` (`manifests.inheritance.row_lineage`).
+Clarity before speed: rows go through Python records.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from spec_impl.metadata.projection import project
 from spec_impl.metadata.schema import Schema, initial_default, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register, implements
-from spec_impl.scan.arrow_values import arrow_table, read_parquet
+from spec_impl.scan.arrow_values import arrow_table
+from spec_impl.scan.data_files import read_data_file
 
 register(
     Rule(
@@ -103,7 +105,7 @@ def read_table(
     rows, lineage = [], []
     for f in data:
         applied = index.for_data_file(f.scan)
-        file_schema, raw = read_parquet(files.read(f.scan.path))
+        file_schema, raw = read_data_file(files.read(f.scan.path), f.scan.file_format, f.scan.path)
         gone = _deleted_positions(files, f.scan.path, applied, by_scan)
         equality = [_equality(files, by_scan[e]) for e in (*applied.equality, *applied.global_equality)]
         keep = apply.surviving_positions(raw, gone, equality, defaults.get)
@@ -222,7 +224,7 @@ def _deleted_positions(
         return set(deleted_positions(files.read(dv.scan.path), dv.data_file))
     gone: set[int] = set()
     for d in applied.position:
-        _, rows = read_parquet(files.read(d.path))
+        _, rows = read_data_file(files.read(d.path), d.file_format, d.path)
         if isinstance(files, locations.ContainedFiles):
             files.check_all(
                 (r.get(apply.FILE_PATH_ID) for r in rows), "file_path of a row of position delete file " + d.path
@@ -233,7 +235,7 @@ def _deleted_positions(
 
 @implements("deletes.equality-columns")
 def _equality(files: FileSource, delete: LiveFile) -> apply.EqualityDelete:
-    file_schema, rows = read_parquet(files.read(delete.scan.path))
+    file_schema, rows = read_data_file(files.read(delete.scan.path), delete.scan.file_format, delete.scan.path)
     if file_schema is None:
         raise InvalidInput(
             "deletes.equality-columns", f"{delete.scan.path}: an equality delete file needs field ids", delete.scan.path

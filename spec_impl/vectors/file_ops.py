@@ -19,6 +19,8 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   a correct reader returns (`tables.table_rows`)
 - read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
+- read-data-file: input keys: file-format (a manifest entry's file_format), file-base64 (an Avro, ORC or Parquet
+  file); output: as read-parquet
 - parquet-round-trip: input keys: schema, rows (records as struct JSON); output: the rows as written to Parquet and read
   back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
@@ -123,6 +125,15 @@ def _read_parquet(inp: dict, revision: str) -> dict:
     return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
 
 
+def _read_data_file(inp: dict, revision: str) -> dict:
+    from spec_impl.scan.data_files import read_data_file
+
+    file_schema, rows = read_data_file(base64.b64decode(inp["file-base64"]), inp["file-format"])
+    if file_schema is None:
+        return {"schema": None, "rows": [{k: v for k, v in r.items()} for r in rows]}
+    return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
+
+
 def _all_optional(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {
@@ -200,6 +211,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-deletion-vector": _read_deletion_vector,
     "read-table": _read_table,
     "read-parquet": _read_parquet,
+    "read-data-file": _read_data_file,
     "parquet-round-trip": _parquet_round_trip,
     "v4-replay": _v4_replay,
     "v4-validate": _v4_validate,
@@ -216,6 +228,7 @@ INPUT_KEYS = {
     "read-deletion-vector": ["puffin-base64", "data-file"],
     "read-table": ["table", "snapshot-id"],
     "read-parquet": ["file-base64"],
+    "read-data-file": ["file-format", "file-base64"],
     "parquet-round-trip": ["schema", "rows"],
     "v4-replay": ["files", "root"],
     "v4-validate": ["files", "root"],

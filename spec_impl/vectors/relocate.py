@@ -9,8 +9,9 @@ relocated instead: the same files with `old` replaced by `new` at the start of e
 
 Rewritten files change size, so the rewrite goes bottom-up: Puffin footers and position delete
 files first, then the manifests that list them (with their new `file_size_in_bytes`), then the
-manifest lists (with the new `manifest_length`), then the metadata files. Data files and equality
-delete files hold no paths and are copied as they are. Hadoop's `.crc` side files are dropped
+manifest lists (with the new `manifest_length`), then the metadata files. Position delete files
+may be Parquet, Avro or ORC (Appendix A; an Avro file is told from a manifest by its schema). Data
+files and equality delete files hold no paths and are copied as they are. Hadoop's `.crc` side files are dropped
 (they would no longer match). Tooling, not a spec rule: the paths it rewrites are listed above, so
 that a consumer in another language can do the same.
 """
@@ -23,12 +24,14 @@ import struct
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
 from spec_impl.deletes.puffin import FOOTER_TAIL, MAGIC, decompress, read_puffin
 from spec_impl.manifests.avro_files import read_avro, write_avro
 
 FILE_PATH_FIELD_ID = 2147483546  # the `file_path` column of position delete files ("Reserved Field IDs")
+ORC_ID = b"iceberg.id"  # Appendix A (ORC): the type attribute of a column's id
 
 
 class RelocationError(ValueError):
@@ -45,14 +48,19 @@ def relocate(files: dict[str, bytes], old: str, new: str) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     sizes: dict[str, int] = {}  # new size of every file whose bytes changed, by its new path
     avro = {p: read_avro(d, p) for p, d in kept.items() if p.endswith(".avro")}
+    avro = {p: f for p, f in avro.items() if _is_manifest(f) or _is_manifest_list(f)}  # not Avro data files
     lists = {p for p, f in avro.items() if _is_manifest_list(f)}
     for path, data in kept.items():  # leaves: files that name data files
         if path.endswith(".puffin"):
             data = _relocate_puffin(data, move)
         elif path.endswith(".parquet") and _is_position_delete_file(data):
             data = _relocate_position_deletes(data, move)
-        elif path.endswith(".avro") or path.endswith(".metadata.json"):
+        elif path.endswith(".orc") and _is_orc_position_delete_file(data):
+            data = _relocate_orc_position_deletes(data, move)
+        elif path in avro or path.endswith(".metadata.json"):
             continue
+        elif path.endswith(".avro") and _is_avro_position_delete_file(data):
+            data = _relocate_avro_position_deletes(data, move)
         out[move(path)] = data
         if data is not files[path]:
             sizes[move(path)] = len(data)
@@ -91,6 +99,10 @@ class _Mover:
         if isinstance(value, dict):
             return {k: self.deep(v) for k, v in value.items()}
         return value
+
+
+def _is_manifest(f: Any) -> bool:
+    return any(field.get("name") == "data_file" for field in f.schema.get("fields", []))
 
 
 def _is_manifest_list(f: Any) -> bool:
@@ -152,6 +164,33 @@ def _relocate_position_deletes(data: bytes, move: _Mover) -> bytes:
     out = io.BytesIO()
     pq.write_table(table, out)
     return out.getvalue()
+
+
+def _is_orc_position_delete_file(data: bytes) -> bool:
+    schema = orc.ORCFile(io.BytesIO(data)).schema
+    return any((f.metadata or {}).get(ORC_ID) == str(FILE_PATH_FIELD_ID).encode() for f in schema)
+
+
+def _relocate_orc_position_deletes(data: bytes, move: _Mover) -> bytes:
+    """Rewritten by pyarrow's ORC writer, which keeps the type attributes (iceberg.id) of the fields."""
+    table = orc.ORCFile(io.BytesIO(data)).read()
+    i = next(
+        i for i, f in enumerate(table.schema) if (f.metadata or {}).get(ORC_ID) == str(FILE_PATH_FIELD_ID).encode()
+    )
+    table = table.set_column(i, table.schema.field(i), pa.array([move(p) for p in table.column(i).to_pylist()]))
+    out = io.BytesIO()
+    orc.write_table(table, out)
+    return out.getvalue()
+
+
+def _is_avro_position_delete_file(data: bytes) -> bool:
+    return any(f.get("field-id") == FILE_PATH_FIELD_ID for f in read_avro(data).schema.get("fields", []))
+
+
+def _relocate_avro_position_deletes(data: bytes, move: _Mover) -> bytes:
+    f = read_avro(data)
+    name = next(field["name"] for field in f.schema["fields"] if field.get("field-id") == FILE_PATH_FIELD_ID)
+    return write_avro(f.schema, [{**r, name: move(r[name])} for r in f.records], f.metadata)
 
 
 def _relocate_puffin(data: bytes, move: _Mover) -> bytes:

@@ -127,6 +127,18 @@ def _error(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}"
 
 
+def _position_deletes_on_other_formats(inp: dict[str, Any]) -> str | None:
+    """chDB reads Avro and ORC data files, but applies position deletes (files or DVs) to Parquet
+    data files only; it declines a snapshot with position deletes and files of another format."""
+    files = golden_tables.snapshot_files(inp["table"], inp["snapshot-id"])
+    if files is not None and files.position_deletes and files.formats - {"parquet"}:
+        return (
+            "chDB applies position deletes to Parquet data files only ('Position deletes are only supported for "
+            "data files of Parquet format in Iceberg, but got AVRO' (or ORC))"
+        )
+    return None
+
+
 class ChdbEngine(child_reads.ChildProcessReads, ColumnEngine):
     """chDB's Iceberg functions (`hash`, `transform`) and its `icebergLocal` reader (`read-table`)."""
 
@@ -161,8 +173,10 @@ class ChdbEngine(child_reads.ChildProcessReads, ColumnEngine):
 
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         why = super().unsupported(op, inp)
-        if why is not None or op == "read-table":
+        if why is not None:
             return why
+        if op == "read-table":
+            return _position_deletes_on_other_formats(inp)
         text = inp.get("transform")
         if op == "transform" and not (_PARAMETERIZED.fullmatch(text) or text in _TEMPORAL):
             return (

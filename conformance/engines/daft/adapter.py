@@ -73,6 +73,8 @@ class DaftEngine(ColumnEngine):
     """Daft's native Iceberg partition transforms and its Iceberg reader (`read_iceberg`)."""
 
     name = "daft"
+    data_file_formats = frozenset({"parquet"})
+    format_limit = "Daft raises 'FileFormat.AVRO for iceberg not implemented!' (and the same for ORC)"
     distribution = "daft"
     # Daft's `read_iceberg` has no `_row_id` or `_last_updated_sequence_number` column (nor any other
     # way to read row lineage): read-table compares the other columns

@@ -144,6 +144,8 @@ class DuckDBEngine(child_reads.ChildProcessReads, ColumnEngine):
     crash_label = "DuckDB"
     # what `iceberg_metadata` reports of a tree (see `answer_read_manifest_tree`)
     tree_keys = ((), _TREE_MANIFEST_KEYS, tree_files.ENTRY_KEYS_OWN)
+    data_file_formats = frozenset({"parquet"})
+    format_limit = "DuckDB's iceberg extension raises 'File format ... not supported, only supports parquet currently'"
     distribution = "duckdb"
     capabilities = frozenset({"transform", "read-table-metadata", tree_files.OP, "read-table"})
 

@@ -15,3 +15,7 @@ class IcebirdEngine(NodeProgramEngine):
     name = "icebird"
     folder = "icebird_engine"
     package = "icebird"
+    data_file_formats = frozenset({"parquet"})
+    format_limit = (
+        "icebird reads every data file as Parquet whatever its file_format ('parquet file invalid (footer != PAR1)')"
+    )

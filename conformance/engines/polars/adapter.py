@@ -48,6 +48,11 @@ class PolarsEngine(ColumnEngine):
     """Polars' Iceberg murmur3 hash (`Expr._mm3_hash`) and its Iceberg scan (`scan_iceberg`)."""
 
     name = "polars"
+    data_file_formats = frozenset({"orc", "parquet"})
+    format_limit = (
+        "Polars plans through PyIceberg 0.12, which reads Parquet and ORC files; it raises 'Unsupported file "
+        "format: FileFormat.AVRO' ('Delete file format not supported' for an Avro delete file)"
+    )
     distribution = "polars"
     # Polars 2.1's Iceberg scan has no `_row_id` or `_last_updated_sequence_number` column (nor any
     # other way to read row lineage): read-table compares the other columns

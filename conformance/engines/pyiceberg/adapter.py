@@ -59,6 +59,11 @@ class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
     name = "pyiceberg"
+    data_file_formats = frozenset({"orc", "parquet"})
+    format_limit = (
+        "PyIceberg 0.12 reads Parquet and ORC files; it raises 'Unsupported file format: FileFormat.AVRO' "
+        "('Delete file format not supported' for an Avro delete file)"
+    )
     distribution = "pyiceberg"
     # PyIceberg 0.12 reads manifest lists and manifests with its v2 schemas, so first_row_id (list
     # field 520, data_file field 142) is projected away; nor does its scan return row lineage

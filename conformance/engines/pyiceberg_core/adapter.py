@@ -66,6 +66,11 @@ class PyIcebergCoreEngine(ColumnEngine):
     """iceberg-rust's Arrow transforms, manifest reader and DataFusion table provider through pyiceberg-core."""
 
     name = "pyiceberg-core"
+    data_file_formats = frozenset({"parquet"})
+    format_limit = (
+        "iceberg-rust's DataFusion table provider reads every data file as Parquet whatever its file_format "
+        "('Invalid Parquet file. Corrupt footer')"
+    )
     distribution = "pyiceberg-core"
     reads_row_lineage = False
     # DataFusion's errors, iceberg-rust's RuntimeError, pyo3's PanicException (a BaseException)

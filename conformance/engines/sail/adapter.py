@@ -64,6 +64,11 @@ class SailEngine(Engine):
     # metadata column) to a reader: read-table compares the other columns
     reads_row_lineage = False
     capabilities = frozenset({OP})
+    data_file_formats = frozenset({"parquet"})
+    format_limit = (
+        "Sail 0.7.2 reads every data file as Parquet whatever its file_format ('Parquet error: Failed to fetch "
+        "metadata') and raises 'Unsupported Iceberg position delete file' for an Avro one"
+    )
 
     def __init__(self) -> None:
         self._server: Any = None
