@@ -12,8 +12,10 @@ Lines are shown when stderr is a terminal (and the command was not asked for mac
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from spec_impl.manifests.tree import FileSource
@@ -63,6 +65,27 @@ class Progress:
         elif now - self._last >= self.interval:
             self._last = now
             self.say(describe())
+
+    @contextmanager
+    def watching(self, describe: Callable[[], str]) -> Iterator[None]:
+        """While the block runs (a blocking call, such as a Spark job), `describe()` as a counter line
+        at most once per interval, from a thread of its own."""
+        if not self.enabled:
+            yield
+            return
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.wait(min(self.interval, 0.25) or 0.05):
+                self.tick(describe)
+
+        watcher = threading.Thread(target=watch, name=f"{self.prog}-progress", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            watcher.join()
 
     def counting(self, files: FileSource, metadata_location: str | None = None) -> FileSource:
         """`files`, reporting the distinct files read through it (a tick per read); given the table's

@@ -4,6 +4,7 @@ when it is a terminal (without --json) or with --progress, throttled, and stdout
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import pytest
@@ -76,3 +77,19 @@ def test_validate_table_progress_goes_to_stderr_and_leaves_stdout_alone(tmp_path
     for err in [forced[2]] + ([] if json_flag else [on_terminal[2]]):
         assert "[iceberg-validate-table " in err and "history: every snapshot against its parent" in err
         assert "manifest lists 1/" in err and "other files" in err
+
+
+def test_watching_reports_counters_while_a_blocking_call_runs():
+    import time
+
+    out, done = io.StringIO(), []
+    p = Progress("p", enabled=True, stream=out, interval=0.05)
+    with p.watching(lambda: f"done {len(done)}"):
+        for i in range(6):
+            time.sleep(0.05)
+            done.append(i)
+    lines = out.getvalue().splitlines()
+    assert lines and all(re.search(r"\] done \d$", line) for line in lines), lines
+    with Progress("p", enabled=False, stream=out).watching(lambda: "never"):
+        time.sleep(0.1)
+    assert "never" not in out.getvalue()
