@@ -25,19 +25,21 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the code the executors 
 pytestmark = [pytest.mark.spark, pytest.mark.spark_cluster]
 
 
-def _audit(location: str, master: str, report: Path) -> tuple[int, dict]:
-    """`iceberg-audit LOCATION --master MASTER --json REPORT` in a process of its own: exit code and report."""
+def _audit(location: str, master: str, report: Path, *options: str) -> tuple[int, dict]:
+    """`iceberg-audit LOCATION --master MASTER --json REPORT` in a process of its own: exit code and
+    report. Its progress lines are on stderr exactly when `--progress` is given (stderr is a pipe)."""
     script = Path(sys.executable).with_name("iceberg-audit")
     command = [str(script)] if script.is_file() else [sys.executable, "-m", "conformance.audit.cli"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")]))}
     run = subprocess.run(
-        [*command, location, "--master", master, "--json", str(report)],
+        [*command, location, "--master", master, "--json", str(report), *options],
         capture_output=True,
         text=True,
         timeout=300,
         env=env,
     )
     assert run.returncode in (0, 1), run.stdout + run.stderr[-3000:]
+    assert ("history: every snapshot against its parent" in run.stderr) == ("--progress" in options), run.stderr
     return run.returncode, json.loads(report.read_text())
 
 
@@ -57,7 +59,10 @@ def test_audit_on_a_standalone_cluster_gives_the_verdicts_of_local(tmp_path):
     except ClusterUnavailable as e:
         pytest.skip(f"the standalone cluster cannot start here: {e}")
     try:
-        on_cluster = {name: _audit(loc, cluster.url, tmp_path / f"{name}-cluster.json") for name, loc in tables.items()}
+        on_cluster = {
+            name: _audit(loc, cluster.url, tmp_path / f"{name}-cluster.json", "--progress")
+            for name, loc in tables.items()
+        }
         completed = [app["name"] for app in (cluster.state() or {}).get("completedapps", [])]
     finally:
         cluster.stop()
