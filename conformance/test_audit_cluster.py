@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,22 @@ def test_audit_on_a_standalone_cluster_gives_the_verdicts_of_local(tmp_path):
     assert on_cluster["golden"][0] == 0 and on_cluster["golden"][1]["violations"] == []
     assert on_cluster["corrupted"][0] == 1
     assert {v["rule"] for v in on_cluster["corrupted"][1]["violations"]} == {"file.record-count"}
+
+
+def test_a_cluster_that_cannot_start_says_why(tmp_path, monkeypatch):
+    """What the test above skips on: no Java, and a master port taken (the master exits, no retry)."""
+    from conformance.engines.iceberg_java import standalone
+
+    with monkeypatch.context() as m:
+        m.setattr(standalone, "missing_requirement", lambda: "java is not installed")
+        with pytest.raises(ClusterUnavailable, match="java is not installed"):
+            StandaloneCluster(tmp_path / "no-java").start()
+    if (reason := standalone.missing_requirement()) is not None:
+        pytest.skip(reason)
+    cluster = StandaloneCluster(tmp_path / "taken", workers=1, timeout=60)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", cluster.port))
+        taken.listen()
+        with pytest.raises(ClusterUnavailable, match="the master exited"):
+            cluster.start()
+    assert cluster.processes == []  # stopped

@@ -98,6 +98,8 @@ class StandaloneCluster:
             SPARK_CONF_DIR=str(conf),
             SPARK_LOG_DIR=str(self.directory),
             SPARK_PID_DIR=str(self.directory),
+            # a port taken since it was chosen fails the start, rather than Spark moving to the next one
+            SPARK_DAEMON_JAVA_OPTS=f"{os.environ.get('SPARK_DAEMON_JAVA_OPTS', '')} -Dspark.port.maxRetries=0".strip(),
             PYSPARK_PYTHON=os.environ.get("PYSPARK_PYTHON", sys.executable),
             PYTHONPATH=os.pathsep.join(self.python_path + [p for p in [os.environ.get("PYTHONPATH")] if p]),
         )
@@ -160,11 +162,14 @@ class StandaloneCluster:
         tails = "; ".join(f"{name}: {self._tail(name)}" for name, _ in self.processes)
         raise ClusterUnavailable(f"timed out after {self.timeout:.0f} s waiting for {what}: {tails}")
 
-    def _tail(self, name: str, lines: int = 8) -> str:
+    def _tail(self, name: str, lines: int = 4) -> str:
+        """The last lines of a process's log, stack frames left out."""
         try:
-            return " | ".join(self.log(name).read_text(errors="replace").splitlines()[-lines:]) or "(no output)"
+            text = self.log(name).read_text(errors="replace").splitlines()
         except OSError:
             return "(no log)"
+        kept = [line for line in text if line.strip() and not line.startswith(("\tat ", "\t..."))]
+        return " | ".join(kept[-lines:]) or "(no output)"
 
     def stop(self) -> None:
         """Stop every process started here, by its process group (workers first), killing what lingers."""
