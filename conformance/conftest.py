@@ -31,6 +31,7 @@ VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3", 4: "v4"}
 SUITE_MARKERS = {
     "random_values": "differential property tests of engines against the reference on random values",
     "spark": "tests that start a local Spark session with Iceberg Java (iceberg_java.spark)",
+    "spark_cluster": "tests that start a Spark standalone cluster on 127.0.0.1 (iceberg_java.standalone)",
     "writer": "the writer harness: generated table histories written by Iceberg Java through Spark "
     "and checked after every step",
 }

@@ -1,9 +1,10 @@
 """`iceberg-audit METADATA [--snapshot ID | --ref NAME] [--json FILE] [--html FILE] [--master URL]
-[--allow-outside PREFIX]...`
+[--progress] [--allow-outside PREFIX]...`
 
 Exit status: 0 when the snapshot breaks no rule, 1 when it does (or a file could not be checked),
 2 on bad input (a metadata file, manifest list or argument that cannot be read: missing, a
-directory, unreadable; the message names it). Progress goes to stderr, the summary to stdout.
+directory, unreadable; the message names it). The summary goes to stdout; progress goes to stderr
+when it is a terminal and --json is not given, or always with --progress (`spec_impl.progress`).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given and the
@@ -24,13 +25,13 @@ import argparse
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from spec_impl.errors import SpecError
 from spec_impl.manifests.locations import FILE_LOCATION, ContainedFiles
 from spec_impl.manifests.tree import FileUnreadable, LocalFiles
+from spec_impl.progress import Progress
 
 from . import job, plan, report
 
@@ -51,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--html", type=Path, metavar="FILE", help="write the report as a standalone HTML page")
     p.add_argument("--master", default=None, help="Spark master URL (default local[*]; under spark-submit, its master)")
     p.add_argument(
+        "--progress",
+        action="store_true",
+        help="report progress on stderr even when it is not a terminal, or with --json",
+    )
+    p.add_argument(
         "--allow-outside",
         action="append",
         default=[],
@@ -60,8 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def progress(message: str) -> None:
-    print(f"[iceberg-audit {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+progress = Progress("iceberg-audit", enabled=True)  # audit()'s default: every line (main() asks the terminal)
 
 
 def spark_session(master: str | None) -> Any:
@@ -103,7 +108,8 @@ def audit(
     spark = spark or spark_session(master)
     result = job.run(spark, planned, report_progress)
     report_progress("history: every snapshot against its parent")
-    job.add_history(result, files, location)
+    counted = report_progress.counting(files, location) if isinstance(report_progress, Progress) else files
+    job.add_history(result, counted, location)
     report_progress(
         f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations"
     )
@@ -113,7 +119,15 @@ def audit(
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        result = audit(args.metadata, args.snapshot, args.ref, master=args.master, allow_outside=args.allow_outside)
+        shown = Progress.for_terminal("iceberg-audit", forced=args.progress, quiet=args.json is not None)
+        result = audit(
+            args.metadata,
+            args.snapshot,
+            args.ref,
+            master=args.master,
+            report_progress=shown,
+            allow_outside=args.allow_outside,
+        )
     except SpecError as e:
         print(f"iceberg-audit: cannot audit {args.metadata}: {e}", file=sys.stderr)
         return EXIT_VIOLATIONS if e.rule == FILE_LOCATION else EXIT_BAD_INPUT

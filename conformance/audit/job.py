@@ -15,6 +15,7 @@ table's location (the context's `ContainedFiles`, rule tree.file-location: a pat
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,11 +85,45 @@ def run(spark: Any, plan: Plan, progress: Callable[[str], None] = lambda _: None
     if not rows:
         return result
     slots = sc.defaultParallelism
+    counts = sc.accumulator((0, 0, 0), _Sums())  # manifests read, live files found, files checked
     progress(f"reading {len(rows)} manifests over {min(len(rows), slots * 2)} tasks")
-    items = sc.parallelize(rows, min(len(rows), slots * 2)).flatMap(lambda row: manifest_stage(ctx, row))
-    checked = items.repartition(slots * 4).mapPartitions(lambda part: file_stage(ctx, part))
+    items = sc.parallelize(rows, min(len(rows), slots * 2)).flatMap(
+        lambda row: _counted_manifest(counts, manifest_stage(ctx, row))
+    )
+    checked = items.repartition(slots * 4).mapPartitions(lambda part: _counted_files(counts, file_stage(ctx, part)))
     progress(f"checking the live files in {slots * 4} partitions")
-    return _gather(result, checked.collect(), started)
+    watching = getattr(progress, "watching", None)  # a spec_impl.progress.Progress: counters while the job runs
+    with watching(lambda: _describe(counts.value, len(rows))) if watching else contextlib.nullcontext():
+        outputs = checked.collect()
+    return _gather(result, outputs, started)
+
+
+class _Sums:
+    """A Spark accumulator's parameter (pyspark's AccumulatorParam interface, without importing
+    pyspark here): a tuple of counts, added element by element."""
+
+    def zero(self, value: tuple) -> tuple:
+        return (0,) * len(value)
+
+    def addInPlace(self, a: tuple, b: tuple) -> tuple:
+        return tuple(x + y for x, y in zip(a, b))
+
+
+def _counted_manifest(counts: Any, items: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    counts.add((1, sum(kind == TASK for kind, _ in items), 0))
+    return items
+
+
+def _counted_files(counts: Any, outputs: Iterator[tuple]) -> Iterator[tuple]:
+    for kind, item in outputs:
+        if kind == "count":
+            counts.add((0, 0, item[0]))
+        yield kind, item
+
+
+def _describe(counts: tuple[int, int, int], manifests: int) -> str:
+    """The job's counters so far (Spark adds a task's counts when the task ends)."""
+    return f"manifests {counts[0]:,}/{manifests:,}, live files {counts[1]:,}, files checked {counts[2]:,}"
 
 
 def run_local(plan: Plan, skip: set[str] | None = None) -> AuditResult:

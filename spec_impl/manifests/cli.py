@@ -4,6 +4,9 @@
     iceberg-validate-table file:/warehouse/db/t/metadata/00004-....metadata.json --json
     iceberg-validate-table t/metadata/v2.metadata.json --allow-outside /imports   # a table with imported files
 
+Progress (the manifest lists and files read so far, at most a line a second) goes to stderr when it
+is a terminal and --json is not given, or always with --progress; stdout is the same either way.
+
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
 then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
 snapshots); each violation is printed with its rule id and the file it was found in.
@@ -36,6 +39,7 @@ from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.history import validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
+from spec_impl.progress import Progress
 from spec_impl.rules import RULES
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
@@ -61,7 +65,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PREFIX",
         help="also read files under PREFIX (a path or file: URI; repeatable), for tables with imported files",
     )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="report progress on stderr even when it is not a terminal, or with --json",
+    )
     args = parser.parse_args(argv)
+    progress = Progress.for_terminal(parser.prog, forced=args.progress, quiet=args.json)
     try:
         files = ContainedFiles.for_table(LocalFiles(), args.metadata, args.allow_outside)
     except InvalidInput as e:  # tree.file-exists from LocalFiles: the file given is not there
@@ -74,9 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iceberg-validate-table: cannot read the metadata file: {e}", file=sys.stderr)
         return EXIT_CANNOT_READ
     try:
-        once = ReadOnce(files)
+        once = ReadOnce(progress.counting(files, args.metadata))
+        progress.say(f"reading the tree of {args.metadata}")
         violations = validate_table(once, args.metadata, args.revision)
+        progress.say("history: every snapshot against its parent")
         violations += validate_history(once, args.metadata, args.revision)
+        progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)
         return EXIT_CANNOT_READ
