@@ -149,6 +149,8 @@ RULE_LEVELS: dict[str, tuple[str, str]] = {
     "hash.boolean": (ALLOWED, "hash.not-bucketable"),
     "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
     "history.deleted-were-live": (READING, "history.deleted-not-live"),
+    "metadata-column.partition-unified": (READING, "metadata-column.partition-type"),
+    "metadata-column.deleted": (READING, "metadata-column.deleted-rows"),
 }
 
 _PRUNING = {"inclusive": "pruning.inclusive-keeps-more", "strict": "pruning.strict-accepts-less"}

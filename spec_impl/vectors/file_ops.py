@@ -15,8 +15,9 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   (decompressed) in base64}
 - read-deletion-vector: input keys: puffin-base64, data-file (the DV's manifest data_file fields); output: the deleted
   row positions, ascending
-- read-table: input keys: table (a golden table of vectors/tables/), snapshot-id; output: {"columns", "rows"}: the rows
-  a correct reader returns (`tables.table_rows`)
+- read-table: input keys: table (a golden table of vectors/tables/), snapshot-id, metadata-columns? (`_file`, `_pos`,
+  `_deleted`, `_spec_id`, `_partition`: returned after the table's columns, instead of the row lineage columns); output:
+  {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`)
 - read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
 - parquet-round-trip: input keys: schema, rows (records as struct JSON); output: the rows as written to Parquet and read
@@ -111,7 +112,7 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
 def _read_table(inp: dict, revision: str) -> dict:
     from spec_impl.vectors import tables
 
-    return tables.read_expected(inp["table"], inp["snapshot-id"], revision)
+    return tables.read_expected(inp["table"], inp["snapshot-id"], revision, tuple(inp.get("metadata-columns", ())))
 
 
 def _read_parquet(inp: dict, revision: str) -> dict:
