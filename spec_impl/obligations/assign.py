@@ -148,6 +148,7 @@ RULE_LEVELS: dict[str, tuple[str, str]] = {
     "hash.floating": (ALLOWED, "hash.not-bucketable"),
     "hash.boolean": (ALLOWED, "hash.not-bucketable"),
     "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
+    "file-pruning.manifest-counts": (ALLOWED, "pruning.may-skip"),
     "history.deleted-were-live": (READING, "history.deleted-not-live"),
     "metadata-column.partition-unified": (READING, "metadata-column.partition-type"),
     "metadata-column.deleted": (READING, "metadata-column.deleted-rows"),
