@@ -8,4 +8,4 @@
 Importing the package registers the rules of its modules.
 """
 
-from spec_impl.scan import arrow_values, reader, table_writer  # noqa: F401  (registers their rules)
+from spec_impl.scan import arrow_values, reader, table_writer, write_defaults  # noqa: F401  (registers their rules)

@@ -20,8 +20,8 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`)
 - read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
-- parquet-round-trip: input keys: schema, rows (records as struct JSON); output: the rows as written to Parquet and read
-  back
+- parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
+  its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
   files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)}
 - v4-validate: input keys: files, root, parent? (the parent snapshot's root); output: sorted rule ids of the violations
@@ -137,10 +137,12 @@ def _all_optional(obj: Any) -> Any:
 
 def _parquet_round_trip(inp: dict, revision: str) -> list:
     from spec_impl.scan.arrow_values import read_parquet, write_parquet
+    from spec_impl.scan.write_defaults import with_write_defaults
 
     s = schema.parse_schema(inp["schema"], 3)
     lenient = schema.parse_schema(_all_optional(inp["schema"]), 3)  # nulls reach the writer, which must refuse them
-    _, rows = read_parquet(write_parquet([decode(lenient.struct, r) for r in inp["rows"]], s))
+    records = [with_write_defaults(s.struct, decode(lenient.struct, r)) for r in inp["rows"]]
+    _, rows = read_parquet(write_parquet(records, s))
     return [encode(s.struct, r) for r in rows]
 
 
