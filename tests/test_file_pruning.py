@@ -168,3 +168,14 @@ def test_every_registered_pruning_rule_is_named_here():
     text = open(__file__, encoding="utf-8").read()
     mine = [r for r in RULES if r.startswith("file-pruning.")]
     assert mine and [r for r in mine if r not in text] == []
+
+
+@pytest.mark.parametrize(
+    "added, existing, live",
+    [(None, None, True), (None, 0, True), (0, None, True), (1, 0, True), (0, 3, True), (0, 0, False)],
+)
+def test_only_two_known_zero_file_counts_prove_a_manifest_empty(added, existing, live):
+    """file-pruning.manifest-counts: a null count is assumed to be non-zero (Manifest Lists)."""
+    from spec_impl.metrics.manifest_counts import may_hold_live_files
+
+    assert may_hold_live_files(added, existing) is live

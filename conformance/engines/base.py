@@ -109,6 +109,8 @@ class Engine:
     # the formats of data and delete files the engine reads (Appendix A), and why not the others
     data_file_formats: ClassVar[frozenset[str]] = frozenset({"avro", "orc", "parquet"})
     format_limit: ClassVar[str] = ""
+    # the metadata columns ("Reserved Field IDs": _file, _pos, ...) a read-table case may ask it for
+    metadata_columns: ClassVar[frozenset[str]] = frozenset()
     # what an answer may raise that is the case's rejection (pyo3's PanicException is a BaseException)
     case_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
 
@@ -158,6 +160,9 @@ class Engine:
         if op not in self.capabilities:
             return f"{self.name} lacks the capability {op!r}"
         if op == "read-table":
+            missing = sorted(set(inp.get("metadata-columns", ())) - self.metadata_columns)
+            if missing:
+                return f"{self.name}: the adapter cannot ask it for the metadata column(s) {', '.join(missing)}"
             return self.unread_formats(inp)
         return None
 
@@ -214,13 +219,22 @@ class Engine:
 
     def answer_read_table(self, inp: dict[str, Any]) -> Any:
         """read-table: the case's golden table, written to local disk once per run (`golden_tables`),
-        read at the case's snapshot by `read_table`."""
-        return self.read_table(golden_tables.table(inp["table"]), inp["snapshot-id"])
+        read at the case's snapshot by `read_table`, or by `read_table_columns` when the case asks
+        for metadata columns (their `_file` mapped back to the vectors' paths)."""
+        table, columns = golden_tables.table(inp["table"]), tuple(inp.get("metadata-columns", ()))
+        if columns:
+            return golden_tables.at_placeholder(self.read_table_columns(table, inp["snapshot-id"], columns))
+        return self.read_table(table, inp["snapshot-id"])
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """The rows of one snapshot of a golden table (`spec_impl.vectors.tables.table_rows` of the
         engine's Arrow table), or an EngineAnswer (a decline)."""
         raise EngineFailure(f"{self.name} reads no tables", restart=False)
+
+    def read_table_columns(self, table: golden_tables.GoldenTable, snapshot_id: int, columns: tuple[str, ...]) -> Any:
+        """As `read_table`, with the requested `metadata_columns` after the table's columns (and no
+        row lineage columns); `_file` as the engine reports it."""
+        raise EngineFailure(f"{self.name} reads no metadata columns", restart=False)
 
     def rejection(self, error: BaseException) -> EngineAnswer:
         """The answer of a case whose answer raised `error` (one of `case_errors`)."""

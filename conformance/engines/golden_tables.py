@@ -125,3 +125,18 @@ def without_columns(output: dict[str, Any], names: tuple[str, ...] = LINEAGE_COL
         "columns": [c for c in output["columns"] if c not in names],
         "rows": [{k: v for k, v in row.items() if k not in names} for row in output["rows"]],
     }
+
+
+def at_placeholder(output: Any) -> Any:
+    """A read-table output with the `_file` values under a materialized table's directory (`root()`)
+    written at the table's placeholder location, where the vectors name the files."""
+    from spec_impl.vectors.tables import PLACEHOLDER
+
+    if not isinstance(output, dict) or "_file" not in output.get("columns", ()):
+        return output
+    local = f"file:{root()}/"
+
+    def placeholder(path: Any) -> Any:
+        return f"{PLACEHOLDER}/{path[len(local) :]}" if isinstance(path, str) and path.startswith(local) else path
+
+    return {**output, "rows": [{**row, "_file": placeholder(row.get("_file"))} for row in output["rows"]]}

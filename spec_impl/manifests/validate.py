@@ -18,6 +18,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.manifests import inheritance
+from spec_impl.manifests.manifest_spec import partition_spec_difference
 from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
@@ -387,6 +388,11 @@ class _Checker:
                     json_document.loads(f.metadata[key], f"key-value metadata {key!r}")
                 except SpecError as e:
                     self.report("tree.manifest-metadata", path, f"key-value metadata {key!r} is not JSON: {e}")
+        spec = next((s for s in self.md.specs if s.spec_id == row.get("partition_spec_id")), None)
+        if spec is not None and isinstance(f.metadata.get("partition-spec"), str):
+            why = partition_spec_difference(f.metadata["partition-spec"], spec, fv, self.revision)
+            if why is not None:
+                self.report("tree.manifest-partition-spec", path, f"key-value metadata 'partition-spec' {why}")
         if f.metadata.get("partition-spec-id", str(row.get("partition_spec_id"))) != str(row.get("partition_spec_id")):
             self.report(
                 "tree.manifest-metadata",

@@ -14,6 +14,7 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
+from spec_impl.metadata.last_updated import check_last_updated
 from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
 from spec_impl.rules import Rule, register, implements
@@ -368,6 +369,7 @@ def _validate(md: TableMetadata, revision: str) -> None:
         next_row_id=md.next_row_id,
         revision=revision,
     )
+    check_last_updated(md.last_updated_ms, md.snapshot_log, md.metadata_log, md.snapshots)
     for stat in md.statistics + md.partition_statistics:
         if not isinstance(stat, dict) or not {"snapshot-id", "statistics-path", "file-size-in-bytes"} <= stat.keys():
             raise InvalidInput(

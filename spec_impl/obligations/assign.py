@@ -122,6 +122,9 @@ ROLES: dict[str, str] = {
 # table's version is higher than the supported version"; the view spec says the same of views): a
 # format-version number above the supported one. Other malformed versions are not said to throw.
 READERS_MUST_REJECT = frozenset({"table.format-version", "view.format-version"})
+# Rules whose rejection the spec puts on every writer ("If the write default for a required field is not
+# set, the writer must fail").
+WRITERS_MUST_REJECT = frozenset({"write.default.required"})
 
 
 def _above_supported(case: dict[str, Any]) -> bool:
@@ -149,7 +152,10 @@ RULE_LEVELS: dict[str, tuple[str, str]] = {
     "hash.floating": (ALLOWED, "hash.not-bucketable"),
     "hash.boolean": (ALLOWED, "hash.not-bucketable"),
     "file-pruning.manifest-summaries": (ALLOWED, "pruning.may-skip"),
+    "file-pruning.manifest-counts": (ALLOWED, "pruning.may-skip"),
     "history.deleted-were-live": (READING, "history.deleted-not-live"),
+    "metadata-column.partition-unified": (READING, "metadata-column.partition-type"),
+    "metadata-column.deleted": (READING, "metadata-column.deleted-rows"),
 }
 
 _PRUNING = {"inclusive": "pruning.inclusive-keeps-more", "strict": "pruning.strict-accepts-less"}
@@ -192,6 +198,8 @@ def _rejection(case: dict[str, Any]) -> dict[str, Any]:
     if rule_id in ("type.nesting-limit", "tree.file-location"):
         return _reading(case, REJECTION_QUESTIONS[rule_id])
     if role == VALIDATOR or (rule_id in READERS_MUST_REJECT and _above_supported(case)):
+        return _must(case, rejected_by=role)
+    if role == WRITER and rule_id in WRITERS_MUST_REJECT:
         return _must(case, rejected_by=role)
     if role == READER:
         return {**_allowed(case, "reader.may-accept", check={"kind": ANSWER_OR_REJECT}), "rejected-by": VALIDATOR}

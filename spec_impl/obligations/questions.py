@@ -416,6 +416,43 @@ QUESTIONS: dict[str, Question] = _questions(
         "Say that a snapshot marks DELETED only files that are live in its parent snapshot.",
     ),
     Question(
+        "metadata-column.partition-type",
+        "What struct does the _partition metadata column of a row have when the table has several partition specs, "
+        "or none that is partitioned?",
+        (
+            "the unified partition type (every partition field of every spec, by field id), the fields the file's "
+            "spec lacks null; an empty struct for a table never partitioned",
+            "the same, but without the fields whose source column was dropped, and null (no struct) when no "
+            "field is left or the table was never partitioned (Iceberg Java through Spark)",
+            "the partition struct of the file's own spec",
+        ),
+        (
+            (
+                SPEC,
+                "This id range is reserved for metadata columns that can be used in user data schemas, like the "
+                "_file column that holds the file path in which a row was stored.",
+            ),
+            (SPEC, "2147483642 _partition struct Partition to which a row belongs"),
+        ),
+        "the unified partition type, fields the file's spec lacks null; an empty struct when no spec is partitioned",
+        "Give _partition a type: the unified partition type of Partition Statistics, with the fields the file's "
+        "spec lacks null, and say what an unpartitioned table returns.",
+    ),
+    Question(
+        "metadata-column.deleted-rows",
+        "Does asking a read for the _deleted metadata column return the deleted rows too (marked true), or only "
+        "the snapshot's live rows (all false)?",
+        (
+            "only the live rows, _deleted false for each: asking for a column does not change which rows a read "
+            "returns",
+            "the rows of every live data file, the deleted ones with _deleted true (Iceberg Java through Spark)",
+        ),
+        ((SPEC, "2147483644 _deleted boolean Whether the row has been deleted"),),
+        "only the live rows, each with _deleted false",
+        "Say which rows a read that projects _deleted returns: the live rows only, or every row of the live data "
+        "files with the deleted ones marked.",
+    ),
+    Question(
         "view.unknown-representation",
         "What a view reader does with a representation whose type it does not know (other than sql).",
         (

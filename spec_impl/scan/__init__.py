@@ -10,4 +10,12 @@
 Importing the package registers the rules of its modules.
 """
 
-from spec_impl.scan import arrow_values, avro_data, data_files, orc_data, reader, table_writer  # noqa: F401
+from spec_impl.scan import (  # noqa: F401  (registers their rules)
+    arrow_values,
+    avro_data,
+    data_files,
+    orc_data,
+    reader,
+    table_writer,
+    write_defaults,
+)

@@ -38,6 +38,7 @@ from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, register, implements
 from spec_impl.scan.arrow_values import arrow_table
 from spec_impl.scan.data_files import read_data_file
+from spec_impl.scan.metadata_columns import MetadataColumns
 
 register(
     Rule(
@@ -76,11 +77,13 @@ def read_table(
     ref: str | None = None,
     *,
     with_lineage: bool = False,
+    metadata_columns: Sequence[str] = (),
     revision: str = revisions.DEFAULT,
     allow_outside: Sequence[str] = (),
 ) -> pa.Table:
     """The rows of a snapshot: `snapshot_id`, the snapshot of `ref`, or the current one.
-    `with_lineage` adds `_row_id` and `_last_updated_sequence_number` (v3 tables). Files are read
+    `with_lineage` adds `_row_id` and `_last_updated_sequence_number` (v3 tables), after the
+    requested `metadata_columns` (`_file`, `_pos`, ...: `spec_impl.scan.metadata_columns`). Files are read
     only under the table's location and write paths, and the `allow_outside` prefixes (rule
     tree.file-location, `spec_impl.manifests.locations`)."""
     files = locations.contain(files, metadata_location, allow_outside)
@@ -88,7 +91,8 @@ def read_table(
     wanted = _snapshot_id(md, snapshot_id, ref)
     if wanted is None:
         schema = _schema(md, md.current_schema_id)
-        return _with_lineage_columns(arrow_table([], schema), [], with_lineage and md.format_version >= 3)
+        empty = MetadataColumns(md, metadata_columns, schema, revision).append_to(arrow_table([], schema))
+        return _with_lineage_columns(empty, [], with_lineage and md.format_version >= 3)
     tree = read_snapshot(files, metadata_location, wanted, revision)
     schema = read_schema(
         md, tree, by_snapshot=snapshot_id is not None or (ref is not None and md.refs[ref].type == "tag")
@@ -102,6 +106,7 @@ def read_table(
     by_scan = {d.scan: d for d in deletes}  # by entry, not path: one Puffin file may hold the DVs of several data files
     name_mapping = _name_mapping(md)
     defaults = _initial_defaults(md)
+    meta = MetadataColumns(md, metadata_columns, schema, revision)
     rows, lineage = [], []
     for f in data:
         applied = index.for_data_file(f.scan)
@@ -110,6 +115,7 @@ def read_table(
         equality = [_equality(files, by_scan[e]) for e in (*applied.equality, *applied.global_equality)]
         keep = apply.surviving_positions(raw, gone, equality, defaults.get)
         kept = [raw[p] for p in keep]
+        meta.add(f.scan.path, f.scan.spec_id, f.data_file.get("partition") or {}, keep)
         rows.extend(
             project(
                 kept,
@@ -125,7 +131,8 @@ def read_table(
             stored = [{"_row_id": r.get(ROW_ID), "_last_updated_sequence_number": r.get(LAST_UPDATED)} for r in raw]
             values = row_lineage(f.data_file.get("first_row_id"), f.scan.sequence_number, stored)
             lineage.extend(values[p] for p in keep)
-    return _with_lineage_columns(arrow_table(rows, schema), lineage, with_lineage and md.format_version >= 3)
+    table = meta.append_to(arrow_table(rows, schema))
+    return _with_lineage_columns(table, lineage, with_lineage and md.format_version >= 3)
 
 
 @implements("scan.snapshot")

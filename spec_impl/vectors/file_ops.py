@@ -15,14 +15,15 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   (decompressed) in base64}
 - read-deletion-vector: input keys: puffin-base64, data-file (the DV's manifest data_file fields); output: the deleted
   row positions, ascending
-- read-table: input keys: table (a golden table of vectors/tables/), snapshot-id; output: {"columns", "rows"}: the rows
-  a correct reader returns (`tables.table_rows`)
+- read-table: input keys: table (a golden table of vectors/tables/), snapshot-id, metadata-columns? (`_file`, `_pos`,
+  `_deleted`, `_spec_id`, `_partition`: returned after the table's columns, instead of the row lineage columns); output:
+  {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`)
 - read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
 - read-data-file: input keys: file-format (a manifest entry's file_format), file-base64 (an Avro, ORC or Parquet
   file); output: as read-parquet
-- parquet-round-trip: input keys: schema, rows (records as struct JSON); output: the rows as written to Parquet and read
-  back
+- parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
+  its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
   files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)}
 - v4-validate: input keys: files, root, parent? (the parent snapshot's root); output: sorted rule ids of the violations
@@ -113,7 +114,7 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
 def _read_table(inp: dict, revision: str) -> dict:
     from spec_impl.vectors import tables
 
-    return tables.read_expected(inp["table"], inp["snapshot-id"], revision)
+    return tables.read_expected(inp["table"], inp["snapshot-id"], revision, tuple(inp.get("metadata-columns", ())))
 
 
 def _read_parquet(inp: dict, revision: str) -> dict:
@@ -147,10 +148,12 @@ def _all_optional(obj: Any) -> Any:
 
 def _parquet_round_trip(inp: dict, revision: str) -> list:
     from spec_impl.scan.arrow_values import read_parquet, write_parquet
+    from spec_impl.scan.write_defaults import with_write_defaults
 
     s = schema.parse_schema(inp["schema"], 3)
     lenient = schema.parse_schema(_all_optional(inp["schema"]), 3)  # nulls reach the writer, which must refuse them
-    _, rows = read_parquet(write_parquet([decode(lenient.struct, r) for r in inp["rows"]], s))
+    records = [with_write_defaults(s.struct, decode(lenient.struct, r)) for r in inp["rows"]]
+    _, rows = read_parquet(write_parquet(records, s))
     return [encode(s.struct, r) for r in rows]
 
 

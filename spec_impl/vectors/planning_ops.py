@@ -19,8 +19,9 @@ projection, pruning), computed by the reference (see ops.py for values).
   predicate on the row's partition tuple
 - evaluate-metrics: input keys: schema, predicate, mode, record-count, metrics; output: inclusive: whether a row may
   match; strict: whether every row matches
-- evaluate-manifest: input keys: fields, predicate, summaries (null: none); output: whether a file of the manifest may
-  match
+- evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? ({"added", "existing"}: the
+  manifest list's added_files_count and existing_files_count, each may be null); output: whether a file of the manifest
+  may match
 
 Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
 (a column name), "transform"}`; rows objects by column name; values the vectors' value form; bounds
@@ -39,7 +40,7 @@ from collections.abc import Callable, Mapping
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, predicates as P, projection
 from spec_impl.deletes import position_files
-from spec_impl.metrics import column_metrics as cm, file_counts, partition_values, summaries
+from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
 from spec_impl.vectors.encoding import decode, encode
@@ -264,6 +265,9 @@ def _evaluate_manifest(inp: dict, revision: str) -> bool:
         raise InvalidInput(
             "partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed)
         )
+    counts = inp.get("file-counts")
+    if counts is not None and not manifest_counts.may_hold_live_files(counts.get("added"), counts.get("existing")):
+        return False
     return evaluators.manifest_might_match(expr, fields, claimed, revision)
 
 

@@ -252,4 +252,14 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.dv-removed-with-data-file", "§1.5"): "**Removing a data file** requires removing its DV from the "
     "delete manifests; the Puffin file need not be rewritten.",
     ("history.row-ids-kept", "§1.4"): "EXISTING and DELETED entries carry the value they inherited.",
+    ("write.default", "Default values"): (
+        "The write default for a field must be written if a field is not supplied to a write."
+    ),
+    ("tree.manifest-partition-spec", "Manifests"): (
+        "A manifest file must store the partition spec and other metadata as properties in the Avro file's "
+        "key-value metadata:"
+    ),
+    ("table.last-updated-ms", "Table Metadata Fields"): (
+        "Each table metadata file should update this field just before writing."
+    ),
 }

@@ -575,11 +575,19 @@ def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
     return t.files, t.tree.metadata_location, case.format_version
 
 
-def read_expected(case_id: str, snapshot_id: int, revision: str = revisions.DEFAULT) -> dict:
-    """The columns and rows the reference reader returns for one snapshot of a golden table."""
+def read_expected(
+    case_id: str, snapshot_id: int, revision: str = revisions.DEFAULT, metadata_columns: tuple[str, ...] = ()
+) -> dict:
+    """The columns and rows the reference reader returns for one snapshot of a golden table: with
+    the row lineage columns in v3, or, when `metadata_columns` are asked for, with those instead."""
     files, metadata_location, format_version = table_files(case_id)
     table = read_table(
-        InMemoryFiles(files), metadata_location, snapshot_id, with_lineage=format_version >= 3, revision=revision
+        InMemoryFiles(files),
+        metadata_location,
+        snapshot_id,
+        with_lineage=format_version >= 3 and not metadata_columns,
+        metadata_columns=metadata_columns,
+        revision=revision,
     )
     return table_rows(table)
 

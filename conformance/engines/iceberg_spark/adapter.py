@@ -10,7 +10,8 @@ frame has the columns of the snapshot's schema in schema order; for format-versi
 adapter also selects the metadata columns `_row_id` and `_last_updated_sequence_number`, which
 Iceberg 1.10 computes from row lineage. Rows are collected (ints stay ints, floats floats) and
 turned into the vectors' form by `spec_impl.vectors.tables.table_rows`. Deletes, projection and
-lineage are all Iceberg's doing.
+lineage are all Iceberg's doing. A case that asks for metadata columns (`_file`, `_pos`,
+`_deleted`, `_spec_id`, `_partition`) gets them selected by name instead of the lineage columns.
 
 The session (`iceberg_java.spark.local_spark_session`) is started lazily by `run_batch` and
 stopped when the batch ends: Spark allows one session per process, and other tests of the suite
@@ -32,6 +33,7 @@ class IcebergSparkEngine(Engine):
 
     name = "iceberg-spark"
     capabilities = frozenset({OP})
+    metadata_columns = frozenset({"_file", "_pos", "_deleted", "_spec_id", "_partition"})
 
     def __init__(self) -> None:
         self._iceberg_version: str | None = None
@@ -71,14 +73,21 @@ class IcebergSparkEngine(Engine):
             spark_session.stop_local_spark_session()
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
+        lineage = golden_tables.LINEAGE_COLUMNS if table.format_version >= 3 else ()
+        return self._read(table, snapshot_id, lineage)
+
+    def read_table_columns(self, table: golden_tables.GoldenTable, snapshot_id: int, columns: tuple[str, ...]) -> Any:
+        """Spark's metadata columns, selected by name after the table's columns."""
+        return self._read(table, snapshot_id, columns)
+
+    def _read(self, table: golden_tables.GoldenTable, snapshot_id: int, extra: tuple[str, ...]) -> Any:
         import pyarrow as pa
         from pyspark.sql.pandas.types import to_arrow_schema
 
         from spec_impl.vectors.tables import table_rows
 
         frame = self._spark.read.format("iceberg").option("snapshot-id", snapshot_id).load(str(table.directory))
-        columns = list(frame.columns) + (list(golden_tables.LINEAGE_COLUMNS) if table.format_version >= 3 else [])
-        selected = frame.select(*columns)
+        selected = frame.select(*frame.columns, *extra)
         # Spark's own Arrow conversion: structs, maps, decimals and timestamps keep their types
         batches = selected._collect_as_arrow()
         arrow = pa.Table.from_batches(batches) if batches else to_arrow_schema(selected.schema).empty_table()

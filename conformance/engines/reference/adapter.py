@@ -12,6 +12,7 @@ from typing import Any
 import spec_impl
 from spec_impl import revisions
 from spec_impl.errors import SpecError
+from spec_impl.scan.metadata_columns import NAMES as METADATA_COLUMN_NAMES
 from spec_impl.vectors.ops import OPS, run
 
 from conformance.engines.base import Engine
@@ -22,6 +23,7 @@ class ReferenceEngine(Engine):
 
     name = "reference"
     capabilities = frozenset(OPS)
+    metadata_columns = frozenset(METADATA_COLUMN_NAMES)
     revision = revisions.V3_ADOPTED
     case_errors = (SpecError, ArithmeticError, ValueError, TypeError)  # anything else is a bug of the reference
 

@@ -18,6 +18,7 @@ from spec_impl.vectors.families import (
     json,
     manifest_trees,
     manifests,
+    metadata_columns,
     partitioning,
     schemas,
     snapshots,
@@ -42,7 +43,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
-    "data": (data_files, data_formats),
+    "data": (data_files, data_formats, metadata_columns),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
     "planning": (

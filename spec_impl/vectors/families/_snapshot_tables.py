@@ -377,6 +377,8 @@ def specs():
         with_changes(current_snapshot_id=S1, refs=None, snapshot_log=log),
     )
 
+    yield from _last_updated_cases()
+
     r = "snapshot-log.unknown-snapshot"
     prefix = [{"snapshot-id": EXPIRED, "timestamp-ms": 1505100955770}]
     yield _read(
@@ -436,4 +438,47 @@ def specs():
         "the same table with the log pruned to [S2]: every entry up to and including the expired S1 removed",
         pruned,
         note=prune_note,
+    )
+
+
+def _last_updated_cases():
+    """Rule table.last-updated-ms: v2()'s last-updated-ms equals its last snapshot-log entry's
+    timestamp (1555100955770); its metadata-log entry is older."""
+    r, last = "table.last-updated-ms", 1555100955770
+    skew = (
+        "The spec says the field is updated just before the file is written; the one-minute tolerance is "
+        "Iceberg Java's."
+    )
+    yield _read(
+        r,
+        "skew-60s-before-snapshot-log",
+        "last-updated-ms 60 s before the last snapshot-log entry: within the one-minute clock skew Iceberg Java "
+        "tolerates",
+        with_changes(last_updated_ms=last - 60_000),
+        note=skew,
+    )
+    yield _read(
+        r,
+        "before-snapshot-log",
+        "last-updated-ms 60.001 s before the last snapshot-log entry, which an earlier update wrote: rejected",
+        with_changes(last_updated_ms=last - 60_001),
+        note=skew,
+    )
+    metadata_log = [
+        {"metadata-file": "s3://b/wh/data.db/table/metadata/v1.metadata.json", "timestamp-ms": last + 60_001}
+    ]
+    yield _read(
+        r,
+        "before-metadata-log",
+        "last-updated-ms 60.001 s before the last metadata-log entry, a file written before this one: rejected",
+        with_changes(metadata_log=metadata_log),
+        note=skew,
+    )
+    yield _read(
+        r,
+        "before-newest-snapshot",
+        "no snapshot-log; last-updated-ms 60.001 s before the newest snapshot's timestamp-ms, a snapshot "
+        "created before the file that adds it: rejected",
+        with_changes(last_updated_ms=last - 60_001, snapshot_log=None),
+        note=skew,
     )

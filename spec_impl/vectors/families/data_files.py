@@ -136,3 +136,45 @@ def specs() -> Iterator[CaseSpec]:
         schema=SCHEMA,
         rows=[{"1": None}],
     )
+    yield from _write_default_cases()
+
+
+DEFAULTS_SCHEMA = {
+    "type": "struct",
+    "schema-id": 0,
+    "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {
+            "id": 2,
+            "name": "status",
+            "required": True,
+            "type": "string",
+            "initial-default": "new",
+            "write-default": "new",
+        },
+        {"id": 3, "name": "score", "required": False, "type": "int", "initial-default": 7, "write-default": 7},
+        {"id": 4, "name": "note", "required": False, "type": "string"},
+    ],
+}
+
+
+def _write_default_cases() -> Iterator[CaseSpec]:
+    """Default values: a field a write does not supply takes its write-default; a required one without
+    a write-default fails the write."""
+    yield case(
+        "write.default",
+        "fields-not-supplied",
+        "records that do not supply status (required, write-default 'new'), score (write-default 7) or note "
+        "(no default): written as 'new', 7 and null; supplied values, a supplied null too, are kept",
+        "parquet-round-trip",
+        schema=DEFAULTS_SCHEMA,
+        rows=[{"1": 1}, {"1": 2, "2": "done", "3": None, "4": "n"}],
+    )
+    yield case(
+        "write.default.required",
+        "required-without-write-default",
+        "a record that does not supply id, a required field without a write-default: the writer must fail",
+        "parquet-round-trip",
+        schema=DEFAULTS_SCHEMA,
+        rows=[{"2": "done"}],
+    )

@@ -58,6 +58,7 @@ def _plan(
 
 
 def specs() -> Iterator[CaseSpec]:
+    yield from _unknown_transform_cases()
     r = "deletes.position-scope"
     files = [data("d-seq4", 4), data("d-seq5", 5), data("d-seq6", 6)]
     yield _plan(
@@ -225,3 +226,27 @@ def specs() -> Iterator[CaseSpec]:
         "deletes.file", "bad-content", "content 3 is not a file content", [data("d", 1)], [dict(pos("p", 2), content=3)]
     )
     yield _plan("deletes.file", "negative-sequence-number", "a sequence number is not negative", [data("d", -1)], [])
+
+
+# A v3 spec with a transform no reader knows: "Their values still count when testing partition equality."
+BY_UNKNOWN = {"spec-id": 4, "fields": [{"source-id": 2, "field-id": 1002, "name": "z", "transform": "zorder"}]}
+
+
+def _unknown_transform_cases() -> Iterator[CaseSpec]:
+    """Rule deletes.partition-equality under a spec with an unknown transform (adopted 1.3)."""
+    files = [data("d-z-a", 1, spec=4, partition=["a"]), data("d-z-b", 1, spec=4, partition=["b"])]
+    for slug, delete, kind in (
+        ("unknown-transform-equality", eq("e-z-a", 2, spec=4, partition=["a"]), "an equality"),
+        ("unknown-transform-position", pos("p-z-a", 2, spec=4, partition=["a"]), "a position"),
+    ):
+        yield case(
+            "deletes.partition-equality",
+            slug,
+            f"spec 4 partitions by the unknown transform zorder: {kind} delete in z='a' applies to the data file in "
+            "z='a', not to the one in z='b' (an unknown transform's values still count for partition equality)",
+            "plan-deletes",
+            revisions=(V3_ADOPTED,),
+            specs=[*SPECS, BY_UNKNOWN],
+            data_files=files,
+            delete_files=[delete],
+        )

@@ -421,6 +421,13 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("content")),
     ),
     (
+        "tree.manifest-metadata",
+        "v2-without-partition-spec-id",
+        "a v2 manifest without the 'partition-spec-id' key-value metadata",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("partition-spec-id")),
+    ),
+    (
         "tree.manifest-schema-id",
         "v2-without-schema-id",
         "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
@@ -434,6 +441,34 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         "the manifest's partition-spec-id says 1, the manifest list 0",
         rewrite_manifests,
         lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.update({"partition-spec-id": "1"})),
+    ),
+    (
+        "tree.manifest-partition-spec",
+        "fields-of-no-table-spec",
+        "the manifest's partition-spec metadata holds a bucket[4] field; spec 0, which the manifest list names, "
+        "is unpartitioned",
+        rewrite_manifests,
+        lambda w: _edit_manifest(
+            w,
+            "m2.avro",
+            lambda r, m: m.update(
+                {"partition-spec": '[{"source-id":1,"field-id":1000,"name":"id_bucket","transform":"bucket[4]"}]'}
+            ),
+        ),
+    ),
+    (
+        "tree.manifest-partition-spec",
+        "field-renamed",
+        "the manifest's partition-spec metadata names the truncate[3] field 'd_trunc3'; the table's spec 0 "
+        "names it 'd_trunc'",
+        decimal_truncate,
+        lambda w: _edit_manifest(
+            w,
+            "m1.avro",
+            lambda r, m: m.update(
+                {"partition-spec": '[{"source-id":1,"field-id":1000,"name":"d_trunc3","transform":"truncate[3]"}]'}
+            ),
+        ),
     ),
     (
         "tree.deletion-vector-fields",

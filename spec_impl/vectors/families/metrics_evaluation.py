@@ -7,9 +7,11 @@ metrics allow matches. A strict `true` means the metrics prove that every row ma
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from spec_impl.metrics.column_metrics import column_metrics
 from spec_impl.types import parse_type
-from spec_impl.vectors.cases import case
+from spec_impl.vectors.cases import CaseSpec, case
 from spec_impl.vectors.encoding import decode
 
 NAME = "metrics-evaluation"
@@ -261,3 +263,29 @@ def _manifest_cases():
         predicate={"type": "eq", "term": "p", "value": 1},
         summaries=None,
     )
+    yield from _file_count_cases()
+
+
+# (slug, added_files_count, existing_files_count, what a reader may do)
+_FILE_COUNTS = (
+    ("both-null", None, None, "both null, assumed non-zero: the manifest must be read"),
+    ("added-null-existing-zero", None, 0, "added null (assumed non-zero), existing 0: the manifest must be read"),
+    ("added-zero-existing-null", 0, None, "added 0, existing null (assumed non-zero): the manifest must be read"),
+    ("added-one-existing-zero", 1, 0, "one ADDED file: the manifest must be read"),
+    ("both-zero", 0, 0, "no ADDED and no EXISTING file: the manifest tracks no live file and may be skipped"),
+)
+
+
+def _file_count_cases() -> Iterator[CaseSpec]:
+    """Rule file-pruning.manifest-counts: the manifest list's file counts, without summaries."""
+    for slug, added, existing, what in _FILE_COUNTS:
+        yield case(
+            "file-pruning.manifest-counts",
+            slug,
+            f"manifest evaluation by file counts: {what}",
+            "evaluate-manifest",
+            fields=[{"name": "p", "type": "int"}],
+            predicate={"type": "eq", "term": "p", "value": 1},
+            summaries=None,
+            file_counts={"added": added, "existing": existing},
+        )
