@@ -22,7 +22,8 @@ golden vectors already settle and the known discrepancies record: rows of null, 
 projection cases (engines differ on their truth: predicates.json, predicate-projection.json), -0.0
 anywhere (PyIceberg compares IEEE zeros), timestamp_ns columns (PyIceberg 0.12 binds no literal of
 them). Inputs in `KNOWN` (a recorded finding reproduced on random inputs) are judged and reported
-as warnings, like the value tests' recorded scopes.
+as warnings, like the value tests' recorded scopes. The inputs that break a property, known ones
+too, are written to `random-findings.json` for adoption as vectors (`conformance.random_findings`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ obligation a vector case of its rule would (`spec_impl.obligations`), and the ju
 for the vectors: an answer the spec permits (a float hash refused: `hash.not-bucketable`) or a
 reading of an open question is noted, never a finding. Every selected engine but the built-in
 reference takes part, third-party ones (`package.module:Class`, `cmd:...`) too; cases an engine
-answers `unsupported` are left out of the comparison.
+answers `unsupported` are left out of the comparison. The disagreeing inputs, known ones too, are
+written to `random-findings.json` for adoption as vectors (`conformance.random_findings`).
 """
 
 from __future__ import annotations
