@@ -146,3 +146,16 @@ def test_a_failing_random_test_writes_the_inputs_and_names_the_adopting_command(
     assert rf.adopt(doc, source).added
     for case in _cases(source, VALUE_OPS):
         assert case["rule"] == "binary.fixed-width" and case["obligation"]["level"] == "must"
+
+
+def test_the_command_adopts_a_findings_file_and_says_what_it_did(tmp_path, capsys):
+    from spec_impl.vectors.cli import main
+
+    findings = tmp_path / "random-findings.json"
+    findings.write_text(json.dumps(_file(_finding("to-json", TS_NS), _finding("hash", OPEN_HASH))), encoding="utf-8")
+    root = tmp_path / "vectors"
+    assert main(["--root", str(root), "adopt-random", str(findings), "--op", "to-json", "--op", "hash"]) == 0
+    out = capsys.readouterr().out
+    assert "1 inputs added, 0 already there, 1 skipped" in out and "hash.ns-to-micros-rounding" in out
+    assert [e["op"] for e in rf.read_source(root.joinpath(*rf.SOURCE_PATH))["inputs"]] == ["to-json"]
+    assert main(["--root", str(root), "adopt-random", str(tmp_path / "missing.json")]) == 2
