@@ -332,7 +332,8 @@ LEGEND = (
     "F fail (a must of the spec broken: wrong answer, or a forbidden input accepted), "
     "E errored (the engine raised where the spec defines a result, or crashed, hung or broke the protocol), "
     "K known violation reproducing its pinned observation, X fixed discrepancy (remove it from "
-    "the engine's ledger file, vectors/known/engines/<engine>.json), "
+    "the engine's ledger file, vectors/known/engines/<engine>.json, or from your expectations file: "
+    "--expectations FILE, trimmed by --update-expectations FILE), "
     "U unsupported (declined by the engine, not judged); "
     "skipped cases are not judged"
 )

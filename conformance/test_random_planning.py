@@ -22,7 +22,8 @@ golden vectors already settle and the known discrepancies record: rows of null, 
 projection cases (engines differ on their truth: predicates.json, predicate-projection.json), -0.0
 anywhere (PyIceberg compares IEEE zeros), timestamp_ns columns (PyIceberg 0.12 binds no literal of
 them). Inputs in `KNOWN` (a recorded finding reproduced on random inputs) are judged and reported
-as warnings, like the value tests' recorded scopes.
+as warnings, like the value tests' recorded scopes. The inputs that break a property, known ones
+too, are written to `random-findings.json` for adoption as vectors (`conformance.random_findings`).
 """
 
 from __future__ import annotations
@@ -43,17 +44,18 @@ from spec_impl.metrics.column_metrics import column_metrics
 from spec_impl.metrics.summaries import partition_summaries
 from spec_impl.types import parse_type
 from spec_impl.values import is_nan
-from spec_impl.errors import SpecError
 from spec_impl.vectors.encoding import encode
-from spec_impl.vectors.ops import run
 from spec_impl.vectors.planning_ops import predicate_json
+from spec_impl.vectors.random_cases import PLANNING_OPS, reference_rule
 
 from conformance.conftest import RUNNER
 from conformance.engines.base import EngineAnswer
-from conformance.judge import FAIL, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED, judge
+from conformance import random_findings
+from conformance.random_findings import adopt_hint, finding
+from conformance.judge import ERRORED, FAIL, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED, judge
 
 BATCH = 100
-OPS = ("project-predicate", "evaluate-metrics", "evaluate-manifest")
+OPS = PLANNING_OPS
 TRANSFORMS = {
     "identity": ["long", "string", "decimal(9,2)", "date", "binary"],
     "bucket[8]": ["int", "long", "string", "date", "timestamp", "uuid", "binary"],
@@ -240,16 +242,6 @@ def _column_type(inp: dict) -> str:
     return (inp.get("schema") or {"fields": inp.get("fields")})["fields"][0]["type"]
 
 
-def reference_rule(op: str, inp: dict, revision: str) -> str | None:
-    """The rule under which the reference rejects the input (the spec defines no answer for it), or
-    None when the reference answers."""
-    try:
-        run(op, inp, revision)
-    except SpecError as e:
-        return e.rule
-    return None
-
-
 @dataclasses.dataclass
 class BatchJudgement:
     """What one batch of answers says about the properties."""
@@ -259,6 +251,8 @@ class BatchJudgement:
     # inputs the spec defines no answer for, by what the engine did: rejected, rejected-other-rule, answered
     undefined: dict[str, int] = dataclasses.field(default_factory=dict)
     notes: list[str] = dataclasses.field(default_factory=list)  # those answered or rejected under another rule
+    # the problems and known ones as (input, answer, outcome, message, recorded finding): conformance.random_findings
+    found: list[tuple] = dataclasses.field(default_factory=list)
 
 
 def judge_batch(
@@ -282,17 +276,20 @@ def judge_batch(
             if verdict.outcome in (REJECTED_OTHER_RULE, FAIL):
                 out.notes.append(f"{rule}: {('answered ' + repr(a.output)) if a.ok else a.error}"[:300])
             elif verdict.outcome != REJECTED:  # a failure (crash, hang, protocol) is never a rejection
-                out.problems.append(
-                    f"  {inp}: {verdict.outcome} where the reference rejects under {rule}: {verdict.message}"
-                )
+                message = f"{verdict.outcome} where the reference rejects under {rule}: {verdict.message}"
+                out.problems.append(f"  {inp}: {message}")
+                out.found.append((inp, a, verdict.outcome, message, None))
         elif not a.ok:
             out.problems.append(f"  {inp}: raised {a.error}")
+            out.found.append((inp, a, ERRORED, f"raised {a.error}", None))
         elif broken(op, inp, truth, a.output):
             reason = known(engine, op, inp, expr)
+            message = f"answered {a.output}, rows match: {truth}"
             if reason:
                 out.known.append(reason)
             else:
-                out.problems.append(f"  {inp}: answered {a.output}, rows match: {truth}")
+                out.problems.append(f"  {inp}: {message}")
+            out.found.append((inp, a, FAIL, message, reason))
     return out
 
 
@@ -323,10 +320,12 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
         for outcome, n in batch.undefined.items():
             undefined[outcome] = undefined.get(outcome, 0) + n
         notes.extend(batch.notes)
+        saved = random_findings.save(request, [finding(slot.engine, op, *f) for f in batch.found])
         problems = batch.problems
         assert not problems, (
             f"{random_engine} breaks the {op} property on {len(problems)} of {len(cases)} inputs:\n"
             + "\n".join(problems[:6])
+            + adopt_hint(saved)
         )
 
     check()
@@ -335,7 +334,7 @@ def test_engine_keeps_the_planning_properties(random_engine: str, op: str, reque
     if found_known:
         warnings.warn(
             f"{random_engine} {op}: {len(found_known)} random inputs reproduce recorded findings: "
-            f"{' | '.join(sorted(set(found_known)))}",
+            f"{' | '.join(sorted(set(found_known)))}" + adopt_hint(random_findings.path(request)),
             KnownPlanningDisagreement,
             stacklevel=1,
         )

@@ -10,7 +10,8 @@ obligation a vector case of its rule would (`spec_impl.obligations`), and the ju
 for the vectors: an answer the spec permits (a float hash refused: `hash.not-bucketable`) or a
 reading of an open question is noted, never a finding. Every selected engine but the built-in
 reference takes part, third-party ones (`package.module:Class`, `cmd:...`) too; cases an engine
-answers `unsupported` are left out of the comparison.
+answers `unsupported` are left out of the comparison. The disagreeing inputs, known ones too, are
+written to `random-findings.json` for adoption as vectors (`conformance.random_findings`).
 """
 
 from __future__ import annotations
@@ -21,17 +22,17 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from spec_impl import hashing, strategies as ist, transforms
+from spec_impl import strategies as ist
 from spec_impl.errors import SpecError
-from spec_impl.obligations import obligation_for
 from spec_impl.serde import binary, json_value
 from spec_impl.transforms import accepts
-from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import encode
 from spec_impl.vectors.ops import run
+from spec_impl.vectors.random_cases import VALUE_OPS, random_case
 
-from conformance import known
+from conformance import known, random_findings
 from conformance.conftest import RUNNER
+from conformance.random_findings import adopt_hint, finding
 from conformance.judge import ALLOWED, DIVERGENCE, PASS, UNSUPPORTED, judge
 
 BATCH = 150
@@ -45,23 +46,7 @@ class PermittedDifference(UserWarning):
     """Random inputs answered otherwise than the reference where the spec permits it or leaves it open."""
 
 
-def rule_of(op: str, inp: dict, revision: str) -> str:
-    """The rule a vector case of this op and input would name (the reference's own choice)."""
-    t = parse_type(inp["type"])
-    if op == "hash":
-        return hashing.rule_for(t, revision)
-    if op == "transform":
-        return transforms.rule_for(inp["transform"], t)
-    return binary.rule_for(t) if op in ("to-binary", "from-binary") else json_value.rule_for(t)
-
-
-def random_case(i: int, op: str, inp: dict, expected: dict, revision: str) -> dict:
-    """A random input as a vector case, with the obligation a vector case of its rule carries."""
-    case = {"id": f"random-{i}", "op": op, "input": inp, "expected": expected, "rule": rule_of(op, inp, revision)}
-    return {**case, "obligation": obligation_for(case)}
-
-
-OPS = ("hash", "transform", "to-binary", "from-binary", "to-json", "from-json")
+OPS = VALUE_OPS
 HASHED = st.one_of(ist.primitive_types(bucketable=True), st.sampled_from(["float", "double"]).map(ist.T.SimpleType))
 
 
@@ -115,7 +100,7 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
                 continue  # a rejected input: the golden vectors cover its rule
             cases.append(random_case(i, op, inp, expected, engine.revision))
         answers = runner.ask(engine_name, op, cases)
-        disagreements = []
+        disagreements, found = [], []
         for c, a in zip(cases, answers):
             verdict = judge(c, a, engine.revision, engine.partial_view)
             if verdict.outcome in (PASS, UNSUPPORTED):
@@ -123,13 +108,19 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
             if verdict.outcome in (DIVERGENCE, ALLOWED):
                 permitted.append(verdict.outcome)
                 continue
-            if known.scope_for(engine_name, op, c["input"]) is not None:
+            scope = known.scope_for(engine_name, op, c["input"])
+            if scope is not None:
                 known_disagreements.append(c["input"])
             else:
                 disagreements.append((c, verdict))
+            found.append(
+                finding(engine, op, c["input"], a, verdict.outcome, verdict.message, scope and scope.decided_by)
+            )
+        saved = random_findings.save(request, found)
         shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreements[:8])
         assert not disagreements, (
             f"{engine_name} disagrees with the reference on {len(disagreements)} of {len(cases)} {op} cases:\n{shown}"
+            + adopt_hint(saved)
         )
 
     known_disagreements: list[dict] = []
@@ -148,7 +139,8 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
         scopes = {known.scope_for(engine_name, op, i).decided_by for i in known_disagreements}  # type: ignore[union-attr]
         warnings.warn(
             f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded scopes: "
-            + " | ".join(sorted(scopes)),
+            + " | ".join(sorted(scopes))
+            + adopt_hint(random_findings.path(request)),
             KnownDisagreement,
             stacklevel=1,
         )

@@ -11,6 +11,8 @@
     iceberg-vectors changelog [--json]  # cases added, changed, annotated, removed since the last
                                         # recorded release (spec_impl/vectors/versions.py)
     iceberg-vectors changelog --record  # record the cases as release VERSION
+    iceberg-vectors adopt-random FILE [--op OP]   # add a conformance run's random-findings.json
+                                        # to vectors/sources/ (then generate: they become cases)
     iceberg-vectors --root /tmp/v --set values generate   # write elsewhere (--root), only some
                                                           # sets (--set)
 
@@ -90,7 +92,33 @@ def _parser() -> argparse.ArgumentParser:
     changelog.add_argument(
         "--record", action="store_true", help="record the current cases as release VERSION (vectors/releases/)"
     )
+    adopt = sub.add_parser(
+        "adopt-random",
+        help="add the inputs of a conformance run's random-findings.json to vectors/sources/random/findings.json",
+    )
+    adopt.add_argument("file", type=Path, help="random-findings.json, written beside the compliance report")
+    adopt.add_argument("--op", action="append", help="only the inputs of this op (repeatable; default: all)")
     return parser
+
+
+def _adopt_random(args: argparse.Namespace) -> int:
+    """Adopt a findings file's inputs into the source of the random-findings families."""
+    from spec_impl.vectors import random_findings
+
+    try:
+        findings = json.loads(args.file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        print(f"iceberg-vectors: {args.file}: {e}", file=sys.stderr)
+        return 2
+    source = args.root.joinpath(*random_findings.SOURCE_PATH)
+    done = random_findings.adopt(findings, source, args.op)
+    for what, why in done.skipped:
+        print(f"skipped {what}: {why}")
+    print(
+        f"{source}: {len(done.added)} inputs added, {len(done.seen)} already there, {len(done.skipped)} skipped; "
+        "run `iceberg-vectors generate` to make them cases"
+    )
+    return 0
 
 
 def _changelog(args: argparse.Namespace) -> int:
@@ -106,7 +134,7 @@ def _changelog(args: argparse.Namespace) -> int:
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """Why the arguments are refused (exit status 2), or None."""
-    if args.command == "generate" and args.root == DEFAULT_ROOT and not is_checkout():
+    if args.command in ("generate", "adopt-random") and args.root == DEFAULT_ROOT and not is_checkout():
         return f"{DEFAULT_ROOT} is the installed package's copy; generate into a directory of your own with --root"
     if args.command == "list" and args.family is not None and args.family not in family_names():
         return f"no family {args.family!r} (the families are: {', '.join(family_names())})"
@@ -129,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         return _table(args, parser)
     if args.command == "changelog":
         return _changelog(args)
+    if args.command == "adopt-random":
+        return _adopt_random(args)
     names = args.sets or sorted(SETS)
     if args.command == "list":
         return _list([args.root / n for n in names], args.family)

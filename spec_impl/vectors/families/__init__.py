@@ -14,6 +14,8 @@ from spec_impl.vectors.families import (
     hashing,
     history,
     puffin_dv,
+    random_planning_findings,
+    random_value_findings,
     v4_root_manifests,
     json,
     manifest_trees,
@@ -40,7 +42,7 @@ from spec_impl.vectors.families import (
 )
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
-    "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
+    "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
     "data": (data_files, data_formats, metadata_columns),
@@ -54,5 +56,6 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
         predicates,
         predicate_projection,
         metrics_evaluation,
+        random_planning_findings,
     ),
 }
