@@ -9,6 +9,7 @@ from spec_impl.vectors.families import (
     binary,
     bucket,
     data_files,
+    parquet_schemas,
     delete_scoping,
     hashing,
     history,
@@ -41,7 +42,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
-    "data": (data_files,),
+    "data": (data_files, parquet_schemas),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
     "planning": (
