@@ -23,6 +23,7 @@ The schema is read with pyarrow (`spec_impl.datafiles.parquet_schema`); values a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 from spec_impl.datafiles.parquet_schema import BARE_REPEATED, LIST, MAP, PRIMITIVE, STRUCT, THREE_LEVEL, Leaf, Node
@@ -43,9 +44,13 @@ from spec_impl.types import (
     TIMESTAMP_NS,
     TIMESTAMPTZ,
     TIMESTAMPTZ_NS,
+    UNKNOWN,
     UUID,
+    VARIANT,
     DecimalType,
     FixedType,
+    GeographyType,
+    GeometryType,
     IcebergType,
     ListType,
     MapType,
@@ -163,10 +168,27 @@ def check_parquet_schema(
     """What is wrong with a Parquet file's schema (`parquet_schema.read_schema`) in a table whose
     fields have the types `field_types` (field id -> every type the field had in the table's
     schemas). Each finding's value is the column's dotted name path."""
+    nodes = _without_unmapped(nodes, field_types)
     found = _field_id_findings(nodes, name_mapped)
     for node in _all(nodes):
         found += _node_findings(node, tuple(field_types.get(node.field_id, ())), format_version)
     return found
+
+
+def _unmapped(t: IcebergType) -> bool:
+    """Types this rule family has no Parquet form for: variant (a group whose sub-fields carry no
+    field ids, shredding allowed), geometry and geography (adopted v3), unknown (never stored)."""
+    return t in (VARIANT, UNKNOWN) or isinstance(t, (GeometryType, GeographyType))
+
+
+def _without_unmapped(nodes, field_types: Mapping[int, Iterable[IcebergType]]) -> list[Node]:
+    """The nodes, those of fields with an unmapped type left out (their columns are not checked)."""
+    kept = []
+    for n in nodes:
+        if any(_unmapped(t) for t in field_types.get(n.field_id, ())):
+            continue
+        kept.append(dataclasses.replace(n, children=tuple(_without_unmapped(n.children, field_types))))
+    return kept
 
 
 @implements(FIELD_IDS)

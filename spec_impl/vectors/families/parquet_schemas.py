@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 
 from spec_impl.metadata.schema import parse_schema
 from spec_impl.resources import vectors_dir
+from spec_impl.revisions import V3_ADOPTED
 from spec_impl.scan.arrow_values import write_parquet
 from spec_impl.vectors.cases import CaseSpec, case
 
@@ -105,8 +106,19 @@ def _source(name: str) -> str:
     return _b64((SOURCES / name).read_bytes())
 
 
-def _check(rule: str, slug: str, description: str, file: str, schema: dict, fv: int = 2, **extra: Any) -> CaseSpec:
-    return case(rule, slug, description, OP, file_base64=file, schema=schema, format_version=fv, **extra)
+def _check(
+    rule: str,
+    slug: str,
+    description: str,
+    file: str,
+    schema: dict,
+    fv: int = 2,
+    revisions: tuple[str, ...] | None = None,
+    **extra: Any,
+) -> CaseSpec:
+    return case(
+        rule, slug, description, OP, revisions=revisions, file_base64=file, schema=schema, format_version=fv, **extra
+    )
 
 
 def specs() -> Iterator[CaseSpec]:
@@ -173,6 +185,17 @@ def _field_id_cases() -> Iterator[CaseSpec]:
         schema,
     )
     yield _check(IDS, "some-ids", "the column name has no field id", _arrow(columns, {"id": 1}), schema)
+    variant = pa.struct([pa.field("metadata", pa.binary(), False), pa.field("value", pa.binary())])
+    yield _check(
+        IDS,
+        "variant-sub-fields-without-ids",
+        "a v3 variant column: a group with its field id whose metadata and value sub-fields have none (the "
+        "adopted spec: the sub-fields have no field ids); not checked further here: nothing to report",
+        _arrow({"id": pa.array([1], pa.int64()), "v": pa.array([None], variant)}, {"id": 1, "v": 2}),
+        _schema(_field(1, "id", "long"), _field(2, "v", "variant")),
+        3,
+        (V3_ADOPTED,),
+    )
     element = pa.list_(pa.field("element", pa.string()))
     yield _check(
         IDS,
