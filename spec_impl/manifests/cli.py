@@ -9,7 +9,8 @@ then every snapshot against its parent (`spec_impl.manifests.history`: the rules
 snapshots), then the schema of every live Parquet data and delete file against Appendix A
 (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with its rule id and
 the file it was found in. A Parquet file that does not follow a recommendation of Appendix A (a
-should, rule parquet.type-mapping) is listed apart and does not change the exit status.
+should, rule parquet.type-mapping) is listed apart and does not change the exit status (--json
+prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
