@@ -11,6 +11,10 @@ reference's; this module reads the file and hands its parts to them.
   metrics.*);
 - a position delete file: `spec_impl.deletes.position_files.check_position_arrays` (rules
   position-deletes.sorted and position-deletes.in-range, against the targets' row counts);
+- a Parquet data or delete file: its schema against Appendix A
+  (`spec_impl.datafiles.table_files.parquet_file_findings`: parquet.field-ids,
+  parquet.list-3-level, parquet.decimal-fixed-size, and the should parquet.type-mapping, recorded
+  at level allowed in the audit's ledger so that it is reported apart);
 - a deletion vector: the blob checked by `spec_impl.deletes.deletion_vectors.read_dv` (its
   cardinality against the blob property and the entry's record_count: dv.cardinality, and the blob
   rules dv.*), its positions inside the referenced data file (position-deletes.in-range).
@@ -24,6 +28,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from spec_impl.datafiles.table_files import parquet_file_findings
 from spec_impl.deletes.deletion_vectors import read_dv
 from spec_impl.deletes.position_files import check_position_arrays, check_positions_in_range
 from spec_impl.deletes.puffin import read_puffin
@@ -50,10 +55,12 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
     locations.check_reference(files, task.data_file.get("referenced_data_file"), f"referenced_data_file of {task.path}")
     data = files.read(task.path)
     found = check_file_size(task.data_file.get("file_size_in_bytes"), len(data))
+    schema_findings: list[Violation] = []
     if task.is_dv:
         found += _dv_findings(files, task, data)
         rows = 0
     else:
+        schema_findings = _appendix_a_findings(ctx, task, data)
         table = read_arrow(data, task.data_file.get("file_format"), task.path)
         rows = table.num_rows
         found += check_record_count(task.data_file.get("record_count"), rows)
@@ -61,7 +68,15 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
             found += _partition_findings(ctx, task, table) + _metrics_findings(ctx, task, table)
         elif task.content == POSITION_DELETES:
             found += _position_findings(files, table)
-    return [Violation(f.rule, task.path, f"{f.message} (claimed {f.value!r})") for f in found], rows
+    claimed = [Violation(f.rule, task.path, f"{f.message} (claimed {f.value!r})") for f in found]
+    return claimed + schema_findings, rows
+
+
+def _appendix_a_findings(ctx: AuditContext, task: FileTask, data: bytes) -> list[Violation]:
+    """The Parquet rules of Appendix A on the file's schema, each naming its column."""
+    if str(task.data_file.get("file_format", "")).lower() != "parquet":
+        return []
+    return [Violation(f.rule, task.path, f.message) for f in parquet_file_findings(data, ctx.metadata)]
 
 
 def _metrics_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> list[Finding]:

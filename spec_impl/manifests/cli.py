@@ -9,7 +9,11 @@ is a terminal and --json is not given, or always with --progress; stdout is the 
 
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
 then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
-snapshots); each violation is printed with its rule id and the file it was found in.
+snapshots), then the schema of every live Parquet data and delete file against Appendix A
+(`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with its rule id and
+the file it was found in. A Parquet file that does not follow a recommendation of Appendix A (a
+should, rule parquet.type-mapping) is listed apart and does not change the exit status (--json
+prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -34,6 +38,7 @@ import sys
 from collections import Counter
 
 from spec_impl import revisions
+from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.history import validate_history
@@ -70,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="report progress on stderr even when it is not a terminal, or with --json",
     )
+    parser.add_argument(
+        "--no-data-files", action="store_true", help="do not read the data and delete files (Appendix A checks)"
+    )
     args = parser.parse_args(argv)
     progress = Progress.for_terminal(parser.prog, forced=args.progress, quiet=args.json)
     try:
@@ -89,13 +97,20 @@ def main(argv: list[str] | None = None) -> int:
         violations = validate_table(once, args.metadata, args.revision)
         progress.say("history: every snapshot against its parent")
         violations += validate_history(once, args.metadata, args.revision)
+        recommendations = []
+        if not args.no_data_files:
+            progress.say("data and delete files: their schemas against Appendix A")
+            in_files, recommendations = validate_data_files(once, args.metadata, args.revision, data_files=files)
+            violations += in_files
         progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)
         return EXIT_CANNOT_READ
     if args.json:
         print(json.dumps([v.to_json() for v in violations], indent=2))
-    elif not violations:
+        return EXIT_VIOLATIONS if violations else EXIT_CLEAN
+    _print_recommendations(recommendations)
+    if not violations:
         print(f"ok: no violation in the tree of {args.metadata}")
     else:
         for v in violations:
@@ -106,6 +121,15 @@ def main(argv: list[str] | None = None) -> int:
             section = RULES[rule_id].section if rule_id in RULES else "?"
             print(f"  {n:4d}  {rule_id}  ({section})")
     return EXIT_VIOLATIONS if violations else EXIT_CLEAN
+
+
+def _print_recommendations(found: list) -> None:
+    """Findings of a should (not violations): printed apart, before the verdict."""
+    if found:
+        print(f"{len(found)} recommendation(s) of the spec not followed (a should, not a violation):")
+        for v in found:
+            print(f"[{v.rule}] {v.path}\n    {v.message}")
+        print()
 
 
 class ReadOnce:

@@ -78,6 +78,7 @@ ROLES: dict[str, str] = {
             "check-partition-summaries",
             "check-partition-tuple",
             "check-position-deletes",
+            "check-parquet-schema",
             "partition-spec-findings",
         ),
         VALIDATOR,

@@ -22,6 +22,10 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
 - read-data-file: input keys: file-format (a manifest entry's file_format), file-base64 (an Avro, ORC or Parquet
   file); output: as read-parquet
+- check-parquet-schema: input keys: file-base64 (a Parquet data file), schema (the table schema it belongs to),
+  format-version, name-mapped? (whether the table has a name mapping); output: the findings of Appendix A's Parquet
+  rules, each {"rule", "column"} (the column's dotted name path, null for the whole file), sorted ([] = none);
+  parquet.type-mapping is a should (a recommendation not followed), the others musts
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
@@ -135,6 +139,18 @@ def _read_data_file(inp: dict, revision: str) -> dict:
     return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
 
 
+def _check_parquet_schema(inp: dict, revision: str) -> list:
+    from spec_impl.datafiles.parquet_rules import check_parquet_schema
+    from spec_impl.datafiles.parquet_schema import read_schema
+    from spec_impl.metadata.schema import walk
+
+    s = schema.parse_schema(inp["schema"], inp["format-version"])
+    types = {info.id: (info.type,) for info in walk(s.struct)}
+    nodes = read_schema(base64.b64decode(inp["file-base64"]))
+    found = check_parquet_schema(nodes, types, inp["format-version"], bool(inp.get("name-mapped")))
+    return sorted(({"rule": f.rule, "column": f.value} for f in found), key=lambda f: (f["rule"], f["column"] or ""))
+
+
 def _all_optional(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {
@@ -215,6 +231,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-table": _read_table,
     "read-parquet": _read_parquet,
     "read-data-file": _read_data_file,
+    "check-parquet-schema": _check_parquet_schema,
     "parquet-round-trip": _parquet_round_trip,
     "v4-replay": _v4_replay,
     "v4-validate": _v4_validate,
@@ -232,6 +249,7 @@ INPUT_KEYS = {
     "read-table": ["table", "snapshot-id"],
     "read-parquet": ["file-base64"],
     "read-data-file": ["file-format", "file-base64"],
+    "check-parquet-schema": ["file-base64", "schema", "format-version"],
     "parquet-round-trip": ["schema", "rows"],
     "v4-replay": ["files", "root"],
     "v4-validate": ["files", "root"],

@@ -10,6 +10,7 @@ from spec_impl.vectors.families import (
     bucket,
     data_files,
     data_formats,
+    parquet_schemas,
     delete_scoping,
     hashing,
     history,
@@ -45,7 +46,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
     "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
-    "data": (data_files, data_formats, metadata_columns),
+    "data": (data_files, data_formats, metadata_columns, parquet_schemas),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
     "planning": (

@@ -1,0 +1,98 @@
+"""The Parquet rules (`spec_impl.datafiles.parquet_rules`) over every live data and delete file of
+every snapshot of a table, each file read once: what `iceberg-validate-table` and the table audit
+report per file.
+
+Spec: Appendix A (Parquet); "Reserved Field IDs" (the columns of position delete files and, in v3,
+the row lineage columns); "Column Projection" (name mapping); "Schema Evolution" (a file keeps
+the types it was written with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pyarrow as pa
+
+from spec_impl import revisions
+from spec_impl.datafiles.parquet_rules import RECOMMENDATIONS, check_parquet_schema
+from spec_impl.datafiles.parquet_schema import read_schema
+from spec_impl.errors import SpecError
+from spec_impl.manifests.inheritance import DELETED
+from spec_impl.manifests.tree import FileSource, read_snapshot
+from spec_impl.manifests.validate import Violation
+from spec_impl.metadata.partitioning import Finding
+from spec_impl.metadata.schema import walk
+from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
+from spec_impl.rules import implements
+from spec_impl.types import LONG, STRING, IcebergType
+
+# Reserved columns a data or delete file may hold, with their types ("Reserved Field IDs"): the
+# position delete columns file_path and pos, and the v3 row lineage columns.
+RESERVED_TYPES: dict[int, IcebergType] = {2147483546: STRING, 2147483545: LONG, 2147483540: LONG, 2147483539: LONG}
+NAME_MAPPING = "schema.name-mapping.default"
+
+
+def field_types(md: TableMetadata) -> dict[int, tuple[IcebergType, ...]]:
+    """Every type each field id had in the table's schemas, and the reserved columns' types."""
+    types: dict[int, tuple[IcebergType, ...]] = {fid: (t,) for fid, t in RESERVED_TYPES.items()}
+    for schema in md.schemas:
+        for info in walk(schema.struct):
+            if info.type not in types.get(info.id, ()):
+                types[info.id] = types.get(info.id, ()) + (info.type,)
+    return types
+
+
+@implements("parquet.field-ids", "parquet.list-3-level", "parquet.decimal-fixed-size", "parquet.type-mapping")
+def parquet_file_findings(data: bytes, md: TableMetadata) -> list[Finding]:
+    """The findings of one Parquet file of the table `md` (a file pyarrow cannot read: scan.data-file)."""
+    try:
+        nodes = read_schema(data)
+    except (pa.ArrowException, OSError, ValueError) as e:
+        return [Finding("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data))]
+    mapped = bool(md.properties.get(NAME_MAPPING))
+    return check_parquet_schema(nodes, field_types(md), md.format_version, name_mapped=mapped)
+
+
+def live_parquet_files(files: FileSource, metadata_location: str, md: TableMetadata, revision: str) -> list[str]:
+    """The paths of the Parquet files live in any snapshot, each once, in the order first met. A
+    snapshot whose tree cannot be read is skipped: the tree validator reports it."""
+    paths: dict[str, None] = {}
+    for snapshot in md.snapshots:
+        try:
+            tree = read_snapshot(files, metadata_location, snapshot.snapshot_id, revision)
+        except SpecError:
+            continue
+        for m in tree.manifests:
+            for e in m.entries:
+                df = e["data_file"]
+                if e["status"] != DELETED and str(df.get("file_format", "")).lower() == "parquet":
+                    paths.setdefault(df["file_path"], None)
+    return list(paths)
+
+
+def validate_data_files(
+    files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT, data_files: FileSource | None = None
+) -> tuple[list[Violation], list[Violation]]:
+    """(violations, recommendations not followed) of the table's live Parquet files, each with the
+    file's path and the column in its message. A file that is not there or lies outside the
+    table's location is not read (the tree validator never read data files; the audit reports
+    them). The data files are read from `data_files` when
+    given (a source that does not keep them), the metadata tree from `files`."""
+    try:
+        md = read_metadata_file(files.read(metadata_location), revision)
+    except SpecError:
+        return [], []  # the tree validator reports it
+    violations: list[Violation] = []
+    for path in live_parquet_files(files, metadata_location, md, revision):
+        try:
+            data = (data_files or files).read(path)
+        except SpecError:  # not there, or outside the table: the audit reports it (tree.file-exists, ...)
+            continue
+        violations += [Violation(f.rule, path, f.message) for f in parquet_file_findings(data, md)]
+    return split_recommendations(violations)
+
+
+def split_recommendations(found: Iterable[Violation]) -> tuple[list[Violation], list[Violation]]:
+    """(violations of a must, findings of a should rule)."""
+    found = list(found)
+    return [v for v in found if v.rule not in RECOMMENDATIONS], [v for v in found if v.rule in RECOMMENDATIONS]
