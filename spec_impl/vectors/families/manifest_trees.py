@@ -385,6 +385,13 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None)),
     ),
     (
+        "tree.equality-ids",
+        "equality-ids-on-data-file",
+        "a data file with equality_ids [1]: only equality delete files carry them",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m1.avro", _data_file(0, equality_ids=[1])),
+    ),
+    (
         "tree.partition-tuple",
         "bucket-out-of-range",
         "partition value 4 for bucket[4] (0..3)",
