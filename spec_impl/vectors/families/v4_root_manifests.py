@@ -550,7 +550,11 @@ def _malformed_entries(record: dict) -> Iterator[CaseSpec]:
             "v4-read-manifest",
             file_base64=one(name, ["null", avro_type], None),
         )
-    for name, avro_type, value in (("version_info", ["null", "long"], 7), ("key_metadata", ["null", "string"], "k")):
+    for name, avro_type, value in (
+        ("version_info", ["null", "long"], 7),
+        ("key_metadata", ["null", "string"], "k"),
+        ("deletion_vector", ["null", "long"], 5),
+    ):
         yield case(
             "v4.entry.required",
             f"{name.replace('_', '-')}-wrong-type",
