@@ -10,7 +10,9 @@ reference's; this module reads the file and hands its parts to them.
   data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
   metrics.*);
 - a position delete file: `spec_impl.deletes.position_files.check_position_arrays` (rules
-  position-deletes.sorted and position-deletes.in-range, against the targets' row counts);
+  position-deletes.sorted and position-deletes.in-range, against the targets' row counts) and,
+  for its optional row column, `spec_impl.deletes.row_column.check_row_column` (rules
+  position-deletes.row-required, position-deletes.row-field-ids);
 - a Parquet data or delete file: its schema against Appendix A
   (`spec_impl.datafiles.table_files.parquet_file_findings`: parquet.field-ids,
   parquet.list-3-level, parquet.decimal-fixed-size, and the should parquet.type-mapping, recorded
@@ -32,6 +34,7 @@ from spec_impl.datafiles.table_files import parquet_file_findings
 from spec_impl.deletes.deletion_vectors import read_dv
 from spec_impl.deletes.position_files import check_position_arrays, check_positions_in_range
 from spec_impl.deletes.puffin import read_puffin
+from spec_impl.deletes.row_column import ROW_FIELD_ID, check_row_column
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions.projection import PartitionField as NamedField
 from spec_impl.manifests import locations
@@ -40,7 +43,7 @@ from spec_impl.manifests.tree import FileSource
 from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
 from spec_impl.metrics.file_counts import check_file_size, check_record_count
 from spec_impl.metrics.partition_values import partition_tuple_arrow
-from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, primitive_type
+from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, iceberg_schema, primitive_type
 from spec_impl.scan.data_files import read_arrow, row_count
 
 from .columns import claimed_metrics, column_findings, leaf_columns
@@ -67,7 +70,7 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
         if task.content == DATA:
             found += _partition_findings(ctx, task, table) + _metrics_findings(ctx, task, table)
         elif task.content == POSITION_DELETES:
-            found += _position_findings(files, table)
+            found += _position_findings(files, table) + _row_findings(ctx, table)
     claimed = [Violation(f.rule, task.path, f"{f.message} (claimed {f.value!r})") for f in found]
     return claimed + schema_findings, rows
 
@@ -142,6 +145,19 @@ def _position_findings(files: FileSource, table: pa.Table) -> list[Finding]:
         )
     except InvalidInput as e:
         return [Finding(e.rule, str(e), e.value)]
+
+
+def _row_findings(ctx: AuditContext, table: pa.Table) -> list[Finding]:
+    """Rules position-deletes.row-required and position-deletes.row-field-ids: the optional row column."""
+    at = [i for i, f in enumerate(table.schema) if f.metadata and f.metadata.get(FIELD_ID_KEY) == b"%d" % ROW_FIELD_ID]
+    if not at:
+        return []
+    try:
+        row = iceberg_schema(pa.schema([table.schema.field(at[0])])).fields[0]  # type: ignore[union-attr]
+    except InvalidInput as e:
+        return [Finding(e.rule, str(e), e.value)]
+    tables = [s.struct for s in ctx.metadata.schemas]
+    return check_row_column(row, tables, table.column(at[0]).null_count)
 
 
 def _row_count(files: FileSource, path: str) -> int | None:

@@ -16,6 +16,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.last_updated import check_last_updated
 from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
+from spec_impl.metadata.encryption import check_encryption_key
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
 from spec_impl.rules import Rule, register, implements
 
@@ -63,7 +64,8 @@ register(
     Rule(
         "table.encryption-keys",
         "adopted 1.7 Encryption",
-        "encryption-keys entries have a string key-id and base64 encrypted-key-metadata",
+        "encryption-keys entries have a string key-id and base64 encrypted-key-metadata; encrypted-by-id, when "
+        "present, is a string and properties a string map",
         (3,),
         (revisions.V3_ADOPTED,),
     ),
@@ -352,14 +354,7 @@ def _validate(md: TableMetadata, revision: str) -> None:
         )
     if md.format_version >= 3 and revision == revisions.V3_ADOPTED:
         for key in md.encryption_keys:
-            if not (
-                isinstance(key, dict)
-                and isinstance(key.get("key-id"), str)
-                and isinstance(key.get("encrypted-key-metadata"), str)
-            ):
-                raise InvalidInput(
-                    "table.encryption-keys", "an encryption key needs a string key-id and encrypted-key-metadata", key
-                )
+            check_encryption_key(key)
     snaps.validate_snapshots(
         md.snapshots,
         md.refs,

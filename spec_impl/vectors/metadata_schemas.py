@@ -16,6 +16,7 @@ _INT = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
 _STR = {"type": "string"}
 _UUID = {"type": "string", "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
+_BASE64 = {"type": "string", "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}
 
 
 def _obj(required_keys: list[str], /, **properties: Any) -> dict:
@@ -125,7 +126,13 @@ DEFS: dict[str, Any] = {
     },
     "encryption-keys": {
         "type": "array",
-        "items": _obj(["key-id", "encrypted-key-metadata"], key_id=_STR, encrypted_key_metadata=_STR),
+        "items": _obj(
+            ["key-id", "encrypted-key-metadata"],
+            key_id=_STR,
+            encrypted_key_metadata=_BASE64,
+            encrypted_by_id=_STR,
+            properties=_STRING_MAP,
+        ),
     },
 }
 

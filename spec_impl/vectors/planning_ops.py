@@ -12,8 +12,8 @@ projection, pruning), computed by the reference (see ops.py for values).
 - check-partition-tuple: input keys: schema, spec, rows, partition; output: sorted rule ids of the violations
 - check-file-counts: input keys: record-count, file-size-in-bytes, rows, length; output: sorted rule ids of the
   violations
-- check-position-deletes: input keys: rows ([file_path, pos] pairs), row-counts ({path: n}); output: sorted rule ids of
-  the violations
+- check-position-deletes: input keys: rows ([file_path, pos] pairs), row-counts ({path: n}), and for a file with a row
+  column row ({"field", "values"}) and schema; output: sorted rule ids of the violations
 - evaluate-predicate: input keys: schema, predicate, rows; output: the predicate's truth on each row
 - project-predicate: input keys: schema, spec, predicate, mode, rows; output: for each row, the truth of the projected
   predicate on the row's partition tuple
@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, predicates as P, projection
-from spec_impl.deletes import position_files
+from spec_impl.deletes import position_files, row_column
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
@@ -223,7 +223,25 @@ def _check_position_deletes(inp: dict, revision: str) -> list[str]:
     rows = [tuple(r) for r in inp["rows"]]
     if any(len(r) != 2 for r in rows):
         raise InvalidInput("deletes.position-rows", "a position delete row is a [file_path, pos] pair", inp["rows"])
-    return sorted({f.rule for f in position_files.check_position_rows(rows, inp["row-counts"])})
+    found = position_files.check_position_rows(rows, inp["row-counts"])
+    if "row" in inp:
+        found += _row_column_findings(inp, len(rows))
+    return sorted({f.rule for f in found})
+
+
+def _row_column_findings(inp: dict, entries: int) -> list:
+    """The optional row column: `row` {"field": the column's field JSON, "values": one row or null per
+    entry}, against `schema` (the table's struct)."""
+    row = inp["row"]
+    if not isinstance(row, dict) or "field" not in row or "values" not in row or "schema" not in inp:
+        raise InvalidInput("deletes.position-rows", "row is {field, values}, beside the table's schema", row)
+    table = parse_type(inp["schema"])
+    field = parse_type({"type": "struct", "fields": [row["field"]]})
+    values = row["values"]
+    if not isinstance(table, StructType) or not isinstance(values, list) or len(values) != entries:
+        raise InvalidInput("deletes.position-rows", "row values are one per entry, schema a struct", row)
+    column = field.fields[0] if field.fields[0].id == row_column.ROW_FIELD_ID else None  # type: ignore[attr-defined]
+    return row_column.check_row_column(column, [table], sum(v is None for v in values))
 
 
 def _evaluate_predicate(inp: dict, revision: str) -> list[bool]:

@@ -346,6 +346,12 @@ def adopted_specs():
         _vwith(a, version_log=[{"timestamp-ms": 1573518431292}]),
     )
     yield _a(r, "entry-not-object", "a version-log entry is an object", _vwith(a, version_log=[1]))
+    yield _a(
+        r,
+        "entry-no-timestamp-ms",
+        "a version-log entry needs timestamp-ms",
+        _vwith(a, version_log=[{"version-id": 1}]),
+    )
     log = (
         [{"timestamp-ms": 1573518000000, "version-id": 0}]
         + a["version-log"]

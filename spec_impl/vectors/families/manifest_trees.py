@@ -385,6 +385,13 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_manifest(w, "d1.avro", _data_file(1, equality_ids=None)),
     ),
     (
+        "tree.equality-ids",
+        "equality-ids-on-data-file",
+        "a data file with equality_ids [1]: only equality delete files carry them",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m1.avro", _data_file(0, equality_ids=[1])),
+    ),
+    (
         "tree.partition-tuple",
         "bucket-out-of-range",
         "partition value 4 for bucket[4] (0..3)",
@@ -548,23 +555,67 @@ def _as_v1_schema(w: TreeWriter, name: str) -> None:
     fix_manifest_lengths(w.files, _lists(w), path)
 
 
-def _with_v1_content(w: TreeWriter, list_content: int, file_content: int) -> TreeWriter:
-    """Every manifest list and manifest of a v1 tree rewritten with the `content` field (517 in the
-    list, 134 in data_file) set to the given values: Appendix E lets a v1 writer write 0 there."""
+def _with_v1_fields(w: TreeWriter, list_fields=(), file_fields=(), entry_fields=()) -> TreeWriter:
+    """Every manifest list and manifest of a v1 tree rewritten with extra fields, each an (Avro field,
+    value) pair: in the manifest list rows, in data_file, or in the manifest entry."""
     for path in [*_lists(w), w.path("m1.avro"), w.path("m2.avro")]:
         f = read_avro(w.files[path], path)
         schema, records = copy.deepcopy(f.schema), [dict(r) for r in f.records]
         if path in _lists(w):
-            schema["fields"].append({"name": "content", "type": "int", "field-id": 517})
-            records = [{**r, "content": list_content} for r in records]
+            schema["fields"].extend(a for a, _ in list_fields)
+            records = [{**r, **{a["name"]: v for a, v in list_fields}} for r in records]
         else:
             data_file_record = next(x["type"] for x in schema["fields"] if x["name"] == "data_file")
-            data_file_record["fields"].append({"name": "content", "type": "int", "field-id": 134})
-            records = [{**r, "data_file": {**r["data_file"], "content": file_content}} for r in records]
+            data_file_record["fields"].extend(a for a, _ in file_fields)
+            schema["fields"].extend(a for a, _ in entry_fields)
+            records = [
+                {
+                    **r,
+                    **{a["name"]: v for a, v in entry_fields},
+                    "data_file": {**r["data_file"], **{a["name"]: v for a, v in file_fields}},
+                }
+                for r in records
+            ]
         w.files[path] = write_avro(schema, records, f.metadata)
         if not path.endswith("manifest-list.avro") and path not in _lists(w):
             fix_manifest_lengths(w.files, _lists(w), path)
     return w
+
+
+def _with_v1_content(w: TreeWriter, list_content: int, file_content: int) -> TreeWriter:
+    """A v1 tree with the `content` field (517 in the list, 134 in data_file) set to the given values:
+    Appendix E lets a v1 writer write 0 there."""
+    return _with_v1_fields(
+        w,
+        [({"name": "content", "type": "int", "field-id": 517}, list_content)],
+        [({"name": "content", "type": "int", "field-id": 134}, file_content)],
+    )
+
+
+def _v1_sequence_number_cases() -> Iterator[CaseSpec]:
+    """Appendix E, writing v1 metadata: the sequence number fields "should not be written"."""
+    seq = [
+        ({"name": "sequence_number", "type": "long", "field-id": 515}, 0),
+        ({"name": "min_sequence_number", "type": "long", "field-id": 516}, 0),
+    ]
+    yield case(
+        "tree.unwritten-fields",
+        "v1-list-sequence-numbers",
+        "corrupted tree: v1 manifest lists that write sequence_number and min_sequence_number",
+        "validate-tree",
+        **_inputs(_with_v1_fields(v1_appends(), list_fields=seq)),
+    )
+    entry = [
+        ({"name": "sequence_number", "type": ["null", "long"], "field-id": 3, "default": None}, 0),
+        ({"name": "file_sequence_number", "type": ["null", "long"], "field-id": 4, "default": None}, 0),
+    ]
+    yield case(
+        "tree.unwritten-fields",
+        "v1-entry-sequence-numbers",
+        "corrupted tree: v1 manifest entries that write sequence_number and file_sequence_number",
+        "validate-tree",
+        **_inputs(_with_v1_fields(v1_appends(), entry_fields=entry)),
+    )
 
 
 def _v1_content_cases() -> Iterator[CaseSpec]:
@@ -639,3 +690,4 @@ def specs() -> Iterator[CaseSpec]:
         corrupt(w)
         yield case(rule_id, slug, f"corrupted tree: {description}", "validate-tree", **_inputs(w))
     yield from _v1_content_cases()
+    yield from _v1_sequence_number_cases()

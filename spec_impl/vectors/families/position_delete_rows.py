@@ -49,3 +49,79 @@ def specs():
         r, "unknown-target", "a target whose row count is unknown is not judged", [("s3://b/t/data/gone.parquet", 1000)]
     )
     yield _c(r, "both-rules", "out of order and outside the target", [(B, 7), (B, 1)])
+    yield from _row_column_specs()
+
+
+# The optional row column (2147483544): a subset of this table schema, required, one row per entry.
+TABLE = {
+    "type": "struct",
+    "fields": [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "data", "required": False, "type": "string"},
+        {
+            "id": 3,
+            "name": "point",
+            "required": False,
+            "type": {
+                "type": "struct",
+                "fields": [
+                    {"id": 4, "name": "x", "required": True, "type": "double"},
+                    {"id": 5, "name": "y", "required": True, "type": "double"},
+                ],
+            },
+        },
+    ],
+}
+ID_DATA = [{"id": 1, "name": "id", "required": True, "type": "long"}, TABLE["fields"][1]]
+
+
+def _row(rule, slug, description, values, fields=ID_DATA, required=True, row_type=None):
+    field = {
+        "id": 2147483544,
+        "name": "row",
+        "required": required,
+        "type": row_type or {"type": "struct", "fields": fields},
+    }
+    rows = [(A, n) for n in range(len(values))]
+    return case(
+        rule,
+        slug,
+        description,
+        "check-position-deletes",
+        rows=[list(r) for r in rows],
+        row_counts=COUNTS,
+        row={"field": field, "values": values},
+        schema=TABLE,
+    )
+
+
+def _row_column_specs():
+    q, i = "position-deletes.row-required", "position-deletes.row-field-ids"
+    two = [{"id": 1, "data": "a"}, {"id": 2, "data": None}]
+    yield _row(q, "row-column", "a required row column with the values of every deleted row", two)
+    yield _row(q, "row-null-entry", "one entry's row is null: all entries must include row values", [two[0], None])
+    yield _row(q, "row-all-null", "every entry's row is null (omit the column instead)", [None, None])
+    yield _row(q, "row-optional", "the row column is optional: when present, row is required", two, required=False)
+    yield _row(q, "row-not-struct", "the row column is a long, not a struct", [1, 2], row_type="long")
+    nested = {
+        "id": 3,
+        "name": "point",
+        "required": False,
+        "type": {"type": "struct", "fields": [TABLE["fields"][2]["type"]["fields"][0]]},
+    }
+    yield _row(
+        i,
+        "row-nested-subset",
+        "a subset of the table schema: point.x without point.y",
+        [{"point": {"x": 1.0}}],
+        [nested],
+    )
+    yield _row(
+        i,
+        "row-unknown-id",
+        "a row field id (9) that the table schema does not have",
+        [{"z": 1}],
+        [{"id": 9, "name": "z", "required": True, "type": "long"}],
+    )
+    moved = {"id": 4, "name": "x", "required": True, "type": "double"}
+    yield _row(i, "row-moved-field", "field 4 (point.x in the table) at the top level of row", [{"x": 1.0}], [moved])

@@ -152,6 +152,22 @@ def dv_specs() -> Iterator[CaseSpec]:
         no_card,
         {**fields, "content_offset": 4, "content_size_in_bytes": fields["content_size_in_bytes"]},
     )
+    no_ref = write_puffin([Blob(**{**dv_blob([3], DATA_FILE).__dict__, "properties": {"cardinality": "1"}})])
+    yield _read_dv(
+        "dv.blob-metadata",
+        "no-referenced-data-file",
+        "a deletion-vector-v1 blob without the referenced-data-file property",
+        no_ref,
+        {**fields, "content_offset": 4, "content_size_in_bytes": fields["content_size_in_bytes"]},
+    )
+    zstd, zstd_fields = _dv_file([3], compression_codec="zstd")
+    yield _read_dv(
+        "dv.blob-metadata",
+        "compression-codec-set",
+        "a deletion-vector-v1 blob compressed with zstd: a DV blob has no compression-codec",
+        zstd,
+        zstd_fields,
+    )
 
 
 def _swap_first_two(b: bytearray) -> bytearray:

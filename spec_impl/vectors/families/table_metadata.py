@@ -321,6 +321,50 @@ def _engine_written():
         )
 
 
+def _types_ids_and_keys():
+    """Fields of another JSON type, duplicated spec and sort order ids, and encryption keys broken one
+    field at a time (adopted 1.7)."""
+    for key, value in (("location", 5), ("last-column-id", "3"), ("last-partition-id", "1001")):
+        yield _read("table.field-type", f"{key}-wrong-type", f"{key} of another JSON type", _with(v2(), **{key: value}))
+    doc = v2()
+    doc["partition-specs"].append(copy.deepcopy(SPEC))
+    yield _read("table.unique-ids", "duplicate-spec-ids", "two partition specs with id 0", doc)
+    doc = v2()
+    doc["sort-orders"].append(copy.deepcopy(ORDERS[1]))
+    yield _read("table.unique-ids", "duplicate-sort-order-ids", "two sort orders with id 1", doc)
+    good = {"key-id": "k1", "encrypted-key-metadata": "AAAA", "encrypted-by-id": "k0", "properties": {"a": "b"}}
+    keys = [good, {"key-id": "k0", "encrypted-key-metadata": "AAAA"}]
+    yield _read(
+        "table.encryption-keys",
+        "encryption-keys-all-fields",
+        "two keys, one encrypted by the other, with properties",
+        _with(v3(), encryption_keys=keys),
+    )
+    for slug, description, change in (
+        ("key-id-number", "key-id is a number (encrypted-key-metadata is valid)", {"key-id": 1}),
+        (
+            "key-metadata-missing",
+            "encrypted-key-metadata is missing (key-id is valid)",
+            {"encrypted-key-metadata": None},
+        ),
+        ("key-metadata-not-base64", "encrypted-key-metadata is not base64", {"encrypted-key-metadata": "not base64!"}),
+        ("encrypted-by-id-number", "encrypted-by-id is a number, not a key id", {"encrypted-by-id": 0}),
+        ("properties-not-map", "properties is a list, not a map", {"properties": ["a"]}),
+        ("properties-not-strings", "a property value is a number", {"properties": {"a": 1}}),
+    ):
+        key = {k: v for k, v in {**good, **change}.items() if v is not None}
+        yield _read(
+            "table.encryption-keys", f"encryption-{slug}", description, _with(v3(), encryption_keys=[key, keys[1]])
+        )
+    yield _read(
+        "table.field-type",
+        "encryption-keys-not-list",
+        "encryption-keys is an object, not a list of objects",
+        _with(v3(), encryption_keys=keys[1]),
+        revisions=("v3-adopted",),
+    )
+
+
 def specs():
     yield from _engine_written()
     yield from _writes()
@@ -340,6 +384,7 @@ def specs():
     )
     yield from _strict_json()
     yield from _optional_for_readers()
+    yield from _types_ids_and_keys()
     yield _read("table.required-field", "v2-complete", "a complete v2 document (Appendix C's example fields)", v2())
     yield _read(
         "table.v1-defaults",

@@ -126,6 +126,14 @@ def specs():
         ("geometry()", "empty parentheses"),
     ):
         yield case("type.geo", text, f"'{text}': {why}", "parse-type", type=text)
+    spaced = "geography( EPSG:4326 , karney )"
+    yield case(
+        "type.geo",
+        "geography-spaces-in-parameters",
+        f"'{spaced}': spaces around both parameters",
+        "parse-type",
+        type=spaced,
+    )
     for text, why in (
         ("varchar", "not an Iceberg type"),
         ("Long", "type names are lowercase"),

@@ -292,6 +292,18 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
         _edited(1, deletion_vector=DeletionVectorRef(4, 10, b"x")),
     ),
     (
+        "v4.dv.storage",
+        "puffin-offset-without-size",
+        "a manifest DV in a Puffin file with an offset and no size_in_bytes",
+        _edited(1, deletion_vector=DeletionVectorRef(4, None), file_size_in_bytes=100),
+    ),
+    (
+        "v4.dv.storage",
+        "puffin-size-without-offset",
+        "a manifest DV in a Puffin file with a size_in_bytes and no offset",
+        _edited(1, deletion_vector=DeletionVectorRef(None, 10), file_size_in_bytes=100),
+    ),
+    (
         "v4.entry.manifest-stats",
         "manifest-without-stats",
         "a data manifest entry without manifest_stats",
@@ -502,6 +514,54 @@ def _manifest_files() -> Iterator[CaseSpec]:
         "v4-read-manifest",
         file_base64=with_record({"record_count": None}, schema=lax),
     )
+    yield from _malformed_entries(records[0])
+
+
+def _writer_schema(name: str, avro_type: object) -> dict:
+    """The content entry schema with field `name` written as `avro_type` (a careless writer's)."""
+    from spec_impl.v4.entries import content_entry_schema
+
+    schema = content_entry_schema()
+    for f in schema["fields"]:
+        if f["name"] == name:
+            f["type"] = avro_type
+            f.pop("default", None)
+            if isinstance(avro_type, list) and avro_type[0] == "null":
+                f["default"] = None
+    return schema
+
+
+def _malformed_entries(record: dict) -> Iterator[CaseSpec]:
+    """One-entry root manifests whose entry has a required field null or a field of another type, one
+    at a time (rule v4.entry.required)."""
+    from spec_impl.manifests.avro_files import write_avro
+
+    def one(name: str, avro_type: object, value: object) -> str:
+        data = write_avro(
+            _writer_schema(name, avro_type), [dict(record, **{name: value})], {"format-version": "4", "content": "root"}
+        )
+        return base64.b64encode(data).decode()
+
+    for name, avro_type in (("location", "string"), ("file_format", "string"), ("partition_spec_id", "int")):
+        yield case(
+            "v4.entry.required",
+            f"null-{name.replace('_', '-')}",
+            f"a null {name}",
+            "v4-read-manifest",
+            file_base64=one(name, ["null", avro_type], None),
+        )
+    for name, avro_type, value in (
+        ("version_info", ["null", "long"], 7),
+        ("key_metadata", ["null", "string"], "k"),
+        ("deletion_vector", ["null", "long"], 5),
+    ):
+        yield case(
+            "v4.entry.required",
+            f"{name.replace('_', '-')}-wrong-type",
+            f"{name} written as {avro_type[1]} {value!r}",
+            "v4-read-manifest",
+            file_base64=one(name, avro_type, value),
+        )
 
 
 def _upgrades() -> Iterator[CaseSpec]:
