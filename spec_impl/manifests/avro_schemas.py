@@ -60,6 +60,8 @@ DATA_FILE = [
     (103, "record_count", "long", (R, R, R)),
     (104, "file_size_in_bytes", "long", (R, R, R)),
     (105, "block_size_in_bytes", "long", (R, N, N)),
+    (106, "file_ordinal", "int", (N, N, N)),  # "Deprecated. Do not write." (optional to read in v1)
+    (107, "sort_columns", ("list", 112, "int"), (N, N, N)),  # "Deprecated. Do not write."
     (108, "column_sizes", ("map", 117, "int", 118, "long"), (O, O, O)),
     (109, "value_counts", ("map", 119, "int", 120, "long"), (O, O, O)),
     (110, "null_value_counts", ("map", 121, "int", 122, "long"), (O, O, O)),

@@ -45,7 +45,8 @@ register(
         "tree.unwritten-fields",
         "Manifest Lists; Manifests (field tables); Appendix E",
         "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, "
-        "first_row_id before v3, distinct_counts in v3); content in v1 is 0 (data) or omitted",
+        "file_ordinal and sort_columns in any version, first_row_id before v3, distinct_counts in v3); content "
+        "in v1 is 0 (data) or omitted",
     ),
     Rule(
         "tree.manifest-metadata",

@@ -555,10 +555,12 @@ def _as_v1_schema(w: TreeWriter, name: str) -> None:
     fix_manifest_lengths(w.files, _lists(w), path)
 
 
-def _with_v1_fields(w: TreeWriter, list_fields=(), file_fields=(), entry_fields=()) -> TreeWriter:
-    """Every manifest list and manifest of a v1 tree rewritten with extra fields, each an (Avro field,
-    value) pair: in the manifest list rows, in data_file, or in the manifest entry."""
-    for path in [*_lists(w), w.path("m1.avro"), w.path("m2.avro")]:
+def _with_v1_fields(
+    w: TreeWriter, list_fields=(), file_fields=(), entry_fields=(), manifests=("m1.avro", "m2.avro")
+) -> TreeWriter:
+    """Every manifest list and manifest of a tree (v1 by default) rewritten with extra fields, each
+    an (Avro field, value) pair: in the manifest list rows, in data_file, or in the manifest entry."""
+    for path in [*_lists(w), *(w.path(m) for m in manifests)]:
         f = read_avro(w.files[path], path)
         schema, records = copy.deepcopy(f.schema), [dict(r) for r in f.records]
         if path in _lists(w):
@@ -615,6 +617,52 @@ def _v1_sequence_number_cases() -> Iterator[CaseSpec]:
         "corrupted tree: v1 manifest entries that write sequence_number and file_sequence_number",
         "validate-tree",
         **_inputs(_with_v1_fields(v1_appends(), entry_fields=entry)),
+    )
+
+
+def _deprecated_field_cases() -> Iterator[CaseSpec]:
+    """Manifests, data_file fields 106 file_ordinal and 107 sort_columns: "Deprecated. Do not write."
+    (Appendix E, version 2: both "removed")."""
+    ordinal = [({"name": "file_ordinal", "type": ["null", "int"], "field-id": 106, "default": None}, 0)]
+    sort_columns = [
+        (
+            {
+                "name": "sort_columns",
+                "type": ["null", {"type": "array", "items": "int", "element-id": 112}],
+                "field-id": 107,
+                "default": None,
+            },
+            [1],
+        )
+    ]
+    yield case(
+        "tree.unwritten-fields",
+        "v1-file-ordinal-written",
+        "corrupted tree: v1 data files that write the deprecated file_ordinal (106)",
+        "validate-tree",
+        **_inputs(_with_v1_fields(v1_appends(), file_fields=ordinal)),
+    )
+    yield case(
+        "tree.unwritten-fields",
+        "v2-sort-columns-written",
+        "corrupted tree: v2 data files that write the deprecated sort_columns (107), which v2 removed",
+        "validate-tree",
+        **_inputs(
+            _with_v1_fields(
+                v2_delete_rewrites_manifest(), file_fields=sort_columns, manifests=("m1.avro", "m2.avro", "m3.avro")
+            )
+        ),
+    )
+    yield case(
+        "tree.unwritten-fields",
+        "v2-file-ordinal-written",
+        "corrupted tree: v2 data files that write the deprecated file_ordinal (106), which v2 removed",
+        "validate-tree",
+        **_inputs(
+            _with_v1_fields(
+                v2_delete_rewrites_manifest(), file_fields=ordinal, manifests=("m1.avro", "m2.avro", "m3.avro")
+            )
+        ),
     )
 
 
@@ -691,3 +739,4 @@ def specs() -> Iterator[CaseSpec]:
         yield case(rule_id, slug, f"corrupted tree: {description}", "validate-tree", **_inputs(w))
     yield from _v1_content_cases()
     yield from _v1_sequence_number_cases()
+    yield from _deprecated_field_cases()
