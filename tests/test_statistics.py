@@ -1,0 +1,110 @@
+"""Table statistics and partition statistics: the metadata entries and the files they name.
+
+Rules: table.statistics, table.statistics.blob-metadata, table.statistics.snapshot,
+table.statistics.blob-snapshot, partition-statistics.one-per-snapshot, puffin.theta-sketch (the
+entries, `spec_impl.metadata.statistics`); table.statistics.puffin, table.statistics.file-size,
+table.statistics.footer-size, table.statistics.blobs, partition-statistics.file-schema,
+partition-statistics.sorted, partition-statistics.unique-partition (the files,
+`spec_impl.metadata.statistics_files`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import copy
+
+import pytest
+
+from spec_impl import revisions
+from spec_impl.deletes.puffin import write_puffin
+from spec_impl.errors import InvalidInput
+from spec_impl.manifests.tree import InMemoryFiles
+from spec_impl.metadata.statistics_files import expected_columns, validate_statistics
+from spec_impl.metadata.table_metadata import parse_table_metadata
+from spec_impl.vectors.families import statistics as family
+from spec_impl.vectors.families.table_metadata import S1, S2, v2, v3
+
+
+def _rules(case_spec) -> list[str]:
+    files = InMemoryFiles({p: base64.b64decode(d) for p, d in case_spec.input["files"].items()})
+    return sorted({v.rule for v in validate_statistics(files, case_spec.input["metadata-location"])})
+
+
+def _spec(slug: str):
+    return next(s for s in family.specs() if s.slug == slug)
+
+
+def test_statistics_entries_are_read():
+    md = parse_table_metadata(family.with_statistics())
+    assert len(md.statistics) == 1 and len(md.partition_statistics) == 1
+
+
+@pytest.mark.parametrize(
+    "edit, rule",
+    [
+        (lambda d: d["statistics"][0].pop("file-footer-size-in-bytes"), "table.statistics"),
+        (lambda d: d["statistics"][0]["blob-metadata"][0].pop("fields"), "table.statistics.blob-metadata"),
+        (lambda d: d["statistics"][0].update({"snapshot-id": 7}), "table.statistics.snapshot"),
+        (
+            lambda d: d["statistics"][0]["blob-metadata"][0].update({"sequence-number": 5}),
+            "table.statistics.blob-snapshot",
+        ),
+        (
+            lambda d: d["partition-statistics"].append(dict(d["partition-statistics"][0])),
+            "partition-statistics.one-per-snapshot",
+        ),
+        (lambda d: d["statistics"][0]["blob-metadata"][0]["properties"].update({"ndv": "x"}), "puffin.theta-sketch"),
+    ],
+)
+def test_broken_entries_are_rejected(edit, rule):
+    doc = family.with_statistics()
+    edit(doc)
+    with pytest.raises(InvalidInput) as e:
+        parse_table_metadata(doc)
+    assert e.value.rule == rule
+
+
+def test_snapshot_id_string_by_revision():
+    """The seed's field table types snapshot-id as string; the adopted spec corrected it to long."""
+    doc = family.with_statistics()
+    doc["statistics"][0]["snapshot-id"] = str(S2)
+    assert parse_table_metadata(doc, revisions.SEED_2024).statistics
+    with pytest.raises(InvalidInput, match="long"):
+        parse_table_metadata(doc, revisions.V3_ADOPTED)
+
+
+@pytest.mark.parametrize(
+    "slug, rules",
+    [
+        ("correct-files", []),
+        ("not-puffin", ["table.statistics.puffin"]),
+        ("statistics-file-size", ["table.statistics.file-size"]),
+        ("footer-payload-size", ["table.statistics.footer-size"]),
+        ("blob-unlisted", ["table.statistics.blobs"]),
+        ("file-ndv-not-decimal", ["puffin.theta-sketch"]),
+        ("spec-id-optional", ["partition-statistics.file-schema"]),
+        ("unsorted", ["partition-statistics.sorted"]),
+        ("repeated-partition", ["partition-statistics.unique-partition"]),
+    ],
+)
+def test_statistics_files(slug, rules):
+    assert _rules(_spec(slug)) == rules
+
+
+def test_v3_schema_requires_delete_counts_and_adds_dv_count():
+    """Adopted §3: v3 makes fields 6-9 required and adds field 13 dv_count; v2 keeps them optional."""
+    v3_cols = {f.id: f for f in expected_columns(parse_table_metadata(v3()), revisions.V3_ADOPTED)}
+    v2_cols = {f.id: f for f in expected_columns(parse_table_metadata(v2()), revisions.V3_ADOPTED)}
+    assert all(v3_cols[i].required and not v2_cols[i].required for i in (6, 7, 8, 9))
+    assert 13 in v3_cols and 13 not in v2_cols
+    assert [f.id for f in v3_cols[1].type.fields] == [1000, 1001]  # the unified partition type
+
+
+def test_a_statistics_file_of_another_snapshot_is_checked_too():
+    doc = copy.deepcopy(family.with_statistics())
+    puffin = write_puffin([], family.CREATED_BY)
+    doc["statistics"].append({**family._puffin_entry(puffin, []), "snapshot-id": S1, "statistics-path": "s3://x.stats"})
+    files = InMemoryFiles({family.METADATA: json.dumps(doc).encode(), family.STATS: b"", family.PARTITION_STATS: b""})
+    found = {v.rule for v in validate_statistics(files, family.METADATA)}
+    assert "tree.file-exists" in found and "table.statistics.puffin" in found
