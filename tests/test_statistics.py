@@ -108,3 +108,33 @@ def test_a_statistics_file_of_another_snapshot_is_checked_too():
     files = InMemoryFiles({family.METADATA: json.dumps(doc).encode(), family.STATS: b"", family.PARTITION_STATS: b""})
     found = {v.rule for v in validate_statistics(files, family.METADATA)}
     assert "tree.file-exists" in found and "table.statistics.puffin" in found
+
+
+def _written(tmp_path, slug: str) -> str:
+    """The files of a validate-statistics case on disk; returns the metadata file's path."""
+    spec = _spec(slug)
+    root = tmp_path / "table"
+    for path, data in spec.input["files"].items():
+        local = root / path.removeprefix(family.LOCATION + "/")
+        local.parent.mkdir(parents=True, exist_ok=True)
+        raw = base64.b64decode(data)
+        if path == family.METADATA:  # the entries name the files where they now are
+            raw = raw.replace(family.LOCATION.encode(), root.as_uri().removeprefix("file://").encode())
+        local.write_bytes(raw)
+    return str(root / "metadata" / "v3.metadata.json")
+
+
+def test_iceberg_validate_table_reports_statistics_violations(tmp_path, capsys):
+    from spec_impl.manifests import cli
+
+    cli.main([_written(tmp_path, "unsorted"), "--json"])
+    found = {v["rule"] for v in json.loads(capsys.readouterr().out)}
+    assert "partition-statistics.sorted" in found  # beside the tree's own (its manifest lists are not there)
+
+
+def test_the_audit_reports_statistics_violations(tmp_path):
+    from conformance.audit import job
+    from spec_impl.manifests.tree import LocalFiles
+
+    result = job.add_statistics(job.AuditResult(None), LocalFiles(), _written(tmp_path, "footer-payload-size"))
+    assert [v.rule for v in result.violations] == ["table.statistics.footer-size"]

@@ -104,6 +104,8 @@ def audit(
     result = job.run(spark, planned, report_progress)
     report_progress("history: every snapshot against its parent")
     job.add_history(result, files, location)
+    report_progress("statistics: the files the metadata registers")
+    job.add_statistics(result, files, location)
     report_progress(
         f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations"
     )

@@ -6,7 +6,9 @@
 
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
 then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
-snapshots); each violation is printed with its rule id and the file it was found in.
+snapshots), then the statistics and partition statistics files the metadata registers
+(`spec_impl.metadata.statistics_files`); each violation is printed with its rule id and the file it
+was found in.
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -36,6 +38,7 @@ from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.history import validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
+from spec_impl.metadata.statistics_files import validate_statistics
 from spec_impl.rules import RULES
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
@@ -77,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         once = ReadOnce(files)
         violations = validate_table(once, args.metadata, args.revision)
         violations += validate_history(once, args.metadata, args.revision)
+        violations += validate_statistics(once, args.metadata, args.revision)
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)
         return EXIT_CANNOT_READ
