@@ -138,3 +138,24 @@ def test_the_audit_reports_statistics_violations(tmp_path):
 
     result = job.add_statistics(job.AuditResult(None), LocalFiles(), _written(tmp_path, "footer-payload-size"))
     assert [v.rule for v in result.violations] == ["table.statistics.footer-size"]
+
+
+def test_spark_written_statistics_pass():
+    """The golden table spark-v3-statistics: Iceberg Java 1.10 through Spark 3.5 (CALL
+    compute_table_stats and compute_partition_stats) wrote a Puffin file of theta sketches and a
+    partition statistics file over the unified partition type; the reference reads both, no violation."""
+    from pathlib import Path
+
+    from spec_impl.metadata.table_metadata import read_metadata_file
+    from spec_impl.resources import vectors_dir
+
+    root = vectors_dir() / "tables" / "spark-v3-statistics"
+    location = "file:/iceberg-conformance/tables/spark-v3-statistics"
+    files = InMemoryFiles({f"{location}/{p.relative_to(root)}": p.read_bytes() for p in root.rglob("*") if p.is_file()})
+    names = [Path(p).name for p in files.files if p.endswith(".metadata.json")]
+    latest = max(names, key=lambda n: int(n.removeprefix("v").split(".")[0]))
+    metadata = f"{location}/metadata/{latest}"
+    md = read_metadata_file(files.read(metadata))
+    assert md.statistics and md.partition_statistics
+    assert {b["type"] for b in md.statistics[0]["blob-metadata"]} == {"apache-datasketches-theta-v1"}
+    assert validate_statistics(files, metadata) == []
