@@ -20,7 +20,7 @@ from spec_impl.revisions import V3_ADOPTED
 from spec_impl.scan.arrow_values import write_parquet
 from spec_impl.types import NestedField, StructType, parse_type
 from spec_impl.vectors.cases import case
-from spec_impl.vectors.families.table_metadata import S1, S2, v1_with_snapshot, v2, v3
+from spec_impl.vectors.families.table_metadata import S1, S2, SCHEMA, SPEC, v1_with_snapshot, v2, v3
 
 NAME = "statistics"
 DESCRIPTION = (
@@ -91,9 +91,18 @@ def _edited(edit) -> dict:
 
 def _metadata_cases():
     yield _read("table.statistics", "v2-with-statistics", "statistics and partition-statistics read", with_statistics())
-    v1 = v1_with_snapshot()
-    for field, field_id in zip(v1["partition-spec"], (1000, 1001)):  # ids written, as v1 writers do
+    v1 = v1_with_snapshot()  # with the deprecated fields and the lists, as v1 writers write it
+    for field, field_id in zip(v1["partition-spec"], (1000, 1001)):
         field["field-id"] = field_id
+    v1.update(
+        {
+            "schemas": [copy.deepcopy(SCHEMA)],
+            "current-schema-id": 0,
+            "partition-specs": [copy.deepcopy(SPEC)],
+            "default-spec-id": 0,
+            "last-partition-id": 1001,
+        }
+    )
     v1["statistics"] = [{**with_statistics()["statistics"][0], "snapshot-id": S1}]
     for blob in v1["statistics"][0]["blob-metadata"]:
         blob.update({"snapshot-id": S1, "sequence-number": 0})
