@@ -5,7 +5,8 @@ table.statistics.blob-snapshot, partition-statistics.one-per-snapshot, puffin.th
 entries, `spec_impl.metadata.statistics`); table.statistics.puffin, table.statistics.file-size,
 table.statistics.footer-size, table.statistics.blobs, partition-statistics.file-schema,
 partition-statistics.sorted, partition-statistics.unique-partition (the files,
-`spec_impl.metadata.statistics_files`).
+`spec_impl.metadata.statistics_files`); partition-statistics.counts (the counts against the
+snapshot's live files, `spec_impl.metadata.partition_counts`).
 """
 
 from __future__ import annotations
@@ -159,3 +160,16 @@ def test_spark_written_statistics_pass():
     assert md.statistics and md.partition_statistics
     assert {b["type"] for b in md.statistics[0]["blob-metadata"]} == {"apache-datasketches-theta-v1"}
     assert validate_statistics(files, metadata) == []
+
+
+@pytest.mark.parametrize(
+    "slug, rules",
+    [
+        ("spark-written", []),
+        ("data-record-count-off", ["partition-statistics.counts"]),
+        ("dv-count-off", ["partition-statistics.counts"]),
+        ("partition-without-row", ["partition-statistics.unique-partition"]),
+    ],
+)
+def test_partition_counts_against_the_snapshot(slug, rules):
+    assert _rules(_spec(slug)) == rules

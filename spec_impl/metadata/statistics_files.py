@@ -21,7 +21,7 @@ from spec_impl.deletes.puffin import BlobMetadata, read_puffin
 from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import FileSource
 from spec_impl.manifests.validate import Violation
-from spec_impl.metadata import statistics as entries
+from spec_impl.metadata import partition_counts, statistics as entries
 from spec_impl.metadata.partitioning import unified_partition_type
 from spec_impl.metadata.sorting import sort_key
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
@@ -62,7 +62,15 @@ register(
     Rule(
         "partition-statistics.unique-partition",
         _FILE,
-        "Each unique partition tuple is stored as one row",
+        "Each unique partition tuple is stored as one row: no tuple in two rows, and a row for every partition "
+        "of the snapshot's live files",
+    ),
+    Rule(
+        "partition-statistics.counts",
+        _FILE,
+        "A row's data and delete file counts, record counts and data size are those of the snapshot's live files "
+        "in its partition (zero for a partition without any); adopted v3: position_delete_record_count includes "
+        "deletion vectors, position_delete_file_count excludes them, dv_count counts them",
     ),
 )
 
@@ -126,8 +134,11 @@ def validate_statistics(
             except SpecError as e:  # tree.file-exists, tree.file-location
                 found.append(Violation(e.rule, path, str(e)))
                 continue
-            check = check_statistics_file if key == "statistics" else check_partition_statistics_file
-            found += [Violation(rule, path, message) for rule, message in check(entry, data, md, revision)]
+            if key == "statistics":
+                found += [Violation(r, path, m) for r, m in check_statistics_file(entry, data, md, revision)]
+            else:
+                found += [Violation(r, path, m) for r, m in check_partition_statistics_file(entry, data, md, revision)]
+                found += [Violation(r, path, m) for r, m in partition_counts.findings(files, md, entry, data, revision)]
     return found
 
 

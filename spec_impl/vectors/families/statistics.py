@@ -17,7 +17,7 @@ from spec_impl.deletes.puffin import Blob, write_puffin
 from spec_impl.metadata.schema import Schema
 from spec_impl.metadata.statistics import THETA
 from spec_impl.revisions import V3_ADOPTED
-from spec_impl.scan.arrow_values import write_parquet
+from spec_impl.scan.arrow_values import read_parquet, write_parquet
 from spec_impl.types import NestedField, StructType, parse_type
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families.table_metadata import S1, S2, SCHEMA, SPEC, v1_with_snapshot, v2, v3
@@ -464,7 +464,70 @@ def _partition_file_cases():
     )
 
 
+GOLDEN = "spark-v3-statistics"
+
+
+def _golden(rule_id: str, slug: str, description: str, change=None):
+    """A validate-statistics case over the golden table written by Iceberg Java through Spark (its
+    metadata tree and statistics files, data files left out); `change` edits the partition
+    statistics file's rows (records by field id), whose entry then gets the new file size."""
+    from spec_impl.vectors import tables  # late: the table corpus imports the reader and writer
+
+    files, metadata_location, _ = tables.table_files(GOLDEN)
+    doc = json.loads(files[metadata_location])
+    kept = {p: d for p, d in files.items() if p == metadata_location or "/metadata/" in p and not p.endswith(".json")}
+    if change is not None:
+        entry = doc["partition-statistics"][0]
+        schema, rows = read_parquet(kept[entry["statistics-path"]])
+        data = write_parquet(change(rows), schema)
+        kept[entry["statistics-path"]] = data
+        entry["file-size-in-bytes"] = len(data)
+        kept[metadata_location] = json.dumps(doc, indent=2).encode()
+    inline = {p: _b64(d) for p, d in sorted(kept.items())}
+    return case(  # a v3 table as Iceberg Java 1.10 writes it: the adopted revision (the seed's v3 is a draft)
+        rule_id,
+        slug,
+        description,
+        "validate-statistics",
+        revisions=(V3_ADOPTED,),
+        files=inline,
+        metadata_location=metadata_location,
+    )
+
+
+def _set(rows: list[dict], partition: dict, fid: int, value: int) -> list[dict]:
+    return [{**r, fid: value} if r[1] == partition else r for r in rows]
+
+
+def _golden_cases():
+    yield _golden(
+        "partition-statistics.counts",
+        "spark-written",
+        "statistics files written by Iceberg Java 1.10 through Spark 3.5 (CALL compute_table_stats and "
+        "compute_partition_stats) on the golden table spark-v3-statistics: no violation",
+    )
+    yield _golden(
+        "partition-statistics.counts",
+        "data-record-count-off",
+        "a row whose data_record_count is one more than the records of its partition's live data files",
+        lambda rows: _set(rows, {1000: "b", 1001: 0}, 3, 2),
+    )
+    yield _golden(
+        "partition-statistics.counts",
+        "dv-count-off",
+        "a row claiming a deletion vector its partition does not have",
+        lambda rows: _set(rows, {1000: "c", 1001: 1}, 13, 1),
+    )
+    yield _golden(
+        "partition-statistics.unique-partition",
+        "partition-without-row",
+        "the row of a partition with a live data file is missing",
+        lambda rows: [r for r in rows if r[1] != {1000: "c", 1001: 1}],
+    )
+
+
 def specs():
+    yield from _golden_cases()
     yield from _metadata_cases()
     yield from _puffin_cases()
     yield from _partition_file_cases()
