@@ -72,13 +72,12 @@ def row_key(value: dict | None, struct: StructType) -> tuple:
 
 
 @implements("partition-statistics.counts", "partition-statistics.unique-partition")
-def findings(files: FileSource, md: TableMetadata, entry: dict, data: bytes, revision: str) -> list[tuple[str, str]]:
+def findings(
+    files: FileSource, md: TableMetadata, entry: dict, data: bytes, struct: StructType
+) -> list[tuple[str, str]]:
     """(rule id, message) for each count of the file that differs from the snapshot's live files, and
-    each partition of those files without a row. Nothing when the file or the snapshot's tree cannot
-    be read (the schema check and the tree validator report that)."""
-    from spec_impl.metadata.statistics_files import expected_columns
-
-    struct = expected_columns(md, revision)[0].type
+    each partition of those files without a row (`struct`: the unified partition type). Nothing when
+    the file or the snapshot's tree cannot be read (the schema check and the tree validator report that)."""
     try:
         _, rows = read_parquet(data)
         expected = live_counts(files, md, entry["snapshot-id"], struct)

@@ -138,7 +138,8 @@ def validate_statistics(
                 found += [Violation(r, path, m) for r, m in check_statistics_file(entry, data, md, revision)]
             else:
                 found += [Violation(r, path, m) for r, m in check_partition_statistics_file(entry, data, md, revision)]
-                found += [Violation(r, path, m) for r, m in partition_counts.findings(files, md, entry, data, revision)]
+                struct = expected_columns(md, revision)[0].type
+                found += [Violation(r, path, m) for r, m in partition_counts.findings(files, md, entry, data, struct)]
     return found
 
 
