@@ -496,6 +496,8 @@ def test_round_trip_single_argument_fields(spec, fv, revision):
 
 
 def test_every_registered_partition_rule_is_named_here():
+    # tested in tests/test_statistics.py: partition-statistics.one-per-snapshot, partition-statistics.file-schema,
+    # partition-statistics.sorted, partition-statistics.unique-partition, partition-statistics.counts
     text = open(__file__, encoding="utf-8").read()
     mine = [r for r in RULES if r.startswith(("partition-spec.", "partition-statistics.", "partition-values."))]
     assert mine and [r for r in mine if r not in text] == []

@@ -110,6 +110,8 @@ def audit(
     report_progress("history: every snapshot against its parent")
     counted = report_progress.counting(files, location) if isinstance(report_progress, Progress) else files
     job.add_history(result, counted, location)
+    report_progress("statistics: the files the metadata registers")
+    job.add_statistics(result, files, location)
     report_progress(
         f"done: {result.files} files, {result.rows} rows in {result.seconds:.1f} s, {len(result.violations)} violations"
     )

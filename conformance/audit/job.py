@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
 from spec_impl.manifests.history import validate_history
+from spec_impl.metadata.statistics_files import validate_statistics
 from spec_impl.manifests.tree import FileSource, FileUnreadable
 
 from .file_checks import check_file
@@ -161,6 +162,15 @@ def add_history(result: AuditResult, files: FileSource, metadata_location: str) 
     """The history pass, on the driver (metadata only): every snapshot of the table against its
     parent (`spec_impl.manifests.history`), its violations added to `result`, recorded findings apart."""
     new, known = split(validate_history(files, metadata_location), known_findings())
+    result.violations = sorted(result.violations + new, key=lambda v: (v.rule, v.path, v.message))
+    result.known += [(v, entry.id) for v, entry in known]
+    return result
+
+
+def add_statistics(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
+    """The statistics pass, on the driver: the statistics and partition statistics files the
+    metadata registers (`spec_impl.metadata.statistics_files`), violations added, recorded findings apart."""
+    new, known = split(validate_statistics(files, metadata_location), known_findings())
     result.violations = sorted(result.violations + new, key=lambda v: (v.rule, v.path, v.message))
     result.known += [(v, entry.id) for v, entry in known]
     return result

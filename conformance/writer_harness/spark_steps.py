@@ -315,6 +315,11 @@ class SparkTable(Writer):
     def rewrite_position_deletes(self) -> None:
         self.call("rewrite_position_delete_files", f"table => 'db.{self.name}', options => map('rewrite-all', 'true')")
 
+    def compute_statistics(self) -> None:
+        """Table statistics (a Puffin file of theta sketches) and partition statistics of the current snapshot."""
+        self.call("compute_table_stats", f"table => 'db.{self.name}'")
+        self.call("compute_partition_stats", f"table => 'db.{self.name}'")
+
     def expire_snapshots(self, retain_last: int) -> None:
         self.call(
             "expire_snapshots",

@@ -40,6 +40,10 @@ def _rewrite_position_deletes(run: Run, i: int, step: dict) -> Change:
     return run.model.unchanged("main")
 
 
+def _compute_statistics(run: Run, i: int, step: dict) -> None:
+    run.table.compute_statistics()  # metadata only: no snapshot, the model is unchanged
+
+
 def _draw_expire(draw: Any, shape: Shape, writer: Any) -> dict:
     return {"op": "expire-snapshots", "retain-last": draw(st.integers(1, 3))}
 
@@ -129,6 +133,8 @@ REWRITE_POSITION_DELETES = Step(
     _rewrite_position_deletes,
     when=lambda shape, writer: shape.format_version >= 2,
 )
+# never drawn (weight 0): a scenario names it to give a golden table statistics files
+COMPUTE_STATISTICS = Step("compute-statistics", _draw_plain("compute-statistics"), _compute_statistics, weight=0)
 EXPIRE_SNAPSHOTS = Step("expire-snapshots", _draw_expire, _expire)
 CREATE_BRANCH = Step("create-branch", _draw_ref("create-branch", "b"), _create_branch)
 CREATE_TAG = Step("create-tag", _draw_ref("create-tag", "t"), _create_tag)

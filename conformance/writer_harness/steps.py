@@ -38,6 +38,7 @@ TABLE: tuple[Step, ...] = (
     step_maintenance.REWRITE_POSITION_DELETES,
     step_maintenance.CHERRYPICK,
     step_data.EQUALITY_DELETE,
+    step_maintenance.COMPUTE_STATISTICS,  # weight 0: never drawn (the draws of a seed stay as they were)
 )
 BY_OP: dict[str, Step] = {s.op: s for s in TABLE}
 # the steps that remove or rewrite files: every live snapshot is checked again after them

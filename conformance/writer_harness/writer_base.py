@@ -200,6 +200,10 @@ class Writer:
         raise self.refusal("rewrite-position-deletes")
 
     @_step
+    def compute_statistics(self) -> None:
+        raise self.refusal("compute-statistics")
+
+    @_step
     def expire_snapshots(self, retain_last: int) -> None:
         raise self.refusal("expire-snapshots")
 

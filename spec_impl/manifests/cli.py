@@ -9,11 +9,12 @@ is a terminal and --json is not given, or always with --progress; stdout is the 
 
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
 then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
-snapshots), then the schema of every live Parquet data and delete file against Appendix A
-(`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with its rule id and
-the file it was found in. A Parquet file that does not follow a recommendation of Appendix A (a
-should, rule parquet.type-mapping) is listed apart and does not change the exit status (--json
-prints the violations only).
+snapshots), then the statistics and partition statistics files the metadata registers
+(`spec_impl.metadata.statistics_files`), then the schema of every live Parquet data and delete file
+against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with
+its rule id and the file it was found in. A Parquet file that does not follow a recommendation of
+Appendix A (a should, rule parquet.type-mapping) is listed apart and does not change the exit status
+(--json prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -45,6 +46,7 @@ from spec_impl.manifests.history import validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.progress import Progress
+from spec_impl.metadata.statistics_files import validate_statistics
 from spec_impl.rules import RULES
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
@@ -97,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         violations = validate_table(once, args.metadata, args.revision)
         progress.say("history: every snapshot against its parent")
         violations += validate_history(once, args.metadata, args.revision)
+        progress.say("statistics: the files the metadata registers")
+        violations += validate_statistics(once, args.metadata, args.revision)
         recommendations = []
         if not args.no_data_files:
             progress.say("data and delete files: their schemas against Appendix A")

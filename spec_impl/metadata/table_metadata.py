@@ -17,6 +17,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.metadata.last_updated import check_last_updated
 from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
 from spec_impl.metadata.encryption import check_encryption_key
+from spec_impl.metadata import statistics as statistics_entries
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
 from spec_impl.rules import Rule, register, implements
 
@@ -72,8 +73,9 @@ register(
     Rule(
         "table.statistics",
         "Table Statistics; Partition Statistics",
-        "statistics and partition-statistics entries have their required fields (snapshot-id, statistics-path, "
-        "file-size-in-bytes)",
+        "statistics entries have snapshot-id (long), statistics-path (string), file-size-in-bytes and "
+        "file-footer-size-in-bytes (long), optional key-metadata (string) and blob-metadata (list); "
+        "partition-statistics entries have snapshot-id, statistics-path and file-size-in-bytes",
     ),
     Rule(
         "table.logs",
@@ -326,7 +328,6 @@ def _log(doc: dict, key: str, ref_key: str) -> tuple:
     "table.encryption-keys",
     "table.last-column-id",
     "table.last-partition-id",
-    "table.statistics",
 )
 def _validate(md: TableMetadata, revision: str) -> None:
     _unique("schema", [s.schema_id for s in md.schemas])
@@ -365,11 +366,8 @@ def _validate(md: TableMetadata, revision: str) -> None:
         revision=revision,
     )
     check_last_updated(md.last_updated_ms, md.snapshot_log, md.metadata_log, md.snapshots)
-    for stat in md.statistics + md.partition_statistics:
-        if not isinstance(stat, dict) or not {"snapshot-id", "statistics-path", "file-size-in-bytes"} <= stat.keys():
-            raise InvalidInput(
-                "table.statistics", "a statistics entry needs snapshot-id, statistics-path and file-size-in-bytes", stat
-            )
+    sequence_numbers = {s.snapshot_id: s.sequence_number for s in md.snapshots}
+    statistics_entries.check_statistics(md.statistics, md.partition_statistics, sequence_numbers, revision)
 
 
 @implements("table.unique-ids")

@@ -71,6 +71,7 @@ ROLES: dict[str, str] = {
         (
             "validate-tree",
             "validate-history",
+            "validate-statistics",
             "v4-validate",
             "check-column-metrics",
             "check-evolution",

@@ -8,6 +8,8 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   tree)
 - validate-history: input keys: files, metadata-location; output: history rule ids, sorted ([] = a
   correct history)
+- validate-statistics: input keys: files, metadata-location; output: sorted rule ids of the violations of the
+  statistics and partition statistics files the metadata registers ([] = correct files)
 - plan-deletes: input keys: specs, data-files, delete-files (file_path, content, spec_id, partition (floats may be
   {"ieee754"}), sequence_number, file_format?, referenced_data_file?, file_path_lower?, file_path_upper?); output: {data
   file path: sorted paths of the deletes that apply}
@@ -47,7 +49,7 @@ from collections.abc import Callable
 
 from spec_impl.deletes import deletion_vectors, puffin, scoping
 from spec_impl.manifests import history, tree, validate
-from spec_impl.metadata import schema
+from spec_impl.metadata import schema, statistics_files
 from spec_impl.vectors.encoding import bits_to_float, decode, encode
 
 
@@ -62,6 +64,12 @@ def _read_manifest_tree(inp: dict, revision: str) -> dict:
 
 def _validate_tree(inp: dict, revision: str) -> list:
     return sorted({v.rule for v in validate.validate_table(_tree_files(inp), inp["metadata-location"], revision)})
+
+
+def _validate_statistics(inp: dict, revision: str) -> list:
+    return sorted(
+        {v.rule for v in statistics_files.validate_statistics(_tree_files(inp), inp["metadata-location"], revision)}
+    )
 
 
 def _validate_history(inp: dict, revision: str) -> list:
@@ -225,6 +233,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-manifest-tree": _read_manifest_tree,
     "validate-tree": _validate_tree,
     "validate-history": _validate_history,
+    "validate-statistics": _validate_statistics,
     "plan-deletes": _plan_deletes,
     "read-puffin": _read_puffin,
     "read-deletion-vector": _read_deletion_vector,
@@ -243,6 +252,7 @@ INPUT_KEYS = {
     "read-manifest-tree": ["files", "metadata-location"],
     "validate-tree": ["files", "metadata-location"],
     "validate-history": ["files", "metadata-location"],
+    "validate-statistics": ["files", "metadata-location"],
     "plan-deletes": ["specs", "data-files", "delete-files"],
     "read-puffin": ["file-base64"],
     "read-deletion-vector": ["puffin-base64", "data-file"],

@@ -14,6 +14,7 @@ from typing import Any
 _LONG = {"type": "integer"}
 _INT = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
 _STR = {"type": "string"}
+_SIZE = {"type": "integer", "minimum": 0}
 _UUID = {"type": "string", "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"}
 _STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
 _BASE64 = {"type": "string", "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}
@@ -115,13 +116,35 @@ DEFS: dict[str, Any] = {
         "type": "array",
         "items": _obj(["metadata-file", "timestamp-ms"], metadata_file=_STR, timestamp_ms=_LONG),
     },
-    "statistics": {
+    "statistics": {  # "Table Statistics"; snapshot-id a long as the adopted spec corrected it
+        "type": "array",
+        "items": _obj(
+            ["snapshot-id", "statistics-path", "file-size-in-bytes", "file-footer-size-in-bytes", "blob-metadata"],
+            snapshot_id=_LONG,
+            statistics_path=_STR,
+            file_size_in_bytes=_SIZE,
+            file_footer_size_in_bytes=_SIZE,
+            key_metadata=_STR,
+            blob_metadata={
+                "type": "array",
+                "items": _obj(
+                    ["type", "snapshot-id", "sequence-number", "fields"],
+                    type=_STR,
+                    snapshot_id=_LONG,
+                    sequence_number=_LONG,
+                    fields={"type": "array", "items": _INT},
+                    properties=_STRING_MAP,
+                ),
+            },
+        ),
+    },
+    "partition-statistics": {  # "Partition Statistics"
         "type": "array",
         "items": _obj(
             ["snapshot-id", "statistics-path", "file-size-in-bytes"],
             snapshot_id=_LONG,
             statistics_path=_STR,
-            file_size_in_bytes=_LONG,
+            file_size_in_bytes=_SIZE,
         ),
     },
     "encryption-keys": {
@@ -165,7 +188,7 @@ _COMMON = dict(
         "anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/ref"}}]
     },  # may be null
     statistics={"$ref": "#/$defs/statistics"},
-    partition_statistics={"$ref": "#/$defs/statistics"},
+    partition_statistics={"$ref": "#/$defs/partition-statistics"},
 )
 _V2_REQUIRED = [
     "format-version",

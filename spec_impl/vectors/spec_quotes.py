@@ -262,4 +262,31 @@ QUOTES: dict[tuple[str, str], str] = {
     ("table.last-updated-ms", "Table Metadata Fields"): (
         "Each table metadata file should update this field just before writing."
     ),
+    # statistics and partition statistics: the field table's own sentence for each rule
+    ("table.statistics", "Table Statistics"): (
+        "Statistics files metadata within statistics table metadata field is a struct with the following fields:"
+    ),
+    ("table.statistics.blob-metadata", "Table Statistics"): "Blob metadata is a struct with the following fields:",
+    ("table.statistics.snapshot", "Table Statistics"): (
+        "ID of the Iceberg table's snapshot the statistics file is associated with."
+    ),
+    ("table.statistics.snapshot", "Partition Statistics"): (
+        "ID of the Iceberg table's snapshot the partition statistics file is associated with."
+    ),
+    ("table.statistics.blob-snapshot", "Table Statistics"): (
+        "Sequence number of the Iceberg table's snapshot the blob was computed from."
+    ),
+    ("table.statistics.blobs", "Table Statistics"): (
+        "A list of the blob metadata for statistics contained in the file with structure described below."
+    ),
+    ("table.statistics.file-size", "Table Statistics"): "Size of the statistics file.",
+    ("table.statistics.file-size", "Partition Statistics"): "Size of the partition statistics file.",
+    ("table.statistics.footer-size", "Table Statistics"): (
+        "Total size of the statistics file's footer (not the footer payload size)."
+    ),
+    ("table.statistics.footer-size", "§4"): "Table statistics `file-footer-size-in-bytes` is the whole footer.",
+    ("partition-statistics.file-schema", "Partition Statistics File"): (
+        "The schema of the partition statistics file is as follows:"
+    ),
+    ("puffin.theta-sketch", "Table Statistics"): "Additional properties associated with the statistic.",
 }

@@ -25,6 +25,7 @@ from spec_impl.vectors.families import (
     partitioning,
     schemas,
     snapshots,
+    statistics,
     table_metadata,
     temporal,
     transform_rules,
@@ -44,7 +45,7 @@ from spec_impl.vectors.families import (
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
-    "metadata": (table_metadata, schemas, partitioning, snapshots, manifests, manifest_trees, history),
+    "metadata": (table_metadata, statistics, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
     "data": (data_files, data_formats, metadata_columns, parquet_schemas),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
