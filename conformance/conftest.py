@@ -17,6 +17,8 @@ reason; a known discrepancy that reproduces what was pinned is an xfail.
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from collections import defaultdict
 
 import pytest
@@ -36,6 +38,22 @@ SUITE_MARKERS = {
     "and checked after every step",
 }
 REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
+
+
+@pytest.fixture(scope="module")
+def spark(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
+    """The local Spark session with Iceberg (`iceberg_java.spark`) on a warehouse of the test
+    module's own, stopped after the module; the module's tests skip, with the reason, where Spark
+    cannot run."""
+    from conformance.engines.iceberg_java import spark as spark_session
+
+    if (reason := spark_session.missing_requirement()) is not None:
+        pytest.skip(reason)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors import this package
+    name = request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+    warehouse = tmp_path_factory.mktemp(name) / "warehouse"
+    yield spark_session.local_spark_session(warehouse, app_name=f"iceberg-conformance-{name}")
+    spark_session.stop_local_spark_session()
 
 
 def _marker(family: str) -> str:

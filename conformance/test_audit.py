@@ -93,23 +93,6 @@ def test_arrow_counts_agree_with_column_metrics(t, values):
 # --- Spark -------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def spark(tmp_path_factory):
-    from conformance.engines.iceberg_java import spark as spark_session
-
-    if (reason := spark_session.missing_requirement()) is not None:
-        pytest.skip(reason)
-    import os
-    import sys
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = spark_session.local_spark_session(
-        tmp_path_factory.mktemp("audit") / "warehouse", app_name="iceberg-conformance-audit"
-    )
-    yield session
-    spark_session.stop_local_spark_session()
-
-
 def _latest(table_dir: Path) -> str:
     versions = {
         int(m[1]): p

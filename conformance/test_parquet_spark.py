@@ -32,23 +32,6 @@ _ROW = (
 )
 
 
-@pytest.fixture(scope="module")
-def spark(tmp_path_factory):
-    from conformance.engines.iceberg_java import spark as spark_session
-
-    if (reason := spark_session.missing_requirement()) is not None:
-        pytest.skip(reason)
-    import os
-    import sys
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = spark_session.local_spark_session(
-        tmp_path_factory.mktemp("parquet") / "warehouse", app_name="iceberg-conformance-parquet"
-    )
-    yield session
-    spark_session.stop_local_spark_session()
-
-
 @pytest.mark.parametrize("version", [2, 3])
 def test_files_iceberg_java_writes_follow_appendix_a(spark, version):
     from conformance.engines.iceberg_java.spark import _warehouse

@@ -46,19 +46,30 @@ if TYPE_CHECKING:
 CATALOG = "local"
 LOOPBACK = "127.0.0.1"
 EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
-_LOG4J2 = """\
-rootLogger.level = error
+
+
+def log4j2_properties(level: str) -> str:
+    """Spark's log4j2 configuration: everything at `level` and above on stderr, one line each."""
+    return f"""\
+rootLogger.level = {level}
 rootLogger.appenderRef.stderr.ref = console
 appender.console.type = Console
 appender.console.name = console
 appender.console.target = SYSTEM_ERR
 appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+appender.console.layout.pattern = %d{{HH:mm:ss}} %p %c{{1}}: %m%n
+"""
+
+
 # Spark compares the level of the class that starts it (PySpark's gateway) with the root's, and
 # announces a difference on stderr.
+_LOG4J2 = (
+    log4j2_properties("error")
+    + """\
 logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = error
 """
+)
 
 _session: Any = None
 _warehouse: Path | None = None

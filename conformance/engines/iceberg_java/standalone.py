@@ -28,19 +28,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .spark import LOOPBACK, missing_requirement
+from .spark import LOOPBACK, log4j2_properties, missing_requirement
 
 MASTER_CLASS = "org.apache.spark.deploy.master.Master"
 WORKER_CLASS = "org.apache.spark.deploy.worker.Worker"
-_DAEMON_LOG4J2 = """\
-rootLogger.level = warn
-rootLogger.appenderRef.stderr.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
-"""
 
 
 class ClusterUnavailable(RuntimeError):
@@ -90,7 +81,7 @@ class StandaloneCluster:
     def _environment(self) -> dict[str, str]:
         conf = self.directory / "conf"
         conf.mkdir(parents=True, exist_ok=True)
-        (conf / "log4j2.properties").write_text(_DAEMON_LOG4J2)
+        (conf / "log4j2.properties").write_text(log4j2_properties("warn"))
         env = dict(os.environ)
         env.update(
             SPARK_LOCAL_IP=LOOPBACK,
