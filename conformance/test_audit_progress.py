@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from conformance.audit.cli import main
-from conformance.test_audit import CORRUPTED, spark  # noqa: F401  (the session fixture)
+from conformance.test_audit import CORRUPTED
 from spec_impl import progress as progress_module
 from spec_impl.vectors.tables import materialize
 
