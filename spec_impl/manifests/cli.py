@@ -14,7 +14,8 @@ snapshots), then the statistics and partition statistics files the metadata regi
 against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with
 its rule id and the file it was found in. A Parquet file that does not follow a recommendation of
 Appendix A (a should, rule parquet.type-mapping) is listed apart and does not change the exit status
-(--json prints the violations only).
+(--json prints the violations only); so are the history's should rules (history.added-entry-snapshot,
+history.deleted-file-re-added).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -42,7 +43,7 @@ from spec_impl import revisions
 from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.manifests.locations import ContainedFiles
-from spec_impl.manifests.history import validate_history
+from spec_impl.manifests.history import RECOMMENDATIONS as HISTORY_RECOMMENDATIONS, validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.progress import Progress
@@ -98,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         progress.say(f"reading the tree of {args.metadata}")
         violations = validate_table(once, args.metadata, args.revision)
         progress.say("history: every snapshot against its parent")
-        violations += validate_history(once, args.metadata, args.revision)
+        in_history = validate_history(once, args.metadata, args.revision)
+        violations += [v for v in in_history if v.rule not in HISTORY_RECOMMENDATIONS]
+        history_recommendations = [v for v in in_history if v.rule in HISTORY_RECOMMENDATIONS]
         progress.say("statistics: the files the metadata registers")
         violations += validate_statistics(once, args.metadata, args.revision)
         recommendations = []
@@ -106,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             progress.say("data and delete files: their schemas against Appendix A")
             in_files, recommendations = validate_data_files(once, args.metadata, args.revision, data_files=files)
             violations += in_files
+        recommendations = history_recommendations + recommendations
         progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)

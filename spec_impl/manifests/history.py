@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
+from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
+from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
+from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS, RECOMMENDATIONS
 from spec_impl.manifests.validate import Violation, live_key
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
@@ -96,67 +97,6 @@ register(
         (revisions.V3_ADOPTED,),
     ),
 )
-
-
-@dataclass(frozen=True)
-class FileEntry:
-    """One manifest entry of a snapshot, after inheritance (and, in v3, first_row_id derivation)."""
-
-    key: str  # live_key: the file path, or a DV's Puffin path and blob offset
-    status: int
-    snapshot_id: int
-    content: int
-    file_format: str
-    referenced_data_file: str | None
-    sequence_number: int
-    file_sequence_number: int
-    first_row_id: int | None
-    manifest: str
-
-    @property
-    def is_dv(self) -> bool:
-        return self.file_format.lower() == "puffin"
-
-
-@dataclass
-class SnapshotFiles:
-    """A snapshot's manifests (path -> manifest-list row) and every entry of them."""
-
-    snapshot: Snapshot
-    manifest_list: str  # where a violation of the snapshot as a whole is reported
-    format_version: int  # of the snapshot: 3 for a v3 snapshot of a v3 table (it has a first-row-id)
-    manifests: dict[str, dict[str, Any]]
-    entries: list[FileEntry]
-
-    @cached_property
-    def live(self) -> dict[str, FileEntry]:
-        return {e.key: e for e in self.entries if e.status != DELETED}
-
-
-@dataclass
-class Pair:
-    """A snapshot and its parent, and what the child changed."""
-
-    parent: SnapshotFiles
-    child: SnapshotFiles
-
-    @property
-    def operation(self) -> str | None:
-        return self.child.snapshot.operation
-
-    @cached_property
-    def added(self) -> list[FileEntry]:
-        """Files live in the child and not in the parent."""
-        return [e for key, e in self.child.live.items() if key not in self.parent.live]
-
-    @cached_property
-    def removed(self) -> list[FileEntry]:
-        """Files live in the parent and not in the child (as the parent had them)."""
-        return [e for key, e in self.parent.live.items() if key not in self.child.live]
-
-    def violation(self, rule_id: str, message: str, path: str | None = None) -> Violation:
-        where = f"snapshot {self.child.snapshot.snapshot_id} (parent {self.parent.snapshot.snapshot_id})"
-        return Violation(rule_id, path or self.child.manifest_list, f"{where}: {message}")
 
 
 # --- the rules, one function each ----------------------------------------------------------------
@@ -307,7 +247,10 @@ CHECKS: tuple[tuple[str, Callable[[Pair], Iterator[Violation]]], ...] = (
     ("history.v3-no-position-deletes", v3_no_new_position_deletes),
     ("history.dv-removed-with-data-file", dv_removed_with_data_file),
     ("history.row-ids-kept", row_ids_kept),
+    *WRITE_CHECKS,  # what a snapshot writes (entries, row ids): history_writes
+    *DELETE_CHECKS,  # deletion vectors and the summary's delete counts: history_deletes
 )
+__all__ = ["CHECKS", "RECOMMENDATIONS", "FileEntry", "Pair", "SnapshotFiles", "check_pair", "validate_history"]
 
 
 def check_pair(pair: Pair, revision: str = revisions.DEFAULT) -> list[Violation]:
@@ -347,7 +290,8 @@ def validate_history(files: FileSource, metadata_location: str, revision: str = 
             continue
         parent_files, child_files = snapshot_files(parent), snapshot_files(s)
         if parent_files is not None and child_files is not None:
-            violations.extend(v for v in check_pair(Pair(parent_files, child_files), revision) if v not in violations)
+            pair = Pair(parent_files, child_files, files)
+            violations.extend(v for v in check_pair(pair, revision) if v not in violations)
         children_left[parent.snapshot_id] -= 1
         for done in (parent.snapshot_id, s.snapshot_id):
             if children_left[done] <= 0:
@@ -386,11 +330,11 @@ class _SnapshotReader:
         )
         if key not in self._manifests:
             m = read_manifest(self.files, row, self.md.format_version)
-            self._manifests[key] = (m.row, tuple(_entry(m, e) for e in m.entries))
+            self._manifests[key] = (m.row, tuple(_entry(m, e, w) for e, w in zip(m.entries, m.file.records)))
         return self._manifests[key]
 
 
-def _entry(m: ManifestReading, e: dict[str, Any]) -> FileEntry:
+def _entry(m: ManifestReading, e: dict[str, Any], written: dict[str, Any]) -> FileEntry:
     df = e["data_file"]
     return FileEntry(
         key=live_key(df),
@@ -403,4 +347,7 @@ def _entry(m: ManifestReading, e: dict[str, Any]) -> FileEntry:
         file_sequence_number=e["file_sequence_number"],
         first_row_id=df.get("first_row_id"),
         manifest=m.path,
+        record_count=df.get("record_count") or 0,
+        written=dict(written, data_file=None, first_row_id=(written.get("data_file") or {}).get("first_row_id")),
+        data_file=df,
     )

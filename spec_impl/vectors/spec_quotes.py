@@ -252,6 +252,22 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.dv-removed-with-data-file", "§1.5"): "**Removing a data file** requires removing its DV from the "
     "delete manifests; the Puffin file need not be rewritten.",
     ("history.row-ids-kept", "§1.4"): "EXISTING and DELETED entries carry the value they inherited.",
+    ("history.added-entry-snapshot", "Manifest Entry Fields"): "When a file is added to the dataset, its manifest "
+    "entry should store the snapshot ID in which the file was added and set status to 1 (added).",
+    ("history.deleted-entry-snapshot", "Manifest Entry Fields"): "When a file is replaced or deleted from the "
+    "dataset, its manifest entry fields store the snapshot ID in which the file was deleted and status 2 (deleted).",
+    ("history.deleted-file-re-added", "Manifest Entry Fields"): "It is not recommended to add a deleted file back to "
+    "a table.",
+    ("history.new-entry-sequence-numbers", "Sequence Number Inheritance"): "When adding a new file, its data and file "
+    "sequence numbers are set to null because the snapshot's sequence number is not assigned until the snapshot is "
+    "successfully committed.",
+    ("history.new-file-row-id-null", "§1.4"): "New files are written with a null `first_row_id`.",
+    ("history.manifest-row-id-kept", "§1.4"): "Existing `first_row_id` values are kept, and delete manifests get null.",
+    ("history.assigned-row-ids-in-range", "§1.4"): "**`added-rows`:** an upper bound on the ids assigned, so it can "
+    "include existing rows.",
+    ("history.dv-merged", "§1.5"): "They must be merged into a new DV for the file they cover.",
+    ("history.position-file-kept", "§1.5"): "A file that covers several data files stays until all of its deletes "
+    "have been replaced.",
     ("write.default", "Default values"): (
         "The write default for a field must be written if a field is not supplied to a write."
     ),

@@ -54,12 +54,17 @@ class Table:
         return {"files": files, "metadata_location": self.metadata_location}
 
 
-def golden(table_id: str) -> Table:
-    """The metadata tree of a golden table: its current metadata file, manifest lists and manifests."""
+def golden(table_id: str, delete_files: tuple[str, ...] = ()) -> Table:
+    """The metadata tree of a golden table: its current metadata file, manifest lists and manifests,
+    and the delete files named in `delete_files` (file names, for the rules that read positions)."""
     from spec_impl.vectors import tables  # late: the table corpus imports the reader and writer
 
     files, metadata_location, _ = tables.table_files(table_id)
-    tree = {p: d for p, d in files.items() if p == metadata_location or p.endswith(".avro")}
+    tree = {
+        p: d
+        for p, d in files.items()
+        if p == metadata_location or p.endswith(".avro") or p.rsplit("/", 1)[-1] in delete_files
+    }
     return Table(tree, metadata_location)
 
 
@@ -271,23 +276,216 @@ VIOLATIONS: list[tuple[str, str, str, Callable[[Table], None]]] = [
     ("history.dv-removed-with-data-file", "dv-live-after-its-data-file-was-removed", "dv-replaced", _dv_left_live),
     ("history.row-ids-kept", "existing-entry-reassigned-row-ids", "dv-replaced", _row_ids_reassigned),
 ]
+
+
+def _added_entry_wrong_snapshot(t: Table) -> None:
+    """dv-replaced, snapshot 3: the ADDED entry of its new DV stores snapshot id 2 (the parent's)."""
+    edit_manifest(t, 3, "m3-4-deletes.avro", lambda records, _: records[0].update(snapshot_id=2))
+
+
+def _deleted_entry_wrong_snapshot(t: Table) -> None:
+    """dv-replaced, snapshot 3: the DELETED entry of the DV it replaces stores snapshot id 2, not 3."""
+    edit_manifest(t, 3, "m3-3-deletes.avro", lambda records, _: records[0].update(snapshot_id=2))
+
+
+def _new_entry_file_sequence_number(t: Table) -> None:
+    """position-deletes, snapshot 3 (sequence number 3): its new position-delete file is written
+    with file_sequence_number 3 instead of null."""
+    edit_manifest(t, 3, "m3-4-deletes.avro", lambda records, _: records[0].update(file_sequence_number=3))
+
+
+def _new_file_row_id(t: Table) -> None:
+    """evolved-schema, snapshot 3 (first-row-id 3): its new data file b.parquet is written with
+    first_row_id 3 (the id it would inherit) instead of null."""
+    edit_manifest(t, 3, "m3-3-data.avro", lambda records, _: records[0]["data_file"].update(first_row_id=3))
+    path, length = t.path("m3-3-data.avro"), len(t.files[t.path("m3-3-data.avro")])
+    edit_list(
+        t, 4, lambda rows: [r.update(manifest_length=length) or r if r["manifest_path"] == path else r for r in rows]
+    )
+
+
+def _added_rows_too_small(t: Table) -> None:
+    """evolved-schema, snapshot 3 (first-row-id 3): added-rows 1, while its new manifest of 2 rows
+    is assigned the row ids 3 and 4."""
+    set_snapshot(t, 3, added_rows=1)
+
+
+def _summary_added_dvs(t: Table) -> None:
+    """spark-v3-avro-data-files, the snapshot that adds 2 DVs: its summary says added-dvs 3."""
+    snapshot_id = next(s["snapshot-id"] for s in t.metadata["snapshots"] if "added-dvs" in s["summary"])
+    document = t.metadata
+    for s in document["snapshots"]:
+        if s["snapshot-id"] == snapshot_id:
+            s["summary"]["added-dvs"] = "3"
+    t.set_metadata(document)
+
+
+def _dv_not_merged(t: Table) -> None:
+    """dv-replaced, snapshot 3: its new DV of a.parquet (replacing the DV of position 1) deletes
+    positions 2 and 9 only: position 1 of the old DV is lost."""
+    from spec_impl.deletes.deletion_vectors import dv_blob, manifest_fields
+    from spec_impl.deletes.puffin import read_puffin, write_puffin
+
+    path = next(p for p in t.files if p.endswith("/dv3.puffin"))
+
+    def replace(records: list[dict], _: dict) -> None:
+        df = records[0]["data_file"]
+        t.files[path] = write_puffin([dv_blob([2, 9], df["referenced_data_file"])])
+        fields = manifest_fields(read_puffin(t.files[path]).blobs[0])
+        df.update(
+            record_count=fields["record_count"],
+            content_offset=fields["content_offset"],
+            content_size_in_bytes=fields["content_size_in_bytes"],
+            file_size_in_bytes=len(t.files[path]),
+        )
+
+    edit_manifest(t, 3, "m3-4-deletes.avro", replace)
+
+
+def _position_file_not_merged(t: Table) -> None:
+    """dv-and-position-file, unedited (written so on purpose): snapshot 3 (v3) adds a DV for
+    a.parquet of position 1 only, without position 0 that the live position-delete file d2.parquet
+    deletes in it."""
+
+
+def _position_file_removed(t: Table) -> None:
+    """dv-and-position-file, snapshot 3 (v3): it adds a DV for a.parquet and removes d2.parquet, the
+    position-delete file of a.parquet and b.parquet; b.parquet's delete is not replaced."""
+    rewrite_manifest(
+        t, 3, "m2-2-deletes.avro", "m3-9-deletes.avro", lambda es: es[0].update(status=DELETED, snapshot_id=3)
+    )
+
+
+def _new_entry_data_sequence_number(t: Table) -> None:
+    """position-deletes, snapshot 3 (sequence number 3): its new position-delete file is written
+    with sequence_number 3 (the snapshot's own, not an older one) instead of null."""
+    edit_manifest(t, 3, "m3-4-deletes.avro", lambda records, _: records[0].update(sequence_number=3))
+
+
+def _manifest_row_id_changed(t: Table) -> None:
+    """dv-replaced, snapshot 3: its manifest list gives the data manifest of snapshot 1 first_row_id
+    10 (it had 0); next-row-id raised to cover the ids. (a.parquet's entry is ADDED, written by
+    snapshot 1: history.row-ids-kept judges EXISTING and DELETED entries.)"""
+    path = t.path("m1-1-data.avro")
+    edit_list(t, 3, lambda rows: [r.update(first_row_id=10) or r if r["manifest_path"] == path else r for r in rows])
+    document = t.metadata
+    document["next-row-id"] = 20
+    t.set_metadata(document)
+
+
+def _dv_added_back(t: Table) -> None:
+    """dv-replaced plus a snapshot 4 (an overwrite) that replaces the DV dv3 by dv2 again: dv2,
+    which snapshot 3 deleted (its DELETED entry is still listed), is added back."""
+    s3 = t.snapshot(3)
+    old = t.path("m3-4-deletes.avro")
+    f = read_avro(t.files[old], old)
+    entry = f.records[0]
+    dv3 = dict(entry, status=DELETED, snapshot_id=4, sequence_number=3, file_sequence_number=3)
+    dv2_entry = read_avro(t.files[t.path("m3-3-deletes.avro")]).records[0]
+    dv2 = dict(entry, snapshot_id=None, sequence_number=None, file_sequence_number=None)
+    dv2["data_file"] = dv2_entry["data_file"]
+    new = t.path("m4-5-deletes.avro")
+    t.files[new] = write_avro(f.schema, [dv3, dv2], f.metadata)
+    rows = [dict(r) for r in read_avro(t.files[s3["manifest-list"]]).records]
+    for r in rows:
+        if r["manifest_path"] == old:
+            r.update(_counts([dv3, dict(dv2, status=1)]), manifest_path=new, manifest_length=len(t.files[new]))
+            r.update(added_snapshot_id=4, sequence_number=4, min_sequence_number=4)
+    list_path = t.path("snap-4.avro")
+    listing = read_avro(t.files[s3["manifest-list"]])
+    t.files[list_path] = write_avro(
+        listing.schema,
+        rows,
+        dict(listing.metadata, **{"snapshot-id": "4", "parent-snapshot-id": "3", "sequence-number": "4"}),
+    )
+    document = t.metadata
+    s4 = dict(s3, **{"snapshot-id": 4, "parent-snapshot-id": 3, "sequence-number": 4, "manifest-list": list_path})
+    s4["timestamp-ms"] = s3["timestamp-ms"] + 1000
+    s4["summary"] = {"operation": "overwrite"}
+    document["snapshots"].append(s4)
+    document.update({"current-snapshot-id": 4, "last-sequence-number": 4})
+    document["last-updated-ms"] = s4["timestamp-ms"]
+    document["snapshot-log"].append({"timestamp-ms": s4["timestamp-ms"], "snapshot-id": 4})
+    document.get("refs", {}).get("main", {})["snapshot-id"] = 4
+    t.set_metadata(document)
+
+
+# Rules over what a snapshot writes and over deletion vectors (history_writes, history_deletes).
+WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
+    (
+        "history.added-entry-snapshot",
+        "added-entry-stores-the-parent-snapshot",
+        "dv-replaced",
+        _added_entry_wrong_snapshot,
+    ),
+    (
+        "history.deleted-entry-snapshot",
+        "deleted-entry-stores-the-parent-snapshot",
+        "dv-replaced",
+        _deleted_entry_wrong_snapshot,
+    ),
+    (
+        "history.new-entry-sequence-numbers",
+        "new-entry-with-file-sequence-number",
+        "position-deletes",
+        _new_entry_file_sequence_number,
+    ),
+    (
+        "history.new-entry-sequence-numbers",
+        "new-entry-with-the-snapshots-sequence-number",
+        "position-deletes",
+        _new_entry_data_sequence_number,
+    ),
+    ("history.manifest-row-id-kept", "manifest-first-row-id-changed", "dv-replaced", _manifest_row_id_changed),
+    ("history.new-file-row-id-null", "new-data-file-with-first-row-id", "evolved-schema", _new_file_row_id),
+    ("history.assigned-row-ids-in-range", "row-ids-beyond-added-rows", "evolved-schema", _added_rows_too_small),
+    ("history.summary-delete-counts", "summary-added-dvs-wrong", "spark-v3-avro-data-files", _summary_added_dvs),
+    ("history.deleted-file-re-added", "deleted-dv-added-back", "dv-replaced", _dv_added_back),
+    ("history.dv-merged", "new-dv-lost-a-position", "dv-replaced", _dv_not_merged),
+    ("history.dv-merged", "new-dv-without-the-position-file", "dv-and-position-file", _position_file_not_merged),
+    (
+        "history.position-file-kept",
+        "multi-file-position-deletes-removed",
+        "dv-and-position-file",
+        _position_file_removed,
+    ),
+]
+VIOLATIONS += WRITES
+# Cases of a golden table that breaks the rule as it was written (the edit changes nothing).
+UNEDITED = {"new-dv-without-the-position-file"}
+# The delete files a case carries (by slug): the rules read their positions.
+DELETE_FILES = {
+    "new-dv-lost-a-position": ("dv2.puffin", "dv3.puffin"),
+    "multi-file-position-deletes-removed": ("d2.parquet",),
+    "new-dv-without-the-position-file": ("d2.parquet", "dv3.puffin"),
+    "golden-dv-replaced": ("dv2.puffin", "dv3.puffin"),
+}
+
 # Unedited golden tables: every snapshot passes against its parent (tests/test_history.py checks all of them).
 VALID = [
     ("history.data-sequence-number", "position-deletes"),
     ("history.append", "partition-evolution"),
     ("history.row-ids-kept", "upgrade-v1-v2-v3"),
     ("history.dv-removed-with-data-file", "dv-replaced"),
+    ("history.dv-merged", "dv-replaced"),
+    ("history.summary-delete-counts", "spark-v3-position-both-specs-equality-one-dv-both"),
+    ("history.new-file-row-id-null", "spark-v3-avro-data-files"),
+    ("history.deleted-entry-snapshot", "spark-v1-copy-on-write-two-specs"),
 ]
+
+
+def table_for(slug: str, table_id: str) -> Table:
+    """The golden table a case starts from, with the delete files the case carries."""
+    return golden(table_id, DELETE_FILES.get(slug, ()))
 
 
 def specs() -> Iterator[CaseSpec]:
     for rule_id, table_id in VALID:
-        t = golden(table_id)
-        yield case(
-            rule_id, f"golden-{table_id}", f"the golden table {table_id}, unedited: no violation", OP, **t.inputs()
-        )
+        slug = f"golden-{table_id}"
+        t = table_for(slug, table_id) if rule_id == "history.dv-merged" else golden(table_id)
+        yield case(rule_id, slug, f"the golden table {table_id}, unedited: no violation", OP, **t.inputs())
     for rule_id, slug, table_id, edit in VIOLATIONS:
-        t = golden(table_id)
+        t = table_for(slug, table_id)
         edit(t)
         description = " ".join((edit.__doc__ or "").split())
         yield case(rule_id, slug, f"{table_id} edited: {description}", OP, **t.inputs())
