@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from spec_impl.manifests import history_metadata
 from spec_impl.manifests.history import CHECKS, validate_history
 from spec_impl.manifests.tree import InMemoryFiles, LocalFiles
 from spec_impl.manifests.validate import validate_table
@@ -36,6 +37,9 @@ INJECTED = {
     "history.new-file-row-id-null",
     "history.manifest-row-id-kept",
     "history.deleted-file-re-added",
+    "history.metadata-log-entry",
+    "history.snapshot-log-entry",
+    "history.snapshot-first-row-id",
     "history.assigned-row-ids-in-range",
     "history.summary-delete-counts",
     "history.dv-merged",
@@ -50,7 +54,7 @@ def _rules(t: family.Table) -> list[str]:
 
 
 def test_every_history_rule_is_registered_checked_and_injected():
-    assert {rule_id for rule_id, _ in CHECKS} == INJECTED
+    assert {rule_id for rule_id, _ in CHECKS + history_metadata.CHECKS} == INJECTED
     assert INJECTED <= set(RULES)
     assert {rule_id for rule_id, *_ in family.VIOLATIONS} == INJECTED
 

@@ -15,7 +15,7 @@ against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each viola
 its rule id and the file it was found in. A Parquet file that does not follow a recommendation of
 Appendix A (a should, rule parquet.type-mapping) is listed apart and does not change the exit status
 (--json prints the violations only); so are the history's should rules (history.added-entry-snapshot,
-history.deleted-file-re-added).
+history.deleted-file-re-added, history.metadata-log-entry, history.snapshot-log-entry).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the

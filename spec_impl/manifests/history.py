@@ -28,7 +28,10 @@ from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
 from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
 from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
-from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS, RECOMMENDATIONS
+from spec_impl.manifests.history_metadata import RECOMMENDATIONS as METADATA_RECOMMENDATIONS
+from spec_impl.manifests.history_metadata import validate_metadata_history
+from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS
+from spec_impl.manifests.history_writes import RECOMMENDATIONS as WRITE_RECOMMENDATIONS
 from spec_impl.manifests.validate import Violation, live_key
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
@@ -250,6 +253,8 @@ CHECKS: tuple[tuple[str, Callable[[Pair], Iterator[Violation]]], ...] = (
     *WRITE_CHECKS,  # what a snapshot writes (entries, row ids): history_writes
     *DELETE_CHECKS,  # deletion vectors and the summary's delete counts: history_deletes
 )
+# Rules whose sentence is a should or should-not: their findings are reported apart from the violations.
+RECOMMENDATIONS = WRITE_RECOMMENDATIONS | METADATA_RECOMMENDATIONS
 __all__ = ["CHECKS", "RECOMMENDATIONS", "FileEntry", "Pair", "SnapshotFiles", "check_pair", "validate_history"]
 
 
@@ -283,7 +288,7 @@ def validate_history(files: FileSource, metadata_location: str, revision: str = 
         return read[s.snapshot_id]
 
     by_id = {s.snapshot_id: s for s in md.snapshots}
-    violations: list[Violation] = []
+    violations: list[Violation] = validate_metadata_history(files, md, metadata_location, revision)
     for s in md.snapshots:
         parent = by_id.get(s.parent_snapshot_id) if s.parent_snapshot_id is not None else None
         if parent is None:

@@ -266,6 +266,12 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.assigned-row-ids-in-range", "§1.4"): "**`added-rows`:** an upper bound on the ids assigned, so it can "
     "include existing rows.",
     ("history.dv-merged", "§1.5"): "They must be merged into a new DV for the file they cover.",
+    ("history.metadata-log-entry", "Table Metadata Fields"): "Each time a new metadata file is created, a new entry "
+    "of the previous metadata file location should be added to the list.",
+    ("history.snapshot-log-entry", "Table Metadata Fields"): "Each time the current-snapshot-id is changed, a new "
+    "entry should be added with the last-updated-ms and the new current-snapshot-id.",
+    ("history.snapshot-first-row-id", "§1.4"): "**Snapshot `first-row-id`:** set to the table's `next-row-id` on every "
+    "commit attempt.",
     ("history.position-file-kept", "§1.5"): "A file that covers several data files stays until all of its deletes "
     "have been replaced.",
     ("write.default", "Default values"): (

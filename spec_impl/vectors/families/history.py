@@ -54,16 +54,17 @@ class Table:
         return {"files": files, "metadata_location": self.metadata_location}
 
 
-def golden(table_id: str, delete_files: tuple[str, ...] = ()) -> Table:
+def golden(table_id: str, carried: tuple[str, ...] = ()) -> Table:
     """The metadata tree of a golden table: its current metadata file, manifest lists and manifests,
-    and the delete files named in `delete_files` (file names, for the rules that read positions)."""
+    and the files named in `carried` (file names: delete files, for the rules that read positions;
+    earlier metadata files, for the rules over consecutive metadata files)."""
     from spec_impl.vectors import tables  # late: the table corpus imports the reader and writer
 
     files, metadata_location, _ = tables.table_files(table_id)
     tree = {
         p: d
         for p, d in files.items()
-        if p == metadata_location or p.endswith(".avro") or p.rsplit("/", 1)[-1] in delete_files
+        if p == metadata_location or p.endswith(".avro") or p.rsplit("/", 1)[-1] in carried
     }
     return Table(tree, metadata_location)
 
@@ -410,6 +411,34 @@ def _dv_added_back(t: Table) -> None:
     t.set_metadata(document)
 
 
+def _edit_json(t: Table, name: str, change: Callable[[dict], None]) -> None:
+    """Edit a metadata file of the table (`name` under metadata/) as JSON."""
+    path = t.path(name)
+    document = json.loads(t.files[path])
+    change(document)
+    t.files[path] = json.dumps(document, indent=2).encode()
+
+
+def _metadata_log_gap(t: Table) -> None:
+    """spark-v3-statistics, its metadata files v1 to v7: the metadata-log of v6 ends with v4, not
+    with v5, the file before it."""
+    _edit_json(t, "v6.metadata.json", lambda d: d["metadata-log"].pop())
+
+
+def _snapshot_log_gap(t: Table) -> None:
+    """spark-v3-avro-data-files, its metadata files v1 to v6: v6 commits a new current snapshot but
+    its snapshot-log has no entry for it (its last entry is the previous current snapshot)."""
+    document = t.metadata
+    document["snapshot-log"].pop()
+    t.set_metadata(document)
+
+
+def _first_row_id_not_next_row_id(t: Table) -> None:
+    """spark-v3-avro-data-files, its metadata files v1 to v6: v5 says next-row-id 11, and v6 adds a
+    snapshot with first-row-id 10."""
+    _edit_json(t, "v5.metadata.json", lambda d: d.update({"next-row-id": 11}))
+
+
 # Rules over what a snapshot writes and over deletion vectors (history_writes, history_deletes).
 WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
     (
@@ -449,16 +478,33 @@ WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
         "dv-and-position-file",
         _position_file_removed,
     ),
+    ("history.metadata-log-entry", "metadata-log-misses-the-previous-file", "spark-v3-statistics", _metadata_log_gap),
+    (
+        "history.snapshot-log-entry",
+        "snapshot-log-misses-the-new-snapshot",
+        "spark-v3-avro-data-files",
+        _snapshot_log_gap,
+    ),
+    (
+        "history.snapshot-first-row-id",
+        "first-row-id-is-not-the-next-row-id",
+        "spark-v3-avro-data-files",
+        _first_row_id_not_next_row_id,
+    ),
 ]
 VIOLATIONS += WRITES
 # Cases of a golden table that breaks the rule as it was written (the edit changes nothing).
 UNEDITED = {"new-dv-without-the-position-file"}
-# The delete files a case carries (by slug): the rules read their positions.
-DELETE_FILES = {
+# The other files a case carries (by slug): delete files whose positions the rules read, earlier metadata files.
+CARRIED_FILES = {
     "new-dv-lost-a-position": ("dv2.puffin", "dv3.puffin"),
     "multi-file-position-deletes-removed": ("d2.parquet",),
     "new-dv-without-the-position-file": ("d2.parquet", "dv3.puffin"),
     "golden-dv-replaced": ("dv2.puffin", "dv3.puffin"),
+    "metadata-log-misses-the-previous-file": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
+    "golden-spark-v3-statistics": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
+    "snapshot-log-misses-the-new-snapshot": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
+    "first-row-id-is-not-the-next-row-id": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
 }
 
 # Unedited golden tables: every snapshot passes against its parent (tests/test_history.py checks all of them).
@@ -471,18 +517,19 @@ VALID = [
     ("history.summary-delete-counts", "spark-v3-position-both-specs-equality-one-dv-both"),
     ("history.new-file-row-id-null", "spark-v3-avro-data-files"),
     ("history.deleted-entry-snapshot", "spark-v1-copy-on-write-two-specs"),
+    ("history.metadata-log-entry", "spark-v3-statistics"),
 ]
 
 
 def table_for(slug: str, table_id: str) -> Table:
-    """The golden table a case starts from, with the delete files the case carries."""
-    return golden(table_id, DELETE_FILES.get(slug, ()))
+    """The golden table a case starts from, with the other files the case carries."""
+    return golden(table_id, CARRIED_FILES.get(slug, ()))
 
 
 def specs() -> Iterator[CaseSpec]:
     for rule_id, table_id in VALID:
         slug = f"golden-{table_id}"
-        t = table_for(slug, table_id) if rule_id == "history.dv-merged" else golden(table_id)
+        t = table_for(slug, table_id)
         yield case(rule_id, slug, f"the golden table {table_id}, unedited: no violation", OP, **t.inputs())
     for rule_id, slug, table_id, edit in VIOLATIONS:
         t = table_for(slug, table_id)
