@@ -38,6 +38,7 @@ INJECTED = {
     "history.manifest-row-id-kept",
     "history.deleted-file-re-added",
     "history.metadata-log-entry",
+    "history.replace-rows",
     "history.snapshot-log-entry",
     "history.snapshot-first-row-id",
     "history.assigned-row-ids-in-range",

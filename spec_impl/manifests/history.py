@@ -28,6 +28,7 @@ from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
 from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
 from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
+from spec_impl.manifests.history_rows import CHECKS as ROW_CHECKS
 from spec_impl.manifests.history_metadata import RECOMMENDATIONS as METADATA_RECOMMENDATIONS
 from spec_impl.manifests.history_metadata import validate_metadata_history
 from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS
@@ -252,6 +253,7 @@ CHECKS: tuple[tuple[str, Callable[[Pair], Iterator[Violation]]], ...] = (
     ("history.row-ids-kept", row_ids_kept),
     *WRITE_CHECKS,  # what a snapshot writes (entries, row ids): history_writes
     *DELETE_CHECKS,  # deletion vectors and the summary's delete counts: history_deletes
+    *ROW_CHECKS,  # a replace keeps the rows: history_rows
 )
 # Rules whose sentence is a should or should-not: their findings are reported apart from the violations.
 RECOMMENDATIONS = WRITE_RECOMMENDATIONS | METADATA_RECOMMENDATIONS
@@ -295,7 +297,7 @@ def validate_history(files: FileSource, metadata_location: str, revision: str = 
             continue
         parent_files, child_files = snapshot_files(parent), snapshot_files(s)
         if parent_files is not None and child_files is not None:
-            pair = Pair(parent_files, child_files, files)
+            pair = Pair(parent_files, child_files, files, metadata_location)
             violations.extend(v for v in check_pair(pair, revision) if v not in violations)
         children_left[parent.snapshot_id] -= 1
         for done in (parent.snapshot_id, s.snapshot_id):

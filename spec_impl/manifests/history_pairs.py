@@ -57,7 +57,8 @@ class Pair:
 
     parent: SnapshotFiles
     child: SnapshotFiles
-    files: FileSource | None = None  # to read delete files (the rules over DV merges); None: metadata only
+    files: FileSource | None = None  # to read data and delete files (DV merges, rows); None: metadata only
+    metadata_location: str | None = None  # of the table, to read its rows
 
     @property
     def operation(self) -> str | None:

@@ -266,6 +266,8 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.assigned-row-ids-in-range", "§1.4"): "**`added-rows`:** an upper bound on the ids assigned, so it can "
     "include existing rows.",
     ("history.dv-merged", "§1.5"): "They must be merged into a new DV for the file they cover.",
+    ("history.replace-rows", "Snapshots"): "replace -- Data and delete files were added and removed without changing "
+    "table data; i.e., compaction, changing the data file format, or relocating data files.",
     ("history.metadata-log-entry", "Table Metadata Fields"): "Each time a new metadata file is created, a new entry "
     "of the previous metadata file location should be added to the list.",
     ("history.snapshot-log-entry", "Table Metadata Fields"): "Each time the current-snapshot-id is changed, a new "

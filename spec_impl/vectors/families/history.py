@@ -54,6 +54,9 @@ class Table:
         return {"files": files, "metadata_location": self.metadata_location}
 
 
+ALL_FILES = ("*",)  # a case that carries every file of the table (the rules that read rows)
+
+
 def golden(table_id: str, carried: tuple[str, ...] = ()) -> Table:
     """The metadata tree of a golden table: its current metadata file, manifest lists and manifests,
     and the files named in `carried` (file names: delete files, for the rules that read positions;
@@ -64,7 +67,7 @@ def golden(table_id: str, carried: tuple[str, ...] = ()) -> Table:
     tree = {
         p: d
         for p, d in files.items()
-        if p == metadata_location or p.endswith(".avro") or p.rsplit("/", 1)[-1] in carried
+        if p == metadata_location or p.endswith(".avro") or p.rsplit("/", 1)[-1] in carried or carried == ALL_FILES
     }
     return Table(tree, metadata_location)
 
@@ -439,6 +442,12 @@ def _first_row_id_not_next_row_id(t: Table) -> None:
     _edit_json(t, "v5.metadata.json", lambda d: d.update({"next-row-id": 11}))
 
 
+def _delete_labelled_replace(t: Table) -> None:
+    """position-deletes, snapshot 3, which adds a position-delete file (2 rows fewer), labelled
+    replace instead of delete."""
+    set_snapshot(t, 3, operation="replace")
+
+
 # Rules over what a snapshot writes and over deletion vectors (history_writes, history_deletes).
 WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
     (
@@ -478,6 +487,7 @@ WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
         "dv-and-position-file",
         _position_file_removed,
     ),
+    ("history.replace-rows", "replace-deleted-rows", "position-deletes", _delete_labelled_replace),
     ("history.metadata-log-entry", "metadata-log-misses-the-previous-file", "spark-v3-statistics", _metadata_log_gap),
     (
         "history.snapshot-log-entry",
@@ -501,6 +511,8 @@ CARRIED_FILES = {
     "multi-file-position-deletes-removed": ("d2.parquet",),
     "new-dv-without-the-position-file": ("d2.parquet", "dv3.puffin"),
     "golden-dv-replaced": ("dv2.puffin", "dv3.puffin"),
+    "replace-deleted-rows": ALL_FILES,
+    "golden-spark-v3-compaction-after-upgrade": ALL_FILES,
     "metadata-log-misses-the-previous-file": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
     "golden-spark-v3-statistics": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
     "snapshot-log-misses-the-new-snapshot": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
@@ -518,6 +530,7 @@ VALID = [
     ("history.new-file-row-id-null", "spark-v3-avro-data-files"),
     ("history.deleted-entry-snapshot", "spark-v1-copy-on-write-two-specs"),
     ("history.metadata-log-entry", "spark-v3-statistics"),
+    ("history.replace-rows", "spark-v3-compaction-after-upgrade"),
 ]
 
 
