@@ -39,6 +39,7 @@ INJECTED = {
     "history.deleted-file-re-added",
     "history.metadata-log-entry",
     "history.replace-rows",
+    "history.dv-file-size",
     "history.snapshot-log-entry",
     "history.snapshot-first-row-id",
     "history.assigned-row-ids-in-range",

@@ -27,6 +27,7 @@ POSITION_DELETES = 1
 DV_MERGED = "history.dv-merged"
 POSITION_FILE_KEPT = "history.position-file-kept"
 SUMMARY_COUNTS = "history.summary-delete-counts"
+DV_FILE_SIZE = "history.dv-file-size"
 _V3 = ((3,), (revisions.V3_ADOPTED,))
 register(
     Rule(
@@ -41,6 +42,13 @@ register(
         _DV,
         "A position-delete file a v3 snapshot removes has all its deletes replaced: each data file it covers that "
         "is still live has a DV new in the snapshot",
+        *_V3,
+    ),
+    Rule(
+        DV_FILE_SIZE,
+        "Manifests: data_file fields (104 file_size_in_bytes)",
+        "A DV a v3 snapshot adds has the Puffin file's path and size: file_size_in_bytes is the length of the whole "
+        "Puffin file, not of its blob",
         *_V3,
     ),
     Rule(
@@ -138,6 +146,29 @@ def position_files_kept(pair: Pair) -> Iterator[Violation]:
             )
 
 
+@implements(DV_FILE_SIZE)
+def dv_file_sizes(pair: Pair) -> Iterator[Violation]:
+    """history.dv-file-size. "| `file_path`, `file_size_in_bytes` | 100, 104 | the Puffin file |"
+    (adopted v3 digest §1.5, the data_file fields of a DV): checked for the DVs each snapshot adds,
+    when the Puffin file can be read."""
+    if pair.child.format_version < 3 or pair.files is None:
+        return
+    for e in pair.added:
+        if not e.is_dv:
+            continue
+        try:
+            length = len(pair.files.read(e.data_file["file_path"]))
+        except SpecError:
+            continue
+        if e.data_file.get("file_size_in_bytes") != length:
+            yield pair.violation(
+                DV_FILE_SIZE,
+                f"the DV {e.key} has file_size_in_bytes {e.data_file.get('file_size_in_bytes')}, "
+                f"the Puffin file has {length} bytes",
+                e.manifest,
+            )
+
+
 def _delete_counts(pair: Pair) -> dict[str, int]:
     """The summary's delete file counts as the manifests give them."""
 
@@ -170,5 +201,6 @@ def summary_delete_counts(pair: Pair) -> Iterator[Violation]:
 CHECKS = (
     (DV_MERGED, dvs_merged),
     (POSITION_FILE_KEPT, position_files_kept),
+    (DV_FILE_SIZE, dv_file_sizes),
     (SUMMARY_COUNTS, summary_delete_counts),
 )

@@ -266,6 +266,10 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.assigned-row-ids-in-range", "§1.4"): "**`added-rows`:** an upper bound on the ids assigned, so it can "
     "include existing rows.",
     ("history.dv-merged", "§1.5"): "They must be merged into a new DV for the file they cover.",
+    ("history.dv-file-size", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
     ("history.replace-rows", "Snapshots"): "replace -- Data and delete files were added and removed without changing "
     "table data; i.e., compaction, changing the data file format, or relocating data files.",
     ("history.metadata-log-entry", "Table Metadata Fields"): "Each time a new metadata file is created, a new entry "

@@ -346,6 +346,19 @@ def _dv_not_merged(t: Table) -> None:
     edit_manifest(t, 3, "m3-4-deletes.avro", replace)
 
 
+def _dv_size_of_the_blob(t: Table) -> None:
+    """dv-replaced, snapshot 3: its new DV's file_size_in_bytes is the blob's length
+    (content_size_in_bytes), not the Puffin file's."""
+    edit_manifest(
+        t,
+        3,
+        "m3-4-deletes.avro",
+        lambda records, _: records[0]["data_file"].update(
+            file_size_in_bytes=records[0]["data_file"]["content_size_in_bytes"]
+        ),
+    )
+
+
 def _position_file_not_merged(t: Table) -> None:
     """dv-and-position-file, unedited (written so on purpose): snapshot 3 (v3) adds a DV for
     a.parquet of position 1 only, without position 0 that the live position-delete file d2.parquet
@@ -487,6 +500,7 @@ WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
         "dv-and-position-file",
         _position_file_removed,
     ),
+    ("history.dv-file-size", "dv-size-of-the-blob", "dv-replaced", _dv_size_of_the_blob),
     ("history.replace-rows", "replace-deleted-rows", "position-deletes", _delete_labelled_replace),
     ("history.metadata-log-entry", "metadata-log-misses-the-previous-file", "spark-v3-statistics", _metadata_log_gap),
     (
@@ -512,6 +526,7 @@ CARRIED_FILES = {
     "new-dv-without-the-position-file": ("d2.parquet", "dv3.puffin"),
     "golden-dv-replaced": ("dv2.puffin", "dv3.puffin"),
     "replace-deleted-rows": ALL_FILES,
+    "dv-size-of-the-blob": ("dv3.puffin",),
     "golden-spark-v3-compaction-after-upgrade": ALL_FILES,
     "metadata-log-misses-the-previous-file": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
     "golden-spark-v3-statistics": tuple(f"v{i}.metadata.json" for i in range(1, 7)),

@@ -493,6 +493,13 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
     ),
     (
         "tree.first-row-id",
+        "delete-file-with-first-row-id",
+        "a deletion vector written with first_row_id 7 (delete files always have null)",
+        v3_compaction,
+        lambda w: _edit_manifest(w, "d1.avro", _data_file(0, first_row_id=7)),
+    ),
+    (
+        "tree.first-row-id",
         "v3-manifest-without-first-row-id",
         "a data manifest without first_row_id in a v3 snapshot",
         v3_compaction,
