@@ -39,6 +39,7 @@ INJECTED = {
     "history.deleted-file-re-added",
     "history.metadata-log-entry",
     "history.replace-rows",
+    "history.moved-row-lineage",
     "history.dv-file-size",
     "history.snapshot-log-entry",
     "history.snapshot-first-row-id",
@@ -58,7 +59,7 @@ def _rules(t: family.Table) -> list[str]:
 def test_every_history_rule_is_registered_checked_and_injected():
     assert {rule_id for rule_id, _ in CHECKS + history_metadata.CHECKS} == INJECTED
     assert INJECTED <= set(RULES)
-    assert {rule_id for rule_id, *_ in family.VIOLATIONS} == INJECTED
+    assert {rule_id for rule_id, *_ in family.VIOLATIONS + family.BUILT} == INJECTED
 
 
 @pytest.mark.parametrize("rule_id,slug,table_id,edit", family.VIOLATIONS, ids=[v[1] for v in family.VIOLATIONS])
@@ -75,6 +76,16 @@ def test_each_injected_violation_is_found_under_its_rule(rule_id, slug, table_id
     edit(t)
     assert _rules(t) == [rule_id]
     assert {v.rule for v in validate_table(InMemoryFiles(t.files), t.metadata_location)} == tree_before
+
+
+@pytest.mark.parametrize("rule_id,slug,description,build", family.BUILT, ids=[b[1] for b in family.BUILT])
+def test_each_built_table_has_its_verdict(rule_id, slug, description, build):
+    """Tables the reference writes for a rule (rows rewritten with or without their lineage): the
+    ones described as having no violation pass, the others break their rule only, and the tree is
+    valid."""
+    t = build()
+    assert _rules(t) == ([] if "no violation" in description else [rule_id])
+    assert validate_table(InMemoryFiles(t.files), t.metadata_location) == []
 
 
 @pytest.mark.parametrize("table_id", GOLDEN)
@@ -158,7 +169,8 @@ def test_each_manifest_is_read_once(monkeypatch):
 def test_the_vector_cases_carry_the_edited_trees():
     for spec in family.specs():
         found = sorted({v.rule for v in validate_history(_tree_files(spec.input), spec.input["metadata-location"])})
-        assert found == ([] if spec.slug.startswith("golden-") else [spec.rule])
+        clean = spec.slug.startswith("golden-") or "no violation" in spec.description
+        assert found == ([] if clean else [spec.rule])
 
 
 def _relocated(tmp_path, table_id: str, edit=None) -> str:

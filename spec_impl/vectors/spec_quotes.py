@@ -266,6 +266,8 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.assigned-row-ids-in-range", "§1.4"): "**`added-rows`:** an upper bound on the ids assigned, so it can "
     "include existing rows.",
     ("history.dv-merged", "§1.5"): "They must be merged into a new DV for the file they cover.",
+    ("history.moved-row-lineage", "§1.4"): "If the row was modified, write `_last_updated_sequence_number` as null; "
+    "otherwise copy it.",
     ("history.dv-file-size", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

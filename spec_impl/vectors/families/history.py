@@ -461,6 +461,83 @@ def _delete_labelled_replace(t: Table) -> None:
     set_snapshot(t, 3, operation="replace")
 
 
+def _rewritten(update: bool, lineage: Callable[[int, bool], dict[int, int | None]] | None) -> Table:
+    """A v3 table written by the reference: an append of a.parquet (4 rows, ids 0 to 3, sequence
+    number 1), then a snapshot that replaces a.parquet by a2.parquet: a replace of the same rows, or
+    (`update`) an overwrite that changes row 2's data. `lineage(i, changed)` gives the row lineage
+    columns a2.parquet stores for row i (None: the columns are not written)."""
+    from spec_impl.metadata.schema import parse_schema
+    from spec_impl.scan.reader import LAST_UPDATED, ROW_ID
+    from spec_impl.scan.table_writer import TableBuilder
+    from spec_impl.vectors import tables
+
+    t = TableBuilder(f"{tables.PLACEHOLDER}/rewritten-rows", 3, tables.SCHEMA)
+    values = [(i, f"v{i}", "x") for i in range(1, 5)]
+    a = t.data("a.parquet", tables.rows(*values))
+    first = t.added([a])
+    t.commit("append", [first])
+    rows = tables.rows(*[(i, "changed" if update and i == 2 else d, c) for i, d, c in values])
+    schema = None
+    if lineage is not None:
+        lineage_fields = [
+            {"id": ROW_ID, "name": "_row_id", "required": False, "type": "long"},
+            {"id": LAST_UPDATED, "name": "_last_updated_sequence_number", "required": False, "type": "long"},
+        ]
+        schema = parse_schema({**tables.SCHEMA, "fields": tables.FIELDS + lineage_fields}, 3)
+        rows = [{**r, **lineage(n, update and r[tables.ID] == 2)} for n, r in enumerate(rows)]
+    a2 = t.data("a2.parquet", rows, schema=schema)
+    t.commit(
+        "overwrite" if update else "replace",
+        [t.removed([({**a, "first_row_id": 0}, 1)]), t.added([a2])],
+        t.without(first),
+    )
+    return Table(dict(t.files), t.tree.metadata_location)
+
+
+def _ids_and_sequence_numbers_copied(n: int, changed: bool) -> dict[int, int | None]:
+    from spec_impl.scan.reader import LAST_UPDATED, ROW_ID
+
+    return {ROW_ID: n, LAST_UPDATED: None if changed else 1}
+
+
+def _sequence_number_copied_for_a_change(n: int, changed: bool) -> dict[int, int | None]:
+    from spec_impl.scan.reader import LAST_UPDATED, ROW_ID
+
+    return {ROW_ID: n, LAST_UPDATED: 1}
+
+
+# Cases on tables the reference writes for them (not golden tables): (rule, slug, description, table).
+BUILT: list[tuple[str, str, str, Callable[[], Table]]] = [
+    (
+        "history.moved-row-lineage",
+        "compaction-keeps-row-ids",
+        "a replace rewrites a.parquet as a2.parquet storing each row's _row_id and "
+        "_last_updated_sequence_number: no violation",
+        lambda: _rewritten(False, _ids_and_sequence_numbers_copied),
+    ),
+    (
+        "history.moved-row-lineage",
+        "compaction-drops-row-ids",
+        "a replace rewrites a.parquet as a2.parquet without the row lineage columns: the rows get new ids",
+        lambda: _rewritten(False, None),
+    ),
+    (
+        "history.moved-row-lineage",
+        "update-keeps-ids-nulls-modified-sequence-number",
+        "an overwrite rewrites a.parquet, changing row 2, with the rows' _row_id and a null "
+        "_last_updated_sequence_number for row 2 only: no violation",
+        lambda: _rewritten(True, _ids_and_sequence_numbers_copied),
+    ),
+    (
+        "history.moved-row-lineage",
+        "update-copies-modified-sequence-number",
+        "an overwrite rewrites a.parquet, changing row 2, and copies row 2's _last_updated_sequence_number 1 "
+        "instead of writing null",
+        lambda: _rewritten(True, _sequence_number_copied_for_a_change),
+    ),
+]
+
+
 # Rules over what a snapshot writes and over deletion vectors (history_writes, history_deletes).
 WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
     (
@@ -559,6 +636,8 @@ def specs() -> Iterator[CaseSpec]:
         slug = f"golden-{table_id}"
         t = table_for(slug, table_id)
         yield case(rule_id, slug, f"the golden table {table_id}, unedited: no violation", OP, **t.inputs())
+    for rule_id, slug, description, build in BUILT:
+        yield case(rule_id, slug, description, OP, **build().inputs())
     for rule_id, slug, table_id, edit in VIOLATIONS:
         t = table_for(slug, table_id)
         edit(t)
