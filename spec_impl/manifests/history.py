@@ -272,9 +272,13 @@ def check_pair(pair: Pair, revision: str = revisions.DEFAULT) -> list[Violation]
 # --- walking the history -----------------------------------------------------------------------------
 
 
-def validate_history(files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT) -> list[Violation]:
+def validate_history(
+    files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT, data_files: bool = True
+) -> list[Violation]:
     """Every violation of the history rules over each snapshot and its parent. A metadata file or a
-    snapshot tree that cannot be read is left to the tree validator (`validate.validate_table`)."""
+    snapshot tree that cannot be read is left to the tree validator (`validate.validate_table`).
+    With `data_files` False the rules that read data and delete files (rows, DV positions) are
+    skipped: only metadata is read."""
     try:
         md = read_metadata_file(files.read(metadata_location), revision)
     except SpecError:
@@ -297,7 +301,7 @@ def validate_history(files: FileSource, metadata_location: str, revision: str = 
             continue
         parent_files, child_files = snapshot_files(parent), snapshot_files(s)
         if parent_files is not None and child_files is not None:
-            pair = Pair(parent_files, child_files, files, metadata_location)
+            pair = Pair(parent_files, child_files, files if data_files else None, metadata_location)
             violations.extend(v for v in check_pair(pair, revision) if v not in violations)
         children_left[parent.snapshot_id] -= 1
         for done in (parent.snapshot_id, s.snapshot_id):

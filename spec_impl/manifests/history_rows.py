@@ -92,8 +92,9 @@ def moved_row_lineage(pair: Pair) -> Iterator[Violation]:
     child = pair.child.snapshot
     if pair.child.format_version < 3 or pair.files is None or pair.metadata_location is None:
         return
-    if pair.parent.snapshot.first_row_id is None:
-        return
+    rows_removed = any(e.content == DATA for e in pair.removed) or any(e.content != DATA for e in pair.added)
+    if pair.parent.snapshot.first_row_id is None or not rows_removed:
+        return  # no row ids before, or no row removed (no data file removed, no delete added): no row moved
     before = _read(pair, pair.parent.snapshot.snapshot_id, True)
     after = _read(pair, child.snapshot_id, True)
     if not before or after is None or (after and set(after[0]) != set(before[0])):
