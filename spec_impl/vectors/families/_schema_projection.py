@@ -115,6 +115,16 @@ def specs():
         defaults,
         rows,
     )
+    yield project_case(
+        "write.default",
+        "file-value-after-default-change",
+        "Default values: a default change affects only future records: c was written as 1.5 and null when its "
+        "write-default was another value; read after its write-default changed to 9.5 it is still 1.5 and null",
+        FILE_ABC,
+        sch(f(1, "a", "int"), f(3, "c", "double", initial=2.5, write=9.5)),
+        rows,
+        format_version=3,
+    )
     sub = [f(6, "x", "int", True, initial=7, write=7), f(7, "y", "string")]
     yield project_case(
         r,
