@@ -58,7 +58,8 @@ register(
     Rule(
         "projection.missing.partition",
         "adopted 1.2 Default values",
-        "A field missing from a data file reads as its identity-partition value first, then initial-default, then null",
+        "A field missing from a data file reads as its identity-partition value first, then the column the name "
+        "mapping gives it in a file without field ids, then initial-default, then null",
         revisions=(revisions.V3_ADOPTED,),
     ),
     Rule(
@@ -249,10 +250,19 @@ def project(
         mapping = name_mapping if isinstance(name_mapping, NameMapping) else parse_name_mapping(name_mapping)
         present: set[int] = set()
         rows = [_struct_by_names(read_schema.struct, r, mapping.fields, present) for r in rows]
-        file_struct = _prune(read_schema.struct, present)
+        file_struct = _prune(read_schema.struct, _mapped_without_partition_values(present, ctx))
     else:
         file_struct = file_schema.struct
     return [_struct(read_schema.struct, file_struct, r, ctx) for r in rows]
+
+
+@implements("projection.missing.partition")
+def _mapped_without_partition_values(present: set[int], ctx: _Context) -> set[int]:
+    """Adopted §1.2: "use the identity-partition value, then the name mapping": in a file without
+    field ids, a field with an identity-partition value is not read from the column mapped to it."""
+    if ctx.revision != revisions.V3_ADOPTED:
+        return present
+    return present - set(ctx.partition_values)
 
 
 @implements("projection.by-id")

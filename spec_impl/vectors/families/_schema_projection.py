@@ -194,6 +194,33 @@ def specs():
         format_version=3,
     )
 
+    order_read = sch(
+        f(1, "id", "long", True),
+        f(2, "region", "string"),
+        f(3, "kind", "string", initial="k0"),
+        f(4, "tier", "string", initial="t0"),
+        f(5, "note", "string"),
+    )
+    yield project_case(
+        r,
+        "order-partition-mapping-default-null",
+        "adopted: a file without field ids, read through a name mapping: region has an identity-partition value "
+        "and a mapped column (the partition value wins), kind a mapped column and an initial-default (the column "
+        "wins), tier only an initial-default, note nothing (null)",
+        None,
+        order_read,
+        [{"id": 1, "region": "from-file", "kind": "k1"}],
+        name_mapping=[
+            {"field-id": 1, "names": ["id"]},
+            {"field-id": 2, "names": ["region"]},
+            {"field-id": 3, "names": ["kind"]},
+            {"field-id": 4, "names": ["tier"]},
+            {"field-id": 5, "names": ["note"]},
+        ],
+        partition_values={"2": "eu"},
+        format_version=3,
+    )
+
     r = "projection.required"
     req = sch(f(1, "a", "int"), f(4, "r", "long", True))
     yield project_case(
