@@ -71,7 +71,8 @@ register(
         "projection.promotion",
         "Schema Evolution; adopted 1.1 Type promotion",
         "A file column of another type is read only through a valid promotion (int to long, float to double, "
-        "decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail",
+        "decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail; "
+        "a read field of type unknown reads as null whatever file column it has",
     ),
     Rule(
         "name-mapping.json",
@@ -283,8 +284,8 @@ def _struct(read: StructType, file: StructType, record: dict, ctx: _Context) -> 
 
 @implements("projection.promotion")
 def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, where: str) -> Any:
-    if value is None:
-        return None
+    if value is None or getattr(read, "name", None) == "unknown":
+        return None  # adopted 1.1, unknown: "Readers ignore any file column and return null"
     if isinstance(read, StructType):
         return _struct(read, _same_kind(read, file, StructType, where), value, ctx)
     if isinstance(read, ListType):

@@ -221,6 +221,23 @@ def specs():
         format_version=3,
     )
 
+    for slug, file_type, value in (
+        ("string", "string", "x"),
+        ("int", "int", 5),
+        ("struct", struct(f(9, "x", "int")), {"9": 1}),
+    ):
+        yield project_case(
+            "projection.promotion",
+            f"unknown-ignores-{slug}-column",
+            f"adopted: field 2 is unknown in the table schema, and the data file carries a {slug} column with id 2: "
+            "readers ignore the file column and return null",
+            sch(f(1, "a", "int"), f(2, "u", file_type)),
+            sch(f(1, "a", "int"), f(2, "u", "unknown")),
+            [{"1": 1, "2": value}],
+            format_version=3,
+            revisions=("v3-adopted",),
+        )
+
     r = "projection.required"
     req = sch(f(1, "a", "int"), f(4, "r", "long", True))
     yield project_case(
