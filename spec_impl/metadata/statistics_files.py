@@ -70,7 +70,9 @@ register(
         _FILE,
         "A row's data and delete file counts, record counts and data size are those of the snapshot's live files "
         "in its partition (zero for a partition without any); adopted v3: position_delete_record_count includes "
-        "deletion vectors, position_delete_file_count excludes them, dv_count counts them",
+        "deletion vectors, position_delete_file_count excludes them, dv_count counts them; spec_id is the spec "
+        "of its live files; last_updated_snapshot_id is the statistics' snapshot or an ancestor, no older than the "
+        "last snapshot that added or deleted a file of the partition, and last_updated_at is its timestamp-ms",
     ),
 )
 

@@ -518,6 +518,36 @@ def _golden_cases():
         "a row claiming a deletion vector its partition does not have",
         lambda rows: _set(rows, {1000: "c", 1001: 1}, 13, 1),
     )
+    for slug, description, fid, value in (
+        ("spec-id-off", "the row of partition (b, 0), whose live file has spec 1, says spec_id 0", 2, 0),
+        (
+            "last-updated-snapshot-too-old",
+            "the row of partition (b, 0) says it was last updated by the first snapshot, before the second "
+            "snapshot added its file",
+            12,
+            8983315547959670441,
+        ),
+        (
+            "last-updated-snapshot-too-new",
+            "the row of partition (b, 0) says it was last updated by the third snapshot, whose manifests add and "
+            "delete no file of that partition",
+            12,
+            8032296112399504844,
+        ),
+        (
+            "last-updated-at-off",
+            "the row of partition (b, 0) says last_updated_at one millisecond after its last_updated_snapshot_id's "
+            "timestamp-ms",
+            11,
+            1795734231070,
+        ),
+    ):
+        yield _golden(
+            "partition-statistics.counts",
+            slug,
+            description,
+            lambda rows, f=fid, v=value: _set(rows, {1000: "b", 1001: 0}, f, v),
+        )
     yield _golden(
         "partition-statistics.unique-partition",
         "partition-without-row",
