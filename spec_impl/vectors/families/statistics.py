@@ -425,6 +425,18 @@ def _partition_file_cases():
         doc=v3_doc,
         revisions=(V3_ADOPTED,),
     )
+    day_int = StructType((NestedField(1000, "ts_day", parse_type("int"), False), UNIFIED.fields[1]))
+    data = partition_stats_file(stats_schema(partition=day_int))
+    yield _tree(
+        rule,
+        "v3-day-partition-as-int",
+        "a v3 table's file whose day partition field ts_day is int, as writers before the adopted spec wrote it "
+        "(adopted §3: day now produces date, and readers must also accept int)",
+        partition=data,
+        doc=v3_doc,
+        edit=_sized(data),
+        revisions=(V3_ADOPTED,),
+    )
     wrong_ids = StructType((UNIFIED.fields[0], NestedField(1002, "id_bucket", parse_type("int"), False)))
     data = partition_stats_file(
         stats_schema(partition=wrong_ids), [{**r, 1: {1000: r[1][1000], 1002: r[1][1001]}} for r in stats_rows()]
