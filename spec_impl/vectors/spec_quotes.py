@@ -252,6 +252,7 @@ QUOTES: dict[tuple[str, str], str] = {
     ("history.dv-removed-with-data-file", "§1.5"): "**Removing a data file** requires removing its DV from the "
     "delete manifests; the Puffin file need not be rewritten.",
     ("history.row-ids-kept", "§1.4"): "EXISTING and DELETED entries carry the value they inherited.",
+    ("data-file.known-fields", "Default values"): "Omitting a known field when writing a data file is never allowed.",
     ("write.default", "Default values"): (
         "The write default for a field must be written if a field is not supplied to a write."
     ),
