@@ -9,8 +9,10 @@ Fields 11 and 12 ("Timestamp in milliseconds from the unix epoch when the partit
 "ID of snapshot that last updated this partition"): the snapshot is the statistics' snapshot or one
 of its ancestors, no older than the newest snapshot that added or deleted a file of the partition
 among the entries of the snapshot's manifests, and last_updated_at is its timestamp-ms (checked
-where the snapshots are still in the metadata: expiry may remove them). total_record_count is not
-compared: it needs the rows.
+where the snapshots are still in the metadata: expiry may remove them). Field 10
+total_record_count ("Accurate count of records in a partition after applying the delete files if
+any") is compared where no position delete file or equality delete file applies: the data records
+less the deletion vectors' cardinalities; otherwise it needs the rows.
 """
 
 from __future__ import annotations
@@ -153,6 +155,9 @@ def _row_findings(row: dict, part: _Partition, md: TableMetadata, entry: dict, c
     spec_ids = part.spec_ids or {s.spec_id for s in md.specs}
     if row.get(2) is not None and row[2] not in spec_ids:
         out.append(f"spec_id is {row[2]}; the partition's live files have spec {sorted(spec_ids)}")
+    total = part.counts[3] - part.counts[6]  # exact without position delete files or equality deletes
+    if row.get(10) is not None and part.counts[7] == part.counts[9] == 0 and row[10] != total:
+        out.append(f"total_record_count is {row[10]}; its live data files less their deletion vectors hold {total}")
     by_id = {s.snapshot_id: s for s in md.snapshots}
     lineage = [s.snapshot_id for s in ancestors(entry["snapshot-id"], by_id)]  # newest first
     updated = row.get(12)

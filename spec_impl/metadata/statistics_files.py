@@ -71,8 +71,10 @@ register(
         "A row's data and delete file counts, record counts and data size are those of the snapshot's live files "
         "in its partition (zero for a partition without any); adopted v3: position_delete_record_count includes "
         "deletion vectors, position_delete_file_count excludes them, dv_count counts them; spec_id is the spec "
-        "of its live files; last_updated_snapshot_id is the statistics' snapshot or an ancestor, no older than the "
-        "last snapshot that added or deleted a file of the partition, and last_updated_at is its timestamp-ms",
+        "of its live files; total_record_count, where no position delete file or equality delete file applies, is "
+        "the data records less the deletion vectors' positions; last_updated_snapshot_id is the statistics' "
+        "snapshot or an ancestor, no older than the last snapshot that added or deleted a file of the partition, "
+        "and last_updated_at is its timestamp-ms",
     ),
 )
 

@@ -547,6 +547,12 @@ def _golden_cases():
             8032296112399504844,
         ),
         (
+            "total-record-count-off",
+            "the row of partition (b, 0), one data file of 1 record and no delete file, says total_record_count 2",
+            10,
+            2,
+        ),
+        (
             "last-updated-at-off",
             "the row of partition (b, 0) says last_updated_at one millisecond after its last_updated_snapshot_id's "
             "timestamp-ms",
