@@ -124,12 +124,22 @@ DEFAULT_EDGE_ALGORITHM = "spherical"
 EDGE_ALGORITHMS = ("spherical", "vincenty", "thomas", "andoyer", "karney")
 
 
+def _check_crs(crs: str) -> None:
+    """Adopted 1.1: "PROJJSON must not be inlined." (a PROJJSON CRS is named by `projjson:<table-property>`)."""
+    if crs.lstrip().startswith("{"):
+        raise InvalidInput("type.geo", "PROJJSON must not be inlined: name it with projjson:<table-property>", crs)
+
+
 @dataclass(frozen=True)
 class GeometryType(PrimitiveType):
     """geometry(C): WKB geometries in CRS C (default OGC:CRS84). Printed bare when C is the default."""
 
     crs: str = DEFAULT_CRS
     name: ClassVar[str] = "geometry"
+
+    @implements("type.geo")
+    def __post_init__(self):
+        _check_crs(self.crs)
 
     def __str__(self) -> str:
         return "geometry" if self.crs == DEFAULT_CRS else f"geometry({self.crs})"
@@ -145,6 +155,7 @@ class GeographyType(PrimitiveType):
 
     @implements("type.geo")
     def __post_init__(self):
+        _check_crs(self.crs)
         if self.algorithm not in EDGE_ALGORITHMS:
             raise InvalidInput(
                 "type.geo", f"edge algorithm must be one of {', '.join(EDGE_ALGORITHMS)}", self.algorithm

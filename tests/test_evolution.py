@@ -194,8 +194,10 @@ def test_adding_required_fields():
     assert rules(BASE, half, 3) == ["evolution.add-required"]
     nulls = Schema.of(*BASE.fields, field(4, "d", "int", True, initial=None, write=None))
     assert rules(BASE, nulls, 3) == ["evolution.add-required"]
-    full = Schema.of(*BASE.fields, field(4, "d", "int", True, initial=1, write=2))
+    full = Schema.of(*BASE.fields, field(4, "d", "int", True, initial=1, write=1))
     assert rules(BASE, full, 3) == []
+    differing = Schema.of(*BASE.fields, field(4, "d", "int", True, initial=1, write=2))
+    assert rules(BASE, differing, 3) == ["evolution.default.initial"]  # write-default starts as initial-default
 
 
 def test_required_fields_inside_new_optional_structs_and_collections():

@@ -35,6 +35,8 @@ _LIST, _MANIFEST = "Manifest Lists", "Manifests"
 _SCHEME = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]+:"
 )  # a URI scheme (RFC 3986 §3.1), two letters at least: not a drive letter
+RESERVED_FIELD_IDS = {"data_file": (141,)}  # Manifests, note 4: "The following field ids are reserved on data_file"
+
 register(
     Rule(
         "tree.required-fields",
@@ -45,8 +47,8 @@ register(
         "tree.unwritten-fields",
         "Manifest Lists; Manifests (field tables); Appendix E",
         "Fields a version does not write are absent (sequence numbers in v1, block_size_in_bytes after v1, "
-        "file_ordinal and sort_columns in any version, first_row_id before v3, distinct_counts in v3); content "
-        "in v1 is 0 (data) or omitted",
+        "file_ordinal and sort_columns in any version, first_row_id before v3, distinct_counts in v3, the "
+        "reserved data_file id 141 in any version); content in v1 is 0 (data) or omitted",
     ),
     Rule(
         "tree.manifest-metadata",
@@ -345,6 +347,9 @@ class _Checker:
     @implements("tree.required-fields", "tree.unwritten-fields")
     def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:
         present = {f["name"] for f in schema.get("fields", [])}
+        for field_id in RESERVED_FIELD_IDS.get(what, ()):
+            if any(f.get("field-id") == field_id for f in schema.get("fields", [])):
+                self.report("tree.unwritten-fields", path, f"{what} has a field of id {field_id}, which is reserved")
         for field_id, name, _, requirement in table:
             if requirement[fv - 1] is None and name in present and not (fv == 1 and name == "content"):
                 self.report(

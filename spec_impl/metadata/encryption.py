@@ -33,3 +33,15 @@ def _is_base64(text: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return True
+
+
+@implements("snapshot.key-id")
+def check_snapshot_key_ids(snapshots: Any, keys: Any) -> None:
+    """Adopted §1.7: a snapshot's `key-id` "names the key that encrypts the manifest list's key
+    metadata": it is the `key-id` of an entry of `encryption-keys`."""
+    known = {k.get("key-id") for k in keys if isinstance(k, dict)}
+    for s in snapshots:
+        if s.key_id is not None and s.key_id not in known:
+            raise InvalidInput(
+                "snapshot.key-id", f"snapshot {s.snapshot_id}'s key-id names no entry of encryption-keys", s.key_id
+            )

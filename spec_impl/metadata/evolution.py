@@ -20,7 +20,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.metadata.projection import promote_value
-from spec_impl.metadata.schema import IndexedField, Schema, initial_default, walk
+from spec_impl.metadata.schema import IndexedField, Schema, initial_default, walk, write_default
 from spec_impl.promotion import can_promote
 from spec_impl.rules import Rule, register, implements
 from spec_impl.types import ABSENT, IcebergType, ListType, MapType, StructType
@@ -77,7 +77,8 @@ register(
     Rule(
         "evolution.default.initial",
         "Default values; Schema Evolution",
-        "A field's initial-default is set when it is added and never changes (write-default may)",
+        "A field's initial-default is set when it is added and never changes; its write-default starts equal "
+        "to the initial-default and may change later",
         (3,),
     ),
 )
@@ -215,7 +216,7 @@ def _type_change(
     return []
 
 
-@implements("evolution.add-required", "evolution.field-id.new")
+@implements("evolution.add-required", "evolution.default.initial", "evolution.field-id.new")
 def _added(
     info: IndexedField, new: Schema, old_ids: frozenset[int], floor: int, format_version: int
 ) -> list[Violation]:
@@ -225,10 +226,21 @@ def _added(
         out.append(
             Violation("evolution.field-id.new", f"{where} reuses id {info.id}; new ids must be above {floor}", info.id)
         )
-    if info.kind != "field" or not info.required or not _existing_rows_reach(info, new, old_ids):
+    if info.kind != "field":
         return out
     field = info.field
     assert field is not None
+    if format_version >= 3 and not _write_default_is_initial(field):
+        out.append(
+            Violation(
+                "evolution.default.initial",
+                f"{where} has write-default {_raw(field.write_default)}, not its initial-default "
+                f"{_raw(field.initial_default)}: the write-default starts as the initial-default",
+                info.id,
+            )
+        )
+    if not info.required or not _existing_rows_reach(info, new, old_ids):
+        return out
     if format_version < 3:
         out.append(
             Violation(
@@ -269,6 +281,19 @@ def _same_initial_default(old: IndexedField, new: IndexedField, format_version: 
         before = promote_value(initial_default(old.field), old.type, new.type, format_version, revision)  # type: ignore[arg-type]
         return before == initial_default(new.field)  # type: ignore[arg-type]
     except SpecError:  # undecodable or not promotable: compare the JSON as written
+        return a == b
+
+
+def _write_default_is_initial(field: Any) -> bool:
+    """Default values: "The write-default is initially set to the same value as initial-default"
+    (equal after decoding; absent and null are the same). A required field added with one of them
+    missing is rule evolution.add-required's to report."""
+    a, b = field.initial_default, field.write_default
+    if a in (ABSENT, None) or b in (ABSENT, None):
+        return (a in (ABSENT, None)) == (b in (ABSENT, None)) or field.required
+    try:
+        return initial_default(field) == write_default(field)
+    except SpecError:  # undecodable: schema parsing reports it; compare the JSON as written
         return a == b
 
 

@@ -58,7 +58,8 @@ register(
     Rule(
         "projection.missing.partition",
         "adopted 1.2 Default values",
-        "A field missing from a data file reads as its identity-partition value first, then initial-default, then null",
+        "A field missing from a data file reads as its identity-partition value first, then the column the name "
+        "mapping gives it in a file without field ids, then initial-default, then null",
         revisions=(revisions.V3_ADOPTED,),
     ),
     Rule(
@@ -70,7 +71,8 @@ register(
         "projection.promotion",
         "Schema Evolution; adopted 1.1 Type promotion",
         "A file column of another type is read only through a valid promotion (int to long, float to double, "
-        "decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail",
+        "decimal widening; v3 adopted: date to timestamp/timestamp_ns, unknown to any); out-of-range results fail; "
+        "a read field of type unknown reads as null whatever file column it has",
     ),
     Rule(
         "name-mapping.json",
@@ -249,10 +251,19 @@ def project(
         mapping = name_mapping if isinstance(name_mapping, NameMapping) else parse_name_mapping(name_mapping)
         present: set[int] = set()
         rows = [_struct_by_names(read_schema.struct, r, mapping.fields, present) for r in rows]
-        file_struct = _prune(read_schema.struct, present)
+        file_struct = _prune(read_schema.struct, _mapped_without_partition_values(present, ctx))
     else:
         file_struct = file_schema.struct
     return [_struct(read_schema.struct, file_struct, r, ctx) for r in rows]
+
+
+@implements("projection.missing.partition")
+def _mapped_without_partition_values(present: set[int], ctx: _Context) -> set[int]:
+    """Adopted §1.2: "use the identity-partition value, then the name mapping": in a file without
+    field ids, a field with an identity-partition value is not read from the column mapped to it."""
+    if ctx.revision != revisions.V3_ADOPTED:
+        return present
+    return present - set(ctx.partition_values)
 
 
 @implements("projection.by-id")
@@ -273,8 +284,8 @@ def _struct(read: StructType, file: StructType, record: dict, ctx: _Context) -> 
 
 @implements("projection.promotion")
 def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, where: str) -> Any:
-    if value is None:
-        return None
+    if value is None or getattr(read, "name", None) == "unknown":
+        return None  # adopted 1.1, unknown: "Readers ignore any file column and return null"
     if isinstance(read, StructType):
         return _struct(read, _same_kind(read, file, StructType, where), value, ctx)
     if isinstance(read, ListType):

@@ -85,7 +85,13 @@ register(
         (3,),
         (V3_ADOPTED,),
     ),
-    Rule("snapshot.key-id", "adopted 1.7 Encryption", "v3: the optional key-id is a string", (3,), (V3_ADOPTED,)),
+    Rule(
+        "snapshot.key-id",
+        "adopted 1.7 Encryption",
+        "v3: the optional key-id is a string, the key-id of an entry of the table's encryption-keys",
+        (3,),
+        (V3_ADOPTED,),
+    ),
     Rule("snapshot.unique-id", "Snapshots", "snapshot-id is unique among the table's snapshots"),
     Rule(
         "snapshot.parent",

@@ -70,7 +70,11 @@ register(
         _FILE,
         "A row's data and delete file counts, record counts and data size are those of the snapshot's live files "
         "in its partition (zero for a partition without any); adopted v3: position_delete_record_count includes "
-        "deletion vectors, position_delete_file_count excludes them, dv_count counts them",
+        "deletion vectors, position_delete_file_count excludes them, dv_count counts them; spec_id is the spec "
+        "of its live files; total_record_count, where no position delete file or equality delete file applies, is "
+        "the data records less the deletion vectors' positions; last_updated_snapshot_id is the statistics' "
+        "snapshot or an ancestor, no older than the last snapshot that added or deleted a file of the partition, "
+        "and last_updated_at is its timestamp-ms",
     ),
 )
 
@@ -224,8 +228,8 @@ def check_partition_statistics_file(
         return found + [("partition-statistics.file-schema", f"not a readable Parquet file: {e}")]
     expected = expected_columns(md, revision)
     columns = {f.id: f for f in schema.fields} if schema is not None else {}
-    day_as_int = revision == revisions.SEED_2024
-    found += [("partition-statistics.file-schema", m) for m in _schema_findings(expected, columns, day_as_int)]
+    day_ids = frozenset(f.field_id for spec in md.specs for f in spec.fields if f.transform.name == "day")
+    found += [("partition-statistics.file-schema", m) for m in _schema_findings(expected, columns, day_ids)]
     if any(m[0] == "partition-statistics.file-schema" for m in found) or PARTITION_ID not in columns:
         return found
     struct = expected[0].type
@@ -239,7 +243,7 @@ def check_partition_statistics_file(
     return found
 
 
-def _schema_findings(expected: list[NestedField], columns: dict[int, NestedField], day_as_int: bool) -> list[str]:
+def _schema_findings(expected: list[NestedField], columns: dict[int, NestedField], day_ids: frozenset) -> list[str]:
     found = []
     for f in expected:
         got = columns.get(f.id)
@@ -247,22 +251,28 @@ def _schema_findings(expected: list[NestedField], columns: dict[int, NestedField
             if f.required:
                 found.append(f"the required column {f.id} ({f.name}) is missing")
             continue
-        if not _same_type(f.type, got.type, day_as_int):
+        if not _same_type(f.type, got.type, day_ids):
             found.append(f"column {f.id} ({f.name}) is {got.type}, not {f.type}")
         elif f.required and not got.required:
             found.append(f"column {f.id} ({f.name}) is required, the file has it optional")
     return found
 
 
-def _same_type(want: IcebergType, got: IcebergType, day_as_int: bool) -> bool:
+def _same_type(want: IcebergType, got: IcebergType, day_ids: frozenset = frozenset()) -> bool:
     """Types equal; structs by their fields' ids and types (names and nullability of the partition
-    fields are not the file's to choose, the ids are). The seed's `day` transform gives `int` where
-    the adopted spec gives `date` (the same 4-byte int): under the seed a date column reads as int."""
+    fields are not the file's to choose, the ids are). A `day` partition field (ids `day_ids`) is
+    `int` in the seed and `date` in the adopted spec (the same 4-byte int), and adopted §3 says
+    "`day` now produces `date`, and readers must also accept `int`": either is accepted."""
     if isinstance(want, StructType) and isinstance(got, StructType):
         return len(want.fields) == len(got.fields) and all(
-            a.id == b.id and _same_type(a.type, b.type, day_as_int) for a, b in zip(want.fields, got.fields)
+            a.id == b.id and (_same_type(a.type, b.type) or (a.id in day_ids and _day_forms(a.type, b.type)))
+            for a, b in zip(want.fields, got.fields)
         )
-    return want == got or (day_as_int and str(want) == "int" and str(got) == "date")
+    return want == got
+
+
+def _day_forms(want: IcebergType, got: IcebergType) -> bool:
+    return {str(want), str(got)} <= {"int", "date"}
 
 
 def _partition_key(value: Any, struct: StructType) -> tuple:

@@ -16,7 +16,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.last_updated import check_last_updated
 from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
-from spec_impl.metadata.encryption import check_encryption_key
+from spec_impl.metadata.encryption import check_encryption_key, check_snapshot_key_ids
 from spec_impl.metadata import statistics as statistics_entries
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
 from spec_impl.rules import Rule, register, implements
@@ -356,6 +356,7 @@ def _validate(md: TableMetadata, revision: str) -> None:
     if md.format_version >= 3 and revision == revisions.V3_ADOPTED:
         for key in md.encryption_keys:
             check_encryption_key(key)
+        check_snapshot_key_ids(md.snapshots, md.encryption_keys)
     snaps.validate_snapshots(
         md.snapshots,
         md.refs,

@@ -7,7 +7,12 @@ must be written if a field is not supplied to a write. If the write default for 
 is not set, the writer must fail." An optional field without a write-default writes null ("If
 either default is not set for an optional field, then the default value is null"). A field is
 *not supplied* when the record lacks it; a supplied null is a null (rule scan.required judges it).
-Nested structs that are supplied get the same treatment for their own fields.
+Nested structs that are supplied get the same treatment for their own fields, and so does a struct
+written as its write-default: a sub-field the struct's write-default lacks takes its own write-default
+(Schema Evolution: "If a field value is missing from a struct's write-default, the field's
+write-default must be used for the field"). A default change affects only the records written after
+it ("Default value changes may only affect future records"): values already written are read as
+written.
 
     record = with_write_defaults(schema.struct, {1: 7})    # {1: 7, 2: <2's write-default or None>}
 """
@@ -25,8 +30,9 @@ register(
     Rule(
         "write.default",
         "Default values",
-        "A field a write does not supply is written with its write-default (null for an optional field without "
-        "one): a known field is never omitted from a data file",
+        "A field a write does not supply is written with its current write-default (null for an optional field "
+        "without one; a sub-field a struct's write-default lacks takes its own): a known field is never omitted "
+        "from a data file, and a later default change does not alter values already written",
         (3,),
     ),
     Rule(
@@ -54,5 +60,10 @@ def with_write_defaults(struct: StructType, record: dict[int, Any]) -> dict[int,
                 f"required field {f.id} ({f.name}) is not supplied and has no write-default: the writer must fail",
                 f.name,
             )
-        out[f.id] = write_default(f)
+        value = write_default(f)
+        if isinstance(f.type, StructType) and isinstance(value, dict):
+            # "If a field value is missing from a struct's write-default, the field's write-default
+            # must be used for the field" (Schema Evolution)
+            value = with_write_defaults(f.type, value)
+        out[f.id] = value
     return out

@@ -349,7 +349,7 @@ def specs():
         "v3-both-defaults",
         "v3: a required field added with non-null initial-default and write-default",
         BASE,
-        sch(*BASE["fields"], f(4, "d", "int", True, initial=1, write=2)),
+        sch(*BASE["fields"], f(4, "d", "int", True, initial=1, write=1)),
         3,
     )
     yield _evolve(
@@ -403,6 +403,36 @@ def specs():
         sch(f(1, "a", "int", True), f(2, "d", "int", True, initial=1, write=5)),
         3,
     )
+    for slug, description, added in (
+        (
+            "added-write-default-differs",
+            "a field added with write-default 2 and initial-default 1",
+            f(3, "e", "int", True, initial=1, write=2),
+        ),
+        (
+            "added-optional-write-default-only",
+            "an optional field added with write-default 5 and no initial-default",
+            f(3, "e", "int", write=5),
+        ),
+        (
+            "added-optional-initial-default-only",
+            "an optional field added with initial-default 5 and no write-default",
+            f(3, "e", "int", initial=5),
+        ),
+        (
+            "added-decimal-same-defaults",
+            "a decimal field added with initial-default 1.50 and write-default 1.50 (equal values)",
+            f(3, "e", "decimal(9,2)", initial="1.50", write="1.50"),
+        ),
+    ):
+        yield _evolve(
+            r,
+            slug,
+            f"v3: {description}: the write-default starts as the initial-default",
+            old,
+            sch(*old["fields"], added),
+            3,
+        )
     yield _evolve(
         r,
         "initial-default-changes",

@@ -115,6 +115,16 @@ def specs():
         defaults,
         rows,
     )
+    yield project_case(
+        "write.default",
+        "file-value-after-default-change",
+        "Default values: a default change affects only future records: c was written as 1.5 and null when its "
+        "write-default was another value; read after its write-default changed to 9.5 it is still 1.5 and null",
+        FILE_ABC,
+        sch(f(1, "a", "int"), f(3, "c", "double", initial=2.5, write=9.5)),
+        rows,
+        format_version=3,
+    )
     sub = [f(6, "x", "int", True, initial=7, write=7), f(7, "y", "string")]
     yield project_case(
         r,
@@ -183,6 +193,50 @@ def specs():
         partition_values={"1": 99},
         format_version=3,
     )
+
+    order_read = sch(
+        f(1, "id", "long", True),
+        f(2, "region", "string"),
+        f(3, "kind", "string", initial="k0"),
+        f(4, "tier", "string", initial="t0"),
+        f(5, "note", "string"),
+    )
+    yield project_case(
+        r,
+        "order-partition-mapping-default-null",
+        "adopted: a file without field ids, read through a name mapping: region has an identity-partition value "
+        "and a mapped column (the partition value wins), kind a mapped column and an initial-default (the column "
+        "wins), tier only an initial-default, note nothing (null)",
+        None,
+        order_read,
+        [{"id": 1, "region": "from-file", "kind": "k1"}],
+        name_mapping=[
+            {"field-id": 1, "names": ["id"]},
+            {"field-id": 2, "names": ["region"]},
+            {"field-id": 3, "names": ["kind"]},
+            {"field-id": 4, "names": ["tier"]},
+            {"field-id": 5, "names": ["note"]},
+        ],
+        partition_values={"2": "eu"},
+        format_version=3,
+    )
+
+    for slug, file_type, value in (
+        ("string", "string", "x"),
+        ("int", "int", 5),
+        ("struct", struct(f(9, "x", "int")), {"9": 1}),
+    ):
+        yield project_case(
+            "projection.promotion",
+            f"unknown-ignores-{slug}-column",
+            f"adopted: field 2 is unknown in the table schema, and the data file carries a {slug} column with id 2: "
+            "readers ignore the file column and return null",
+            sch(f(1, "a", "int"), f(2, "u", file_type)),
+            sch(f(1, "a", "int"), f(2, "u", "unknown")),
+            [{"1": 1, "2": value}],
+            format_version=3,
+            revisions=("v3-adopted",),
+        )
 
     r = "projection.required"
     req = sch(f(1, "a", "int"), f(4, "r", "long", True))

@@ -170,6 +170,51 @@ def _write_default_cases() -> Iterator[CaseSpec]:
         schema=DEFAULTS_SCHEMA,
         rows=[{"1": 1}, {"1": 2, "2": "done", "3": None, "4": "n"}],
     )
+    changed = {
+        "type": "struct",
+        "schema-id": 1,
+        "fields": [
+            {"id": 1, "name": "id", "required": True, "type": "long"},
+            {"id": 3, "name": "score", "required": False, "type": "int", "initial-default": 7, "write-default": 9},
+        ],
+    }
+    yield case(
+        "write.default",
+        "after-write-default-change",
+        "score's write-default changed from 7 (its initial-default) to 9: a record written after the change that "
+        "does not supply score is written with 9, not 7",
+        "parquet-round-trip",
+        schema=changed,
+        rows=[{"1": 1}, {"1": 2, "3": 7}],
+    )
+    sub = [
+        {"id": 6, "name": "x", "required": True, "type": "int", "initial-default": 5, "write-default": 5},
+        {"id": 7, "name": "y", "required": False, "type": "string"},
+    ]
+    nested = {
+        "type": "struct",
+        "schema-id": 0,
+        "fields": [
+            {"id": 1, "name": "id", "required": True, "type": "long"},
+            {
+                "id": 5,
+                "name": "s",
+                "required": False,
+                "type": {"type": "struct", "fields": sub},
+                "initial-default": {},
+                "write-default": {},
+            },
+        ],
+    }
+    yield case(
+        "write.default",
+        "struct-write-default-sub-fields",
+        "a record that does not supply the struct s, whose write-default {} has no sub-field values: s is written "
+        "with x = 5 (x's write-default) and y = null (no default); a supplied s keeps its values",
+        "parquet-round-trip",
+        schema=nested,
+        rows=[{"1": 1}, {"1": 2, "5": {"6": 1, "7": "b"}}],
+    )
     yield case(
         "write.default.required",
         "required-without-write-default",

@@ -465,6 +465,14 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
     ),
     (
         "tree.manifest-partition-spec",
+        "v3-whole-spec-object",
+        "a v3 manifest whose partition-spec metadata is the whole spec object {spec-id, fields} of spec 0, not "
+        "its fields array",
+        v3_compaction,
+        lambda w: _edit_manifest(w, "m1.avro", lambda r, m: m.update({"partition-spec": '{"spec-id":0,"fields":[]}'})),
+    ),
+    (
+        "tree.manifest-partition-spec",
         "field-renamed",
         "the manifest's partition-spec metadata names the truncate[3] field 'd_trunc3'; the table's spec 0 "
         "names it 'd_trunc'",
@@ -670,6 +678,14 @@ def _deprecated_field_cases() -> Iterator[CaseSpec]:
                 v2_delete_rewrites_manifest(), file_fields=ordinal, manifests=("m1.avro", "m2.avro", "m3.avro")
             )
         ),
+    )
+    reserved = [({"name": "spec_id", "type": ["null", "int"], "field-id": 141, "default": None}, 0)]
+    yield case(
+        "tree.unwritten-fields",
+        "v3-reserved-field-id-141",
+        "corrupted tree: v3 data files with a field of id 141, which is reserved on data_file",
+        "validate-tree",
+        **_inputs(_with_v1_fields(v3_compaction(), file_fields=reserved)),
     )
 
 

@@ -123,6 +123,7 @@ def _check(
 
 def specs() -> Iterator[CaseSpec]:
     yield from _valid()
+    yield from _known_field_cases()
     yield from _field_id_cases()
     yield from _list_cases()
     yield from _decimal_cases()
@@ -171,6 +172,56 @@ def _valid() -> Iterator[CaseSpec]:
         _arrow({"id": pa.array([1], pa.int64())}),
         _schema(_field(1, "id", "long")),
         name_mapped=True,
+    )
+
+
+def _known_field_cases() -> Iterator[CaseSpec]:
+    """Default values: "Omitting a known field when writing a data file is never allowed." The file
+    is checked against the schema it was written with (`written_with`)."""
+    rows = [{1: 1, 3: ["a", "b"], 5: {"k": 1}, 8: {9: 1.0, 10: None}}]
+    nested_file = _reference(NESTED, rows)
+    rule = "data-file.known-fields"
+    yield _check(
+        rule,
+        "every-field-written",
+        "a file with a column for every field of the schema it was written with, nested ones included",
+        nested_file,
+        NESTED,
+        3,
+        written_with=True,
+    )
+    yield _check(
+        rule,
+        "unknown-field-omitted",
+        "the schema it was written with also has u, an unknown field, which the file omits (never stored)",
+        nested_file,
+        _schema(*NESTED["fields"], _field(11, "u", "unknown")),
+        3,
+        (V3_ADOPTED,),
+        written_with=True,
+    )
+    yield _check(
+        rule,
+        "top-level-field-omitted",
+        "the schema it was written with has score (11), for which the file has no column",
+        nested_file,
+        _schema(*NESTED["fields"], _field(11, "score", "int")),
+        3,
+        written_with=True,
+    )
+    point = _field(
+        8,
+        "point",
+        {"type": "struct", "fields": [_field(9, "x", "double"), _field(10, "y", "double"), _field(12, "z", "double")]},
+    )
+    yield _check(
+        rule,
+        "nested-field-omitted",
+        "the schema it was written with has point.z (12), for which the file's point group has no column",
+        nested_file,
+        _schema(*NESTED["fields"][:3], point),
+        3,
+        written_with=True,
     )
 
 

@@ -10,6 +10,8 @@ import base64
 import json
 import struct
 import zlib
+
+import lz4.frame
 from collections.abc import Iterator
 
 from spec_impl.resources import vectors_dir
@@ -198,6 +200,20 @@ def puffin_specs() -> Iterator[CaseSpec]:
         "the same blobs with an lz4-compressed footer (flag bit 0)",
         write_puffin(blobs, {"created-by": "iceberg-conformance"}, compress_footer=True),
     )
+    footer = json.dumps({"blobs": [], "properties": {"created-by": "iceberg-conformance"}}).encode()
+    for slug, description, payload in (
+        (
+            "footer-lz4-without-content-size",
+            "the footer payload is one LZ4 frame without the content size",
+            lz4.frame.compress(footer, store_size=False),
+        ),
+        (
+            "footer-two-lz4-frames",
+            "the footer payload is two LZ4 frames, not a single frame",
+            lz4.frame.compress(footer[:10], store_size=True) + lz4.frame.compress(footer[10:], store_size=True),
+        ),
+    ):
+        yield _read_puffin("puffin.frame", slug, description, _with_footer_payload(payload))
     yield _read_puffin("puffin.footer", "no-blobs", "a file with no blob: magic and an empty footer", write_puffin([]))
     yield _read_puffin("puffin.magic", "header-magic", "the file starts with PFA2", b"PFA2" + good[4:])
     yield _read_puffin("puffin.magic", "footer-end-magic", "the footer ends with PFA0", good[:-1] + b"0")
@@ -236,6 +252,11 @@ def puffin_specs() -> Iterator[CaseSpec]:
         "a BlobMetadata without type",
         _edit_footer(one, lambda f: f["blobs"][0].pop("type")),
     )
+
+
+def _with_footer_payload(payload: bytes) -> bytes:
+    """A file without blobs whose footer payload is `payload`, flagged as compressed (byte 0 bit 0)."""
+    return b"PFA1" + b"PFA1" + payload + struct.pack("<i", len(payload)) + b"\x01\x00\x00\x00" + b"PFA1"
 
 
 def _edit_footer(data: bytes, change) -> bytes:

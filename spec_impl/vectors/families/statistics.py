@@ -425,6 +425,18 @@ def _partition_file_cases():
         doc=v3_doc,
         revisions=(V3_ADOPTED,),
     )
+    day_int = StructType((NestedField(1000, "ts_day", parse_type("int"), False), UNIFIED.fields[1]))
+    data = partition_stats_file(stats_schema(partition=day_int))
+    yield _tree(
+        rule,
+        "v3-day-partition-as-int",
+        "a v3 table's file whose day partition field ts_day is int, as writers before the adopted spec wrote it "
+        "(adopted §3: day now produces date, and readers must also accept int)",
+        partition=data,
+        doc=v3_doc,
+        edit=_sized(data),
+        revisions=(V3_ADOPTED,),
+    )
     wrong_ids = StructType((UNIFIED.fields[0], NestedField(1002, "id_bucket", parse_type("int"), False)))
     data = partition_stats_file(
         stats_schema(partition=wrong_ids), [{**r, 1: {1000: r[1][1000], 1002: r[1][1001]}} for r in stats_rows()]
@@ -518,6 +530,42 @@ def _golden_cases():
         "a row claiming a deletion vector its partition does not have",
         lambda rows: _set(rows, {1000: "c", 1001: 1}, 13, 1),
     )
+    for slug, description, fid, value in (
+        ("spec-id-off", "the row of partition (b, 0), whose live file has spec 1, says spec_id 0", 2, 0),
+        (
+            "last-updated-snapshot-too-old",
+            "the row of partition (b, 0) says it was last updated by the first snapshot, before the second "
+            "snapshot added its file",
+            12,
+            8983315547959670441,
+        ),
+        (
+            "last-updated-snapshot-too-new",
+            "the row of partition (b, 0) says it was last updated by the third snapshot, whose manifests add and "
+            "delete no file of that partition",
+            12,
+            8032296112399504844,
+        ),
+        (
+            "total-record-count-off",
+            "the row of partition (b, 0), one data file of 1 record and no delete file, says total_record_count 2",
+            10,
+            2,
+        ),
+        (
+            "last-updated-at-off",
+            "the row of partition (b, 0) says last_updated_at one millisecond after its last_updated_snapshot_id's "
+            "timestamp-ms",
+            11,
+            1795734231070,
+        ),
+    ):
+        yield _golden(
+            "partition-statistics.counts",
+            slug,
+            description,
+            lambda rows, f=fid, v=value: _set(rows, {1000: "b", 1001: 0}, f, v),
+        )
     yield _golden(
         "partition-statistics.unique-partition",
         "partition-without-row",

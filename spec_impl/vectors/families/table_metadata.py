@@ -356,6 +356,13 @@ def _types_ids_and_keys():
         yield _read(
             "table.encryption-keys", f"encryption-{slug}", description, _with(v3(), encryption_keys=[key, keys[1]])
         )
+    for slug, description, key_id in (
+        ("names-a-key", "a snapshot's key-id k1 names an entry of encryption-keys", "k1"),
+        ("names-no-key", "a snapshot's key-id k9 names no entry of encryption-keys", "k9"),
+    ):
+        doc = _with(v3(), encryption_keys=keys)
+        doc["snapshots"][-1]["key-id"] = key_id
+        yield _read("snapshot.key-id", f"table-key-id-{slug}", description, doc)
     yield _read(
         "table.field-type",
         "encryption-keys-not-list",

@@ -124,6 +124,9 @@ def specs():
         ("geography(OGC:CRS84, vincenty)", "a non-default algorithm"),
         ("geography(OGC:CRS84, flat)", "an unknown edge algorithm"),
         ("geometry()", "empty parentheses"),
+        ("geometry(projjson:crs_property)", "a PROJJSON CRS named by a table property"),
+        ('geometry({"type":"GeographicCRS"})', "an inline PROJJSON CRS: PROJJSON must not be inlined"),
+        ('geography({"type":"GeographicCRS"}, karney)', "an inline PROJJSON CRS: PROJJSON must not be inlined"),
     ):
         yield case("type.geo", text, f"'{text}': {why}", "parse-type", type=text)
     spaced = "geography( EPSG:4326 , karney )"
