@@ -42,14 +42,13 @@ _ORDER = attrgetter("sequence_number", "path")
 class Run:
     """Delete files of one kind and partition, sorted by data sequence number (then path)."""
 
-    __slots__ = ("files", "seqs", "side", "_bisect", "_array")
+    __slots__ = ("files", "seqs", "side", "_bisect")
 
     def __init__(self, files: Sequence[_Sequenced], applies: Applies):
         self.files = sorted(files, key=_ORDER)
         self.seqs = [f.sequence_number for f in self.files]
         self.side = tail_side(applies)
         self._bisect = bisect.bisect_left if self.side == "left" else bisect.bisect_right
-        self._array: np.ndarray | None = None  # the sequence numbers for numpy, made when first searched
 
     def __len__(self) -> int:
         return len(self.files)
@@ -58,15 +57,38 @@ class Run:
         """How many deletes of the run apply to a data file with data sequence number `seq` (the tail's length)."""
         return len(self.files) - self._bisect(self.seqs, seq)
 
-    def applying_counts(self, seqs: np.ndarray) -> np.ndarray:
-        """For many data sequence numbers at once, how many deletes of the run apply (the tail's length)."""
-        if self._array is None:
-            self._array = np.array(self.seqs)
-        return len(self.files) - np.searchsorted(self._array, seqs, side=self.side)
-
     def tail(self, count: int) -> Sequence:
         """The last `count` deletes of the run, as a view (the answer `applying_counts` gave)."""
         return View(self.files, len(self.files) - count)
+
+
+class Runs:
+    """The runs of one kind of many groups (partitions), end to end, to search for many data files
+    at once: one binary search, vectorised over the data files, each in its group's run."""
+
+    def __init__(self, runs: Sequence[Run], applies: Applies):
+        lengths = np.array([len(r) for r in runs] + [0], np.intp)  # group -1: none, an empty run
+        self.ends = np.cumsum(lengths)
+        self.starts = self.ends - lengths
+        self.seqs = np.array([s for r in runs for s in r.seqs])
+        self.applies = applies
+        self.longest = int(lengths.max())
+
+    def applying_counts(self, groups: np.ndarray, data_seqs: np.ndarray) -> np.ndarray:
+        """For each data file (its group, its data sequence number), how many deletes at the tail
+        of its group's run apply: a binary search, in step for all data files, for the first
+        delete the rule holds for (as many steps as the longest run needs)."""
+        if not len(self.seqs):
+            return np.zeros(len(groups), np.intp)
+        lo, hi = self.starts[groups], self.ends[groups]
+        end = hi.copy()
+        last = max(len(self.seqs) - 1, 0)
+        for _ in range(self.longest.bit_length()):
+            mid = (lo + hi) >> 1
+            applies = self.applies(data_seqs, self.seqs[np.minimum(mid, last)]) | (lo == hi)
+            hi = np.where(applies, mid, hi)
+            lo = np.where(applies, lo, mid + 1)
+        return end - lo
 
 
 class View(Sequence):

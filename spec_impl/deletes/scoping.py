@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from spec_impl import revisions
-from spec_impl.deletes.runs import NONE, Run
+from spec_impl.deletes.runs import NONE, Run, Runs
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register, implements
@@ -292,9 +292,12 @@ class DeleteIndex:
         self.targeted = {k: Run(v, position_delete_applies) for k, v in targeted.items()}
         self.named = self.dvs.keys() | {path for path, _ in self.targeted}  # data files that deletes name
         self.partitions = {k: _Partition(position.get(k, []), equality.get(k, [])) for k in {*position, *equality}}
+        self.global_equality = Run(global_equality, equality_delete_applies)
         self._groups = list(self.partitions.values())  # the partitions by number, for plan_batch
         self._group_of = {k: g for g, k in enumerate(self.partitions)}
-        self.global_equality = Run(global_equality, equality_delete_applies)
+        self._position_runs = Runs([p.position for p in self._groups], position_delete_applies)
+        self._equality_runs = Runs([p.equality for p in self._groups], equality_delete_applies)
+        self._global_runs = Runs([self.global_equality], equality_delete_applies)
 
     def _add_dv(self, f: ScanFile, key: tuple) -> None:
         if f.referenced_data_file is None:
@@ -340,19 +343,18 @@ class DeleteIndex:
 
     @implements("deletes.dv-scope", "deletes.equality-scope", "deletes.position-scope")
     def plan_batch(self, files: Sequence[ScanFile]) -> PlannedDeletes:
-        """`for_data_file` for many data files at once, with the same answers: one binary search
-        over each partition's runs for all of that partition's data files (numpy), the file-scoped
-        deletes (DVs, targeted position deletes) file by file as `for_data_file` finds them."""
+        """`for_data_file` for many data files at once, with the same answers: the partition-scoped
+        and global deletes by a binary search vectorised over the data files (numpy), the
+        file-scoped deletes (DVs, targeted position deletes) file by file as `for_data_file` finds
+        them."""
         n = len(files)
         keys = partition_keys(list(map(_SPEC_ID, files)), list(map(_PARTITION, files)))
-        seqs = np.array(list(map(_SEQUENCE_NUMBER, files)))
+        seqs = _sequence_numbers(files)
         groups = np.fromiter(map(self._group_of.get, keys, repeat(-1)), np.intp, n)
-        position, equality = np.zeros(n, np.intp), np.zeros(n, np.intp)
-        for g, rows in _rows_by_group(groups):
-            for run, counts in ((self._groups[g].position, position), (self._groups[g].equality, equality)):
-                if len(run):
-                    counts[rows] = run.applying_counts(seqs[rows])
-        plan = PlannedDeletes(self, files, groups, position, equality, self.global_equality.applying_counts(seqs))
+        position = self._position_runs.applying_counts(groups, seqs)
+        equality = self._equality_runs.applying_counts(groups, seqs)
+        global_equality = self._global_runs.applying_counts(np.zeros(n, np.intp), seqs)
+        plan = PlannedDeletes(self, files, groups, position, equality, global_equality)
         named = np.fromiter(map(self.named.__contains__, map(_PATH, files)), bool, n)
         for i in np.flatnonzero(named).tolist():
             dv, targeted = self._file_scoped(files[i].path, keys[i], files[i].sequence_number)
@@ -363,14 +365,11 @@ class DeleteIndex:
         return plan
 
 
-def _rows_by_group(groups: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """(group, the indexes of its rows) for every group >= 0 among `groups`."""
-    order = np.argsort(groups, kind="stable")
-    ordered = groups[order]
-    starts = np.flatnonzero(np.diff(ordered, prepend=-2))
-    for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), len(groups)]):
-        if ordered[lo] >= 0:
-            yield int(ordered[lo]), order[lo:hi]
+def _sequence_numbers(files: Sequence[ScanFile]) -> np.ndarray:
+    try:
+        return np.fromiter(map(_SEQUENCE_NUMBER, files), np.int64, len(files))
+    except OverflowError:  # beyond a long: Python ints
+        return np.array([f.sequence_number for f in files], object)
 
 
 class PlannedDeletes:
