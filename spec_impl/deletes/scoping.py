@@ -198,11 +198,16 @@ def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
 def partition_keys(spec_ids: list[int], partitions: list[tuple]) -> list[tuple]:
     """`partition_key` of many partitions: when no value among them is a float, every partition
     (a tuple) is its own key."""
-    if _TUPLE.issuperset(map(type, partitions)) and _PLAIN_VALUES.issuperset(
-        map(type, chain.from_iterable(partitions))
-    ):
+    if _all_plain(partitions):
         return list(zip(spec_ids, partitions))
     return list(map(partition_key, spec_ids, partitions))
+
+
+def _all_plain(partitions: list[tuple]) -> bool:
+    """Whether every partition is a tuple without floats, and so its own key's values."""
+    return _TUPLE.issuperset(map(type, partitions)) and _PLAIN_VALUES.issuperset(
+        map(type, chain.from_iterable(partitions))
+    )
 
 
 def _canonical(v: Any) -> Any:
@@ -295,6 +300,9 @@ class DeleteIndex:
         self.global_equality = Run(global_equality, equality_delete_applies)
         self._groups = list(self.partitions.values())  # the partitions by number, for plan_batch
         self._group_of = {k: g for g, k in enumerate(self.partitions)}
+        self._group_of_values: dict[int, dict[tuple, int]] = defaultdict(dict)  # by spec id, then values
+        for (spec_id, values), g in self._group_of.items():
+            self._group_of_values[spec_id][values] = g
         self._position_runs = Runs([p.position for p in self._groups], position_delete_applies)
         self._equality_runs = Runs([p.equality for p in self._groups], equality_delete_applies)
         self._global_runs = Runs([self.global_equality], equality_delete_applies)
@@ -348,21 +356,30 @@ class DeleteIndex:
         file-scoped deletes (DVs, targeted position deletes) file by file as `for_data_file` finds
         them."""
         n = len(files)
-        keys = partition_keys(list(map(_SPEC_ID, files)), list(map(_PARTITION, files)))
         seqs = _sequence_numbers(files)
-        groups = np.fromiter(map(self._group_of.get, keys, repeat(-1)), np.intp, n)
+        groups = self._group_numbers(files)
         position = self._position_runs.applying_counts(groups, seqs)
         equality = self._equality_runs.applying_counts(groups, seqs)
         global_equality = self._global_runs.applying_counts(np.zeros(n, np.intp), seqs)
         plan = PlannedDeletes(self, files, groups, position, equality, global_equality)
         named = np.fromiter(map(self.named.__contains__, map(_PATH, files)), bool, n)
         for i in np.flatnonzero(named).tolist():
-            dv, targeted = self._file_scoped(files[i].path, keys[i], files[i].sequence_number)
+            f = files[i]
+            dv, targeted = self._file_scoped(f.path, partition_key(f.spec_id, f.partition), f.sequence_number)
             if dv is not None:
                 plan.dvs[i] = dv
             elif targeted:
                 plan.targeted[i] = targeted
         return plan
+
+    def _group_numbers(self, files: Sequence[ScanFile]) -> np.ndarray:
+        """The number of each data file's partition among the index's (-1: no delete is in it)."""
+        spec_ids, partitions = list(map(_SPEC_ID, files)), list(map(_PARTITION, files))
+        if spec_ids and spec_ids.count(spec_ids[0]) == len(spec_ids) and _all_plain(partitions):
+            by_values = self._group_of_values.get(spec_ids[0], {})  # one spec: look up the values alone
+            return np.fromiter(map(by_values.get, partitions, repeat(-1)), np.intp, len(files))
+        keys = partition_keys(spec_ids, partitions)
+        return np.fromiter(map(self._group_of.get, keys, repeat(-1)), np.intp, len(files))
 
 
 def _sequence_numbers(files: Sequence[ScanFile]) -> np.ndarray:
