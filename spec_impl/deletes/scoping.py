@@ -336,6 +336,8 @@ class DeleteIndex:
     def _file_scoped(self, path: str, key: tuple, seq: int) -> tuple[ScanFile | None, list[ScanFile]]:
         """The DV that applies to the data file (same partition, sequence rule of position deletes)
         and, when none does, its targeted position-delete files in its partition."""
+        if path not in self.named:
+            return None, []
         dv, dv_key = self.dvs.get(path, (None, None))
         if dv is not None and dv_key == key and position_delete_applies(seq, dv.sequence_number):
             return dv, []
