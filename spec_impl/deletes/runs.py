@@ -3,8 +3,9 @@
 A run holds the delete files of one kind and partition, sorted by data sequence number, with the
 rule that says from two sequence numbers whether a delete applies to a data file. Every scoping
 rule is a threshold on the delete's sequence number, so the deletes that apply to a data file are
-a tail of the run: the answer for a data file is where its tail starts, found by binary search
-(`bisect` for one data file, `numpy.searchsorted` for many at once): the length of its tail. Its
+a tail of the run: the answer for a data file is the length of its tail, found by binary search
+(`Run`: `bisect` for one data file; `Runs`: a binary search run in step by numpy for many data
+files, over the runs of many partitions laid end to end, the rule itself its predicate). Its
 deletes are a view of that tail, shared by the data files of the partition.
 """
 
@@ -28,7 +29,7 @@ Applies = Callable[[Any, Any], Any]
 
 
 def tail_side(applies: Applies) -> str:
-    """Where the applying tail starts in a run sorted by sequence number, as a `searchsorted` side.
+    """Where the applying tail starts in a run sorted by sequence number, as the side of `bisect`.
 
     A rule is a threshold on the delete's sequence number, inclusive (`<=`) or strict (`<`); an
     equal pair tells which. Inclusive: the tail starts at the first delete whose sequence number
