@@ -3,8 +3,11 @@
 For each scenario and size, the planners get the same live files of one snapshot and answer,
 for every data file, which delete files apply:
 
-* ``spec_impl``  -- ``spec_impl.deletes.scoping.DeleteIndex`` (built once, then ``for_data_file``
-  per data file; each answer holds views of sorted runs shared by a partition's files);
+* ``spec_impl``  -- ``spec_impl.deletes.scoping.DeleteIndex`` built once, then ``plan_batch`` over
+  all data files (one numpy search per partition run) and the number of deletes applying to each
+  (``counts()``); each answer is the tail of sorted runs shared by a partition's files, a view
+  made on demand (``applied(i)``). ``ours_per_file_s`` is the same index answering with
+  ``for_data_file`` per data file (the reader's path);
 * ``java``       -- Iceberg Java's ``DeleteFileIndex`` (``builderFor(deletes).build()``, then
   ``forDataFile`` per data file), run by ``benchmarks/java/DeletePlanningBench.java`` in its own JVM
   (default JIT, not the conformance engine's quick-start options) on the files built by the Java
@@ -26,8 +29,8 @@ about half of the deletes apply to a given data file):
 * ``mixed`` (ours only: PyIceberg has no equality deletes or DVs) -- 1,000 partitions; a third
   each of position deletes, equality deletes (some global) and DVs.
 
-The planners' answers (the number of delete files per data file) are compared on every data file;
-a mismatch exits 1. ``spec_impl`` is timed as the best of ``--repeat`` too.
+The planners' answers (the number of delete files per data file) are compared on every data file
+(ours batch and per file too); a mismatch exits 1. ``spec_impl`` is timed as the best of ``--repeat`` too.
 PyIceberg is skipped at a size where its previous size's time, scaled by the growth of n * k
 (the pairs it inspects), would exceed ``--budget`` seconds; the skip is printed and recorded.
 
@@ -111,6 +114,18 @@ def scenario(name: str, n: int, k: int) -> tuple[list[ScanFile], list[ScanFile]]
 
 
 def plan_ours(data: list[ScanFile], deletes: list[ScanFile], repeat: int = 1) -> tuple[float, dict[str, int]]:
+    """Best time of index + batch plan, and the number of deletes applying to each data file."""
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        started = time.perf_counter()
+        counts = DeleteIndex(deletes, unpartitioned_specs={0}).plan_batch(data).counts()
+        times.append(time.perf_counter() - started)
+    return min(times), dict(zip((f.path for f in data), counts.tolist()))
+
+
+def plan_ours_per_file(data: list[ScanFile], deletes: list[ScanFile], repeat: int = 1) -> tuple[float, dict[str, int]]:
+    """The same with `for_data_file` per data file."""
     times = []
     for _ in range(repeat):
         gc.collect()
@@ -277,14 +292,18 @@ def main() -> int:
         for n, k in sizes:
             data, deletes = scenario(name, n, k)
             ours, our_counts = plan_ours(data, deletes, args.repeat)
+            per_file, per_file_counts = plan_ours_per_file(data, deletes, args.repeat)
             row: dict[str, Any] = {
                 "scenario": name,
                 "data_files": n,
                 "delete_files": len(deletes),
                 "ours_s": round(ours, 4),
                 "ours_us_per_data_file": round(ours / n * 1e6, 2),
+                "ours_per_file_s": round(per_file, 4),
                 "pairs": sum(our_counts.values()),
             }
+            if (bad := mismatch(our_counts, per_file_counts)) is not None:
+                failed, row["per_file_mismatch"] = True, bad
             if java is not None:
                 theirs, their_counts = java.plan(data, deletes, args.repeat)
                 row.update({"java_s": round(theirs, 4), "ratio_java_over_ours": round(theirs / ours, 2)})

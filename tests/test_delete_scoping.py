@@ -7,6 +7,7 @@ deletes.partition-equality, deletes.file.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -14,7 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spec_impl import revisions
-from spec_impl.deletes.scoping import DATA, EQUALITY, POSITION, ScanFile, plan, scan_file, unpartitioned_spec_ids
+from spec_impl.deletes.scoping import (
+    DATA,
+    EQUALITY,
+    POSITION,
+    AppliedDeletes,
+    DeleteIndex,
+    ScanFile,
+    plan,
+    scan_file,
+    unpartitioned_spec_ids,
+)
 from spec_impl.errors import InvalidInput
 
 UNPARTITIONED_SPECS = {0}
@@ -137,3 +148,70 @@ def test_unpartitioned_spec_ids():
         {"spec-id": 2, "fields": [{"transform": "bucket[2]"}]},
     ]
     assert unpartitioned_spec_ids(specs) == {0, 1}
+
+
+batch_partition_values = st.sampled_from([0, 1, True, 1.0, None, 0.0, -0.0, float("nan"), "a", b"a"])
+
+
+@st.composite
+def batches(draw):
+    """Snapshots whose partitions hold values equal across types (1, True, 1.0; 0, 0.0, -0.0), with
+    or without floats, and with one or two values per partition."""
+    data, deletes = draw(snapshots())
+    width = draw(st.integers(1, 2))
+
+    def repartition(f: ScanFile) -> ScanFile:
+        values = tuple(draw(batch_partition_values) for _ in range(width)) if f.spec_id else ()
+        return dataclasses.replace(f, partition=values)
+
+    return [repartition(f) for f in data], [repartition(f) for f in deletes]
+
+
+def _parts(a: AppliedDeletes) -> tuple:
+    return a.dv, list(a.position), list(a.equality), list(a.global_equality)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(snapshots(), batches()), st.sampled_from(revisions.ALL))
+def test_batch_planner_gives_the_per_file_answers(snapshot, revision):
+    data, deletes = snapshot
+    index = DeleteIndex(deletes, UNPARTITIONED_SPECS, revision)
+    batch = index.plan_batch(data)
+    assert len(batch) == len(data)
+    assert [_parts(batch.applied(i)) for i in range(len(data))] == [_parts(index.for_data_file(f)) for f in data]
+    assert batch.counts().tolist() == [len(index.for_data_file(f)) for f in data]
+
+
+def test_batch_planner_edge_cases():
+    """Equal sequence numbers (a position delete applies, an equality delete does not), global
+    equality deletes of the unpartitioned spec, a DV (replacing the position deletes) and one of
+    another partition (ignored), and files of another spec."""
+    data = [
+        ScanFile("d1", DATA, 1, (0,), 3),
+        ScanFile("d2", DATA, 1, (0,), 3),
+        ScanFile("d3", DATA, 2, (0,), 3),
+        ScanFile("d4", DATA, 1, (1.0,), 2),
+    ]
+    deletes = [
+        ScanFile("pos", POSITION, 1, (0,), 3),
+        ScanFile("eq-same", EQUALITY, 1, (0,), 3),
+        ScanFile("eq-later", EQUALITY, 1, (0,), 4),
+        ScanFile("global", EQUALITY, 0, (), 4),
+        ScanFile("dv", POSITION, 1, (0,), 3, "puffin", "d2"),
+        ScanFile("dv-elsewhere", POSITION, 1, (1,), 5, "puffin", "d1"),
+        ScanFile("other-spec", POSITION, 2, (0,), 2),
+        ScanFile("float-part", POSITION, 1, (1.0,), 2),
+    ]
+    index = DeleteIndex(deletes, UNPARTITIONED_SPECS, revisions.V3_ADOPTED)
+    batch = index.plan_batch(data)
+    expected = {
+        "d1": ["eq-later", "global", "pos"],
+        "d2": ["dv", "eq-later", "global"],
+        "d3": ["global"],
+        "d4": ["float-part", "global"],
+    }
+    for i, f in enumerate(data):
+        assert sorted(x.path for x in batch.applied(i).files()) == expected[f.path]
+        assert _parts(batch.applied(i)) == _parts(index.for_data_file(f))
+    assert batch.counts().tolist() == [3, 3, 1, 2]
+    assert DeleteIndex([], UNPARTITIONED_SPECS).plan_batch([]).counts().tolist() == []

@@ -18,22 +18,31 @@ when it has no field other than `void` ones (how Iceberg Java reads "unpartition
 delete file whose lower and upper bounds of `file_path` (field 2147483546) are equal targets that
 one file, as if it named it in `referenced_data_file` (metrics pruning, which the spec allows).
 
-`DeleteIndex` answers each data file in O(log n) from sorted runs per partition, so planning n
-data files against k delete files costs O((n + k) log k), not O(n · k): a data file's position
-and equality deletes are returned as views of runs shared between the files of a partition.
+The sequence-number rules are written once, `position_delete_applies` and
+`equality_delete_applies`; speed comes from the index, not from copies of them. `DeleteIndex`
+keeps the deletes in sorted runs (`spec_impl.deletes.runs`): per partition, per named data file,
+and the global equality deletes. Each rule is a threshold on the delete's sequence number, so the
+deletes of a run that apply to a data file are a tail of it, found by binary search: planning n
+data files against k delete files costs O((n + k) log k), not O(n · k). `for_data_file` answers
+one data file; `plan_batch` answers many with one numpy search per partition, with the same
+answers, and the deletes of each answer are views of runs shared between the files of a partition.
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 import struct
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import attrgetter
 from typing import Any
 
+import numpy as np
+
 from spec_impl import revisions
+from spec_impl.deletes.runs import NONE, Run, Runs
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
 from spec_impl.rules import Rule, register, implements
@@ -161,11 +170,20 @@ def scan_file(obj: dict[str, Any]) -> ScanFile:
     )
 
 
+_PLAIN_VALUES = frozenset({type(None), bool, int, str, bytes})
+_TUPLE = frozenset({tuple})
+_SPEC_ID, _PARTITION = attrgetter("spec_id"), attrgetter("partition")
+_SEQUENCE_NUMBER, _PATH = attrgetter("sequence_number"), attrgetter("path")
+
+
 @implements("deletes.file", "deletes.partition-equality")
 def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
     """The key under which partitions are equal (rule deletes.partition-equality): floats by their
     canonical bits (every NaN alike; -0.0 and 0.0 differ), other values by value."""
-    key = (spec_id, *(_canonical(v) for v in values))
+    values = values if type(values) is tuple else tuple(values)
+    if _PLAIN_VALUES.issuperset(map(type, values)):
+        return (spec_id, values)  # no float: the values are their own key
+    key = (spec_id, tuple(_canonical(v) for v in values))
     try:
         hash(key)
     except TypeError:
@@ -177,48 +195,39 @@ def partition_key(spec_id: int, values: Iterable[Any]) -> tuple:
     return key
 
 
+def partition_keys(spec_ids: list[int], partitions: list[tuple]) -> list[tuple]:
+    """`partition_key` of many partitions: when no value among them is a float, every partition
+    (a tuple) is its own key."""
+    if _all_plain(partitions):
+        return list(zip(spec_ids, partitions))
+    return list(map(partition_key, spec_ids, partitions))
+
+
+def _all_plain(partitions: list[tuple]) -> bool:
+    """Whether every partition is a tuple without floats, and so its own key's values."""
+    return _TUPLE.issuperset(map(type, partitions)) and _PLAIN_VALUES.issuperset(
+        map(type, chain.from_iterable(partitions))
+    )
+
+
 def _canonical(v: Any) -> Any:
     if isinstance(v, float):
         return ("nan",) if math.isnan(v) else ("float", struct.pack(">d", v))
     return v
 
 
-class _Run:
-    """Delete files of one kind and partition, sorted by data sequence number."""
-
-    def __init__(self, files: list[ScanFile]):
-        self.files = sorted(files, key=lambda f: (f.sequence_number, f.path))
-        self.seqs = [f.sequence_number for f in self.files]
-
-    def at_least(self, seq: int) -> Sequence[ScanFile]:
-        return _View(self.files, bisect.bisect_left(self.seqs, seq))
-
-    def above(self, seq: int) -> Sequence[ScanFile]:
-        return _View(self.files, bisect.bisect_right(self.seqs, seq))
+@implements("deletes.position-scope", "deletes.dv-scope")
+def position_delete_applies(data_seq: Any, delete_seq: Any) -> Any:
+    """Scan Planning: "The data file's data sequence number is less than or equal to the delete
+    file's data sequence number" (adopted §2: the same for a DV). On ints or numpy arrays."""
+    return data_seq <= delete_seq
 
 
-class _View(Sequence):
-    """files[start:] without copying: the tail of a run shared by the data files of a partition."""
-
-    __slots__ = ("_files", "_start")
-
-    def __init__(self, files: list[ScanFile], start: int):
-        self._files, self._start = files, start
-
-    def __len__(self) -> int:
-        return len(self._files) - self._start
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return self._files[self._start :][i]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self._files[self._start + i]
-
-    def __iter__(self) -> Iterator[ScanFile]:
-        return iter(self._files[self._start :])
+@implements("deletes.equality-scope")
+def equality_delete_applies(data_seq: Any, delete_seq: Any) -> Any:
+    """Scan Planning: "The data file's data sequence number is strictly less than the delete's data
+    sequence number". On ints or numpy arrays."""
+    return data_seq < delete_seq
 
 
 @dataclass(frozen=True)
@@ -238,7 +247,18 @@ class AppliedDeletes:
         return (self.dv is not None) + len(self.position) + len(self.equality) + len(self.global_equality)
 
 
-_NONE: Sequence[ScanFile] = ()
+class _Partition:
+    """The partition-scoped deletes of one spec and partition: a run of position-delete files and
+    one of equality-delete files."""
+
+    __slots__ = ("position", "equality")
+
+    def __init__(self, position: list[ScanFile], equality: list[ScanFile]):
+        self.position = Run(position, position_delete_applies)
+        self.equality = Run(equality, equality_delete_applies)
+
+
+_NO_PARTITION = _Partition([], [])
 
 
 class DeleteIndex:
@@ -256,61 +276,160 @@ class DeleteIndex:
         revisions.check(revision)
         self.revision = revision
         unpartitioned = set(unpartitioned_specs)
-        self.dvs: dict[str, ScanFile] = {}
+        self.dvs: dict[str, tuple[ScanFile, tuple]] = {}  # by referenced data file: the DV, its partition key
+        targeted: dict[tuple[str, tuple], list[ScanFile]] = defaultdict(list)  # by target and partition key
         position: dict[tuple, list[ScanFile]] = defaultdict(list)
-        targeted: dict[str, list[ScanFile]] = defaultdict(list)
         equality: dict[tuple, list[ScanFile]] = defaultdict(list)
         global_equality: list[ScanFile] = []
-        for f in deletes:
+        deletes = list(deletes)
+        keys = partition_keys(list(map(_SPEC_ID, deletes)), list(map(_PARTITION, deletes)))
+        for f, key in zip(deletes, keys):
             if f.content == DATA:
                 raise InvalidInput("deletes.file", "a data file among the delete files", f.path)
             if f.content == EQUALITY:
-                (
-                    global_equality if f.spec_id in unpartitioned else equality[partition_key(f.spec_id, f.partition)]
-                ).append(f)
+                (global_equality if f.spec_id in unpartitioned else equality[key]).append(f)
             elif f.is_dv and revision == revisions.V3_ADOPTED:
-                if f.referenced_data_file is None:
-                    raise InvalidInput(
-                        "deletes.dv-scope", "a deletion vector must name its referenced_data_file", f.path
-                    )
-                if f.referenced_data_file in self.dvs:
-                    raise InvalidInput(
-                        "deletes.one-dv",
-                        f"two deletion vectors for {f.referenced_data_file}: "
-                        f"{self.dvs[f.referenced_data_file].path} and {f.path}",
-                        f.referenced_data_file,
-                    )
-                self.dvs[f.referenced_data_file] = f
+                self._add_dv(f, key)
+            elif (target := f.target(revision)) is not None:
+                targeted[target, key].append(f)
             else:
-                target = f.target(revision)
-                if target is not None:
-                    targeted[target].append(f)
-                else:
-                    position[partition_key(f.spec_id, f.partition)].append(f)
-        self.position = {k: _Run(v) for k, v in position.items()}
-        self.targeted = {k: _Run(v) for k, v in targeted.items()}
-        self.equality = {k: _Run(v) for k, v in equality.items()}
-        self.global_equality = _Run(global_equality)
+                position[key].append(f)
+        self.targeted = {k: Run(v, position_delete_applies) for k, v in targeted.items()}
+        self.named = self.dvs.keys() | {path for path, _ in self.targeted}  # data files that deletes name
+        self.partitions = {k: _Partition(position.get(k, []), equality.get(k, [])) for k in {*position, *equality}}
+        self.global_equality = Run(global_equality, equality_delete_applies)
+        self._groups = list(self.partitions.values())  # the partitions by number, for plan_batch
+        self._group_of = {k: g for g, k in enumerate(self.partitions)}
+        self._group_of_values: dict[int, dict[tuple, int]] = defaultdict(dict)  # by spec id, then values
+        for (spec_id, values), g in self._group_of.items():
+            self._group_of_values[spec_id][values] = g
+        self._position_runs = Runs([p.position for p in self._groups], position_delete_applies)
+        self._equality_runs = Runs([p.equality for p in self._groups], equality_delete_applies)
+        self._global_runs = Runs([self.global_equality], equality_delete_applies)
+
+    def _add_dv(self, f: ScanFile, key: tuple) -> None:
+        if f.referenced_data_file is None:
+            raise InvalidInput("deletes.dv-scope", "a deletion vector must name its referenced_data_file", f.path)
+        if f.referenced_data_file in self.dvs:
+            raise InvalidInput(
+                "deletes.one-dv",
+                f"two deletion vectors for {f.referenced_data_file}: "
+                f"{self.dvs[f.referenced_data_file][0].path} and {f.path}",
+                f.referenced_data_file,
+            )
+        self.dvs[f.referenced_data_file] = (f, key)
 
     @implements("deletes.dv-scope", "deletes.equality-scope", "deletes.position-scope")
     def for_data_file(self, f: ScanFile) -> AppliedDeletes:
         """The deletes that apply to the data file `f` (rules deletes.*-scope)."""
-        key = partition_key(f.spec_id, f.partition)
-        seq = f.sequence_number
-        dv = self.dvs.get(f.path)
-        if dv is not None and not (seq <= dv.sequence_number and partition_key(dv.spec_id, dv.partition) == key):
-            dv = None
-        position: Sequence[ScanFile] = _NONE
-        if dv is None:
-            in_partition = self.position[key].at_least(seq) if key in self.position else _NONE
-            targeted = (
-                [d for d in self.targeted[f.path].at_least(seq) if partition_key(d.spec_id, d.partition) == key]
-                if f.path in self.targeted
-                else []
-            )
-            position = _chain(in_partition, targeted)
-        equality = self.equality[key].above(seq) if key in self.equality else _NONE
-        return AppliedDeletes(dv, position, equality, self.global_equality.above(seq))
+        key, seq = partition_key(f.spec_id, f.partition), f.sequence_number
+        part = self.partitions.get(key, _NO_PARTITION)
+        dv, targeted = self._file_scoped(f.path, key, seq)
+        counts = (
+            part.position.applying_count(seq),
+            part.equality.applying_count(seq),
+            self.global_equality.applying_count(seq),
+        )
+        return self._answer(part, dv, targeted, *counts)
+
+    @implements("deletes.dv-scope", "deletes.position-scope")
+    def _file_scoped(self, path: str, key: tuple, seq: int) -> tuple[ScanFile | None, list[ScanFile]]:
+        """The DV that applies to the data file (same partition, sequence rule of position deletes)
+        and, when none does, its targeted position-delete files in its partition."""
+        if path not in self.named:
+            return None, []
+        dv, dv_key = self.dvs.get(path, (None, None))
+        if dv is not None and dv_key == key and position_delete_applies(seq, dv.sequence_number):
+            return dv, []
+        run = self.targeted.get((path, key))
+        return None, [] if run is None else list(run.tail(run.applying_count(seq)))
+
+    def _answer(
+        self, part: _Partition, dv: ScanFile | None, targeted: list[ScanFile], position: int, equality: int, glob: int
+    ) -> AppliedDeletes:
+        """A data file's answer from the number of applying deletes at the tail of each run."""
+        in_partition = NONE if dv is not None else _chain(part.position.tail(position), targeted)
+        return AppliedDeletes(dv, in_partition, part.equality.tail(equality), self.global_equality.tail(glob))
+
+    @implements("deletes.dv-scope", "deletes.equality-scope", "deletes.position-scope")
+    def plan_batch(self, files: Sequence[ScanFile]) -> PlannedDeletes:
+        """`for_data_file` for many data files at once, with the same answers: the partition-scoped
+        and global deletes by a binary search vectorised over the data files (numpy), the
+        file-scoped deletes (DVs, targeted position deletes) file by file as `for_data_file` finds
+        them."""
+        n = len(files)
+        seqs = _sequence_numbers(files)
+        groups = self._group_numbers(files)
+        position = self._position_runs.applying_counts(groups, seqs)
+        equality = self._equality_runs.applying_counts(groups, seqs)
+        global_equality = self._global_runs.applying_counts(np.zeros(n, np.intp), seqs)
+        plan = PlannedDeletes(self, files, groups, position, equality, global_equality)
+        named = np.fromiter(map(self.named.__contains__, map(_PATH, files)), bool, n)
+        for i in np.flatnonzero(named).tolist():
+            f = files[i]
+            dv, targeted = self._file_scoped(f.path, partition_key(f.spec_id, f.partition), f.sequence_number)
+            if dv is not None:
+                plan.dvs[i] = dv
+            elif targeted:
+                plan.targeted[i] = targeted
+        return plan
+
+    def _group_numbers(self, files: Sequence[ScanFile]) -> np.ndarray:
+        """The number of each data file's partition among the index's (-1: no delete is in it)."""
+        spec_ids, partitions = list(map(_SPEC_ID, files)), list(map(_PARTITION, files))
+        if spec_ids and spec_ids.count(spec_ids[0]) == len(spec_ids) and _all_plain(partitions):
+            by_values = self._group_of_values.get(spec_ids[0], {})  # one spec: look up the values alone
+            return np.fromiter(map(by_values.get, partitions, repeat(-1)), np.intp, len(files))
+        keys = partition_keys(spec_ids, partitions)
+        return np.fromiter(map(self._group_of.get, keys, repeat(-1)), np.intp, len(files))
+
+
+def _sequence_numbers(files: Sequence[ScanFile]) -> np.ndarray:
+    try:
+        return np.fromiter(map(_SEQUENCE_NUMBER, files), np.int64, len(files))
+    except OverflowError:  # beyond a long: Python ints
+        return np.array([f.sequence_number for f in files], object)
+
+
+class PlannedDeletes:
+    """The deletes that apply to each of a batch of data files (`DeleteIndex.plan_batch`), as
+    columns: how many of the tail of each run apply, the DVs and targeted deletes by row."""
+
+    def __init__(
+        self,
+        index: DeleteIndex,
+        files: Sequence[ScanFile],
+        groups: np.ndarray,
+        position: np.ndarray,
+        equality: np.ndarray,
+        global_equality: np.ndarray,
+    ):
+        self.index, self.files, self.groups = index, files, groups
+        self.position, self.equality, self.global_equality = position, equality, global_equality
+        self.dvs: dict[int, ScanFile] = {}
+        self.targeted: dict[int, list[ScanFile]] = {}
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def counts(self) -> np.ndarray:
+        """The number of deletes that apply to each data file."""
+        out = self.position + self.equality + self.global_equality
+        for i in self.dvs:
+            out[i] += 1 - self.position[i]  # a DV replaces the position deletes
+        for i, targeted in self.targeted.items():
+            out[i] += len(targeted)
+        return out
+
+    def applied(self, i: int) -> AppliedDeletes:
+        """The answer for the data file at row `i`, as `DeleteIndex.for_data_file` gives it."""
+        counts = self.position[i], self.equality[i], self.global_equality[i]
+        g = int(self.groups[i])
+        part = self.index._groups[g] if g >= 0 else _NO_PARTITION
+        return self.index._answer(part, self.dvs.get(i), self.targeted.get(i, []), *map(int, counts))
+
+    def items(self) -> Iterator[tuple[str, AppliedDeletes]]:
+        return ((f.path, self.applied(i)) for i, f in enumerate(self.files))
 
 
 def _chain(view: Sequence[ScanFile], extra: list[ScanFile]) -> Sequence[ScanFile]:
@@ -328,12 +447,11 @@ def plan(
 ) -> dict[str, AppliedDeletes]:
     """For every live data file of a snapshot, the delete files that apply to it."""
     index = DeleteIndex(delete_files, unpartitioned_specs, revision)
-    out = {}
-    for f in data_files:
+    files = list(data_files)
+    for f in files:
         if f.content != DATA:
             raise InvalidInput("deletes.file", "a delete file among the data files", f.path)
-        out[f.path] = index.for_data_file(f)
-    return out
+    return dict(index.plan_batch(files).items())
 
 
 @implements("deletes.file")
