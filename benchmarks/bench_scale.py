@@ -17,12 +17,18 @@ snapshot, a snapshot log and a metadata log of the same length) are generated on
 * ``pyiceberg`` -- PyIceberg's ``StaticTable.from_metadata`` then ``fetch_manifest_entry`` on every
   manifest of the current snapshot: read and decode the entries (no validation).
 
+3. Tables of 1,000 / 10,000 / 100,000 data files with position and equality deletes
+   (`scale_table.write_table`): `iceberg-validate-table`, the reference reader's planning and
+   PyIceberg's `plan_files`; at `--audit-size` data files, the audit at local[1] and local[2] beside
+   a plain pyarrow scan of the same files (`scale_table_stages`).
+
 Each measurement runs in a child process of its own (the best of ``--repeat`` runs inside it), so
 its peak resident memory is its own. The figures are the time, the ratio to PyIceberg, the growth
 per decade (a linear stage grows about 10 times; a quadratic one 100 times) and the peak memory.
 
 Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--manifest-sizes 10000,100000,1000000]
-                                      [--repeat 3] [--json FILE] [--png FILE]
+          [--table-sizes 1000,10000,100000] [--audit-size 10000] [--repeat 3] [--table-repeat 2]
+          [--quick] [--json FILE] [--png FILE]
 Figures go to benchmarks/results/bench_scale.json (and .png with matplotlib).
 """
 
