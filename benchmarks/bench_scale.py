@@ -17,12 +17,18 @@ snapshot, a snapshot log and a metadata log of the same length) are generated on
 * ``pyiceberg`` -- PyIceberg's ``StaticTable.from_metadata`` then ``fetch_manifest_entry`` on every
   manifest of the current snapshot: read and decode the entries (no validation).
 
+3. Tables of 1,000 / 10,000 / 100,000 data files with position and equality deletes
+   (`scale_table.write_table`): `iceberg-validate-table`, the reference reader's planning and
+   PyIceberg's `plan_files`; at `--audit-size` data files, the audit at local[1] and local[2] beside
+   a plain pyarrow scan of the same files (`scale_table_stages`).
+
 Each measurement runs in a child process of its own (the best of ``--repeat`` runs inside it), so
 its peak resident memory is its own. The figures are the time, the ratio to PyIceberg, the growth
 per decade (a linear stage grows about 10 times; a quadratic one 100 times) and the peak memory.
 
 Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--manifest-sizes 10000,100000,1000000]
-                                      [--repeat 3] [--json FILE] [--png FILE]
+          [--table-sizes 1000,10000,100000] [--audit-size 10000] [--repeat 3] [--table-repeat 2]
+          [--quick] [--json FILE] [--png FILE]
 Figures go to benchmarks/results/bench_scale.json (and .png with matplotlib).
 """
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import subprocess
@@ -37,6 +44,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from scale_table_stages import TABLE_MODULES, TABLE_READERS, TABLE_STAGES, table_series
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -123,7 +132,7 @@ def manifest_table(entries: int, directory: Path) -> Path:
     return Path(w.metadata_location.removeprefix("file:"))
 
 
-def _read_once(reader: str, path: Path) -> None:
+def _read_once(reader: str, path: Path) -> float | None:
     if reader == "spec_impl":
         from spec_impl.metadata.table_metadata import read_metadata_file
 
@@ -138,12 +147,15 @@ def _read_once(reader: str, path: Path) -> None:
 
         violations = validate_table(LocalFiles(), f"file:{path}")
         assert not violations, violations[:3]
-    else:
+    elif reader == "pyiceberg-manifests":
         from pyiceberg.table import StaticTable
 
         table = StaticTable.from_metadata(f"file://{path}")
         for manifest in table.current_snapshot().manifests(table.io):
             list(manifest.fetch_manifest_entry(table.io, discard_deleted=False))
+    else:
+        return TABLE_STAGES[reader](path)
+    return None
 
 
 # What each reader imports, imported before the clock starts.
@@ -152,11 +164,13 @@ READER_MODULES = {
     "pyiceberg": ["pyiceberg.table.metadata"],
     "spec_impl-manifests": ["spec_impl.manifests.tree", "spec_impl.manifests.validate"],
     "pyiceberg-manifests": ["pyiceberg.table", "pyiceberg.io.pyarrow"],
+    **TABLE_MODULES,
 }
 
 
 def measure_child(reader: str, path: str, repeat: int) -> None:
-    """In the child: read the file `repeat` times, print the best time and the peak memory as JSON."""
+    """In the child: read the file `repeat` times, print the best time and the peak memory as JSON.
+    A stage that times itself returns its seconds (infinity for a warm-up run that does not count)."""
     import importlib
 
     for module in READER_MODULES[reader]:
@@ -164,10 +178,19 @@ def measure_child(reader: str, path: str, repeat: int) -> None:
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        _read_once(reader, Path(path))
-        best = min(best, time.perf_counter() - started)
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": best, "peak_mib": peak_mib}))
+        timed = _read_once(reader, Path(path))
+        best = min(best, time.perf_counter() - started if timed is None else timed)
+    print(json.dumps({"seconds": best, "peak_mib": peak_mib()}))
+
+
+def peak_mib() -> float:
+    """This process's peak resident memory since it started its program. Linux carries ru_maxrss
+    over an exec (the forked copy of the parent counts), so VmHWM of /proc/self/status comes first."""
+    try:
+        line = next(x for x in Path("/proc/self/status").read_text().splitlines() if x.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def measure(reader: str, path: Path, repeat: int) -> dict | None:
@@ -215,19 +238,23 @@ def _metadata_file(n: int, directory: Path) -> Path:
     return path
 
 
-def run(sizes: list[int], manifest_sizes: list[int], repeat: int) -> dict:
-    return {
-        "benchmark": "table metadata (snapshots) and manifests (entries): read and validate against size",
+def run(sizes: list[int], manifest_sizes: list[int], repeat: int, table: dict) -> dict:
+    """Every series; `table`: the table sizes, the size the audit runs at and the repeat there."""
+    doc = {
+        "benchmark": "table metadata (snapshots), manifests (entries) and tables (data files with deletes): "
+        "validate, plan and audit against size",
         "machine": {"python": platform.python_version(), "cpus": _cpus()},
         "repeat": repeat,
         "metadata": _series("metadata", sizes, repeat, _metadata_file),
         "manifests": _series("manifests", manifest_sizes, repeat, manifest_table),
     }
+    with tempfile.TemporaryDirectory() as tmp:
+        doc["table"] = table_series(table["sizes"], table["audit_size"], table["repeat"], measure, Path(tmp))
+    doc["load_average_at_end"] = [round(x, 1) for x in os.getloadavg()]
+    return doc
 
 
 def _cpus() -> int:
-    import os
-
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -250,38 +277,66 @@ def plot(doc: dict, png: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    titles = {"metadata": "snapshots in the metadata file", "manifests": "entries in the manifest"}
-    for ax, (kind, label) in zip(axes, titles.items()):
-        for reader in READERS:
-            points = [(r["size"], r[reader]["seconds"]) for r in doc[kind] if r[reader]]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    panels = {
+        "metadata": ("snapshots in the metadata file", "read (and validate)", doc["metadata"], READERS),
+        "manifests": ("entries in the manifest", "read (and validate)", doc["manifests"], READERS),
+        "table": ("data files in the table (with deletes)", "validate and plan", doc["table"]["tables"], TABLE_READERS),
+    }
+    for ax, (kind, (label, what, rows, readers)) in zip(axes, panels.items()):
+        for reader in readers:
+            points = [(r["size"], r[reader]["seconds"]) for r in rows if r[reader]]
             if points:
                 ax.plot(*zip(*points), marker="o", label=reader)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(label)
         ax.set_ylabel("seconds (best of runs)")
-        ax.set_title(f"{kind}: read (and validate) against size")
+        ax.set_title(f"{kind}: {what} against size")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 
 
+QUICK = {
+    "sizes": "100,1000",
+    "manifest_sizes": "100,1000",
+    "table_sizes": "100,1000",
+    "audit_size": 0,
+    "repeat": 1,
+    "table_repeat": 1,
+}
+
+
+def _ints(text: str) -> list[int]:
+    return [int(s) for s in text.split(",") if s]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="snapshot counts, comma-separated")
     parser.add_argument("--manifest-sizes", default="10000,100000,1000000", help="manifest entry counts")
+    parser.add_argument("--table-sizes", default="1000,10000,100000", help="data files in the tables with deletes")
+    parser.add_argument(
+        "--audit-size", type=int, default=10000, help="the table size the audit and the pyarrow scan run at (0: none)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
+    parser.add_argument("--table-repeat", type=int, default=2, help="runs per measurement on the tables")
+    parser.add_argument(
+        "--quick", action="store_true", help="small sizes, one run each, no audit: checks that the script works"
+    )
     parser.add_argument("--json", type=Path, default=RESULTS / "bench_scale.json", help="where the figures go")
     parser.add_argument("--png", type=Path, default=None, help="a plot of time against size (needs matplotlib)")
     parser.add_argument("--child", nargs=2, metavar=("READER", "FILE"), help=argparse.SUPPRESS)
+    if parser.parse_known_args(argv)[0].quick:  # small defaults; the sizes given still count
+        parser.set_defaults(**QUICK)
     args = parser.parse_args(argv)
     if args.child:
         measure_child(args.child[0], args.child[1], args.repeat)
         return 0
-    sizes = [int(s) for s in args.sizes.split(",")]
-    doc = run(sizes, [int(s) for s in args.manifest_sizes.split(",")], args.repeat)
+    table = {"sizes": _ints(args.table_sizes), "audit_size": args.audit_size or None, "repeat": args.table_repeat}
+    doc = run(_ints(args.sizes), _ints(args.manifest_sizes), args.repeat, table)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"figures: {args.json}")
