@@ -455,6 +455,9 @@ def specs() -> Iterator[CaseSpec]:
         yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
     yield from _manifest_files()
     yield from _upgrades()
+    from spec_impl.vectors.families import _v4_entry_cases  # builds on Table and files() of this module
+
+    yield from _v4_entry_cases.specs()
 
 
 def _manifest_files() -> Iterator[CaseSpec]:
@@ -514,6 +517,13 @@ def _manifest_files() -> Iterator[CaseSpec]:
         "v4-read-manifest",
         file_base64=with_record({"record_count": None}, schema=lax),
     )
+    yield case(
+        "v4.entry.required",
+        "unknown-file-format",
+        "file_format 'csv': the format name is avro, orc, parquet or puffin",
+        "v4-read-manifest",
+        file_base64=with_record({"file_format": "csv"}),
+    )
     yield from _malformed_entries(records[0])
 
 
@@ -554,6 +564,7 @@ def _malformed_entries(record: dict) -> Iterator[CaseSpec]:
         ("version_info", ["null", "long"], 7),
         ("key_metadata", ["null", "string"], "k"),
         ("deletion_vector", ["null", "long"], 5),
+        ("partition_spec_id", ["null", "string"], "0"),
     ):
         yield case(
             "v4.entry.required",

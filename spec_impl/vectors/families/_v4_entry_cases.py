@@ -1,0 +1,144 @@
+"""More v4 trees for the validator and the replay: data DVs stored the wrong way, equality delete
+files (added, scoped by partition spec, without equality_ids), a carried entry whose snapshot_id is
+left to inheritance, and a manifest list given as a snapshot's root (proposal "Proposed Manifest
+Structure", "Root Manifests" 1.d, "Commit Procedure", "Proposal").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+
+from spec_impl.v4.commits import append, row_delta
+from spec_impl.v4.entries import EXISTING, DeletionVectorRef, equality_delete
+from spec_impl.v4.files import write_manifest
+from spec_impl.vectors.cases import CaseSpec, case
+from spec_impl.vectors.families.v4_root_manifests import D, L, Table, files
+
+
+def EQ(n: int) -> str:
+    return f"{L}/data/eq{n}.parquet"
+
+
+def _data_dv_table() -> Table:
+    """D1, then a row delta adding D2 and a data DV for D1 in a Puffin file (root entry 2)."""
+    t = Table()
+    t.apply(append, files(1))
+    t.apply(row_delta, {D(1): [0, 3]}, add=files(2))
+    return t
+
+
+def _equality_delete_table() -> Table:
+    """D1 (spec 0) and D2 (spec 1), then an equality delete file of spec 0 on field 1 (root entry 2)."""
+    t = Table()
+    t.apply(append, [*files(1), *(dataclasses.replace(f, partition_spec_id=1) for f in files(2))])
+    t.apply(append, [equality_delete(EQ(1), 2)])
+    return t
+
+
+def _edited(build: Callable[[], Table], index: int, **changes) -> Callable[[], Table]:
+    """The table of `build` with root entry `index` of its last commit rewritten with `changes`."""
+
+    def edited() -> Table:
+        t = build()
+        c = t.commits[-1]
+        entries = list(c.written)
+        entries[index] = dataclasses.replace(entries[index], **changes)
+        t.files[c.root.location] = write_manifest("root", entries)
+        return t
+
+    return edited
+
+
+def _inline_data_dv() -> Table:
+    t = _data_dv_table()
+    dv = t.commits[-1].written[2].deletion_vector
+    blob = t.files[t.commits[-1].written[2].location][dv.offset : dv.offset + dv.size_in_bytes]
+    return _edited(_data_dv_table, 2, deletion_vector=DeletionVectorRef(inline_content=blob))()
+
+
+def _manifest_list_root() -> Table:
+    """A v4 snapshot whose root location names a v3 manifest list (the first v3 snapshot's)."""
+    from spec_impl.manifests.inheritance import ADDED as V3_ADDED
+    from spec_impl.manifests.writer import TreeWriter, data_file as v3_data_file, entry as v3_entry
+
+    schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"}]}
+    w = TreeWriter(L, 3, schema)
+    w.commit(1, "append", [w.write_manifest("m1.avro", [v3_entry(V3_ADDED, v3_data_file(D(1), 10))])])
+    t = Table()
+    t.apply(append, files(1))
+    listing = next(p for p in w.files if "snap-" in p)
+    t.files[t.commits[-1].root.location] = w.files[listing]
+    return t
+
+
+INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
+    (
+        "v4.dv.storage",
+        "inline-data-dv",
+        "a data DV (type 1) whose deletion-vector-v1 blob is inline, not in a Puffin file",
+        _inline_data_dv,
+    ),
+    (
+        "v4.dv.storage",
+        "data-dv-without-size",
+        "a data DV in a Puffin file with an offset and no size_in_bytes",
+        _edited(_data_dv_table, 2, deletion_vector=DeletionVectorRef(4, None)),
+    ),
+    (
+        "v4.dv.storage",
+        "data-dv-without-offset",
+        "a data DV in a Puffin file with a size_in_bytes and no offset",
+        _edited(_data_dv_table, 2, deletion_vector=DeletionVectorRef(None, 44)),
+    ),
+    (
+        "v4.status.added",
+        "new-equality-delete-as-existing",
+        "the commit's new equality delete file marked EXISTING (adding deletes is the procedure of adding files)",
+        _edited(_equality_delete_table, 2, status=EXISTING, snapshot_id=2, sequence_number=2, file_sequence_number=2),
+    ),
+    (
+        "v4.entry.equality-ids",
+        "equality-delete-without-ids",
+        "an equality delete file entry (type 2) without equality_ids",
+        _edited(_equality_delete_table, 2, equality_ids=None),
+    ),
+    (
+        "v4.root.carried-existing",
+        "carried-snapshot-id-null",
+        "D1 carried EXISTING from the parent with a null snapshot_id: it inherits the child snapshot's id, "
+        "not the id of the snapshot that added D1",
+        _edited(_data_dv_table, 0, snapshot_id=None),
+    ),
+    (
+        "v4.manifest.metadata",
+        "manifest-list-as-root",
+        "a snapshot whose root is a v3 manifest list (format-version 3, no content root): manifest lists are "
+        "no longer used",
+        _manifest_list_root,
+    ),
+]
+
+
+def specs() -> Iterator[CaseSpec]:
+    from spec_impl.vectors.families.v4_root_manifests import _note
+
+    for rule, slug, description, build in INVALID:
+        yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
+    t = _equality_delete_table()
+    yield case(
+        "v4.tree.depth",
+        "equality-delete-added-valid",
+        "an equality delete file added at the root as an ADDED entry, D1 and D2 carried EXISTING: a valid snapshot",
+        "v4-validate",
+        **t.inputs(),
+    )
+    yield case(
+        "v4.replay.live-files",
+        "equality-delete-by-spec",
+        "an equality delete file of spec 0 applies to D1 (spec 0, older) and not to D2 (spec 1): partition "
+        "tuples are gone, the spec still scopes equality deletes",
+        "v4-replay",
+        note=_note("v4.replay.live-files"),
+        **t.inputs(parent=False),
+    )
