@@ -120,7 +120,49 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
 ]
 
 
+def _lineage_table(explicit: int | None = None) -> Table:
+    """D1, D2, D3 (10, 20, 30 rows) ADDED in a new data manifest; D2 with first_row_id `explicit`."""
+    t = Table()
+    added = files(1, 2, 3)
+    if explicit is not None:
+        added[1] = dataclasses.replace(added[1], first_row_id=explicit)
+    t.apply(append, added, layout="manifest")
+    return t
+
+
+LINEAGE: list[tuple[str, str, Callable[[], Table]]] = [
+    (
+        "from-manifest",
+        "the data manifest's root entry has first_row_id 100: D1, D2, D3 start at 100, 110 and 130",
+        _edited(_lineage_table, 0, first_row_id=100),
+    ),
+    (
+        "explicit-kept",
+        "first_row_id 100 on the manifest, 500 on D2: D2 keeps 500, D1 and D3 take 100 and 110",
+        _edited(lambda: _lineage_table(500), 0, first_row_id=100),
+    ),
+    (
+        "manifest-without",
+        "no first_row_id on the manifest: the data files have none",
+        _lineage_table,
+    ),
+    (
+        "root-file-explicit",
+        "a data file in the root with first_row_id 7 keeps it",
+        _edited(_data_dv_table, 1, first_row_id=7),
+    ),
+]
+
+
 def specs() -> Iterator[CaseSpec]:
+    for slug, description, build in LINEAGE:
+        yield case(
+            "v4.lineage.first-row-id",
+            slug,
+            f"row lineage: {description}",
+            "v4-replay",
+            **build().inputs(parent=False),
+        )
     from spec_impl.vectors.families.v4_root_manifests import _note
 
     for rule, slug, description, build in INVALID:
