@@ -36,6 +36,24 @@ def _equality_delete_table() -> Table:
     return t
 
 
+def _equality_file_table(equality_ids: tuple[int, ...], layout: str = "root") -> Table:
+    """D1, then an equality delete file on `equality_ids` whose Parquet file (columns 1 id, 2 data)
+    is in the tree's inputs."""
+    from spec_impl.metadata.schema import parse_schema
+    from spec_impl.scan.arrow_values import write_parquet
+
+    t = Table()
+    t.apply(append, files(1))
+    t.apply(append, [equality_delete(EQ(1), 2, equality_ids=equality_ids)], layout=layout)
+    fields = [
+        {"id": 1, "name": "id", "required": True, "type": "long"},
+        {"id": 2, "name": "data", "required": False, "type": "string"},
+    ]
+    schema = parse_schema({"type": "struct", "schema-id": 0, "fields": fields}, 2)
+    t.files[EQ(1)] = write_parquet([{1: 5, 2: "a"}, {1: 7, 2: None}], schema)
+    return t
+
+
 def _edited(build: Callable[[], Table], index: int, **changes) -> Callable[[], Table]:
     """The table of `build` with root entry `index` of its last commit rewritten with `changes`."""
 
@@ -104,6 +122,18 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
         _edited(_equality_delete_table, 2, equality_ids=None),
     ),
     (
+        "v4.equality-delete.columns",
+        "equality-id-not-in-file",
+        "an equality delete file on field 3, which its Parquet file (fields 1 and 2) does not have",
+        lambda: _equality_file_table((3,)),
+    ),
+    (
+        "v4.equality-delete.columns",
+        "equality-id-not-in-leaf-file",
+        "an equality delete file of a delete manifest on fields 1 and 3; the file has fields 1 and 2",
+        lambda: _equality_file_table((1, 3), "manifest"),
+    ),
+    (
         "v4.root.carried-existing",
         "carried-snapshot-id-null",
         "D1 carried EXISTING from the parent with a null snapshot_id: it inherits the child snapshot's id, "
@@ -167,6 +197,15 @@ def specs() -> Iterator[CaseSpec]:
 
     for rule, slug, description, build in INVALID:
         yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
+    for ids, layout in (((1,), "root"), ((1, 2), "manifest")):
+        yield case(
+            "v4.equality-delete.columns",
+            f"equality-ids-{'-'.join(map(str, ids))}-in-{layout}",
+            f"an equality delete file ({'in the root' if layout == 'root' else 'in a delete manifest'}) on fields "
+            f"{list(ids)}, columns of its Parquet file: a valid snapshot",
+            "v4-validate",
+            **_equality_file_table(ids, layout).inputs(),
+        )
     t = _equality_delete_table()
     yield case(
         "v4.tree.depth",
