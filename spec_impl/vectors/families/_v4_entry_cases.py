@@ -13,7 +13,7 @@ from spec_impl.v4.commits import append, row_delta
 from spec_impl.v4.entries import EXISTING, DeletionVectorRef, equality_delete
 from spec_impl.v4.files import write_manifest
 from spec_impl.vectors.cases import CaseSpec, case
-from spec_impl.vectors.families.v4_root_manifests import D, L, Table, files
+from spec_impl.vectors.families._v4_tables import D, L, Table, _note, files
 
 
 def EQ(n: int) -> str:
@@ -193,8 +193,6 @@ def specs() -> Iterator[CaseSpec]:
             "v4-replay",
             **build().inputs(parent=False),
         )
-    from spec_impl.vectors.families.v4_root_manifests import _note
-
     for rule, slug, description, build in INVALID:
         yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
     for ids, layout in (((1,), "root"), ((1, 2), "manifest")):
