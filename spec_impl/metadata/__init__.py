@@ -13,5 +13,6 @@ from spec_impl.metadata import (
     sorting,  # noqa: F401
     table_metadata,
     versions,
+    view_history,
     view_metadata,
 )

@@ -81,6 +81,7 @@ ROLES: dict[str, str] = {
             "check-position-deletes",
             "check-parquet-schema",
             "partition-spec-findings",
+            "view-findings",
         ),
         VALIDATOR,
     ),

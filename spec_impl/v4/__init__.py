@@ -48,8 +48,10 @@ Open questions and the interpretation chosen
    targets a data file of that data manifest.
 9. Partition tuples are removed (Open Question 4): the replay gives every file the empty
    partition of its `partition_spec_id`; equality deletes are scoped by spec only.
-10. `first_row_id` and `content_stats` are carried but not checked (row lineage is not part of
-   this proposal's text); `sort_order_id` only on type 0 and `equality_ids` only on type 2.
+10. `first_row_id` of a data manifest's root entry is inherited by the data files of its leaf that
+   have none, as v3 assigns first_row_id from a manifest-list row (v4.lineage.first-row-id); a
+   data file in the root keeps its own (the proposal gives no other source). `content_stats` is
+   not modelled; `sort_order_id` only on type 0 and `equality_ids` only on type 2.
 """
 
 from spec_impl.v4.sections import (  # noqa: F401  (the package's names, as before)

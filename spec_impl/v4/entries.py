@@ -39,7 +39,8 @@ register(
         SECTION_STRUCTURE,
         "content_type, location, file_format, partition_spec_id and record_count are present and not null; "
         "version_info.status when version_info is present; every present field has the type of the field table "
-        "(int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists)",
+        "(int, long, string, bytes, the version_info, deletion_vector and manifest_stats structs, lists); "
+        "file_format names avro, orc, parquet or puffin (compared case-insensitively, as v1-v3 readers do)",
         *V4,
     ),
 )
@@ -61,6 +62,7 @@ ROOT_ONLY = (
 MANIFEST_TYPES = (DATA_MANIFEST, DELETE_MANIFEST)
 FILE_TYPES = (DATA, POSITION_DELETE, EQUALITY_DELETE)
 EXISTING, ADDED, DELETED = 0, 1, 2
+FILE_FORMATS = ("avro", "orc", "parquet", "puffin")  # "String file format name, avro, orc, parquet, or puffin"
 STATUS_NAMES = {0: "EXISTING", 1: "ADDED", 2: "DELETED"}
 
 R, O = "required", "optional"
@@ -255,6 +257,10 @@ class ContentEntry:
                     "v4.entry.required", f"{where}: content entry field {name} is required", r.get("location")
                 )
         check_shape(r, CONTENT_ENTRY, where)
+        if r["file_format"].lower() not in FILE_FORMATS:
+            raise InvalidInput(
+                "v4.entry.required", f"{where}: file_format is avro, orc, parquet or puffin", r["file_format"]
+            )
         if r["content_type"] not in CONTENT_TYPES:
             raise InvalidInput("v4.entry.content-type", f"{where}: content_type must be 0..5", r["content_type"])
         vi = r.get("version_info")

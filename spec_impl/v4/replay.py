@@ -7,8 +7,9 @@ files"), "Root Manifests" 1.e (a manifest DV deletes rows of a leaf manifest), v
 ("Inherited when null", "Deletes are not used in scans"), "Upgrade" (v3 manifests as leaves).
 
 Inheritance: root entries inherit snapshot_id and (ADDED only) sequence numbers from the snapshot;
-leaf entries from their manifest's root entry; v1-v3 leaves as `spec_impl.manifests.inheritance`
-does from a manifest-list row built of that root entry.
+leaf entries from their manifest's root entry (and a data manifest's first_row_id, assigned as v3
+does); v1-v3 leaves as `spec_impl.manifests.inheritance` does from a manifest-list row built of
+that root entry.
 """
 
 from __future__ import annotations
@@ -70,6 +71,14 @@ register(
         SECTION_ROOT,
         "The live files are the live (not DELETED) file entries of the root and of its live leaf manifests, "
         "without the leaf entries whose ordinal a live manifest DV of that manifest deletes",
+        *V4,
+    ),
+    Rule(
+        "v4.lineage.first-row-id",
+        f"{SECTION_STRUCTURE} (first_row_id)",
+        "A data manifest's root entry first_row_id is the first _row_id of the data files of its leaf whose "
+        "first_row_id is null, assigned in file order by their record counts as v3 assigns them from a "
+        "manifest-list row; a data file's own first_row_id is kept",
         *V4,
     ),
     Rule(
@@ -182,7 +191,29 @@ def read_leaf(read: Any, manifest: ContentEntry) -> tuple[ManifestFile, tuple[Co
                 e.location,
             )
         out.append(inherit(e, manifest.snapshot_id, manifest.sequence_number, where))
-    return f, tuple(out)
+    return f, _with_first_row_ids(manifest, out)
+
+
+@implements("v4.lineage.first-row-id")
+def _with_first_row_ids(manifest: ContentEntry, entries: list[ContentEntry]) -> tuple[ContentEntry, ...]:
+    """The leaf's entries with first_row_id inherited from the data manifest's root entry (rule
+    v4.lineage.first-row-id), by the v3 assignment (`inheritance.file_first_row_ids`)."""
+    if manifest.content_type != DATA_MANIFEST or manifest.first_row_id is None:
+        return tuple(entries)
+    v3_form = [
+        {
+            "status": e.status,
+            "data_file": {
+                "content": e.content_type,
+                "file_path": e.location,
+                "record_count": e.record_count,
+                "first_row_id": e.first_row_id,
+            },
+        }
+        for e in entries
+    ]
+    firsts = inheritance.file_first_row_ids(manifest.first_row_id, v3_form)
+    return tuple(e if first == e.first_row_id else replace(e, first_row_id=first) for e, first in zip(entries, firsts))
 
 
 def _v3_entries(f: ManifestFile, manifest: ContentEntry) -> list[dict[str, Any]]:

@@ -31,7 +31,8 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
-  files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV)}
+  files, "deletes": per data file the deletes that apply ("path" or "path@offset" for a DV), "first-row-ids": per
+  data file its first_row_id, explicit or inherited (only the files that have one; absent when none has)}
 - v4-validate: input keys: files, root, parent? (the parent snapshot's root); output: sorted rule ids of the violations
   ([] = valid)
 - v4-read-manifest: input keys: file-base64 (a v4 manifest); output: each entry's [content_type, status, location]
@@ -196,7 +197,11 @@ def _v4_replay(inp: dict, revision: str) -> dict:
 
     live = replay(_tree_files(inp).read, _v4_root(inp["root"]))
     deletes = {path: sorted(_v4_key(k) for k in keys) for path, keys in live.applicable_deletes().items()}
-    return {"data-files": sorted(live.data_files), "deletes": deletes}
+    out = {"data-files": sorted(live.data_files), "deletes": deletes}
+    first = {path: e.first_row_id for path, e in sorted(live.data_files.items()) if e.first_row_id is not None}
+    if first:  # row lineage (v4.lineage.first-row-id): only for trees that carry first_row_id
+        out["first-row-ids"] = first
+    return out
 
 
 def _v4_key(key: tuple) -> str:

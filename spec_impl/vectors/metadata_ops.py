@@ -6,6 +6,8 @@
   writes it
 - read-view-metadata: input keys: document; output: the view as the revision writes it, absent optional values spelled
   out
+- view-findings: input keys: document (view metadata); output: sorted rule ids of the writer findings of the file's
+  history (version ids, versions kept, version log); view.version-log-current is a should, the others musts
 - parse-schema: input keys: schema, format-version; output: the schema JSON as the version writes it
 - check-evolution: input keys: from, to, format-version, last-column-id?, partition-specs?; output: sorted rule ids of
   the violations ([] = allowed)
@@ -43,7 +45,17 @@ from collections.abc import Callable
 
 from spec_impl import revisions
 from spec_impl.manifests import avro_schemas, inheritance
-from spec_impl.metadata import evolution, partitioning, projection, retention, schema, snapshots, sorting, view_metadata
+from spec_impl.metadata import (
+    evolution,
+    partitioning,
+    projection,
+    retention,
+    schema,
+    snapshots,
+    sorting,
+    view_history,
+    view_metadata,
+)
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
 from spec_impl.vectors.encoding import decode, encode
@@ -225,6 +237,11 @@ def _read_view_metadata(inp: dict, revision: str) -> dict:
     return out
 
 
+def _view_findings(inp: dict, revision: str) -> list[str]:
+    view = view_metadata.parse_view_metadata(inp["document"], revision)
+    return sorted({f.rule for f in view_history.view_findings(view)})
+
+
 def _inherit(inp: dict, revision: str) -> dict:
     entries = inheritance.inherit_entries(inp["manifest"], inp["entries"], inp["format-version"])
     out: dict[str, Any] = {"entries": entries, "min-sequence-number": inheritance.min_sequence_number(entries)}
@@ -256,6 +273,7 @@ METADATA_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-metadata-file": _read_metadata_file,
     "write-table-metadata": _write_table_metadata,
     "read-view-metadata": _read_view_metadata,
+    "view-findings": _view_findings,
     "parse-schema": _parse_schema,
     "check-evolution": _check_evolution,
     "project": _project,
@@ -280,6 +298,7 @@ INPUT_KEYS = {
     "read-metadata-file": ["file-base64"],
     "write-table-metadata": ["document"],
     "read-view-metadata": ["document"],
+    "view-findings": ["document"],
     "parse-schema": ["schema", "format-version"],
     "check-evolution": ["from", "to", "format-version"],
     "project": ["file-schema", "read-schema", "rows"],

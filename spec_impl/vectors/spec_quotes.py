@@ -232,6 +232,12 @@ QUOTES: dict[tuple[str, str], str] = {
         "A transform that is used to produce values to be sorted on from the source column(s)."
     ),
     ("view.format-version", "View Metadata"): ("Currently, this must be 1."),
+    ("view.version-id-first", "View Metadata"): "Set to ‘1’ when the view is first created.",
+    ("view.version-id-increasing", "Versions"): "Monotonically increasing id indicating the version of the view.",
+    ("view.version-log-current", "View Metadata"): (
+        "Each time the current-version-id is changed, a new entry should be added with the last-updated-ms and "
+        "the new current-version-id."
+    ),
     ("partition-spec.json", "Partition Specs"): (
         "Each partition field in fields is stored as a JSON object with the following properties."
     ),

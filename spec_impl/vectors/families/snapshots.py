@@ -9,7 +9,7 @@ corrected into valid JSON."""
 
 from __future__ import annotations
 
-from spec_impl.vectors.families import _snapshot_json, _snapshot_retention, _snapshot_tables, _views
+from spec_impl.vectors.families import _snapshot_json, _snapshot_retention, _snapshot_tables, _view_history, _views
 
 NAME = "snapshots-and-views"
 DESCRIPTION = (
@@ -23,3 +23,4 @@ def specs():
     yield from _snapshot_tables.specs()
     yield from _snapshot_retention.specs()
     yield from _views.specs()
+    yield from _view_history.specs()

@@ -9,64 +9,19 @@ import base64
 import dataclasses
 from collections.abc import Callable, Iterator
 
-from spec_impl.manifests.tree import InMemoryFiles
-from spec_impl.v4 import PROVISIONAL_RULES
-from spec_impl.v4.commits import TableState, append, compact, delete_files, overwrite, row_delta
+from spec_impl.v4.commits import append, compact, delete_files, overwrite, row_delta
 from spec_impl.v4.entries import ADDED, DELETED, EXISTING, DeletionVectorRef, data_file
 from spec_impl.v4.files import inline_manifest_dv, write_manifest
-from spec_impl.v4.replay import SnapshotRoot, replay
-from spec_impl.v4.validate import validate_snapshot
+from spec_impl.v4.replay import replay
 from spec_impl.vectors.cases import CaseSpec, case
+from spec_impl.vectors.families import _v4_entry_cases
+from spec_impl.vectors.families._v4_tables import D, L, Table, _note, files
 
 NAME = "v4-root-manifests"
 DESCRIPTION = (
     "Format v4 proposal (Single File Commits): root manifests, content entries, manifest delete vectors, "
     "commit procedures"
 )
-
-L = "s3://b/t"
-
-
-def D(n: int) -> str:
-    return f"{L}/data/d{n}.parquet"
-
-
-def files(*ns: int) -> list:
-    return [data_file(D(n), 10 * n) for n in ns]
-
-
-class Table:
-    """Commits applied in order (each validated against its parent), every file kept."""
-
-    def __init__(self):
-        self.files: dict[str, bytes] = {}
-        self.state = TableState.empty(L)
-        self.commits: list = []
-
-    def read(self, path: str) -> bytes:
-        return InMemoryFiles(self.files).read(path)
-
-    def apply(self, fn: Callable, *args, **kw):
-        c = fn(self.state, self.read, len(self.commits) + 1, *args, **kw)
-        self.files.update(c.files)
-        parent = self.commits[-1].root if self.commits else None
-        assert validate_snapshot(self.read, c.root, parent) == [], fn.__name__
-        self.commits.append(c)
-        self.state = c.state
-        return c
-
-    def inputs(self, parent: bool = True) -> dict:
-        """The last snapshot's tree, inline: files, root (and its parent's root, for validation)."""
-        c = self.commits[-1]
-        out = {"files": {p: base64.b64encode(d).decode() for p, d in sorted(self.files.items())}, "root": _root(c.root)}
-        if parent and len(self.commits) > 1:
-            out["parent"] = _root(self.commits[-2].root)
-        return out
-
-
-def _root(r: SnapshotRoot) -> dict:
-    return {"location": r.location, "snapshot-id": r.snapshot_id, "sequence-number": r.sequence_number}
-
 
 # --- the proposal's examples ---------------------------------------------------------------------------
 
@@ -426,14 +381,6 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
 ]
 
 
-def _note(rule: str) -> str | None:
-    return (
-        "provisional: the rule rests on an interpretation of the proposal (spec_impl/v4/__init__.py)"
-        if rule in PROVISIONAL_RULES
-        else None
-    )
-
-
 def specs() -> Iterator[CaseSpec]:
     for slug, description, t in _examples():
         yield case(
@@ -455,6 +402,7 @@ def specs() -> Iterator[CaseSpec]:
         yield case(rule, slug, f"invalid tree: {description}", "v4-validate", note=_note(rule), **build().inputs())
     yield from _manifest_files()
     yield from _upgrades()
+    yield from _v4_entry_cases.specs()
 
 
 def _manifest_files() -> Iterator[CaseSpec]:
@@ -514,6 +462,13 @@ def _manifest_files() -> Iterator[CaseSpec]:
         "v4-read-manifest",
         file_base64=with_record({"record_count": None}, schema=lax),
     )
+    yield case(
+        "v4.entry.required",
+        "unknown-file-format",
+        "file_format 'csv': the format name is avro, orc, parquet or puffin",
+        "v4-read-manifest",
+        file_base64=with_record({"file_format": "csv"}),
+    )
     yield from _malformed_entries(records[0])
 
 
@@ -554,6 +509,7 @@ def _malformed_entries(record: dict) -> Iterator[CaseSpec]:
         ("version_info", ["null", "long"], 7),
         ("key_metadata", ["null", "string"], "k"),
         ("deletion_vector", ["null", "long"], 5),
+        ("partition_spec_id", ["null", "string"], "0"),
     ):
         yield case(
             "v4.entry.required",
