@@ -19,8 +19,10 @@ projection, pruning), computed by the reference (see ops.py for values).
   predicate on the row's partition tuple
 - evaluate-metrics: input keys: schema, predicate, mode, record-count, metrics; output: inclusive: whether a row may
   match; strict: whether every row matches
-- evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? ({"added", "existing"}: the
-  manifest list's added_files_count and existing_files_count, each may be null); output: whether a file of the manifest
+- evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? (the manifest list's counts,
+  each may be null or absent: "added", "existing", "deleted" for added/existing/deleted_files_count, "added-rows",
+  "existing-rows", "deleted-rows" for the row counts), entries? ("live", the default: a scan's ADDED and EXISTING
+  entries; "deleted": the rows of DELETED entries, as a change log reads them); output: whether a file of the manifest
   may match
 
 Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
@@ -283,8 +285,10 @@ def _evaluate_manifest(inp: dict, revision: str) -> bool:
         raise InvalidInput(
             "partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed)
         )
-    counts = inp.get("file-counts")
-    if counts is not None and not manifest_counts.may_hold_live_files(counts.get("added"), counts.get("existing")):
+    counts, wanted = inp.get("file-counts"), inp.get("entries", manifest_counts.LIVE)
+    if wanted not in (manifest_counts.LIVE, manifest_counts.DELETED):
+        raise InvalidInput("file-pruning.manifest-counts", "entries is live or deleted", wanted)
+    if counts is not None and not manifest_counts.may_hold_wanted_rows(counts, wanted):
         return False
     return evaluators.manifest_might_match(expr, fields, claimed, revision)
 

@@ -276,16 +276,87 @@ _FILE_COUNTS = (
 )
 
 
+# (slug, the manifest list's counts, the entries a reader wants, what a reader may do): the deleted
+# file count (506) and the row counts (512-514), each "assumed to be non-zero" when null
+_OTHER_COUNTS = (
+    (
+        "rows-null-files-live",
+        {"added": 1, "existing": 0, "added-rows": None, "existing-rows": None},
+        "live",
+        "one ADDED file, both row counts null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "added-rows-null-existing-rows-zero",
+        {"added": 1, "existing": 2, "added-rows": None, "existing-rows": 0},
+        "live",
+        "added_rows_count null (assumed non-zero), existing_rows_count 0: the manifest must be read",
+    ),
+    (
+        "added-rows-zero-existing-rows-null",
+        {"added": 1, "existing": 2, "added-rows": 0, "existing-rows": None},
+        "live",
+        "added_rows_count 0, existing_rows_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "live-rows-zero",
+        {"added": 1, "existing": 2, "added-rows": 0, "existing-rows": 0},
+        "live",
+        "files whose rows count 0: the manifest holds no live row and may be skipped",
+    ),
+    (
+        "deleted-files-null",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "deleted-files-null-deleted-rows-one",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": 1},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count null, deleted_rows_count 1: the manifest must be read",
+    ),
+    (
+        "deleted-rows-null",
+        {"added": 0, "existing": 0, "deleted": 1, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_rows_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "deleted-files-zero",
+        {"added": 3, "existing": 0, "deleted": 0, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count 0: no DELETED entry, the manifest may be skipped",
+    ),
+    (
+        "deleted-rows-zero",
+        {"added": 3, "existing": 0, "deleted": 1, "deleted-rows": 0},
+        "deleted",
+        "a reader of DELETED entries, deleted_rows_count 0: no deleted row, the manifest may be skipped",
+    ),
+    (
+        "deleted-null-live-scan-zero",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": None},
+        "live",
+        "a scan, no ADDED or EXISTING file, the deleted counts null: no live entry, the manifest may be skipped",
+    ),
+)
+
+
 def _file_count_cases() -> Iterator[CaseSpec]:
-    """Rule file-pruning.manifest-counts: the manifest list's file counts, without summaries."""
-    for slug, added, existing, what in _FILE_COUNTS:
+    """Rule file-pruning.manifest-counts: the manifest list's counts, without summaries."""
+    inputs = [
+        (slug, {"added": added, "existing": existing}, None, what) for slug, added, existing, what in _FILE_COUNTS
+    ]
+    for slug, counts, wanted, what in inputs + list(_OTHER_COUNTS):
+        extra = {} if wanted is None else {"entries": wanted}
         yield case(
             "file-pruning.manifest-counts",
             slug,
-            f"manifest evaluation by file counts: {what}",
+            f"manifest evaluation by {'file' if wanted is None else 'the manifest list'} counts: {what}",
             "evaluate-manifest",
             fields=[{"name": "p", "type": "int"}],
             predicate={"type": "eq", "term": "p", "value": 1},
             summaries=None,
-            file_counts={"added": added, "existing": existing},
+            file_counts=counts,
+            **extra,
         )
