@@ -16,7 +16,7 @@ projection, pruning), computed by the reference (see ops.py for values).
   column row ({"field", "values"}) and schema; output: sorted rule ids of the violations
 - evaluate-predicate: input keys: schema, predicate, rows; output: the predicate's truth on each row
 - project-predicate: input keys: schema, spec, predicate, mode, rows; output: for each row, the truth of the projected
-  predicate on the row's partition tuple
+  predicate on the row's partition tuple (a field of an unknown transform has no value: the projection never names it)
 - evaluate-metrics: input keys: schema, predicate, mode, record-count, metrics; output: inclusive: whether a row may
   match; strict: whether every row matches
 - evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? (the manifest list's counts,
@@ -261,11 +261,14 @@ def _mode(inp: dict) -> str:
 def _project_predicate(inp: dict, revision: str) -> list[bool]:
     types, spec = _schema(inp), _spec(inp)
     projected = projection.project(parse_predicate(inp["predicate"], types), spec, types, _mode(inp), revision)
-    ptypes = P.column_types(partition_values.partition_struct(spec, types, revision))
+    # an unknown transform has no value to compute (rule transform.unknown), and the projection never
+    # names its field (its leaves project to true or false): the tuple holds the known fields only
+    known = [f for f in spec if f.transform.name is not None]
+    ptypes = P.column_types(partition_values.partition_struct(known, types, revision))
     out = []
     for row in _rows(inp, types):
-        tup = partition_values.row_partition(spec, types, row, revision)
-        out.append(P.evaluate(projected, {f.name: v for f, v in zip(spec, tup)}, ptypes))
+        tup = partition_values.row_partition(known, types, row, revision)
+        out.append(P.evaluate(projected, {f.name: v for f, v in zip(known, tup)}, ptypes))
     return out
 
 
