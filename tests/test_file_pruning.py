@@ -198,3 +198,15 @@ def test_null_row_and_deleted_counts_are_assumed_non_zero(counts, wanted, may_ho
     from spec_impl.metrics.manifest_counts import may_hold_wanted_rows
 
     assert may_hold_wanted_rows(counts, wanted) is may_hold
+
+
+def test_a_manifest_is_read_through_the_spec_that_wrote_it():
+    """file-pruning.manifest-spec: the same summaries read through the current spec would skip the
+    manifest (Scan Planning: "This conversion uses the partition spec used to write the manifest file.")."""
+    from spec_impl.vectors.families import metrics_evaluation as F
+    from spec_impl.vectors.planning_ops import PLANNING_OPS
+
+    (case,) = [c for c in F.specs() if c.rule == "file-pruning.manifest-spec" and c.slug == "old-spec-matches"]
+    assert PLANNING_OPS["plan-manifest"](case.input, "v3-adopted") is True
+    as_current = dict(case.input, manifest=dict(case.input["manifest"], **{"spec-id": 1}))
+    assert PLANNING_OPS["plan-manifest"](as_current, "v3-adopted") is False

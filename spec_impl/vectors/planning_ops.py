@@ -24,6 +24,9 @@ projection, pruning), computed by the reference (see ops.py for values).
   "existing-rows", "deleted-rows" for the row counts), entries? ("live", the default: a scan's ADDED and EXISTING
   entries; "deleted": the rows of DELETED entries, as a change log reads them); output: whether a file of the manifest
   may match
+- plan-manifest: input keys: schema, specs (the table's: each {"spec-id", "fields": the spec form below}), predicate
+  (on the table's columns), manifest ({"spec-id": its partition_spec_id, "summaries": one per field of that spec, or
+  null}); output: whether a file of the manifest may match
 
 Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
 (a column name), "transform"}`; rows objects by column name; values the vectors' value form; bounds
@@ -40,7 +43,7 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
-from spec_impl.expressions import evaluators, predicates as P, projection
+from spec_impl.expressions import evaluators, manifest_spec, predicates as P, projection
 from spec_impl.deletes import position_files, row_column
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
@@ -296,6 +299,15 @@ def _evaluate_manifest(inp: dict, revision: str) -> bool:
     return evaluators.manifest_might_match(expr, fields, claimed, revision)
 
 
+def _plan_manifest(inp: dict, revision: str) -> bool:
+    types = _schema(inp)
+    specs = {s["spec-id"]: _spec({"spec": s["fields"]}) for s in inp["specs"]}
+    m = inp["manifest"]
+    claimed = None if m["summaries"] is None else [_summary_in(s) for s in m["summaries"]]
+    expr = parse_predicate(inp["predicate"], types)
+    return manifest_spec.manifest_might_match_in_its_spec(expr, specs, m["spec-id"], types, claimed, revision)
+
+
 PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "column-metrics": _column_metrics,
     "check-column-metrics": _check_column_metrics,
@@ -309,6 +321,7 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "project-predicate": _project_predicate,
     "evaluate-metrics": _evaluate_metrics,
     "evaluate-manifest": _evaluate_manifest,
+    "plan-manifest": _plan_manifest,
 }
 
 INPUT_KEYS = {
@@ -324,4 +337,5 @@ INPUT_KEYS = {
     "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],
+    "plan-manifest": ["schema", "specs", "predicate", "manifest"],
 }

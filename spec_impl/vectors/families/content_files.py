@@ -51,7 +51,7 @@ DATA_FILE = {
     "null-value-counts": {"keys": [1, 2], "values": [0, 1]},
     "nan-value-counts": {"keys": [], "values": []},
     "lower-bounds": {"keys": [1, 2], "values": ["0100000000000000", "78"]},
-    "upper-bounds": {"keys": [1, 2], "values": ["0a00000000000000", "78"]},
+    "upper-bounds": {"keys": [1, 2], "values": ["0900000000000000", "78"]},
     "split-offsets": [4],
     "sort-order-id": 0,
 }
@@ -67,7 +67,7 @@ DATA_RECORD = {
     "null_value_counts": {"1": 0, "2": 1},
     "nan_value_counts": {},
     "lower_bounds": {"1": "0100000000000000", "2": "78"},
-    "upper_bounds": {"1": "0a00000000000000", "2": "78"},
+    "upper_bounds": {"1": "0900000000000000", "2": "78"},
     "split_offsets": [4],
     "sort_order_id": 0,
 }
@@ -90,6 +90,7 @@ EQUALITY_DELETES = {
     "file-size-in-bytes": 300,
     "equality-ids": [1],
     "key-metadata": "00000000000000000000000000000000",
+    "sort-order-id": 0,
 }
 PAIRS = (
     (
@@ -124,6 +125,7 @@ PAIRS = (
             "file_size_in_bytes": 300,
             "equality_ids": [1],
             "key_metadata": "00000000000000000000000000000000",
+            "sort_order_id": 0,
         },
     ),
 )
@@ -175,7 +177,7 @@ def _pair_cases() -> Iterator[CaseSpec]:
 
 def _bounds_cases() -> Iterator[CaseSpec]:
     rule = "content-file.json.bounds"
-    upper = {"keys": [1], "values": ["0A00000000000000"]}
+    upper = {"keys": [1], "values": ["0A00000000000000"]}  # upper-case, as the section's example
     yield _parse(
         rule,
         "upper-case-hex",

@@ -264,6 +264,7 @@ def _manifest_cases():
         summaries=None,
     )
     yield from _file_count_cases()
+    yield from _manifest_spec_cases()
 
 
 # (slug, added_files_count, existing_files_count, what a reader may do)
@@ -359,4 +360,55 @@ def _file_count_cases() -> Iterator[CaseSpec]:
             summaries=None,
             file_counts=counts,
             **extra,
+        )
+
+
+# The table's specs: spec 0 partitioned by identity(x), spec 1 (current) by truncate[10](x), each one
+# field at position 0, so summaries read through the wrong spec describe the other field.
+_EVOLVED_SPECS = [
+    {"spec-id": 0, "fields": [{"name": "x_identity", "source": "x", "transform": "identity"}]},
+    {"spec-id": 1, "fields": [{"name": "x_trunc", "source": "x", "transform": "truncate[10]"}]},
+]
+# (slug, predicate value, the manifest's spec id, the partition values it holds, what)
+_MANIFEST_SPEC = (
+    (
+        "old-spec-matches",
+        15,
+        0,
+        [15],
+        "x = 15 over a spec-0 manifest of x in [15, 15]: through spec 0 x_identity = 15 "
+        "may match; read through the current spec (x_trunc = 10) the summary [15, 15] would wrongly rule it out",
+    ),
+    ("old-spec-no-match", 25, 0, [15], "x = 25 over a spec-0 manifest of x in [15, 15]: no match"),
+    ("current-spec-matches", 15, 1, [10], "x = 15 over a spec-1 manifest of x_trunc in [10, 10]: may match"),
+    (
+        "current-spec-read-as-old",
+        10,
+        1,
+        [0, 20],
+        "x = 10 over a spec-1 manifest of x_trunc in [0, 20]: through "
+        "spec 1 x_trunc = 10 may match (reading it as spec 0 would too); its files hold x in [0, 29]",
+    ),
+    (
+        "old-spec-wide",
+        27,
+        0,
+        [21, 30],
+        "x = 27 over a spec-0 manifest of x in [21, 30]: may match, though x_trunc = 20 lies outside [21, 30]",
+    ),
+)
+
+
+def _manifest_spec_cases() -> Iterator[CaseSpec]:
+    """Rule file-pruning.manifest-spec: a manifest's summaries are read through the spec that wrote it."""
+    for slug, value, spec_id, values, what in _MANIFEST_SPEC:
+        yield case(
+            "file-pruning.manifest-spec",
+            slug,
+            f"manifest evaluation through the manifest's own partition spec: {what}",
+            "plan-manifest",
+            schema=_schema("x"),
+            specs=_EVOLVED_SPECS,
+            predicate={"type": "eq", "term": "x", "value": value},
+            manifest={"spec-id": spec_id, "summaries": [_summary("long", values)]},
         )
