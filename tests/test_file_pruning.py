@@ -176,6 +176,37 @@ def test_every_registered_pruning_rule_is_named_here():
 )
 def test_only_two_known_zero_file_counts_prove_a_manifest_empty(added, existing, live):
     """file-pruning.manifest-counts: a null count is assumed to be non-zero (Manifest Lists)."""
-    from spec_impl.metrics.manifest_counts import may_hold_live_files
+    from spec_impl.metrics.manifest_counts import may_hold_wanted_rows
 
-    assert may_hold_live_files(added, existing) is live
+    assert may_hold_wanted_rows({"added": added, "existing": existing}) is live
+
+
+@pytest.mark.parametrize(
+    "counts, wanted, may_hold",
+    [
+        ({"added": 1, "existing": 0, "added-rows": None, "existing-rows": 0}, "live", True),
+        ({"added": 1, "existing": 0, "added-rows": 0, "existing-rows": 0}, "live", False),
+        ({"added": 1, "existing": 1, "added-rows": 0, "existing-rows": None}, "live", True),
+        ({"added": 0, "existing": 0, "deleted": None}, "deleted", True),
+        ({"added": 0, "existing": 0, "deleted": 0}, "deleted", False),
+        ({"deleted": 2, "deleted-rows": None}, "deleted", True),
+        ({"deleted": 2, "deleted-rows": 0}, "deleted", False),
+    ],
+)
+def test_null_row_and_deleted_counts_are_assumed_non_zero(counts, wanted, may_hold):
+    """file-pruning.manifest-counts: 506, 512-514 are assumed to be non-zero when null (Manifest Lists)."""
+    from spec_impl.metrics.manifest_counts import may_hold_wanted_rows
+
+    assert may_hold_wanted_rows(counts, wanted) is may_hold
+
+
+def test_a_manifest_is_read_through_the_spec_that_wrote_it():
+    """file-pruning.manifest-spec: the same summaries read through the current spec would skip the
+    manifest (Scan Planning: "This conversion uses the partition spec used to write the manifest file.")."""
+    from spec_impl.vectors.families import metrics_evaluation as F
+    from spec_impl.vectors.planning_ops import PLANNING_OPS
+
+    (case,) = [c for c in F.specs() if c.rule == "file-pruning.manifest-spec" and c.slug == "old-spec-matches"]
+    assert PLANNING_OPS["plan-manifest"](case.input, "v3-adopted") is True
+    as_current = dict(case.input, manifest=dict(case.input["manifest"], **{"spec-id": 1}))
+    assert PLANNING_OPS["plan-manifest"](as_current, "v3-adopted") is False

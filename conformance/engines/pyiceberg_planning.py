@@ -136,6 +136,9 @@ class Planning:
             values = []
             for f in spec.fields:
                 source = schema.find_field(f.source_id)
+                if isinstance(f.transform, self.transforms.UnknownTransform):
+                    values.append(None)  # no value to compute; the projection never names the field
+                    continue
                 values.append(
                     f.transform.transform(source.field_type)(decode(types[source.name], row.get(source.name)))
                 )

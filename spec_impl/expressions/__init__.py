@@ -2,4 +2,4 @@
 (`predicates`), inclusive and strict projection through partition transforms (`projection`), and
 file and manifest pruning with column metrics and partition summaries (`evaluators`)."""
 
-from spec_impl.expressions import evaluators, predicates, projection  # noqa: F401  (registers their rules)
+from spec_impl.expressions import evaluators, manifest_spec, predicates, projection  # noqa: F401  (registers their rules)

@@ -453,6 +453,23 @@ QUESTIONS: dict[str, Question] = _questions(
         "files with the deleted ones marked.",
     ),
     Question(
+        "scan-task.fields",
+        "Whether a file scan task's JSON object may be read with only the fields of the spec's table (schema, "
+        "spec, data-file, delete-files, residual-filter), or must also carry fields the table does not list "
+        "(the byte range of a split: start and length).",
+        (
+            "the table's fields suffice: a task is the whole data file with its deletes and residual",
+            "start and length are required as well (Iceberg Java's FileScanTaskParser)",
+        ),
+        (
+            (SPEC, "File scan task is serialized as a JSON object according to the following table."),
+            (SPEC, "data-file JSON object See above, read content file instead"),
+        ),
+        "the table's fields suffice; keys it does not list are ignored.",
+        "List start and length in the File Scan Task Serialization table (with whether they are required) or say "
+        "that a task without them covers its whole data file.",
+    ),
+    Question(
         "view.unknown-representation",
         "What a view reader does with a representation whose type it does not know (other than sql).",
         (

@@ -320,3 +320,8 @@ from spec_impl.vectors.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS, P
 
 METADATA_OPS.update(PLANNING_OPS)
 INPUT_KEYS.update(_PLANNING_INPUT_KEYS)
+
+from spec_impl.vectors.content_file_ops import CONTENT_FILE_OPS, INPUT_KEYS as _CONTENT_FILE_INPUT_KEYS  # noqa: E402
+
+METADATA_OPS.update(CONTENT_FILE_OPS)
+INPUT_KEYS.update(_CONTENT_FILE_INPUT_KEYS)

@@ -16,12 +16,17 @@ projection, pruning), computed by the reference (see ops.py for values).
   column row ({"field", "values"}) and schema; output: sorted rule ids of the violations
 - evaluate-predicate: input keys: schema, predicate, rows; output: the predicate's truth on each row
 - project-predicate: input keys: schema, spec, predicate, mode, rows; output: for each row, the truth of the projected
-  predicate on the row's partition tuple
+  predicate on the row's partition tuple (a field of an unknown transform has no value: the projection never names it)
 - evaluate-metrics: input keys: schema, predicate, mode, record-count, metrics; output: inclusive: whether a row may
   match; strict: whether every row matches
-- evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? ({"added", "existing"}: the
-  manifest list's added_files_count and existing_files_count, each may be null); output: whether a file of the manifest
+- evaluate-manifest: input keys: fields, predicate, summaries (null: none), file-counts? (the manifest list's counts,
+  each may be null or absent: "added", "existing", "deleted" for added/existing/deleted_files_count, "added-rows",
+  "existing-rows", "deleted-rows" for the row counts), entries? ("live", the default: a scan's ADDED and EXISTING
+  entries; "deleted": the rows of DELETED entries, as a change log reads them); output: whether a file of the manifest
   may match
+- plan-manifest: input keys: schema, specs (the table's: each {"spec-id", "fields": the spec form below}), predicate
+  (on the table's columns), manifest ({"spec-id": its partition_spec_id, "summaries": one per field of that spec, or
+  null}); output: whether a file of the manifest may match
 
 Forms: `schema` is an Appendix C struct of primitive columns; `spec` a list of `{"name", "source"
 (a column name), "transform"}`; rows objects by column name; values the vectors' value form; bounds
@@ -38,7 +43,7 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
-from spec_impl.expressions import evaluators, predicates as P, projection
+from spec_impl.expressions import evaluators, manifest_spec, predicates as P, projection
 from spec_impl.deletes import position_files, row_column
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
@@ -259,11 +264,14 @@ def _mode(inp: dict) -> str:
 def _project_predicate(inp: dict, revision: str) -> list[bool]:
     types, spec = _schema(inp), _spec(inp)
     projected = projection.project(parse_predicate(inp["predicate"], types), spec, types, _mode(inp), revision)
-    ptypes = P.column_types(partition_values.partition_struct(spec, types, revision))
+    # an unknown transform has no value to compute (rule transform.unknown), and the projection never
+    # names its field (its leaves project to true or false): the tuple holds the known fields only
+    known = [f for f in spec if f.transform.name is not None]
+    ptypes = P.column_types(partition_values.partition_struct(known, types, revision))
     out = []
     for row in _rows(inp, types):
-        tup = partition_values.row_partition(spec, types, row, revision)
-        out.append(P.evaluate(projected, {f.name: v for f, v in zip(spec, tup)}, ptypes))
+        tup = partition_values.row_partition(known, types, row, revision)
+        out.append(P.evaluate(projected, {f.name: v for f, v in zip(known, tup)}, ptypes))
     return out
 
 
@@ -283,10 +291,21 @@ def _evaluate_manifest(inp: dict, revision: str) -> bool:
         raise InvalidInput(
             "partition-summary.fields", f"{len(fields)} partition fields need {len(fields)} summaries", len(claimed)
         )
-    counts = inp.get("file-counts")
-    if counts is not None and not manifest_counts.may_hold_live_files(counts.get("added"), counts.get("existing")):
+    counts, wanted = inp.get("file-counts"), inp.get("entries", manifest_counts.LIVE)
+    if wanted not in (manifest_counts.LIVE, manifest_counts.DELETED):
+        raise InvalidInput("file-pruning.manifest-counts", "entries is live or deleted", wanted)
+    if counts is not None and not manifest_counts.may_hold_wanted_rows(counts, wanted):
         return False
     return evaluators.manifest_might_match(expr, fields, claimed, revision)
+
+
+def _plan_manifest(inp: dict, revision: str) -> bool:
+    types = _schema(inp)
+    specs = {s["spec-id"]: _spec({"spec": s["fields"]}) for s in inp["specs"]}
+    m = inp["manifest"]
+    claimed = None if m["summaries"] is None else [_summary_in(s) for s in m["summaries"]]
+    expr = parse_predicate(inp["predicate"], types)
+    return manifest_spec.manifest_might_match_in_its_spec(expr, specs, m["spec-id"], types, claimed, revision)
 
 
 PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
@@ -302,6 +321,7 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "project-predicate": _project_predicate,
     "evaluate-metrics": _evaluate_metrics,
     "evaluate-manifest": _evaluate_manifest,
+    "plan-manifest": _plan_manifest,
 }
 
 INPUT_KEYS = {
@@ -317,4 +337,5 @@ INPUT_KEYS = {
     "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],
+    "plan-manifest": ["schema", "specs", "predicate", "manifest"],
 }

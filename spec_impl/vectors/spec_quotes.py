@@ -175,6 +175,10 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest list includes summary metadata that can be used to avoid scanning all of "
         "the manifests in a snapshot when planning a table scan."
     ),
+    ("file-pruning.manifest-counts", "Scan Planning"): (
+        "Manifests that contain no matching files, determined using either file counts or partition "
+        "summaries, may be skipped."
+    ),
     ("file-pruning.manifest-summaries", "Manifest Lists"): (
         "A manifest list includes summary metadata that can be used to avoid scanning all of "
         "the manifests in a snapshot when planning a table scan."

@@ -32,7 +32,9 @@ import pyarrow as pa
 
 from spec_impl.resources import vectors_dir
 from spec_impl import revisions
+from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
 from spec_impl.manifests.tree import InMemoryFiles
+from spec_impl.manifests.writer import entry
 from spec_impl.metadata.schema import parse_schema
 from spec_impl.scan.reader import read_table
 from spec_impl.scan.table_writer import TableBuilder
@@ -265,6 +267,40 @@ def column_dropped_after_commit(location: str) -> TableBuilder:
     return t
 
 
+def deleted_entries(location: str) -> TableBuilder:
+    """v2: an overwrite that removes data file b and position delete file d (restoring row 1 of a,
+    which d deleted) by rewriting both manifests: b and d become DELETED entries beside the EXISTING
+    a and position delete file e. The files stay in storage; a reader that still used b or d returns
+    rows 4 and 5 again or loses row 1"""
+    t = TableBuilder(location, 2, SCHEMA)
+    a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "y")))
+    b = t.data("b.parquet", rows((4, "d", "y"), (5, "e", "y")))
+    t.commit("append", [t.added([a, b])])
+    d = t.position_deletes("d.parquet", [(a["file_path"], 0)])
+    e = t.position_deletes("e.parquet", [(a["file_path"], 2)])
+    t.commit("delete", [t.added([d, e])])
+    data = t.manifest([entry(EXISTING, a, 1, 1, 1), entry(DELETED, b, 3, 1, 1)], content=0)
+    deletes = t.manifest([entry(DELETED, d, 3, 2, 2), entry(EXISTING, e, 2, 2, 2)], content=1)
+    t.commit("overwrite", [data, deletes], [])
+    return t
+
+
+def rewritten_with_data_sequence_number(location: str) -> TableBuilder:
+    """v2: a compaction planned before an equality delete commits after it, keeping its input's data
+    sequence number 1 (file sequence number 3): the delete (data sequence number 2) still applies to
+    the rewritten file, so row 2 stays deleted; a reader comparing file sequence numbers returns it"""
+    t = TableBuilder(location, 2, SCHEMA)
+    a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "x")))
+    first = t.added([a])
+    t.commit("append", [first])
+    e = t.equality_deletes("e.parquet", [ID], [{ID: 2}])
+    t.commit("delete", [t.added([e])])
+    compacted = t.data("a-compacted.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "x")))
+    rewritten = t.manifest([entry(DELETED, a, 3, 1, 1), entry(ADDED, compacted, None, 1, None)], content=0)
+    t.commit("replace", [rewritten], t.without(first))
+    return t
+
+
 CASES = [
     TableCase(
         "position-deletes",
@@ -347,6 +383,20 @@ CASES = [
         (column_dropped_after_commit.__doc__ or "").strip().replace("\n    ", " "),
         ("scan.read-schema",),
         column_dropped_after_commit,
+        2,
+    ),
+    TableCase(
+        "deleted-entries",
+        (deleted_entries.__doc__ or "").strip().replace("\n    ", " "),
+        ("scan.snapshot",),
+        deleted_entries,
+        2,
+    ),
+    TableCase(
+        "data-sequence-number-kept",
+        (rewritten_with_data_sequence_number.__doc__ or "").strip().replace("\n    ", " "),
+        ("deletes.equality-scope", "manifest.inherit.sequence-number"),
+        rewritten_with_data_sequence_number,
         2,
     ),
     TableCase(

@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.apache.iceberg.DeletePlanner;
+import org.apache.iceberg.ContentFileOps;
 import org.apache.iceberg.PlanningOps;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
@@ -81,7 +82,9 @@ public final class IcebergValueEngine {
     "read-table-metadata", "read-view-metadata", "read-manifest-tree", "plan-deletes",
     // the planning ops: org/apache/iceberg/PlanningOps.java
     "evaluate-predicate", "project-predicate", "evaluate-metrics", "evaluate-manifest", "partition-summaries",
-    "partition-tuple", "column-metrics"
+    "partition-tuple", "column-metrics",
+    // the content-file JSON ops: org/apache/iceberg/ContentFileOps.java
+    "parse-content-file", "write-content-file", "parse-file-scan-task"
   };
   // The parsers take the location the document was read from; it only ends up
   // in metadataFileLocation(), which the normalized reading does not include.
@@ -232,6 +235,12 @@ public final class IcebergValueEngine {
           // Evaluator, Projections, the metrics and manifest evaluators, PartitionSummary,
           // PartitionKey, the Parquet appender's metrics.
           output = new PlanningOps(this::value, this::encode).run(op, c);
+          break;
+        case "parse-content-file":
+        case "write-content-file":
+        case "parse-file-scan-task":
+          // ContentFileParser, FileScanTaskParser
+          output = new ContentFileOps(this::value, this::encode).run(op, c);
           break;
         default:
           output = runTypedCase(op, c);

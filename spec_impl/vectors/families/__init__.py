@@ -34,6 +34,7 @@ from spec_impl.vectors.families import (
 )
 from spec_impl.vectors.families import (
     column_metrics,
+    content_files,
     file_counts,
     metrics_evaluation,
     partition_summaries,
@@ -45,7 +46,17 @@ from spec_impl.vectors.families import (
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
-    "metadata": (table_metadata, statistics, schemas, partitioning, snapshots, manifests, manifest_trees, history),
+    "metadata": (
+        table_metadata,
+        statistics,
+        schemas,
+        partitioning,
+        snapshots,
+        manifests,
+        manifest_trees,
+        history,
+        content_files,
+    ),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
     "data": (data_files, data_formats, metadata_columns, parquet_schemas),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py

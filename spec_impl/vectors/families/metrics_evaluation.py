@@ -264,6 +264,7 @@ def _manifest_cases():
         summaries=None,
     )
     yield from _file_count_cases()
+    yield from _manifest_spec_cases()
 
 
 # (slug, added_files_count, existing_files_count, what a reader may do)
@@ -276,16 +277,138 @@ _FILE_COUNTS = (
 )
 
 
+# (slug, the manifest list's counts, the entries a reader wants, what a reader may do): the deleted
+# file count (506) and the row counts (512-514), each "assumed to be non-zero" when null
+_OTHER_COUNTS = (
+    (
+        "rows-null-files-live",
+        {"added": 1, "existing": 0, "added-rows": None, "existing-rows": None},
+        "live",
+        "one ADDED file, both row counts null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "added-rows-null-existing-rows-zero",
+        {"added": 1, "existing": 2, "added-rows": None, "existing-rows": 0},
+        "live",
+        "added_rows_count null (assumed non-zero), existing_rows_count 0: the manifest must be read",
+    ),
+    (
+        "added-rows-zero-existing-rows-null",
+        {"added": 1, "existing": 2, "added-rows": 0, "existing-rows": None},
+        "live",
+        "added_rows_count 0, existing_rows_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "live-rows-zero",
+        {"added": 1, "existing": 2, "added-rows": 0, "existing-rows": 0},
+        "live",
+        "files whose rows count 0: the manifest holds no live row and may be skipped",
+    ),
+    (
+        "deleted-files-null",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "deleted-files-null-deleted-rows-one",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": 1},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count null, deleted_rows_count 1: the manifest must be read",
+    ),
+    (
+        "deleted-rows-null",
+        {"added": 0, "existing": 0, "deleted": 1, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_rows_count null (assumed non-zero): the manifest must be read",
+    ),
+    (
+        "deleted-files-zero",
+        {"added": 3, "existing": 0, "deleted": 0, "deleted-rows": None},
+        "deleted",
+        "a reader of DELETED entries, deleted_files_count 0: no DELETED entry, the manifest may be skipped",
+    ),
+    (
+        "deleted-rows-zero",
+        {"added": 3, "existing": 0, "deleted": 1, "deleted-rows": 0},
+        "deleted",
+        "a reader of DELETED entries, deleted_rows_count 0: no deleted row, the manifest may be skipped",
+    ),
+    (
+        "deleted-null-live-scan-zero",
+        {"added": 0, "existing": 0, "deleted": None, "deleted-rows": None},
+        "live",
+        "a scan, no ADDED or EXISTING file, the deleted counts null: no live entry, the manifest may be skipped",
+    ),
+)
+
+
 def _file_count_cases() -> Iterator[CaseSpec]:
-    """Rule file-pruning.manifest-counts: the manifest list's file counts, without summaries."""
-    for slug, added, existing, what in _FILE_COUNTS:
+    """Rule file-pruning.manifest-counts: the manifest list's counts, without summaries."""
+    inputs = [
+        (slug, {"added": added, "existing": existing}, None, what) for slug, added, existing, what in _FILE_COUNTS
+    ]
+    for slug, counts, wanted, what in inputs + list(_OTHER_COUNTS):
+        extra = {} if wanted is None else {"entries": wanted}
         yield case(
             "file-pruning.manifest-counts",
             slug,
-            f"manifest evaluation by file counts: {what}",
+            f"manifest evaluation by {'file' if wanted is None else 'the manifest list'} counts: {what}",
             "evaluate-manifest",
             fields=[{"name": "p", "type": "int"}],
             predicate={"type": "eq", "term": "p", "value": 1},
             summaries=None,
-            file_counts={"added": added, "existing": existing},
+            file_counts=counts,
+            **extra,
+        )
+
+
+# The table's specs: spec 0 partitioned by identity(x), spec 1 (current) by truncate[10](x), each one
+# field at position 0, so summaries read through the wrong spec describe the other field.
+_EVOLVED_SPECS = [
+    {"spec-id": 0, "fields": [{"name": "x_identity", "source": "x", "transform": "identity"}]},
+    {"spec-id": 1, "fields": [{"name": "x_trunc", "source": "x", "transform": "truncate[10]"}]},
+]
+# (slug, predicate value, the manifest's spec id, the partition values it holds, what)
+_MANIFEST_SPEC = (
+    (
+        "old-spec-matches",
+        15,
+        0,
+        [15],
+        "x = 15 over a spec-0 manifest of x in [15, 15]: through spec 0 x_identity = 15 "
+        "may match; read through the current spec (x_trunc = 10) the summary [15, 15] would wrongly rule it out",
+    ),
+    ("old-spec-no-match", 25, 0, [15], "x = 25 over a spec-0 manifest of x in [15, 15]: no match"),
+    ("current-spec-matches", 15, 1, [10], "x = 15 over a spec-1 manifest of x_trunc in [10, 10]: may match"),
+    (
+        "current-spec-read-as-old",
+        10,
+        1,
+        [0, 20],
+        "x = 10 over a spec-1 manifest of x_trunc in [0, 20]: through "
+        "spec 1 x_trunc = 10 may match (reading it as spec 0 would too); its files hold x in [0, 29]",
+    ),
+    (
+        "old-spec-wide",
+        27,
+        0,
+        [21, 30],
+        "x = 27 over a spec-0 manifest of x in [21, 30]: may match, though x_trunc = 20 lies outside [21, 30]",
+    ),
+)
+
+
+def _manifest_spec_cases() -> Iterator[CaseSpec]:
+    """Rule file-pruning.manifest-spec: a manifest's summaries are read through the spec that wrote it."""
+    for slug, value, spec_id, values, what in _MANIFEST_SPEC:
+        yield case(
+            "file-pruning.manifest-spec",
+            slug,
+            f"manifest evaluation through the manifest's own partition spec: {what}",
+            "plan-manifest",
+            schema=_schema("x"),
+            specs=_EVOLVED_SPECS,
+            predicate={"type": "eq", "term": "x", "value": value},
+            manifest={"spec-id": spec_id, "summaries": [_summary("long", values)]},
         )

@@ -195,6 +195,38 @@ def specs():
                     rows=rows,
                     **_v3_only(type_),
                 )
+    yield from _unknown_transform_cases()
+
+
+# (slug, the spec's fields on x, description): unknown transforms (names the spec does not define)
+# project to true (inclusive) and false (strict), alone or beside a known field
+_UNKNOWN = (
+    ("alone", [("p", "zorder")], "an unknown transform alone"),
+    ("with-parameter", [("p", "geohash[6]")], "an unknown transform with a parameter"),
+    ("beside-identity", [("p", "zorder"), ("q", "identity")], "an unknown transform beside identity"),
+)
+
+
+def _unknown_transform_cases():
+    """Adopted v3 §1.3: v3 readers accept unknown transforms, "ignoring them when filtering (their
+    inclusive projection is `true`)"; strict projection through them proves nothing (false)."""
+    predicate = {"type": "eq", "term": "x", "value": 5}
+    for slug, fields, what in _UNKNOWN:
+        spec = [{"name": name, "source": "x", "transform": t} for name, t in fields]
+        for mode, values in (("inclusive", [5]), ("strict", [4, 6, None])):
+            yield case(
+                f"predicate-projection.{mode}",
+                f"unknown-transform-{slug}-{mode}",
+                f"{what}: x = 5 projects {mode}ly to {'true' if mode == 'inclusive' else 'false'} through it, so "
+                f"{'every matching row keeps its partition' if mode == 'inclusive' else 'no row is proven to match'}",
+                "project-predicate",
+                schema=_schema("long"),
+                spec=spec,
+                predicate=predicate,
+                mode=mode,
+                rows=[{"x": v} for v in values],
+                format_version=3,
+            )
 
 
 def _v3_only(type_: str) -> dict:

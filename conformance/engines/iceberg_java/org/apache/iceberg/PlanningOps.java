@@ -139,6 +139,9 @@ public final class PlanningOps {
       Object[] partition = new Object[spec.fields().size()];
       for (int i = 0; i < partition.length; i++) {
         PartitionField field = spec.fields().get(i);
+        if ("UnknownTransform".equals(field.transform().getClass().getSimpleName())) {
+          continue; // no value to compute; the projection never names the field (it projects to a constant)
+        }
         Type sourceType = schema.findType(field.sourceId());
         int pos = position(schema.asStruct(), field.sourceId());
         @SuppressWarnings("unchecked")
