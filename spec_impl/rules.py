@@ -14,7 +14,9 @@ spec_impl.vectors.rule_index --write`.
 
 Sections refer to the table spec (`000_60deb644de29d3e6.txt`, "seed") and the adopted v3 digest
 (`v3-adopted-digest.md`, "adopted"). `revisions` lists the spec revisions in which the rule exists;
-`versions` the table format versions it applies to.
+`versions` the table format versions it applies to. `strength` is `should` for a rule whose sentence
+is a recommendation (a should or should not): its findings are listed apart from the violations and
+never fail a table (`split_recommendations`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
 
 V123 = (1, 2, 3)
 T = TypeVar("T")
+MUST, SHOULD = "must", "should"
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Rule:
     summary: str
     versions: tuple[int, ...] = V123
     revisions: tuple[str, ...] = BOTH
+    strength: str = MUST  # MUST, or SHOULD for a recommendation (a should or should-not sentence)
 
 
 def by_id(items: Iterable[T], kind: str) -> dict[str, T]:
@@ -272,6 +276,18 @@ def rule(rule_id: str) -> Rule:
         return RULES[rule_id]
     except KeyError:
         raise KeyError(f"no rule with id {rule_id!r}") from None
+
+
+def is_recommendation(rule_id: str) -> bool:
+    """Whether the rule's sentence is a should: its findings are recommendations not followed."""
+    return rule_id in RULES and RULES[rule_id].strength == SHOULD
+
+
+def split_recommendations(found: Iterable[T]) -> tuple[list[T], list[T]]:
+    """(violations of a must, findings of a should rule) of findings that carry a `rule` id."""
+    found = list(found)
+    should = [f for f in found if is_recommendation(f.rule)]  # type: ignore[attr-defined]
+    return [f for f in found if not is_recommendation(f.rule)], should  # type: ignore[attr-defined]
 
 
 # rule id -> the functions that implement it (`module:qualname`), filled by `implements` as the

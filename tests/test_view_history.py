@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from spec_impl.metadata.view_history import RECOMMENDATIONS, view_findings
+from spec_impl.metadata.view_history import view_findings
+from spec_impl.rules import is_recommendation
 from spec_impl.metadata.view_metadata import parse_view_metadata
 from spec_impl.revisions import SEED_2024, V3_ADOPTED
 from spec_impl.vectors.families._views import adopted_view, adopted_view_first, draft_view, draft_view_first
@@ -57,6 +58,6 @@ def test_view_version_log_current_is_a_recommendation():
     doc = draft_view()
     doc["current-version-id"] = 1
     assert _rules(doc, SEED_2024) == ["view.version-log-current"]
-    assert "view.version-log-current" in RECOMMENDATIONS
+    assert is_recommendation("view.version-log-current")
     doc["version-log"].append({"timestamp-ms": 1573519000000, "version-id": 1})
     assert _rules(doc, SEED_2024) == []

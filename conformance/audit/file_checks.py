@@ -15,8 +15,8 @@ reference's; this module reads the file and hands its parts to them.
   position-deletes.row-required, position-deletes.row-field-ids);
 - a Parquet data or delete file: its schema against Appendix A
   (`spec_impl.datafiles.table_files.parquet_file_findings`: parquet.field-ids,
-  parquet.list-3-level, parquet.decimal-fixed-size, and the should parquet.type-mapping, recorded
-  at level allowed in the audit's ledger so that it is reported apart);
+  parquet.list-3-level, parquet.decimal-fixed-size, and the should parquet.type-mapping, whose
+  findings the audit lists apart as recommendations);
 - a deletion vector: the blob checked by `spec_impl.deletes.deletion_vectors.read_dv` (its
   cardinality against the blob property and the entry's record_count: dv.cardinality, and the blob
   rules dv.*), its positions inside the referenced data file (position-deletes.in-range).

@@ -25,6 +25,7 @@ from spec_impl.errors import SpecError
 from spec_impl.manifests.history import validate_history
 from spec_impl.metadata.statistics_files import validate_statistics
 from spec_impl.manifests.tree import FileSource, FileUnreadable
+from spec_impl.rules import split_recommendations
 
 from .file_checks import check_file
 from .known import known_findings, split
@@ -45,6 +46,7 @@ class AuditResult:
     violations: list[Violation] = field(default_factory=list)
     errors: list[Violation] = field(default_factory=list)  # files the audit could not check (not spec rules)
     known: list[tuple[Violation, str]] = field(default_factory=list)  # recorded writer findings, with their entry id
+    recommendations: list[Violation] = field(default_factory=list)  # findings of a should rule, never violations
 
 
 def manifest_stage(ctx: Any, row: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -141,7 +143,8 @@ def run_local(plan: Plan, skip: set[str] | None = None) -> AuditResult:
 
 
 def _gather(result: AuditResult, outputs: Iterable[tuple], started: float) -> AuditResult:
-    """The stages' outputs into `result`: counts added, violations sorted, recorded findings apart."""
+    """The stages' outputs into `result`: counts added, findings sorted (`add_findings`)."""
+    found: list[Violation] = []
     for kind, item in outputs:
         if kind == "count":
             result.files, result.rows, result.bytes = (
@@ -149,28 +152,38 @@ def _gather(result: AuditResult, outputs: Iterable[tuple], started: float) -> Au
                 result.rows + item[1],
                 result.bytes + item[2],
             )
+        elif kind == ERROR:
+            result.errors.append(item)
         else:
-            (result.errors if kind == ERROR else result.violations).append(item)
-    result.violations.sort(key=lambda v: (v.rule, v.path, v.message))
-    result.violations, known = split(result.violations, known_findings())
-    result.known = [(v, entry.id) for v, entry in known]
+            found.append(item)
+    add_findings(result, found)
     result.seconds = time.monotonic() - started
     return result
+
+
+def add_findings(result: AuditResult, found: list[Violation]) -> AuditResult:
+    """Findings into `result`: those of a should rule apart as recommendations
+    (`spec_impl.rules.split_recommendations`), recorded writer findings apart as known, the rest as
+    violations; each list sorted."""
+    musts, shoulds = split_recommendations(found)
+    new, known = split(musts, known_findings())
+    result.violations = sorted(result.violations + new, key=_order)
+    result.recommendations = sorted(result.recommendations + shoulds, key=_order)
+    result.known += [(v, entry.id) for v, entry in known]
+    return result
+
+
+def _order(v: Violation) -> tuple[str, str, str]:
+    return (v.rule, v.path, v.message)
 
 
 def add_history(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
     """The history pass, on the driver (metadata only): every snapshot of the table against its
     parent (`spec_impl.manifests.history`), its violations added to `result`, recorded findings apart."""
-    new, known = split(validate_history(files, metadata_location), known_findings())
-    result.violations = sorted(result.violations + new, key=lambda v: (v.rule, v.path, v.message))
-    result.known += [(v, entry.id) for v, entry in known]
-    return result
+    return add_findings(result, validate_history(files, metadata_location))
 
 
 def add_statistics(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
     """The statistics pass, on the driver: the statistics and partition statistics files the
     metadata registers (`spec_impl.metadata.statistics_files`), violations added, recorded findings apart."""
-    new, known = split(validate_statistics(files, metadata_location), known_findings())
-    result.violations = sorted(result.violations + new, key=lambda v: (v.rule, v.path, v.message))
-    result.known += [(v, entry.id) for v, entry in known]
-    return result
+    return add_findings(result, validate_statistics(files, metadata_location))

@@ -35,6 +35,7 @@ def to_json(result: AuditResult, metadata_location: str) -> dict[str, Any]:
         "violations": [v.to_json() for v in result.violations],
         "errors": [v.to_json() for v in result.errors],
         "known": [{**v.to_json(), "known-finding": entry} for v, entry in result.known],
+        "recommendations": [v.to_json() for v in result.recommendations],
     }
 
 
@@ -64,6 +65,11 @@ def text_lines(result: AuditResult, metadata_location: str) -> list[str]:
             + _by_level(result.known)
             + ": "
             + ", ".join(sorted({entry for _, entry in result.known}))
+        )
+    if result.recommendations:
+        lines.append(
+            f"{len(result.recommendations)} recommendations of the spec not followed (a should, not a violation): "
+            + ", ".join(sorted({v.rule for v in result.recommendations}))
         )
     if not result.violations and not result.errors:
         return lines + ["no violations"]
@@ -105,6 +111,11 @@ def to_html(doc: dict[str, Any]) -> str:
                 )
             )
             + "</p>"
+        )
+    if doc["recommendations"]:
+        out.append(
+            f"<p>{len(doc['recommendations'])} recommendations of the spec not followed (a should, not a "
+            "violation): " + ", ".join(sorted({e(r["rule"]) for r in doc["recommendations"]})) + "</p>"
         )
     if not doc["violations"] and not doc["errors"]:
         out.append("<p class='ok'>No violations.</p>")

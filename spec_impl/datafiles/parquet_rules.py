@@ -16,7 +16,7 @@ table's schemas.
   adjustment; string as UTF8 binary; uuid as fixed_len_byte_array[16] UUID; maps as MAP). A column
   may hold a type the field had in an earlier schema or one that promotes to it (Schema
   Evolution). Breaking it is reported apart from the violations: a recommendation, not a must
-  (`RECOMMENDATIONS`).
+  (the rule's strength is should: `spec_impl.rules.split_recommendations`).
 
 The schema is read with pyarrow (`spec_impl.datafiles.parquet_schema`); values are not read.
 """
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from spec_impl.datafiles.parquet_schema import BARE_REPEATED, LIST, MAP, PRIMITIVE, STRUCT, THREE_LEVEL, Leaf, Node
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.promotion import can_promote
-from spec_impl.rules import Rule, implements, register
+from spec_impl.rules import SHOULD, Rule, implements, register
 from spec_impl.types import (
     BINARY,
     BOOLEAN,
@@ -83,11 +83,10 @@ register(
         _PARQUET,
         "A recommendation (should): each column has the physical type and logical annotation of Appendix A's "
         "table for its field's type, or for a type the field had before or promotes from",
+        strength=SHOULD,
     ),
 )
 
-# Rules whose sentence is a should: their findings are reported apart, never as violations.
-RECOMMENDATIONS = frozenset({TYPE_MAPPING})
 
 _PLAIN = {"BOOLEAN": BOOLEAN, "FLOAT": FLOAT, "DOUBLE": DOUBLE, "INT32": INT, "INT64": LONG, "BYTE_ARRAY": BINARY}
 _UNITS = {"microseconds": (TIMESTAMP, TIMESTAMPTZ), "nanoseconds": (TIMESTAMP_NS, TIMESTAMPTZ_NS)}

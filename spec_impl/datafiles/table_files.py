@@ -9,12 +9,11 @@ the types it was written with).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
 import pyarrow as pa
 
 from spec_impl import revisions
-from spec_impl.datafiles.parquet_rules import RECOMMENDATIONS, check_parquet_schema
+from spec_impl.datafiles.parquet_rules import check_parquet_schema
 from spec_impl.datafiles.parquet_schema import read_schema
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import DELETED
@@ -23,7 +22,7 @@ from spec_impl.manifests.validate import Violation
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.schema import walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import implements
+from spec_impl.rules import implements, split_recommendations
 from spec_impl.types import LONG, STRING, IcebergType
 
 # Reserved columns a data or delete file may hold, with their types ("Reserved Field IDs"): the
@@ -90,9 +89,3 @@ def validate_data_files(
             continue
         violations += [Violation(f.rule, path, f.message) for f in parquet_file_findings(data, md)]
     return split_recommendations(violations)
-
-
-def split_recommendations(found: Iterable[Violation]) -> tuple[list[Violation], list[Violation]]:
-    """(violations of a must, findings of a should rule)."""
-    found = list(found)
-    return [v for v in found if v.rule not in RECOMMENDATIONS], [v for v in found if v.rule in RECOMMENDATIONS]

@@ -12,10 +12,11 @@ then every snapshot against its parent (`spec_impl.manifests.history`: the rules
 snapshots), then the statistics and partition statistics files the metadata registers
 (`spec_impl.metadata.statistics_files`), then the schema of every live Parquet data and delete file
 against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with
-its rule id and the file it was found in. A Parquet file that does not follow a recommendation of
-Appendix A (a should, rule parquet.type-mapping) is listed apart and does not change the exit status
-(--json prints the violations only); so are the history's should rules (history.added-entry-snapshot,
-history.deleted-file-re-added, history.metadata-log-entry, history.snapshot-log-entry).
+its rule id and the file it was found in. A finding of a rule whose sentence is a should (strength
+should in the rule index: parquet.type-mapping for Appendix A's type table, the history's
+history.added-entry-snapshot, history.deleted-file-re-added, history.metadata-log-entry and
+history.snapshot-log-entry, ...) is a recommendation not followed: it is listed apart and does not
+change the exit status (--json prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -43,12 +44,12 @@ from spec_impl import revisions
 from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.manifests.locations import ContainedFiles
-from spec_impl.manifests.history import RECOMMENDATIONS as HISTORY_RECOMMENDATIONS, validate_history
+from spec_impl.manifests.history import validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.progress import Progress
 from spec_impl.metadata.statistics_files import validate_statistics
-from spec_impl.rules import RULES
+from spec_impl.rules import RULES, split_recommendations
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2
 
@@ -99,19 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         once = ReadOnce(progress.counting(files, args.metadata))
         progress.say(f"reading the tree of {args.metadata}")
-        violations = validate_table(once, args.metadata, args.revision)
+        found = validate_table(once, args.metadata, args.revision)
         progress.say("history: every snapshot against its parent")
-        in_history = validate_history(once, args.metadata, args.revision, data_files=not args.no_data_files)
-        violations += [v for v in in_history if v.rule not in HISTORY_RECOMMENDATIONS]
-        history_recommendations = [v for v in in_history if v.rule in HISTORY_RECOMMENDATIONS]
+        found += validate_history(once, args.metadata, args.revision, data_files=not args.no_data_files)
         progress.say("statistics: the files the metadata registers")
-        violations += validate_statistics(once, args.metadata, args.revision)
-        recommendations = []
+        found += validate_statistics(once, args.metadata, args.revision)
         if not args.no_data_files:
             progress.say("data and delete files: their schemas against Appendix A")
-            in_files, recommendations = validate_data_files(once, args.metadata, args.revision, data_files=files)
-            violations += in_files
-        recommendations = history_recommendations + recommendations
+            found += sum(validate_data_files(once, args.metadata, args.revision, data_files=files), [])
+        violations, recommendations = split_recommendations(found)
         progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)

@@ -29,10 +29,8 @@ from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows,
 from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
 from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
 from spec_impl.manifests.history_rows import CHECKS as ROW_CHECKS
-from spec_impl.manifests.history_metadata import RECOMMENDATIONS as METADATA_RECOMMENDATIONS
 from spec_impl.manifests.history_metadata import validate_metadata_history
 from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS
-from spec_impl.manifests.history_writes import RECOMMENDATIONS as WRITE_RECOMMENDATIONS
 from spec_impl.manifests.validate import Violation, live_key
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
@@ -255,9 +253,7 @@ CHECKS: tuple[tuple[str, Callable[[Pair], Iterator[Violation]]], ...] = (
     *DELETE_CHECKS,  # deletion vectors and the summary's delete counts: history_deletes
     *ROW_CHECKS,  # a replace keeps the rows: history_rows
 )
-# Rules whose sentence is a should or should-not: their findings are reported apart from the violations.
-RECOMMENDATIONS = WRITE_RECOMMENDATIONS | METADATA_RECOMMENDATIONS
-__all__ = ["CHECKS", "RECOMMENDATIONS", "FileEntry", "Pair", "SnapshotFiles", "check_pair", "validate_history"]
+__all__ = ["CHECKS", "FileEntry", "Pair", "SnapshotFiles", "check_pair", "validate_history"]
 
 
 def check_pair(pair: Pair, revision: str = revisions.DEFAULT) -> list[Violation]:

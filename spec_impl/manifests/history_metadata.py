@@ -16,7 +16,7 @@ from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import FileSource
 from spec_impl.manifests.validate import Violation
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import RULES, Rule, implements, register
+from spec_impl.rules import RULES, SHOULD, Rule, implements, register
 
 _FIELDS = "Table Metadata Fields"
 METADATA_LOG = "history.metadata-log-entry"
@@ -27,12 +27,14 @@ register(
         METADATA_LOG,
         _FIELDS,
         "A recommendation (should): each metadata file's metadata-log ends with the metadata file before it",
+        strength=SHOULD,
     ),
     Rule(
         SNAPSHOT_LOG,
         _FIELDS,
         "A recommendation (should): a metadata file that changes current-snapshot-id ends its snapshot-log with "
         "an entry of its last-updated-ms and the new current-snapshot-id",
+        strength=SHOULD,
     ),
     Rule(
         FIRST_ROW_ID,
@@ -43,7 +45,6 @@ register(
         (revisions.V3_ADOPTED,),
     ),
 )
-RECOMMENDATIONS = frozenset({METADATA_LOG, SNAPSHOT_LOG})
 
 
 def metadata_chain(

@@ -18,7 +18,7 @@ from spec_impl import revisions
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.history_pairs import Pair
 from spec_impl.manifests.validate import Violation
-from spec_impl.rules import Rule, implements, register
+from spec_impl.rules import SHOULD, Rule, implements, register
 
 
 _ENTRY = "Manifest Entry Fields"
@@ -37,6 +37,7 @@ register(
         _ENTRY,
         "A recommendation (should): a file a snapshot adds to the dataset has an ADDED entry that stores the "
         "snapshot's id",
+        strength=SHOULD,
     ),
     Rule(
         DELETED_ENTRY,
@@ -47,6 +48,7 @@ register(
         RE_ADDED,
         _ENTRY,
         "A recommendation (should-not): a snapshot does not add back a file its parent's manifests mark DELETED",
+        strength=SHOULD,
     ),
     Rule(
         NEW_ENTRY_NULLS,
@@ -70,8 +72,6 @@ register(
         *_V3,
     ),
 )
-# Rules whose sentence is a should or should-not: reported apart from the violations.
-RECOMMENDATIONS = frozenset({ADDED_ENTRY, RE_ADDED})
 
 
 def _added_by_child(pair: Pair):

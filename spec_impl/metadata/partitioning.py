@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.metadata.versions import check_format_version
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import SHOULD, Rule, implements, register
 from spec_impl.transforms import Transform, accepts, parse_transform, result_type
 from spec_impl.types import IcebergType, ListType, MapType, NestedField, StructType
 
@@ -111,18 +111,26 @@ register(
         "Specs are equivalent with the same number of fields and, field by field, the same source ids, transform "
         "and name; writers must not create a spec equivalent to an existing one",
     ),
-    Rule("partition-spec.v1-evolution.reorder", _EVOLUTION, "v1 recommendation: do not reorder partition fields", (1,)),
+    Rule(
+        "partition-spec.v1-evolution.reorder",
+        _EVOLUTION,
+        "v1 recommendation: do not reorder partition fields",
+        (1,),
+        strength=SHOULD,
+    ),
     Rule(
         "partition-spec.v1-evolution.drop",
         _EVOLUTION,
         "v1 recommendation: do not drop partition fields; replace the transform with void",
         (1,),
+        strength=SHOULD,
     ),
     Rule(
         "partition-spec.v1-evolution.append",
         _EVOLUTION,
         "v1 recommendation: add partition fields only at the end of the previous spec",
         (1,),
+        strength=SHOULD,
     ),
     Rule(
         "partition-spec.partition-type",

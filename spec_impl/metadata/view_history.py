@@ -24,7 +24,7 @@ from __future__ import annotations
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.view_metadata import ViewMetadata
 from spec_impl.revisions import SEED_2024
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import SHOULD, Rule, implements, register
 
 _DRAFT = "View spec draft (001): Versions"
 _BOTH = "View Metadata (draft and adopted)"
@@ -56,11 +56,9 @@ register(
         "View Metadata (version-log)",
         "A recommendation (should): each change of current-version-id adds a version-log entry naming the new "
         "current version, so the last entry names current-version-id",
+        strength=SHOULD,
     ),
 )
-
-# Rules whose sentence is a should: their findings are recommendations, never violations.
-RECOMMENDATIONS = frozenset({"view.version-log-current"})
 
 
 @implements("view.version-id-first", "view.version-id-increasing")
@@ -88,7 +86,7 @@ def version_id_findings(view: ViewMetadata) -> list[Finding]:
 
 @implements("view.version-history", "view.version-log-current")
 def view_findings(view: ViewMetadata) -> list[Finding]:
-    """Every writer finding of one view metadata file (musts and recommendations, `RECOMMENDATIONS`)."""
+    """Every writer finding of one view metadata file (musts and recommendations: rules of strength should)."""
     found = version_id_findings(view)
     limit = dict(view.properties or ()).get(HISTORY_PROPERTY, "")
     if limit.isdigit() and int(limit) > 0 and len(view.versions) > int(limit):

@@ -205,6 +205,7 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
             {
                 "id": rule_id,
                 "summary": rule.summary,
+                "strength": rule.strength,
                 "versions": list(rule.versions),
                 "revisions": list(rule.revisions),
                 "section": rule.section,
@@ -273,6 +274,7 @@ SCHEMA = {
                 "required": [
                     "id",
                     "summary",
+                    "strength",
                     "versions",
                     "revisions",
                     "section",
@@ -285,6 +287,11 @@ SCHEMA = {
                 "properties": {
                     "id": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$"},
                     "summary": {"type": "string"},
+                    "strength": {
+                        "enum": ["must", "should"],
+                        "description": "should: the rule's sentence is a recommendation; its findings are listed "
+                        "apart from the violations and never fail a table",
+                    },
                     "section": {"type": "string", "description": "the rule's section as registered"},
                     "versions": {"type": "array", "items": {"type": "integer", "minimum": 1}},
                     "revisions": {"type": "array", "items": {"type": "string"}},
@@ -384,7 +391,12 @@ def markdown(doc: dict[str, Any]) -> str:
             "",
             r["summary"],
             "",
-            f"- format versions {versions}; revisions {', '.join(r['revisions'])}",
+            f"- format versions {versions}; revisions {', '.join(r['revisions'])}"
+            + (
+                "; a recommendation (should): findings listed apart, never a violation"
+                if r["strength"] == "should"
+                else ""
+            ),
         ]
         for s in r["sections"]:
             where = (
