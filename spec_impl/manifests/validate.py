@@ -264,6 +264,7 @@ class _Checker:
             return
         if not self.record_schema(f, path):
             return
+        fv = self.undeclared_version(f, fv, path)
         first_visit = path not in self._checked_manifests
         self._checked_manifests.add(path)
         try:
@@ -312,6 +313,17 @@ class _Checker:
                 )
             if row["content"] != DATA and row.get("first_row_id") is not None:
                 self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
+
+    @implements("tree.manifest-metadata")
+    def undeclared_version(self, f: AvroFile, fv: int, path: str) -> int:
+        """A manifest without the format-version key reads as v1; one with the v2 entry field
+        sequence_number in a v2+ table was written by a v2+ writer, which must write the key
+        ("format-version is now required"): it is checked as a manifest of the table's version,
+        so `manifest_metadata` reports the missing key."""
+        names = {x.get("name") for x in f.schema["fields"] if isinstance(x, dict)}
+        if "format-version" in f.metadata or self.md.format_version < 2 or "sequence_number" not in names:
+            return fv
+        return self.md.format_version
 
     # --- checks of one manifest file (once per file) -------------------------------------------
     def manifest_file(self, f: AvroFile, fv: int, path: str, row: dict, shaped: bool = True) -> None:

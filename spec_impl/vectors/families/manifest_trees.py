@@ -435,6 +435,27 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("partition-spec-id")),
     ),
     (
+        "tree.manifest-metadata",
+        "v2-without-schema",
+        "a v2 manifest without the 'schema' key-value metadata",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema")),
+    ),
+    (
+        "tree.manifest-metadata",
+        "v1-without-schema",
+        "a v1 manifest without the 'schema' key-value metadata (required in v1 as well)",
+        v1_appends,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema")),
+    ),
+    (
+        "tree.manifest-metadata",
+        "v2-without-format-version",
+        "a v2 manifest (with the v2 entry fields) without the 'format-version' key-value metadata, required from v2",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("format-version")),
+    ),
+    (
         "tree.manifest-schema-id",
         "v2-without-schema-id",
         "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
