@@ -13,8 +13,9 @@ snapshots), then the statistics and partition statistics files the metadata regi
 (`spec_impl.metadata.statistics_files`), then the schema of every live Parquet data and delete file
 against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with
 its rule id and the file it was found in. A Parquet file that does not follow a recommendation of
-Appendix A (a should, rule parquet.type-mapping) is listed apart and does not change the exit status
-(--json prints the violations only).
+Appendix A (a should, rule parquet.type-mapping), or a position delete file written with a
+sort_order_id (a should, rule tree.position-delete-sort-order), is listed apart and does not
+change the exit status (--json prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given here and the
@@ -41,6 +42,7 @@ from collections import Counter
 from spec_impl import revisions
 from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.manifests.file_fields import RECOMMENDATIONS as TREE_RECOMMENDATIONS
 from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.history import validate_history
 from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
@@ -96,16 +98,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         once = ReadOnce(progress.counting(files, args.metadata))
         progress.say(f"reading the tree of {args.metadata}")
-        violations = validate_table(once, args.metadata, args.revision)
+        found = validate_table(once, args.metadata, args.revision)
+        violations = [v for v in found if v.rule not in TREE_RECOMMENDATIONS]
+        recommendations = [v for v in found if v.rule in TREE_RECOMMENDATIONS]
         progress.say("history: every snapshot against its parent")
         violations += validate_history(once, args.metadata, args.revision)
         progress.say("statistics: the files the metadata registers")
         violations += validate_statistics(once, args.metadata, args.revision)
-        recommendations = []
         if not args.no_data_files:
             progress.say("data and delete files: their schemas against Appendix A")
-            in_files, recommendations = validate_data_files(once, args.metadata, args.revision, data_files=files)
+            in_files, not_followed = validate_data_files(once, args.metadata, args.revision, data_files=files)
             violations += in_files
+            recommendations += not_followed
         progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
         print(f"iceberg-validate-table: {e} (a file the tree of {args.metadata} names)", file=sys.stderr)

@@ -21,6 +21,7 @@ from spec_impl.manifests import inheritance
 from spec_impl.manifests.manifest_spec import partition_spec_difference
 from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
+from spec_impl.manifests.file_fields import data_file_findings
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
 from spec_impl.manifests.records import check_entries, check_row
 from spec_impl.metadata import json_document
@@ -353,6 +354,8 @@ class _Checker:
             if spec is not None and ptype is not None:
                 self.partition_values(df.get("partition") or {}, spec, ptype, path, where)
             self.bounds(df, path, where)
+            for rule, message in data_file_findings(df, self.md):
+                self.report(rule, path, f"{where}: {message}")
 
     @implements("tree.required-fields", "tree.unwritten-fields")
     def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:

@@ -5,7 +5,7 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
 - read-manifest-tree: input keys: files ({path: base64}), metadata-location, snapshot-id (null: current); output: the
   snapshot's manifests and every entry with its inherited values (`tree_reading`)
 - validate-tree: input keys: files, metadata-location; output: sorted rule ids of the tree's violations ([] = a correct
-  tree)
+  tree); tree.position-delete-sort-order is a should (a recommendation not followed), the others musts
 - validate-history: input keys: files, metadata-location; output: history rule ids, sorted ([] = a
   correct history)
 - validate-statistics: input keys: files, metadata-location; output: sorted rule ids of the violations of the

@@ -85,6 +85,15 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
+    ("tree.split-offsets", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("tree.position-delete-sort-order", "Manifests"): (
+        "Position deletes are required to be sorted by file and position, not a table order, and should set sort "
+        "order id to null."
+    ),
+    ("tree.sort-order-id", "Sorting"): "Therefore, the table must declare all the sort orders for lookup.",
     ("tree.manifest-schema-id", "Manifests"): (
         "This is required because a manifest file’s schema is based on its partition spec (see below)."
     ),
