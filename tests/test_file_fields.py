@@ -61,3 +61,13 @@ def test_the_cli_lists_a_position_delete_sort_order_apart(tmp_path, capsys):
     assert cli.main([metadata, "--no-data-files"]) == 0
     out = capsys.readouterr().out
     assert "1 recommendation(s)" in out and "[tree.position-delete-sort-order]" in out
+
+
+def test_v4_entries_use_the_same_split_offsets_check():
+    """v4.entry.split-offsets: a v4 content entry's split_offsets are checked by
+    `unsorted_split_offsets` as well."""
+    from spec_impl.vectors.families import v4_root_manifests as v4
+    from spec_impl.vectors.file_ops import FILE_OPS
+
+    [build] = [b for rule, slug, _, b in v4.INVALID if slug == "split-offsets-descending"]
+    assert FILE_OPS["v4-validate"](build().inputs(), "v3-adopted") == ["v4.entry.split-offsets"]
