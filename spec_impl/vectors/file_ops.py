@@ -28,6 +28,9 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   format-version, name-mapped? (whether the table has a name mapping); output: the findings of Appendix A's Parquet
   rules, each {"rule", "column"} (the column's dotted name path, null for the whole file), sorted ([] = none);
   parquet.type-mapping is a should (a recommendation not followed), the others musts
+- check-content-file: input keys: file-format, file-base64 (a data or delete file), data-file (its manifest data_file
+  fields as JSON: maps as objects keyed by field id, bounds as hex); output: the sorted rule ids of what the file
+  contradicts (`spec_impl.datafiles.content_file`: column_sizes, equality_ids, a delete file's counts and bounds)
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
@@ -147,6 +150,13 @@ def _read_data_file(inp: dict, revision: str) -> dict:
     return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
 
 
+def _check_content_file(inp: dict, revision: str) -> list:
+    from spec_impl.datafiles.content_file import check_content_file
+
+    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"])
+    return sorted({f.rule for f in found})
+
+
 def _check_parquet_schema(inp: dict, revision: str) -> list:
     from spec_impl.datafiles.parquet_rules import check_parquet_schema
     from spec_impl.datafiles.parquet_schema import read_schema
@@ -241,6 +251,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-parquet": _read_parquet,
     "read-data-file": _read_data_file,
     "check-parquet-schema": _check_parquet_schema,
+    "check-content-file": _check_content_file,
     "parquet-round-trip": _parquet_round_trip,
     "v4-replay": _v4_replay,
     "v4-validate": _v4_validate,
@@ -260,6 +271,7 @@ INPUT_KEYS = {
     "read-parquet": ["file-base64"],
     "read-data-file": ["file-format", "file-base64"],
     "check-parquet-schema": ["file-base64", "schema", "format-version"],
+    "check-content-file": ["file-format", "file-base64", "data-file"],
     "parquet-round-trip": ["schema", "rows"],
     "v4-replay": ["files", "root"],
     "v4-validate": ["files", "root"],

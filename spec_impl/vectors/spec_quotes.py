@@ -85,6 +85,14 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
+    ("data-file.column-sizes", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("delete-file.equality-columns", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

@@ -8,6 +8,7 @@ from types import ModuleType
 from spec_impl.vectors.families import (
     binary,
     bucket,
+    content_files,
     data_files,
     data_formats,
     parquet_schemas,
@@ -47,7 +48,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
     "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
     "metadata": (table_metadata, statistics, schemas, partitioning, snapshots, manifests, manifest_trees, history),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
-    "data": (data_files, data_formats, metadata_columns, parquet_schemas),
+    "data": (data_files, data_formats, metadata_columns, parquet_schemas, content_files),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
     "planning": (

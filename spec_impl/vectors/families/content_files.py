@@ -1,0 +1,185 @@
+"""Data and delete files checked against the data_file fields their manifest entry claims: column
+sizes, the equality delete columns, a delete file's metrics (`spec_impl.datafiles.content_file`)."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+
+from spec_impl.datafiles.content_file import parquet_column_sizes
+from spec_impl.deletes.apply import FILE_PATH_ID, POS_ID
+from spec_impl.manifests.avro_files import write_avro
+from spec_impl.metadata.schema import parse_schema
+from spec_impl.scan.arrow_values import write_parquet
+from spec_impl.scan.table_writer import POSITION_DELETE_SCHEMA
+from spec_impl.vectors.cases import CaseSpec, case
+
+NAME = "content-files"
+DESCRIPTION = (
+    "Manifests: a data or delete file against its data_file fields (column_sizes, equality_ids, a delete "
+    "file's counts and bounds)"
+)
+
+TABLE = parse_schema(
+    {
+        "type": "struct",
+        "schema-id": 0,
+        "fields": [
+            {"id": 1, "name": "id", "required": True, "type": "long"},
+            {"id": 2, "name": "data", "required": False, "type": "string"},
+        ],
+    },
+    2,
+)
+ID_ONLY = parse_schema(
+    {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "long"}]}, 2
+)
+DATA_PATH = "file:/warehouse/t/data/a.parquet"
+
+
+def _long(v: int) -> str:
+    return v.to_bytes(8, "little", signed=True).hex()
+
+
+def _case(rule_id: str, slug: str, description: str, data: bytes, file_format: str, data_file: dict) -> CaseSpec:
+    return case(
+        rule_id,
+        slug,
+        description,
+        "check-content-file",
+        file_format=file_format,
+        file_base64=base64.b64encode(data).decode(),
+        data_file={"file_format": file_format, **data_file},
+    )
+
+
+def specs() -> Iterator[CaseSpec]:
+    yield from _column_sizes()
+    yield from _equality_columns()
+    yield from _delete_metrics()
+
+
+def _column_sizes() -> Iterator[CaseSpec]:
+    parquet = write_parquet([{1: 1, 2: "a"}, {1: 2, 2: None}], TABLE)
+    exact = {str(fid): size for fid, size in parquet_column_sizes(parquet).items()}
+    rule = "data-file.column-sizes"
+    yield _case(
+        rule,
+        "parquet-exact",
+        "a Parquet data file whose column_sizes are its column chunks' sizes",
+        parquet,
+        "PARQUET",
+        {"content": 0, "column_sizes": exact},
+    )
+    yield _case(
+        rule,
+        "parquet-omitted",
+        "a Parquet data file without column_sizes (optional)",
+        parquet,
+        "PARQUET",
+        {"content": 0},
+    )
+    wrong = dict(exact, **{"1": exact["1"] + 100})
+    yield _case(
+        rule,
+        "parquet-wrong-size",
+        "a Parquet data file claiming 100 bytes more for column 1 than its column chunks hold",
+        parquet,
+        "PARQUET",
+        {"content": 0, "column_sizes": wrong},
+    )
+    avro = write_avro(
+        {"type": "record", "name": "r", "fields": [{"name": "id", "type": "long", "field-id": 1}]}, [{"id": 1}], {}
+    )
+    yield _case(
+        rule,
+        "avro-without-sizes",
+        "an Avro data file without column_sizes: 'Leave null for row-oriented formats (Avro)'",
+        avro,
+        "AVRO",
+        {"content": 0},
+    )
+    yield _case(
+        rule,
+        "avro-with-sizes",
+        "an Avro data file with column_sizes, which a row-oriented format leaves null",
+        avro,
+        "AVRO",
+        {"content": 0, "column_sizes": {"1": 10}},
+    )
+
+
+def _equality_columns() -> Iterator[CaseSpec]:
+    deletes = write_parquet([{1: 3}], ID_ONLY)
+    rule = "delete-file.equality-columns"
+    yield _case(
+        rule,
+        "ids-present",
+        "an equality delete file on id (1) holding column 1",
+        deletes,
+        "PARQUET",
+        {"content": 2, "equality_ids": [1]},
+    )
+    yield _case(
+        rule,
+        "id-missing",
+        "an equality delete file whose equality_ids [1, 2] name column 2, which the file lacks",
+        deletes,
+        "PARQUET",
+        {"content": 2, "equality_ids": [1, 2]},
+    )
+
+
+def _delete_metrics() -> Iterator[CaseSpec]:
+    positions = write_parquet(
+        [{FILE_PATH_ID: DATA_PATH, POS_ID: 1}, {FILE_PATH_ID: DATA_PATH, POS_ID: 4}], POSITION_DELETE_SCHEMA
+    )
+    pos = str(POS_ID)
+    exact = {
+        "value_counts": {pos: 2},
+        "null_value_counts": {pos: 0},
+        "lower_bounds": {pos: _long(1)},
+        "upper_bounds": {pos: _long(4)},
+    }
+    rule = "delete-file.metrics"
+    yield _case(
+        rule,
+        "position-exact",
+        "a position delete file whose counts and bounds of pos cover its two deleted rows",
+        positions,
+        "PARQUET",
+        dict(exact, content=1),
+    )
+    yield _case(
+        rule,
+        "position-omitted",
+        "a position delete file without metrics: 'or must be omitted'",
+        positions,
+        "PARQUET",
+        {"content": 1},
+    )
+    yield _case(
+        rule,
+        "position-upper-below",
+        "a position delete file whose upper bound of pos (3) misses its deleted row at 4",
+        positions,
+        "PARQUET",
+        dict(exact, content=1, upper_bounds={pos: _long(3)}),
+    )
+    yield _case(
+        rule,
+        "position-count-short",
+        "a position delete file whose value count of pos (1) misses one of its two deleted rows",
+        positions,
+        "PARQUET",
+        dict(exact, content=1, value_counts={pos: 1}),
+    )
+    equality = write_parquet([{1: 3}, {1: 9}], ID_ONLY)
+    yield _case(
+        rule,
+        "equality-lower-above",
+        "an equality delete file whose lower bound of id (5) is above its deleted value 3",
+        equality,
+        "PARQUET",
+        {"content": 2, "equality_ids": [1], "lower_bounds": {"1": _long(5)}},
+    )

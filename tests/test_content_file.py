@@ -1,0 +1,31 @@
+"""`spec_impl.datafiles.content_file`: a file against its data_file fields (rules
+data-file.column-sizes, delete-file.equality-columns, delete-file.metrics), over the vectors of the
+content-files family and over the delete files Iceberg Java wrote."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from spec_impl.datafiles.content_file import check_content_file
+from spec_impl.datafiles.table_files import validate_data_files
+from spec_impl.manifests.tree import InMemoryFiles
+from spec_impl.vectors import tables
+from spec_impl.vectors.families import content_files
+
+
+@pytest.mark.parametrize("spec", list(content_files.specs()), ids=lambda s: s.slug)
+def test_the_family_cases(spec):
+    found = check_content_file(base64.b64decode(spec.input["file-base64"]), spec.input["data-file"])
+    broken = "wrong" in spec.slug or "missing" in spec.slug or "with-sizes" in spec.slug
+    broken = broken or any(w in spec.slug for w in ("below", "short", "above"))
+    assert bool(found) == broken, found
+
+
+@pytest.mark.parametrize("case_id", ["spark-v2-position-one-spec-equality-both", "spark-v2-avro-data-files"])
+def test_iceberg_java_files_agree_with_their_entries(case_id):
+    """Spark's Parquet data files' column sizes are exact, its Avro files have none, its equality
+    delete files hold their columns and its delete files' metrics cover their rows."""
+    files, location, _ = tables.table_files(case_id)
+    assert validate_data_files(InMemoryFiles(files), location) == ([], [])
