@@ -12,6 +12,7 @@ from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.manifests.writer import data_file
 from spec_impl.metadata.table_metadata import read_metadata_file
+from spec_impl.vectors.families import _manifest_tree_fields as tree_fields
 from spec_impl.vectors.families import manifest_trees as trees
 from spec_impl.vectors.relocate import relocate
 
@@ -26,7 +27,7 @@ def test_split_offsets_must_ascend(offsets, sorted_):
 
 
 def _rules(df: dict) -> list[str]:
-    w = trees.double_column_deletes()
+    w = tree_fields.double_column_deletes()
     md = read_metadata_file(w.files[w.metadata_location])
     return [rule for rule, _ in data_file_findings(df, md)]
 

@@ -249,16 +249,6 @@ def decimal_truncate() -> TreeWriter:
     return w
 
 
-def double_column_deletes() -> TreeWriter:
-    """v2: a table with a double column (3 score) and an equality delete file on the id column."""
-    schema = {**SCHEMA, "fields": [*SCHEMA["fields"], {"id": 3, "name": "score", "required": False, "type": "double"}]}
-    w = TreeWriter("file:/warehouse/double-column", 2, schema, specs=[{"spec-id": 0, "fields": []}])
-    r1 = w.commit(1, "append", [w.write_manifest("m1.avro", [entry(ADDED, _file(w, "a.parquet", 10))])])
-    eq = _file(w, "eq-deletes.parquet", 1, content=2, equality_ids=[1])
-    w.commit(2, "delete", [w.write_manifest("d1.avro", [entry(ADDED, eq)], content=1)], r1)
-    return w
-
-
 TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
     "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
@@ -561,90 +551,6 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
 ]
 
 
-def _file_field_cases() -> Iterator[CaseSpec]:
-    """data_file fields checked against the table: split_offsets sorted ascending (132), sort_order_id
-    (140, note 3; Sorting), equality_ids on no float or double column (Equality Delete Files)."""
-    cases = [
-        (
-            "tree.split-offsets",
-            "split-offsets-ascending",
-            "a data file whose split_offsets [4, 4096, 8192] ascend: no violation",
-            rewrite_manifests,
-            "m1.avro",
-            0,
-            {"split_offsets": [4, 4096, 8192]},
-        ),
-        (
-            "tree.split-offsets",
-            "split-offsets-descending",
-            "corrupted tree: a data file whose split_offsets [4, 8192, 4096] are not sorted ascending",
-            rewrite_manifests,
-            "m1.avro",
-            0,
-            {"split_offsets": [4, 8192, 4096]},
-        ),
-        (
-            "tree.sort-order-id",
-            "declared-sort-order",
-            "a data file with sort_order_id 0, the unsorted order the table declares: no violation",
-            rewrite_manifests,
-            "m1.avro",
-            0,
-            {"sort_order_id": 0},
-        ),
-        (
-            "tree.sort-order-id",
-            "undeclared-sort-order",
-            "corrupted tree: a data file with sort_order_id 7, an order the table's sort-orders do not declare",
-            rewrite_manifests,
-            "m1.avro",
-            0,
-            {"sort_order_id": 7},
-        ),
-        (
-            "tree.sort-order-id",
-            "equality-delete-undeclared-sort-order",
-            "corrupted tree: an equality delete file with sort_order_id 7, an order the table does not declare",
-            row_delta,
-            "d1.avro",
-            1,
-            {"sort_order_id": 7},
-        ),
-        (
-            "tree.position-delete-sort-order",
-            "position-delete-with-sort-order",
-            "a position delete file written "
-            "with sort_order_id 0 (a should: position deletes should set it to null; a recommendation)",
-            row_delta,
-            "d1.avro",
-            0,
-            {"sort_order_id": 0},
-        ),
-        (
-            "tree.equality-delete-columns",
-            "equality-delete-on-double",
-            "corrupted tree: an equality delete file whose equality_ids name the double column 3",
-            double_column_deletes,
-            "d1.avro",
-            0,
-            {"equality_ids": [1, 3]},
-        ),
-        (
-            "tree.equality-delete-columns",
-            "equality-delete-on-long",
-            "an equality delete file on the long column 1 of a table with a double column: no violation",
-            double_column_deletes,
-            "d1.avro",
-            0,
-            {},
-        ),
-    ]
-    for rule_id, slug, description, build, manifest, index, changes in cases:
-        w = build()
-        _edit_manifest(w, manifest, _data_file(index, **changes))
-        yield case(rule_id, slug, description, "validate-tree", **_inputs(w))
-
-
 def _rows(w: TreeWriter, snapshot_id: int) -> list[dict]:
     path = next(s["manifest-list"] for s in w.snapshots if s["snapshot-id"] == snapshot_id)
     return read_avro(w.files[path], path).records
@@ -855,4 +761,6 @@ def specs() -> Iterator[CaseSpec]:
     yield from _v1_content_cases()
     yield from _v1_sequence_number_cases()
     yield from _deprecated_field_cases()
-    yield from _file_field_cases()
+    from spec_impl.vectors.families import _manifest_tree_fields  # it builds on the trees above
+
+    yield from _manifest_tree_fields.specs()
