@@ -11,6 +11,11 @@ what only reading the file can tell.
   yet; its data files' sizes are exact.
 - `equality_ids` (rule delete-file.equality-columns): "Fields with ids listed in this column must be
   present in the delete file".
+- a delete file's schema (rule delete-file.schema): "Row-level delete files are valid Iceberg data
+  files: files must use valid Iceberg formats, schemas, and column projection". A position delete
+  file has the required columns file_path (2147483546, string) and pos (2147483545, long) ("Reserved
+  Field IDs"); each column of an equality delete file is a field of the table, in a type the field
+  has or had in the table's schemas.
 - a delete file's metrics (rule delete-file.metrics): "For delete files, the metrics must store
   bounds and counts for all deleted rows, or must be omitted": each count and bound claimed for a
   column of the file is checked against the file's rows by `check_column_metrics`, whose metric
@@ -29,13 +34,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from spec_impl.datafiles.parquet_schema import PRIMITIVE, Node, read_schema
+from spec_impl.deletes.apply import FILE_PATH_ID, POS_ID
 from spec_impl.manifests.avro_files import avro_map
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metrics.column_metrics import ColumnMetrics, check_column_metrics
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.data_files import read_data_file
-from spec_impl.types import PrimitiveType
+from spec_impl.types import LONG, STRING, PrimitiveType
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
 METRIC_FIELDS = ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
@@ -53,6 +59,14 @@ register(
         (2, 3),
     ),
     Rule(
+        "delete-file.schema",
+        "Delete Formats",
+        "A delete file's schema is valid: a position delete file has the required columns file_path (string) "
+        "and pos (long) with their reserved ids; an equality delete file's columns are fields of the table, "
+        "in a type the field has or had",
+        (2, 3),
+    ),
+    Rule(
         "delete-file.metrics",
         "Manifests (delete files' metrics)",
         "A delete file's counts and bounds, where written, describe all its deleted rows (the metric rules over "
@@ -62,9 +76,13 @@ register(
 )
 
 
-def check_content_file(data: bytes, df: Mapping[str, Any], path: str = "") -> list[Finding]:
+def check_content_file(
+    data: bytes, df: Mapping[str, Any], path: str = "", table_types: Mapping[int, tuple] | None = None
+) -> list[Finding]:
     """The findings of one data or delete file (not a deletion vector) against its data_file `df`
-    (Avro maps as lists of key/value records, or JSON objects keyed by field id)."""
+    (Avro maps as lists of key/value records, or JSON objects keyed by field id); with
+    `table_types` (field id -> every type it had in the table's schemas) also a delete file's
+    schema."""
     file_format = str(df.get("file_format", "")).lower()
     content = df.get("content") or DATA
     if content == DATA:
@@ -73,7 +91,25 @@ def check_content_file(data: bytes, df: Mapping[str, Any], path: str = "") -> li
     if schema is None:
         return []
     found = missing_equality_columns(schema, df.get("equality_ids")) if content == EQUALITY_DELETES else []
-    return found + delete_metric_findings(schema, rows, df)
+    return found + delete_schema_findings(schema, content, table_types) + delete_metric_findings(schema, rows, df)
+
+
+@implements("delete-file.schema")
+def delete_schema_findings(schema: Schema, content: int, table_types: Mapping[int, tuple] | None) -> list[Finding]:
+    fields = {f.id: f for f in schema.struct.fields}
+    found = []
+    if content == POSITION_DELETES:
+        for fid, name, t in ((FILE_PATH_ID, "file_path", STRING), (POS_ID, "pos", LONG)):
+            f = fields.get(fid)
+            if f is None or f.type != t or not f.required:
+                what = "lacks it" if f is None else f"has it as {'required' if f.required else 'optional'} {f.type}"
+                found.append(Finding("delete-file.schema", f"{name} ({fid}) is a required {t}; the file {what}", fid))
+    elif content == EQUALITY_DELETES and table_types is not None:
+        for f in schema.struct.fields:
+            if f.type not in table_types.get(f.id, ()):
+                had = [str(t) for t in table_types.get(f.id, ())] or "no field of the table"
+                found.append(Finding("delete-file.schema", f"column {f.id} ({f.type}) is {had}", f.id))
+    return found
 
 
 @implements("data-file.column-sizes")

@@ -23,7 +23,7 @@ from spec_impl.manifests.inheritance import DELETED
 from spec_impl.manifests.tree import FileSource, read_snapshot
 from spec_impl.manifests.validate import Violation
 from spec_impl.metadata.partitioning import Finding
-from spec_impl.metadata.schema import walk
+from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import implements
 from spec_impl.types import LONG, STRING, IcebergType
@@ -36,8 +36,13 @@ NAME_MAPPING = "schema.name-mapping.default"
 
 def field_types(md: TableMetadata) -> dict[int, tuple[IcebergType, ...]]:
     """Every type each field id had in the table's schemas, and the reserved columns' types."""
+    return schemas_field_types(md.schemas)
+
+
+def schemas_field_types(schemas: Iterable[Schema]) -> dict[int, tuple[IcebergType, ...]]:
+    """Every type each field id has in `schemas`, and the reserved columns' types."""
     types: dict[int, tuple[IcebergType, ...]] = {fid: (t,) for fid, t in RESERVED_TYPES.items()}
-    for schema in md.schemas:
+    for schema in schemas:
         for info in walk(schema.struct):
             if info.type not in types.get(info.id, ()):
                 types[info.id] = types.get(info.id, ()) + (info.type,)
@@ -96,6 +101,7 @@ def validate_data_files(
     except SpecError:
         return [], []  # the tree validator reports it
     violations: list[Violation] = []
+    types = field_types(md)
     for path, df in live_files(files, metadata_location, md, revision):
         try:
             data = (data_files or files).read(path)
@@ -103,7 +109,7 @@ def validate_data_files(
             continue
         found = parquet_file_findings(data, md) if _format(df) == "parquet" else []
         try:
-            found += check_content_file(data, df, path)
+            found += check_content_file(data, df, path, types)
         except SpecError as e:  # a file that cannot be read in its format
             found.append(Finding(e.rule, str(e)))
         violations += [Violation(f.rule, path, f.message) for f in found]

@@ -29,8 +29,9 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   rules, each {"rule", "column"} (the column's dotted name path, null for the whole file), sorted ([] = none);
   parquet.type-mapping is a should (a recommendation not followed), the others musts
 - check-content-file: input keys: file-format, file-base64 (a data or delete file), data-file (its manifest data_file
-  fields as JSON: maps as objects keyed by field id, bounds as hex); output: the sorted rule ids of what the file
-  contradicts (`spec_impl.datafiles.content_file`: column_sizes, equality_ids, a delete file's counts and bounds)
+  fields as JSON: maps as objects keyed by field id, bounds as hex), schema? (the table's); output: the sorted rule
+  ids of what the file contradicts (`spec_impl.datafiles.content_file`: column_sizes, equality_ids, a delete file's
+  schema, counts and bounds)
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
@@ -153,7 +154,12 @@ def _read_data_file(inp: dict, revision: str) -> dict:
 def _check_content_file(inp: dict, revision: str) -> list:
     from spec_impl.datafiles.content_file import check_content_file
 
-    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"])
+    from spec_impl.datafiles.table_files import schemas_field_types
+
+    types = None
+    if "schema" in inp:  # the table's schema: a delete file's columns are checked against it
+        types = schemas_field_types([schema.parse_schema(inp["schema"], 2)])
+    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"], table_types=types)
     return sorted({f.rule for f in found})
 
 

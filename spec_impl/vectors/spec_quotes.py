@@ -93,6 +93,10 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
+    ("delete-file.schema", "Delete Formats"): (
+        "Row-level delete files are valid Iceberg data files: files must use valid Iceberg formats, schemas, and "
+        "column projection."
+    ),
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

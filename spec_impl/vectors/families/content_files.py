@@ -41,7 +41,9 @@ def _long(v: int) -> str:
     return v.to_bytes(8, "little", signed=True).hex()
 
 
-def _case(rule_id: str, slug: str, description: str, data: bytes, file_format: str, data_file: dict) -> CaseSpec:
+def _case(
+    rule_id: str, slug: str, description: str, data: bytes, file_format: str, data_file: dict, **more
+) -> CaseSpec:
     return case(
         rule_id,
         slug,
@@ -50,6 +52,7 @@ def _case(rule_id: str, slug: str, description: str, data: bytes, file_format: s
         file_format=file_format,
         file_base64=base64.b64encode(data).decode(),
         data_file={"file_format": file_format, **data_file},
+        **more,
     )
 
 
@@ -57,6 +60,7 @@ def specs() -> Iterator[CaseSpec]:
     yield from _column_sizes()
     yield from _equality_columns()
     yield from _delete_metrics()
+    yield from _delete_schemas()
 
 
 def _column_sizes() -> Iterator[CaseSpec]:
@@ -182,4 +186,97 @@ def _delete_metrics() -> Iterator[CaseSpec]:
         equality,
         "PARQUET",
         {"content": 2, "equality_ids": [1], "lower_bounds": {"1": _long(5)}},
+    )
+
+
+def _delete_schemas() -> Iterator[CaseSpec]:
+    """Delete Formats: "Row-level delete files are valid Iceberg data files"."""
+    rule, table = "delete-file.schema", TABLE.to_json(2)
+    positions = write_parquet([{FILE_PATH_ID: DATA_PATH, POS_ID: 1}], POSITION_DELETE_SCHEMA)
+    yield _case(
+        rule,
+        "position-valid",
+        "a position delete file with required file_path and pos",
+        positions,
+        "PARQUET",
+        {"content": 1},
+        schema=table,
+    )
+    only_path = parse_schema(
+        {
+            "type": "struct",
+            "schema-id": 0,
+            "fields": [{"id": FILE_PATH_ID, "name": "file_path", "required": True, "type": "string"}],
+        },
+        2,
+    )
+    yield _case(
+        rule,
+        "position-without-pos",
+        "a position delete file without the pos column",
+        write_parquet([{FILE_PATH_ID: DATA_PATH}], only_path),
+        "PARQUET",
+        {"content": 1},
+        schema=table,
+    )
+    int_pos = parse_schema(
+        {
+            "type": "struct",
+            "schema-id": 0,
+            "fields": [
+                {"id": FILE_PATH_ID, "name": "file_path", "required": True, "type": "string"},
+                {"id": POS_ID, "name": "pos", "required": True, "type": "int"},
+            ],
+        },
+        2,
+    )
+    yield _case(
+        rule,
+        "position-int-pos",
+        "a position delete file whose pos is an int, not a long",
+        write_parquet([{FILE_PATH_ID: DATA_PATH, POS_ID: 1}], int_pos),
+        "PARQUET",
+        {"content": 1},
+        schema=table,
+    )
+    yield _case(
+        rule,
+        "equality-valid",
+        "an equality delete file on the table's long column id",
+        write_parquet([{1: 3}], ID_ONLY),
+        "PARQUET",
+        {"content": 2, "equality_ids": [1]},
+        schema=table,
+    )
+    string_id = parse_schema(
+        {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": True, "type": "string"}]}, 2
+    )
+    yield _case(
+        rule,
+        "equality-wrong-type",
+        "an equality delete file whose column 1 is a string; the table's id (1) is a long",
+        write_parquet([{1: "3"}], string_id),
+        "PARQUET",
+        {"content": 2, "equality_ids": [1]},
+        schema=table,
+    )
+    unknown = parse_schema(
+        {
+            "type": "struct",
+            "schema-id": 0,
+            "fields": [
+                {"id": 1, "name": "id", "required": True, "type": "long"},
+                {"id": 9, "name": "extra", "required": False, "type": "long"},
+            ],
+        },
+        2,
+    )
+    yield _case(
+        rule,
+        "equality-unknown-column",
+        "an equality delete file with a column 9 that is no field of the table",
+        write_parquet([{1: 3, 9: 4}], unknown),
+        "PARQUET",
+        {"content": 2, "equality_ids": [1]},
+        schema=table,
     )
