@@ -9,6 +9,9 @@ what only reading the file can tell.
   are a delete file's: Iceberg Java 1.10's Parquet position delete files claim sizes well below
   their column chunks' (181 bytes for a 511-byte file_path chunk), which this suite has not explained
   yet; its data files' sizes are exact.
+- string values (rule data-file.utf8-strings): "Character strings must be stored as UTF-8 encoded
+  byte arrays" (Primitive Types; Appendix A, Parquet: "Encoding must be UTF-8"): every string value of
+  a Parquet or ORC file is valid UTF-8 (an Avro reader already fails on one that is not).
 - `equality_ids` (rule delete-file.equality-columns): "Fields with ids listed in this column must be
   present in the delete file".
 - a delete file's schema (rule delete-file.schema): "Row-level delete files are valid Iceberg data
@@ -40,7 +43,7 @@ from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metrics.column_metrics import ColumnMetrics, check_column_metrics
 from spec_impl.rules import Rule, implements, register
-from spec_impl.scan.data_files import read_data_file
+from spec_impl.scan.data_files import read_arrow, read_data_file
 from spec_impl.types import LONG, STRING, PrimitiveType
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
@@ -51,6 +54,11 @@ register(
         "Manifests (column_sizes)",
         "column_sizes of a data file: in Parquet each column's size is the total size of its column chunks over "
         "all row groups; an Avro file (row-oriented) has none (ORC files and delete files are not compared)",
+    ),
+    Rule(
+        "data-file.utf8-strings",
+        "Primitive Types",
+        "Every string value of a Parquet or ORC data or delete file is valid UTF-8",
     ),
     Rule(
         "delete-file.equality-columns",
@@ -85,13 +93,31 @@ def check_content_file(
     schema."""
     file_format = str(df.get("file_format", "")).lower()
     content = df.get("content") or DATA
+    encoded = utf8_findings(data, file_format, path)
     if content == DATA:
-        return column_size_findings(data, file_format, df)
+        return encoded + column_size_findings(data, file_format, df)
     schema, rows = read_data_file(data, file_format, path)
     if schema is None:
         return []
     found = missing_equality_columns(schema, df.get("equality_ids")) if content == EQUALITY_DELETES else []
-    return found + delete_schema_findings(schema, content, table_types) + delete_metric_findings(schema, rows, df)
+    found += delete_schema_findings(schema, content, table_types) + delete_metric_findings(schema, rows, df)
+    return encoded + found
+
+
+@implements("data-file.utf8-strings")
+def utf8_findings(data: bytes, file_format: str, path: str = "") -> list[Finding]:
+    """The columns of a Parquet or ORC file holding a string value that is not valid UTF-8."""
+    if file_format not in ("parquet", "orc"):
+        return []
+    table = read_arrow(data, file_format, path)
+    found = []
+    for name, column in zip(table.column_names, table.columns):
+        try:
+            column.validate(full=True)
+        except pa.ArrowInvalid as e:
+            if "UTF8" in str(e) or "UTF-8" in str(e):
+                found.append(Finding("data-file.utf8-strings", f"column {name!r}: {e}", name))
+    return found
 
 
 @implements("delete-file.schema")

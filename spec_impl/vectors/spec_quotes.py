@@ -97,6 +97,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "Row-level delete files are valid Iceberg data files: files must use valid Iceberg formats, schemas, and "
         "column projection."
     ),
+    ("data-file.utf8-strings", "Primitive Types"): "Character strings must be stored as UTF-8 encoded byte arrays.",
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

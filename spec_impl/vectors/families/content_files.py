@@ -4,7 +4,11 @@ sizes, the equality delete columns, a delete file's metrics (`spec_impl.datafile
 from __future__ import annotations
 
 import base64
+import io
 from collections.abc import Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from spec_impl.datafiles.content_file import parquet_column_sizes
 from spec_impl.deletes.apply import FILE_PATH_ID, POS_ID
@@ -61,6 +65,7 @@ def specs() -> Iterator[CaseSpec]:
     yield from _equality_columns()
     yield from _delete_metrics()
     yield from _delete_schemas()
+    yield from _utf8()
 
 
 def _column_sizes() -> Iterator[CaseSpec]:
@@ -280,3 +285,17 @@ def _delete_schemas() -> Iterator[CaseSpec]:
         {"content": 2, "equality_ids": [1]},
         schema=table,
     )
+
+
+def _utf8() -> Iterator[CaseSpec]:
+    """Primitive Types: "Character strings must be stored as UTF-8 encoded byte arrays"."""
+    field = pa.field("data", pa.string(), metadata={b"PARQUET:field_id": b"2"})
+    offsets = pa.py_buffer(b"\x00\x00\x00\x00\x02\x00\x00\x00\x04\x00\x00\x00")
+    for slug, text, description in (
+        ("utf8-valid", "okéé".encode()[:4], "a string column of valid UTF-8 values"),
+        ("utf8-invalid", b"ok\xff\xfe", "a string column whose second value is the bytes ff fe, not UTF-8"),
+    ):
+        values = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(text)])
+        buf = io.BytesIO()
+        pq.write_table(pa.Table.from_arrays([values], schema=pa.schema([field])), buf)
+        yield _case("data-file.utf8-strings", slug, description, buf.getvalue(), "PARQUET", {"content": 0})
