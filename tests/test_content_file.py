@@ -1,6 +1,7 @@
 """`spec_impl.datafiles.content_file`: a file against its data_file fields (rules
-data-file.column-sizes, delete-file.equality-columns, delete-file.schema, delete-file.metrics, data-file.utf8-strings), over the vectors of the
-content-files family and over the delete files Iceberg Java wrote."""
+data-file.column-sizes, data-file.utf8-strings, delete-file.equality-columns, delete-file.schema,
+delete-file.metrics), over the vectors of the content-files family and over the files Iceberg Java
+wrote."""
 
 from __future__ import annotations
 
