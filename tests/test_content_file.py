@@ -1,5 +1,6 @@
 """`spec_impl.datafiles.content_file`: a file against its data_file fields (rules
-data-file.column-sizes, data-file.utf8-strings, delete-file.equality-columns, delete-file.schema,
+data-file.column-sizes, data-file.utf8-strings, data-file.avro-optional-union,
+delete-file.equality-columns, delete-file.schema,
 delete-file.metrics), over the vectors of the content-files family and over the files Iceberg Java
 wrote."""
 
@@ -26,6 +27,8 @@ BROKEN = {
     "equality-wrong-type",
     "equality-unknown-column",
     "utf8-invalid",
+    "avro-optional-bare",
+    "avro-element-bare",
 }
 
 

@@ -12,6 +12,9 @@ what only reading the file can tell.
 - string values (rule data-file.utf8-strings): "Character strings must be stored as UTF-8 encoded
   byte arrays" (Primitive Types; Appendix A, Parquet: "Encoding must be UTF-8"): every string value of
   a Parquet or ORC file is valid UTF-8 (an Avro reader already fails on one that is not).
+- Avro unions (rule data-file.avro-optional-union): "Optional fields, array elements, and map values
+  must be wrapped in an Avro union with null" (Avro): a field of an Avro file that is optional in
+  every schema of the table that has it is stored as a union with null.
 - `equality_ids` (rule delete-file.equality-columns): "Fields with ids listed in this column must be
   present in the delete file".
 - a delete file's schema (rule delete-file.schema): "Row-level delete files are valid Iceberg data
@@ -30,9 +33,11 @@ files), "Equality Delete Files".
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import fastavro
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -61,6 +66,12 @@ register(
         "Every string value of a Parquet or ORC data or delete file is valid UTF-8",
     ),
     Rule(
+        "data-file.avro-optional-union",
+        "Avro",
+        "In an Avro data or delete file, a field, list element or map value that is optional in every table "
+        "schema that has it is stored as a union with null",
+    ),
+    Rule(
         "delete-file.equality-columns",
         "Manifests (equality_ids)",
         "Every field id of an equality delete file's equality_ids is a field of the delete file",
@@ -85,15 +96,19 @@ register(
 
 
 def check_content_file(
-    data: bytes, df: Mapping[str, Any], path: str = "", table_types: Mapping[int, tuple] | None = None
+    data: bytes,
+    df: Mapping[str, Any],
+    path: str = "",
+    table_types: Mapping[int, tuple] | None = None,
+    optional_ids: frozenset[int] = frozenset(),
 ) -> list[Finding]:
     """The findings of one data or delete file (not a deletion vector) against its data_file `df`
     (Avro maps as lists of key/value records, or JSON objects keyed by field id); with
     `table_types` (field id -> every type it had in the table's schemas) also a delete file's
-    schema."""
+    schema; `optional_ids` are the ids optional in every table schema that has them."""
     file_format = str(df.get("file_format", "")).lower()
     content = df.get("content") or DATA
-    encoded = utf8_findings(data, file_format, path)
+    encoded = utf8_findings(data, file_format, path) + avro_union_findings(data, file_format, optional_ids)
     if content == DATA:
         return encoded + column_size_findings(data, file_format, df)
     schema, rows = read_data_file(data, file_format, path)
@@ -102,6 +117,44 @@ def check_content_file(
     found = missing_equality_columns(schema, df.get("equality_ids")) if content == EQUALITY_DELETES else []
     found += delete_schema_findings(schema, content, table_types) + delete_metric_findings(schema, rows, df)
     return encoded + found
+
+
+@implements("data-file.avro-optional-union")
+def avro_union_findings(data: bytes, file_format: str, optional_ids: frozenset[int]) -> list[Finding]:
+    """The optional fields, elements and values of an Avro file not stored as a union with null."""
+    if file_format != "avro" or not optional_ids:
+        return []
+    writer_schema = fastavro.reader(io.BytesIO(data)).writer_schema
+    return [
+        Finding("data-file.avro-optional-union", f"field {fid} is optional but stored without a union with null", fid)
+        for fid, nullable in _avro_members(writer_schema)
+        if fid in optional_ids and not nullable
+    ]
+
+
+def _avro_members(t: Any) -> Iterator[tuple[int, bool]]:
+    """(field id, stored as a union with null) of every id-carrying member of an Avro schema."""
+    t = _non_null(t)
+    if not isinstance(t, dict):
+        return
+    members = []
+    if t.get("type") == "record":
+        members = [(f.get("field-id"), f["type"]) for f in t.get("fields", [])]
+    elif t.get("type") == "array":
+        members = [(t.get("element-id"), t.get("items"))]
+    elif t.get("type") == "map":
+        members = [(t.get("value-id"), t.get("values"))]
+    for fid, member in members:
+        if fid is not None:
+            yield int(fid), isinstance(member, list) and "null" in member
+        yield from _avro_members(member)
+
+
+def _non_null(t: Any) -> Any:
+    if isinstance(t, list):
+        branches = [b for b in t if b != "null"]
+        return branches[0] if len(branches) == 1 else None
+    return t
 
 
 @implements("data-file.utf8-strings")

@@ -39,6 +39,16 @@ def field_types(md: TableMetadata) -> dict[int, tuple[IcebergType, ...]]:
     return schemas_field_types(md.schemas)
 
 
+def optional_field_ids(schemas: Iterable[Schema]) -> frozenset[int]:
+    """The field ids (fields, list elements, map values) optional in every schema that has them."""
+    optional: set[int] = set()
+    required: set[int] = set()
+    for schema in schemas:
+        for info in walk(schema.struct):
+            (required if info.required else optional).add(info.id)
+    return frozenset(optional - required)
+
+
 def schemas_field_types(schemas: Iterable[Schema]) -> dict[int, tuple[IcebergType, ...]]:
     """Every type each field id has in `schemas`, and the reserved columns' types."""
     types: dict[int, tuple[IcebergType, ...]] = {fid: (t,) for fid, t in RESERVED_TYPES.items()}
@@ -101,7 +111,7 @@ def validate_data_files(
     except SpecError:
         return [], []  # the tree validator reports it
     violations: list[Violation] = []
-    types = field_types(md)
+    types, optional = field_types(md), optional_field_ids(md.schemas)
     for path, df in live_files(files, metadata_location, md, revision):
         try:
             data = (data_files or files).read(path)
@@ -109,7 +119,7 @@ def validate_data_files(
             continue
         found = parquet_file_findings(data, md) if _format(df) == "parquet" else []
         try:
-            found += check_content_file(data, df, path, types)
+            found += check_content_file(data, df, path, types, optional)
         except SpecError as e:  # a file that cannot be read in its format
             found.append(Finding(e.rule, str(e)))
         violations += [Violation(f.rule, path, f.message) for f in found]

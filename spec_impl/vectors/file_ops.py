@@ -154,12 +154,13 @@ def _read_data_file(inp: dict, revision: str) -> dict:
 def _check_content_file(inp: dict, revision: str) -> list:
     from spec_impl.datafiles.content_file import check_content_file
 
-    from spec_impl.datafiles.table_files import schemas_field_types
+    from spec_impl.datafiles.table_files import optional_field_ids, schemas_field_types
 
-    types = None
-    if "schema" in inp:  # the table's schema: a delete file's columns are checked against it
-        types = schemas_field_types([schema.parse_schema(inp["schema"], 2)])
-    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"], table_types=types)
+    types, optional = None, frozenset()
+    if "schema" in inp:  # the table's schema: a delete file's columns and an Avro file's unions
+        table = [schema.parse_schema(inp["schema"], 2)]
+        types, optional = schemas_field_types(table), optional_field_ids(table)
+    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"], "", types, optional)
     return sorted({f.rule for f in found})
 
 

@@ -98,6 +98,9 @@ QUOTES: dict[tuple[str, str], str] = {
         "column projection."
     ),
     ("data-file.utf8-strings", "Primitive Types"): "Character strings must be stored as UTF-8 encoded byte arrays.",
+    ("data-file.avro-optional-union", "Avro"): (
+        "Optional fields, array elements, and map values must be wrapped in an Avro union with null."
+    ),
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

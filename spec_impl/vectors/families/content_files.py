@@ -66,6 +66,7 @@ def specs() -> Iterator[CaseSpec]:
     yield from _delete_metrics()
     yield from _delete_schemas()
     yield from _utf8()
+    yield from _avro_unions()
 
 
 def _column_sizes() -> Iterator[CaseSpec]:
@@ -299,3 +300,53 @@ def _utf8() -> Iterator[CaseSpec]:
         buf = io.BytesIO()
         pq.write_table(pa.Table.from_arrays([values], schema=pa.schema([field])), buf)
         yield _case("data-file.utf8-strings", slug, description, buf.getvalue(), "PARQUET", {"content": 0})
+
+
+def _avro_unions() -> Iterator[CaseSpec]:
+    """Avro: "Optional fields, array elements, and map values must be wrapped in an Avro union with null"."""
+    table = parse_schema(
+        {
+            "type": "struct",
+            "schema-id": 0,
+            "fields": [
+                {"id": 1, "name": "id", "required": True, "type": "long"},
+                {"id": 2, "name": "data", "required": False, "type": "string"},
+                {
+                    "id": 3,
+                    "name": "tags",
+                    "required": False,
+                    "type": {"type": "list", "element-id": 4, "element": "string", "element-required": False},
+                },
+            ],
+        },
+        2,
+    ).to_json(2)
+    tags = {"type": "array", "items": ["null", "string"], "element-id": 4}
+    bare_tags = {"type": "array", "items": "string", "element-id": 4}
+    for slug, data_type, tags_type, description in (
+        (
+            "avro-unions",
+            ["null", "string"],
+            ["null", tags],
+            "optional data and tags elements stored as unions with null",
+        ),
+        ("avro-optional-bare", "string", ["null", tags], "the optional field data (2) stored as a bare string"),
+        ("avro-element-bare", ["null", "string"], ["null", bare_tags], "the optional list element (4) stored bare"),
+    ):
+        fields = [
+            {"name": "id", "type": "long", "field-id": 1},
+            {"name": "data", "type": data_type, "field-id": 2},
+            {"name": "tags", "type": tags_type, "field-id": 3},
+        ]
+        data = write_avro(
+            {"type": "record", "name": "r", "fields": fields}, [{"id": 1, "data": "a", "tags": ["x"]}], {}
+        )
+        yield _case(
+            "data-file.avro-optional-union",
+            slug,
+            f"an Avro data file: {description}",
+            data,
+            "AVRO",
+            {"content": 0},
+            schema=table,
+        )
