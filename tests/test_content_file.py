@@ -1,5 +1,5 @@
 """`spec_impl.datafiles.content_file`: a file against its data_file fields (rules
-data-file.column-sizes, data-file.utf8-strings, data-file.avro-optional-union,
+data-file.column-sizes, data-file.utf8-strings, data-file.avro-optional-union, data-file.uuid-fixed,
 delete-file.equality-columns, delete-file.schema,
 delete-file.metrics), over the vectors of the content-files family and over the files Iceberg Java
 wrote."""
@@ -29,6 +29,8 @@ BROKEN = {
     "utf8-invalid",
     "avro-optional-bare",
     "avro-element-bare",
+    "avro-uuid-plain-fixed",
+    "orc-uuid-plain-binary",
 }
 
 

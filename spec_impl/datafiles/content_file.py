@@ -15,6 +15,10 @@ what only reading the file can tell.
 - Avro unions (rule data-file.avro-optional-union): "Optional fields, array elements, and map values
   must be wrapped in an Avro union with null" (Avro): a field of an Avro file that is optional in
   every schema of the table that has it is stored as a union with null.
+- uuid columns (rule data-file.uuid-fixed, a should: "uuid ... Should use 16-byte fixed"): a field
+  of type uuid in the table is stored as Appendix A's uuid form, in Avro a fixed[16] with logicalType
+  uuid, in ORC a binary with iceberg.binary-type=UUID (Parquet: rule parquet.type-mapping); a
+  recommendation, reported apart (`RECOMMENDATIONS`).
 - `equality_ids` (rule delete-file.equality-columns): "Fields with ids listed in this column must be
   present in the delete file".
 - a delete file's schema (rule delete-file.schema): "Row-level delete files are valid Iceberg data
@@ -49,9 +53,11 @@ from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metrics.column_metrics import ColumnMetrics, check_column_metrics
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.data_files import read_arrow, read_data_file
-from spec_impl.types import LONG, STRING, PrimitiveType
+from spec_impl.types import LONG, STRING, UUID, PrimitiveType
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
+# Rules whose sentence is a should: their findings are recommendations, never violations.
+RECOMMENDATIONS = frozenset({"data-file.uuid-fixed"})
 METRIC_FIELDS = ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
 register(
     Rule(
@@ -70,6 +76,12 @@ register(
         "Avro",
         "In an Avro data or delete file, a field, list element or map value that is optional in every table "
         "schema that has it is stored as a union with null",
+    ),
+    Rule(
+        "data-file.uuid-fixed",
+        "Primitive Types",
+        "A should: a uuid field of an Avro or ORC file is stored in Appendix A's uuid form (Avro fixed[16] with "
+        "logicalType uuid, ORC binary with iceberg.binary-type=UUID); a recommendation, reported apart",
     ),
     Rule(
         "delete-file.equality-columns",
@@ -109,11 +121,15 @@ def check_content_file(
     file_format = str(df.get("file_format", "")).lower()
     content = df.get("content") or DATA
     encoded = utf8_findings(data, file_format, path) + avro_union_findings(data, file_format, optional_ids)
-    if content == DATA:
+    if content == DATA and file_format not in ("avro", "orc"):
         return encoded + column_size_findings(data, file_format, df)
     schema, rows = read_data_file(data, file_format, path)
+    if schema is not None and table_types is not None:
+        encoded += uuid_findings(schema, table_types)
+    if content == DATA:
+        return encoded + column_size_findings(data, file_format, df)
     if schema is None:
-        return []
+        return encoded
     found = missing_equality_columns(schema, df.get("equality_ids")) if content == EQUALITY_DELETES else []
     found += delete_schema_findings(schema, content, table_types) + delete_metric_findings(schema, rows, df)
     return encoded + found
@@ -155,6 +171,17 @@ def _non_null(t: Any) -> Any:
         branches = [b for b in t if b != "null"]
         return branches[0] if len(branches) == 1 else None
     return t
+
+
+@implements("data-file.uuid-fixed")
+def uuid_findings(schema: Schema, table_types: Mapping[int, tuple]) -> list[Finding]:
+    """The uuid fields of the table that an Avro or ORC file stores in another type (read as that
+    type: fixed[16] without logicalType uuid, binary without iceberg.binary-type=UUID)."""
+    return [
+        Finding("data-file.uuid-fixed", f"the uuid field {info.id} is stored as {info.type}", info.id)
+        for info in walk(schema.struct)
+        if UUID in table_types.get(info.id, ()) and info.type != UUID
+    ]
 
 
 @implements("data-file.utf8-strings")

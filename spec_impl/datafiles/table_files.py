@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import pyarrow as pa
 
 from spec_impl import revisions
-from spec_impl.datafiles.content_file import check_content_file
+from spec_impl.datafiles.content_file import RECOMMENDATIONS as FILE_RECOMMENDATIONS, check_content_file
 from spec_impl.datafiles.parquet_rules import RECOMMENDATIONS, check_parquet_schema
 from spec_impl.datafiles.parquet_schema import read_schema
 from spec_impl.errors import SpecError
@@ -129,4 +129,5 @@ def validate_data_files(
 def split_recommendations(found: Iterable[Violation]) -> tuple[list[Violation], list[Violation]]:
     """(violations of a must, findings of a should rule)."""
     found = list(found)
-    return [v for v in found if v.rule not in RECOMMENDATIONS], [v for v in found if v.rule in RECOMMENDATIONS]
+    should = RECOMMENDATIONS | FILE_RECOMMENDATIONS
+    return [v for v in found if v.rule not in should], [v for v in found if v.rule in should]

@@ -101,6 +101,7 @@ QUOTES: dict[tuple[str, str], str] = {
     ("data-file.avro-optional-union", "Avro"): (
         "Optional fields, array elements, and map values must be wrapped in an Avro union with null."
     ),
+    ("data-file.uuid-fixed", "Primitive Types"): "Supported primitive types are defined in the table below.",
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

@@ -8,6 +8,7 @@ import io
 from collections.abc import Iterator
 
 import pyarrow as pa
+import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
 from spec_impl.datafiles.content_file import parquet_column_sizes
@@ -67,6 +68,7 @@ def specs() -> Iterator[CaseSpec]:
     yield from _delete_schemas()
     yield from _utf8()
     yield from _avro_unions()
+    yield from _uuids()
 
 
 def _column_sizes() -> Iterator[CaseSpec]:
@@ -336,8 +338,10 @@ def _avro_unions() -> Iterator[CaseSpec]:
         fields = [
             {"name": "id", "type": "long", "field-id": 1},
             {"name": "data", "type": data_type, "field-id": 2},
-            {"name": "tags", "type": tags_type, "field-id": 3},
+            {"name": "tags", "type": tags_type, "field-id": 3, "default": None},
         ]
+        if isinstance(data_type, list):
+            fields[1]["default"] = None
         data = write_avro(
             {"type": "record", "name": "r", "fields": fields}, [{"id": 1, "data": "a", "tags": ["x"]}], {}
         )
@@ -350,3 +354,38 @@ def _avro_unions() -> Iterator[CaseSpec]:
             {"content": 0},
             schema=table,
         )
+
+
+def _uuids() -> Iterator[CaseSpec]:
+    """Primitive Types: "uuid ... Should use 16-byte fixed" (a should: a recommendation not followed)."""
+    table = parse_schema(
+        {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "u", "required": True, "type": "uuid"}]}, 2
+    ).to_json(2)
+    value = bytes(range(16))
+    for slug, avro_type, description in (
+        (
+            "avro-uuid-fixed",
+            {"type": "fixed", "name": "uuid_fixed", "size": 16, "logicalType": "uuid"},
+            "an Avro uuid stored as fixed[16] with logicalType uuid",
+        ),
+        (
+            "avro-uuid-plain-fixed",
+            {"type": "fixed", "name": "f16", "size": 16},
+            "an Avro uuid stored as a plain fixed[16], without logicalType uuid",
+        ),
+    ):
+        fields = [{"name": "u", "type": avro_type, "field-id": 1}]
+        data = write_avro({"type": "record", "name": "r", "fields": fields}, [{"u": value}], {})
+        yield _case("data-file.uuid-fixed", slug, description, data, "AVRO", {"content": 0}, schema=table)
+    for slug, attributes, description in (
+        (
+            "orc-uuid-binary",
+            {b"iceberg.id": b"1", b"iceberg.binary-type": b"UUID"},
+            "an ORC uuid stored as binary with iceberg.binary-type=UUID",
+        ),
+        ("orc-uuid-plain-binary", {b"iceberg.id": b"1"}, "an ORC uuid stored as a plain binary"),
+    ):
+        field = pa.field("u", pa.binary(), False, metadata={**attributes, b"iceberg.required": b"true"})
+        buf = io.BytesIO()
+        orc.write_table(pa.Table.from_arrays([pa.array([value], pa.binary())], schema=pa.schema([field])), buf)
+        yield _case("data-file.uuid-fixed", slug, description, buf.getvalue(), "ORC", {"content": 0}, schema=table)
