@@ -46,3 +46,25 @@ def test_iceberg_java_files_agree_with_their_entries(case_id):
     delete files hold their columns and its delete files' metrics cover their rows."""
     files, location, _ = tables.table_files(case_id)
     assert validate_data_files(InMemoryFiles(files), location) == ([], [])
+
+
+def test_relocation_updates_the_column_sizes_of_the_delete_files_it_rewrites():
+    """A relocated Parquet position delete file is written again: its entry gets the new file's
+    column chunk sizes (Manifests, column_sizes)."""
+    from spec_impl.datafiles.content_file import parquet_column_sizes
+    from spec_impl.manifests.avro_files import avro_map
+    from spec_impl.manifests.tree import read_snapshot
+    from spec_impl.vectors.relocate import relocate
+
+    files, location, _ = tables.table_files("spark-v2-position-one-spec-equality-both")
+    old = tables.captured_document("spark-v2-position-one-spec-equality-both")["location"]
+    moved = relocate(files, old, "file:/elsewhere/t")
+    moved_location = "file:/elsewhere/t" + location[len(old) :]
+    checked = 0
+    for m in read_snapshot(InMemoryFiles(moved), moved_location).manifests:
+        for e in m.entries:
+            df = e["data_file"]
+            if df["content"] == 1 and str(df["file_format"]).lower() == "parquet" and df.get("column_sizes"):
+                assert avro_map(df["column_sizes"]) == parquet_column_sizes(moved[df["file_path"]])
+                checked += 1
+    assert checked
