@@ -1,5 +1,5 @@
 """`spec_impl.datafiles.content_file`: a file against its data_file fields (rules
-data-file.column-sizes, data-file.utf8-strings, data-file.avro-optional-union, data-file.uuid-fixed,
+content-file.column-sizes, content-file.utf8-strings, content-file.avro-optional-union, content-file.uuid-fixed,
 delete-file.equality-columns, delete-file.schema,
 delete-file.metrics), over the vectors of the content-files family and over the files Iceberg Java
 wrote."""

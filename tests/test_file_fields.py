@@ -27,7 +27,7 @@ def test_split_offsets_must_ascend(offsets, sorted_):
 
 
 def _rules(df: dict) -> list[str]:
-    w = tree_fields.double_column_deletes()
+    w = tree_fields.double_column_deletes(trees)
     md = read_metadata_file(w.files[w.metadata_location])
     return [rule for rule, _ in data_file_findings(df, md)]
 

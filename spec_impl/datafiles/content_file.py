@@ -1,7 +1,7 @@
 """A data or delete file checked against the data_file fields its manifest entry claims for it:
 what only reading the file can tell.
 
-- `column_sizes` (rule data-file.column-sizes): "Map from column id to the total size on disk of
+- `column_sizes` (rule content-file.column-sizes): "Map from column id to the total size on disk of
   all regions that store the column. Does not include bytes necessary to read other columns, like
   footers. Leave null for row-oriented formats (Avro)". In a Parquet file the regions of a column
   are its column chunks: each size claimed must be the sum of the column's chunk sizes (compressed,
@@ -9,13 +9,13 @@ what only reading the file can tell.
   are a delete file's: the captured Spark tables' Parquet position delete files were rewritten by the
   capture's relocation (new file_path values) under their old column_sizes (`relocate` now updates
   them; the delete files can be compared once the tables are captured again).
-- string values (rule data-file.utf8-strings): "Character strings must be stored as UTF-8 encoded
+- string values (rule content-file.utf8-strings): "Character strings must be stored as UTF-8 encoded
   byte arrays" (Primitive Types; Appendix A, Parquet: "Encoding must be UTF-8"): every string value of
   a Parquet or ORC file is valid UTF-8 (an Avro reader already fails on one that is not).
-- Avro unions (rule data-file.avro-optional-union): "Optional fields, array elements, and map values
+- Avro unions (rule content-file.avro-optional-union): "Optional fields, array elements, and map values
   must be wrapped in an Avro union with null" (Avro): a field of an Avro file that is optional in
   every schema of the table that has it is stored as a union with null.
-- uuid columns (rule data-file.uuid-fixed, a should: "uuid ... Should use 16-byte fixed"): a field
+- uuid columns (rule content-file.uuid-fixed, a should: "uuid ... Should use 16-byte fixed"): a field
   of type uuid in the table is stored as Appendix A's uuid form, in Avro a fixed[16] with logicalType
   uuid, in ORC a binary with iceberg.binary-type=UUID (Parquet: rule parquet.type-mapping); a
   recommendation, reported apart (`RECOMMENDATIONS`).
@@ -57,28 +57,28 @@ from spec_impl.types import LONG, STRING, UUID, PrimitiveType
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
 # Rules whose sentence is a should: their findings are recommendations, never violations.
-RECOMMENDATIONS = frozenset({"data-file.uuid-fixed"})
+RECOMMENDATIONS = frozenset({"content-file.uuid-fixed"})
 METRIC_FIELDS = ("value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
 register(
     Rule(
-        "data-file.column-sizes",
+        "content-file.column-sizes",
         "Manifests (column_sizes)",
         "column_sizes of a data file: in Parquet each column's size is the total size of its column chunks over "
         "all row groups; an Avro file (row-oriented) has none (ORC files and delete files are not compared)",
     ),
     Rule(
-        "data-file.utf8-strings",
+        "content-file.utf8-strings",
         "Primitive Types",
         "Every string value of a Parquet or ORC data or delete file is valid UTF-8",
     ),
     Rule(
-        "data-file.avro-optional-union",
+        "content-file.avro-optional-union",
         "Avro",
         "In an Avro data or delete file, a field, list element or map value that is optional in every table "
         "schema that has it is stored as a union with null",
     ),
     Rule(
-        "data-file.uuid-fixed",
+        "content-file.uuid-fixed",
         "Primitive Types",
         "A should: a uuid field of an Avro or ORC file is stored in Appendix A's uuid form (Avro fixed[16] with "
         "logicalType uuid, ORC binary with iceberg.binary-type=UUID); a recommendation, reported apart",
@@ -135,14 +135,16 @@ def check_content_file(
     return encoded + found
 
 
-@implements("data-file.avro-optional-union")
+@implements("content-file.avro-optional-union")
 def avro_union_findings(data: bytes, file_format: str, optional_ids: frozenset[int]) -> list[Finding]:
     """The optional fields, elements and values of an Avro file not stored as a union with null."""
     if file_format != "avro" or not optional_ids:
         return []
     writer_schema = fastavro.reader(io.BytesIO(data)).writer_schema
     return [
-        Finding("data-file.avro-optional-union", f"field {fid} is optional but stored without a union with null", fid)
+        Finding(
+            "content-file.avro-optional-union", f"field {fid} is optional but stored without a union with null", fid
+        )
         for fid, nullable in _avro_members(writer_schema)
         if fid in optional_ids and not nullable
     ]
@@ -173,18 +175,18 @@ def _non_null(t: Any) -> Any:
     return t
 
 
-@implements("data-file.uuid-fixed")
+@implements("content-file.uuid-fixed")
 def uuid_findings(schema: Schema, table_types: Mapping[int, tuple]) -> list[Finding]:
     """The uuid fields of the table that an Avro or ORC file stores in another type (read as that
     type: fixed[16] without logicalType uuid, binary without iceberg.binary-type=UUID)."""
     return [
-        Finding("data-file.uuid-fixed", f"the uuid field {info.id} is stored as {info.type}", info.id)
+        Finding("content-file.uuid-fixed", f"the uuid field {info.id} is stored as {info.type}", info.id)
         for info in walk(schema.struct)
         if UUID in table_types.get(info.id, ()) and info.type != UUID
     ]
 
 
-@implements("data-file.utf8-strings")
+@implements("content-file.utf8-strings")
 def utf8_findings(data: bytes, file_format: str, path: str = "") -> list[Finding]:
     """The columns of a Parquet or ORC file holding a string value that is not valid UTF-8."""
     if file_format not in ("parquet", "orc"):
@@ -196,7 +198,7 @@ def utf8_findings(data: bytes, file_format: str, path: str = "") -> list[Finding
             column.validate(full=True)
         except pa.ArrowInvalid as e:
             if "UTF8" in str(e) or "UTF-8" in str(e):
-                found.append(Finding("data-file.utf8-strings", f"column {name!r}: {e}", name))
+                found.append(Finding("content-file.utf8-strings", f"column {name!r}: {e}", name))
     return found
 
 
@@ -218,16 +220,16 @@ def delete_schema_findings(schema: Schema, content: int, table_types: Mapping[in
     return found
 
 
-@implements("data-file.column-sizes")
+@implements("content-file.column-sizes")
 def column_size_findings(data: bytes, file_format: str, df: Mapping[str, Any]) -> list[Finding]:
     claimed = _id_map(df.get("column_sizes"))
     if file_format == "avro":
-        return [Finding("data-file.column-sizes", "an Avro file has no column_sizes", claimed)] if claimed else []
+        return [Finding("content-file.column-sizes", "an Avro file has no column_sizes", claimed)] if claimed else []
     if file_format != "parquet" or not claimed:
         return []
     actual = parquet_column_sizes(data)
     return [
-        Finding("data-file.column-sizes", f"column {fid} is stored in {actual.get(fid, 0)} bytes", size)
+        Finding("content-file.column-sizes", f"column {fid} is stored in {actual.get(fid, 0)} bytes", size)
         for fid, size in sorted(claimed.items())
         if actual.get(fid, 0) != size
     ]

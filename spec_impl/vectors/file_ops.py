@@ -31,7 +31,7 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
 - check-content-file: input keys: file-format, file-base64 (a data or delete file), data-file (its manifest data_file
   fields as JSON: maps as objects keyed by field id, bounds as hex), schema? (the table's); output: the sorted rule
   ids of what the file contradicts (`spec_impl.datafiles.content_file`: column_sizes, equality_ids, a delete file's
-  schema, counts and bounds, UTF-8 strings, Avro unions, uuid storage); data-file.uuid-fixed is a should
+  schema, counts and bounds, UTF-8 strings, Avro unions, uuid storage); content-file.uuid-fixed is a should
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data

@@ -85,7 +85,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
-    ("data-file.column-sizes", "Manifests"): (
+    ("content-file.column-sizes", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
@@ -97,11 +97,11 @@ QUOTES: dict[tuple[str, str], str] = {
         "Row-level delete files are valid Iceberg data files: files must use valid Iceberg formats, schemas, and "
         "column projection."
     ),
-    ("data-file.utf8-strings", "Primitive Types"): "Character strings must be stored as UTF-8 encoded byte arrays.",
-    ("data-file.avro-optional-union", "Avro"): (
+    ("content-file.utf8-strings", "Primitive Types"): "Character strings must be stored as UTF-8 encoded byte arrays.",
+    ("content-file.avro-optional-union", "Avro"): (
         "Optional fields, array elements, and map values must be wrapped in an Avro union with null."
     ),
-    ("data-file.uuid-fixed", "Primitive Types"): "Supported primitive types are defined in the table below.",
+    ("content-file.uuid-fixed", "Primitive Types"): "Supported primitive types are defined in the table below.",
     ("tree.split-offsets", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."

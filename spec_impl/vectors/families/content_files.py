@@ -74,7 +74,7 @@ def specs() -> Iterator[CaseSpec]:
 def _column_sizes() -> Iterator[CaseSpec]:
     parquet = write_parquet([{1: 1, 2: "a"}, {1: 2, 2: None}], TABLE)
     exact = {str(fid): size for fid, size in parquet_column_sizes(parquet).items()}
-    rule = "data-file.column-sizes"
+    rule = "content-file.column-sizes"
     yield _case(
         rule,
         "parquet-exact",
@@ -301,7 +301,7 @@ def _utf8() -> Iterator[CaseSpec]:
         values = pa.Array.from_buffers(pa.string(), 2, [None, offsets, pa.py_buffer(text)])
         buf = io.BytesIO()
         pq.write_table(pa.Table.from_arrays([values], schema=pa.schema([field])), buf)
-        yield _case("data-file.utf8-strings", slug, description, buf.getvalue(), "PARQUET", {"content": 0})
+        yield _case("content-file.utf8-strings", slug, description, buf.getvalue(), "PARQUET", {"content": 0})
 
 
 def _avro_unions() -> Iterator[CaseSpec]:
@@ -346,7 +346,7 @@ def _avro_unions() -> Iterator[CaseSpec]:
             {"type": "record", "name": "r", "fields": fields}, [{"id": 1, "data": "a", "tags": ["x"]}], {}
         )
         yield _case(
-            "data-file.avro-optional-union",
+            "content-file.avro-optional-union",
             slug,
             f"an Avro data file: {description}",
             data,
@@ -376,7 +376,7 @@ def _uuids() -> Iterator[CaseSpec]:
     ):
         fields = [{"name": "u", "type": avro_type, "field-id": 1}]
         data = write_avro({"type": "record", "name": "r", "fields": fields}, [{"u": value}], {})
-        yield _case("data-file.uuid-fixed", slug, description, data, "AVRO", {"content": 0}, schema=table)
+        yield _case("content-file.uuid-fixed", slug, description, data, "AVRO", {"content": 0}, schema=table)
     for slug, attributes, description in (
         (
             "orc-uuid-binary",
@@ -388,4 +388,4 @@ def _uuids() -> Iterator[CaseSpec]:
         field = pa.field("u", pa.binary(), False, metadata={**attributes, b"iceberg.required": b"true"})
         buf = io.BytesIO()
         orc.write_table(pa.Table.from_arrays([pa.array([value], pa.binary())], schema=pa.schema([field])), buf)
-        yield _case("data-file.uuid-fixed", slug, description, buf.getvalue(), "ORC", {"content": 0}, schema=table)
+        yield _case("content-file.uuid-fixed", slug, description, buf.getvalue(), "ORC", {"content": 0}, schema=table)

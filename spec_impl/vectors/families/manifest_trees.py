@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import sys
 from collections.abc import Callable, Iterator
 
 from spec_impl.manifests.avro_files import read_avro, write_avro
@@ -18,6 +19,7 @@ from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
 from spec_impl.manifests.writer import TreeWriter, data_file, edit_avro, entry, fix_manifest_lengths
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
+from spec_impl.vectors.families import _manifest_tree_fields
 
 NAME = "manifest-trees"
 DESCRIPTION = (
@@ -761,6 +763,4 @@ def specs() -> Iterator[CaseSpec]:
     yield from _v1_content_cases()
     yield from _v1_sequence_number_cases()
     yield from _deprecated_field_cases()
-    from spec_impl.vectors.families import _manifest_tree_fields  # it builds on the trees above
-
-    yield from _manifest_tree_fields.specs()
+    yield from _manifest_tree_fields.specs(sys.modules[__name__])
