@@ -11,6 +11,7 @@ import json
 import pytest
 
 from spec_impl.errors import InvalidInput
+from spec_impl.manifests.file_fields import RECOMMENDATIONS as TREE_RECOMMENDATIONS
 from spec_impl.manifests.tree import InMemoryFiles, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.scan.reader import read_table
@@ -24,8 +25,10 @@ def _ids(table) -> list:
 
 @pytest.mark.parametrize("case_id", [c.id for c in tables.CASES])
 def test_every_golden_table_is_a_valid_tree(case_id):
+    """No violation; a should not followed on purpose (position-delete-sort-order) is a recommendation."""
     _, t = tables.build(case_id)
-    assert validate_table(InMemoryFiles(t.files), t.tree.metadata_location) == []
+    found = validate_table(InMemoryFiles(t.files), t.tree.metadata_location)
+    assert [v for v in found if v.rule not in TREE_RECOMMENDATIONS] == []
 
 
 def test_materialized_table_reads_like_the_golden_one(tmp_path):

@@ -1,6 +1,7 @@
-"""The Parquet rules (`spec_impl.datafiles.parquet_rules`) over every live data and delete file of
-every snapshot of a table, each file read once: what `iceberg-validate-table` and the table audit
-report per file.
+"""The Parquet rules (`spec_impl.datafiles.parquet_rules`) and the checks of a file against its
+data_file fields (`spec_impl.datafiles.content_file`) over every live data and delete file of every
+snapshot of a table, each file read once: what `iceberg-validate-table` and the table audit report
+per file.
 
 Spec: Appendix A (Parquet); "Reserved Field IDs" (the columns of position delete files and, in v3,
 the row lineage columns); "Column Projection" (name mapping); "Schema Evolution" (a file keeps
@@ -10,9 +11,12 @@ the types it was written with).
 from __future__ import annotations
 
 
+from collections.abc import Iterable
+
 import pyarrow as pa
 
 from spec_impl import revisions
+from spec_impl.datafiles.content_file import check_content_file
 from spec_impl.datafiles.parquet_rules import check_parquet_schema
 from spec_impl.datafiles.parquet_schema import read_schema
 from spec_impl.errors import SpecError
@@ -20,7 +24,7 @@ from spec_impl.manifests.inheritance import DELETED
 from spec_impl.manifests.tree import FileSource, read_snapshot
 from spec_impl.manifests.validate import Violation
 from spec_impl.metadata.partitioning import Finding
-from spec_impl.metadata.schema import walk
+from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import implements, split_recommendations
 from spec_impl.types import LONG, STRING, IcebergType
@@ -33,8 +37,23 @@ NAME_MAPPING = "schema.name-mapping.default"
 
 def field_types(md: TableMetadata) -> dict[int, tuple[IcebergType, ...]]:
     """Every type each field id had in the table's schemas, and the reserved columns' types."""
+    return schemas_field_types(md.schemas)
+
+
+def optional_field_ids(schemas: Iterable[Schema]) -> frozenset[int]:
+    """The field ids (fields, list elements, map values) optional in every schema that has them."""
+    optional: set[int] = set()
+    required: set[int] = set()
+    for schema in schemas:
+        for info in walk(schema.struct):
+            (required if info.required else optional).add(info.id)
+    return frozenset(optional - required)
+
+
+def schemas_field_types(schemas: Iterable[Schema]) -> dict[int, tuple[IcebergType, ...]]:
+    """Every type each field id has in `schemas`, and the reserved columns' types."""
     types: dict[int, tuple[IcebergType, ...]] = {fid: (t,) for fid, t in RESERVED_TYPES.items()}
-    for schema in md.schemas:
+    for schema in schemas:
         for info in walk(schema.struct):
             if info.type not in types.get(info.id, ()):
                 types[info.id] = types.get(info.id, ()) + (info.type,)
@@ -53,9 +72,15 @@ def parquet_file_findings(data: bytes, md: TableMetadata) -> list[Finding]:
 
 
 def live_parquet_files(files: FileSource, metadata_location: str, md: TableMetadata, revision: str) -> list[str]:
-    """The paths of the Parquet files live in any snapshot, each once, in the order first met. A
-    snapshot whose tree cannot be read is skipped: the tree validator reports it."""
-    paths: dict[str, None] = {}
+    """The paths of the Parquet files live in any snapshot, each once, in the order first met."""
+    return [p for p, df in live_files(files, metadata_location, md, revision) if _format(df) == "parquet"]
+
+
+def live_files(files: FileSource, metadata_location: str, md: TableMetadata, revision: str) -> list[tuple[str, dict]]:
+    """(path, data_file) of the data and delete files live in any snapshot (deletion vectors
+    aside), each once, in the order first met. A snapshot whose tree cannot be read is skipped:
+    the tree validator reports it."""
+    found: dict[str, dict] = {}
     for snapshot in md.snapshots:
         try:
             tree = read_snapshot(files, metadata_location, snapshot.snapshot_id, revision)
@@ -64,28 +89,39 @@ def live_parquet_files(files: FileSource, metadata_location: str, md: TableMetad
         for m in tree.manifests:
             for e in m.entries:
                 df = e["data_file"]
-                if e["status"] != DELETED and str(df.get("file_format", "")).lower() == "parquet":
-                    paths.setdefault(df["file_path"], None)
-    return list(paths)
+                if e["status"] != DELETED and _format(df) != "puffin":
+                    found.setdefault(df["file_path"], df)
+    return list(found.items())
+
+
+def _format(df: dict) -> str:
+    return str(df.get("file_format", "")).lower()
 
 
 def validate_data_files(
     files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT, data_files: FileSource | None = None
 ) -> tuple[list[Violation], list[Violation]]:
-    """(violations, recommendations not followed) of the table's live Parquet files, each with the
-    file's path and the column in its message. A file that is not there or lies outside the
-    table's location is not read (the tree validator never read data files; the audit reports
-    them). The data files are read from `data_files` when
+    """(violations, recommendations not followed) of the table's live data and delete files: the
+    Parquet files' schemas against Appendix A, and every file against its data_file fields
+    (`spec_impl.datafiles.content_file`), each with the file's path and the column in its message.
+    A file that is not there or lies outside the table's location is not read (the tree validator
+    never read data files; the audit reports them). The data files are read from `data_files` when
     given (a source that does not keep them), the metadata tree from `files`."""
     try:
         md = read_metadata_file(files.read(metadata_location), revision)
     except SpecError:
         return [], []  # the tree validator reports it
     violations: list[Violation] = []
-    for path in live_parquet_files(files, metadata_location, md, revision):
+    types, optional = field_types(md), optional_field_ids(md.schemas)
+    for path, df in live_files(files, metadata_location, md, revision):
         try:
             data = (data_files or files).read(path)
         except SpecError:  # not there, or outside the table: the audit reports it (tree.file-exists, ...)
             continue
-        violations += [Violation(f.rule, path, f.message) for f in parquet_file_findings(data, md)]
+        found = parquet_file_findings(data, md) if _format(df) == "parquet" else []
+        try:
+            found += check_content_file(data, df, path, types, optional)
+        except SpecError as e:  # a file that cannot be read in its format
+            found.append(Finding(e.rule, str(e)))
+        violations += [Violation(f.rule, path, f.message) for f in found]
     return split_recommendations(violations)

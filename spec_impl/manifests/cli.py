@@ -15,7 +15,8 @@ against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each viola
 its rule id and the file it was found in. A finding of a rule whose sentence is a should (strength
 should in the rule index: parquet.type-mapping for Appendix A's type table, the history's
 history.added-entry-snapshot, history.deleted-file-re-added, history.metadata-log-entry and
-history.snapshot-log-entry, ...) is a recommendation not followed: it is listed apart and does not
+history.snapshot-log-entry, tree.position-delete-sort-order for a position delete file written with a
+sort_order_id, ...) is a recommendation not followed: it is listed apart and does not
 change the exit status (--json prints the violations only).
 
 Files are read only under the table's location and the paths its properties write.data.path,

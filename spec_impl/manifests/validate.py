@@ -21,6 +21,7 @@ from spec_impl.manifests import inheritance
 from spec_impl.manifests.manifest_spec import partition_spec_difference
 from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
+from spec_impl.manifests.file_fields import data_file_findings
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
 from spec_impl.manifests.records import check_entries, check_row
 from spec_impl.metadata import json_document
@@ -266,6 +267,7 @@ class _Checker:
             return
         if not self.record_schema(f, path):
             return
+        fv = self.undeclared_version(f, fv, path)
         first_visit = path not in self._checked_manifests
         self._checked_manifests.add(path)
         try:
@@ -315,6 +317,17 @@ class _Checker:
             if row["content"] != DATA and row.get("first_row_id") is not None:
                 self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
 
+    @implements("tree.manifest-metadata")
+    def undeclared_version(self, f: AvroFile, fv: int, path: str) -> int:
+        """A manifest without the format-version key reads as v1; one with the v2 entry field
+        sequence_number in a v2+ table was written by a v2+ writer, which must write the key
+        ("format-version is now required"): it is checked as a manifest of the table's version,
+        so `manifest_metadata` reports the missing key."""
+        names = {x.get("name") for x in f.schema["fields"] if isinstance(x, dict)}
+        if "format-version" in f.metadata or self.md.format_version < 2 or "sequence_number" not in names:
+            return fv
+        return self.md.format_version
+
     # --- checks of one manifest file (once per file) -------------------------------------------
     def manifest_file(self, f: AvroFile, fv: int, path: str, row: dict, shaped: bool = True) -> None:
         """The checks of one manifest file; with `shaped` False (an entry of the wrong shape) only
@@ -343,6 +356,8 @@ class _Checker:
             if spec is not None and ptype is not None:
                 self.partition_values(df.get("partition") or {}, spec, ptype, path, where)
             self.bounds(df, path, where)
+            for rule, message in data_file_findings(df, self.md):
+                self.report(rule, path, f"{where}: {message}")
 
     @implements("tree.required-fields", "tree.unwritten-fields")
     def fields(self, schema: dict, table: list, fv: int, path: str, what: str) -> None:

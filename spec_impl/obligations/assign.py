@@ -82,6 +82,7 @@ ROLES: dict[str, str] = {
             "check-partition-tuple",
             "check-position-deletes",
             "check-parquet-schema",
+            "check-content-file",
             "partition-spec-findings",
             "view-findings",
         ),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_impl.errors import SpecError
+from spec_impl.manifests.file_fields import unsorted_split_offsets
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, register, implements
 from spec_impl.v4.sections import (
@@ -76,6 +77,7 @@ register(
         *V4,
     ),
     Rule("v4.entry.sort-order-id", f"{_S} (sort_order_id)", "sort_order_id can only be set if content_type is 0", *V4),
+    Rule("v4.entry.split-offsets", f"{_S} (split_offsets)", "split_offsets, when set, is sorted ascending", *V4),
     Rule(
         "v4.entry.equality-ids",
         f"{_S} (equality_ids)",
@@ -186,6 +188,7 @@ class _Checker:
         "v4.entry.file-size",
         "v4.entry.manifest-stats",
         "v4.entry.sort-order-id",
+        "v4.entry.split-offsets",
     )
     def entry(self, e: ContentEntry, path: str, where: str, root_manifests: dict[str, ContentEntry] | None) -> None:
         t = e.content_type
@@ -208,6 +211,8 @@ class _Checker:
             )
         if e.sort_order_id is not None and t != DATA:
             self.report("v4.entry.sort-order-id", path, f"{where}: sort_order_id on a type {t} entry")
+        if (unsorted := unsorted_split_offsets(e.split_offsets)) is not None:
+            self.report("v4.entry.split-offsets", path, f"{where}: {unsorted}")
         if (e.equality_ids is not None) != (t == EQUALITY_DELETE):
             self.report("v4.entry.equality-ids", path, f"{where}: type {t} with equality_ids {e.equality_ids}")
         inline = e.deletion_vector is not None and e.deletion_vector.inline

@@ -5,7 +5,7 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
 - read-manifest-tree: input keys: files ({path: base64}), metadata-location, snapshot-id (null: current); output: the
   snapshot's manifests and every entry with its inherited values (`tree_reading`)
 - validate-tree: input keys: files, metadata-location; output: sorted rule ids of the tree's violations ([] = a correct
-  tree)
+  tree); tree.position-delete-sort-order is a should (a recommendation not followed), the others musts
 - validate-history: input keys: files, metadata-location; output: history rule ids, sorted ([] = a
   correct history)
 - validate-statistics: input keys: files, metadata-location; output: sorted rule ids of the violations of the
@@ -28,6 +28,10 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   format-version, name-mapped? (whether the table has a name mapping); output: the findings of Appendix A's Parquet
   rules, each {"rule", "column"} (the column's dotted name path, null for the whole file), sorted ([] = none);
   parquet.type-mapping is a should (a recommendation not followed), the others musts
+- check-content-file: input keys: file-format, file-base64 (a data or delete file), data-file (its manifest data_file
+  fields as JSON: maps as objects keyed by field id, bounds as hex), schema? (the table's); output: the sorted rule
+  ids of what the file contradicts (`spec_impl.datafiles.content_file`: column_sizes, equality_ids, a delete file's
+  schema, counts and bounds, UTF-8 strings, Avro unions, uuid storage); content-file.uuid-fixed is a should
 - parquet-round-trip: input keys: schema, rows (records as struct JSON; a field a record lacks is not supplied and takes
   its write-default); output: the rows as written to Parquet and read back
 - v4-replay: input keys: files, root ({location, snapshot-id, sequence-number}); output: {"data-files": the live data
@@ -148,6 +152,19 @@ def _read_data_file(inp: dict, revision: str) -> dict:
     return {"schema": file_schema.to_json(3), "rows": [encode(file_schema.struct, r) for r in rows]}
 
 
+def _check_content_file(inp: dict, revision: str) -> list:
+    from spec_impl.datafiles.content_file import check_content_file
+
+    from spec_impl.datafiles.table_files import optional_field_ids, schemas_field_types
+
+    types, optional = None, frozenset()
+    if "schema" in inp:  # the table's schema: a delete file's columns and an Avro file's unions
+        table = [schema.parse_schema(inp["schema"], 2)]
+        types, optional = schemas_field_types(table), optional_field_ids(table)
+    found = check_content_file(base64.b64decode(inp["file-base64"]), inp["data-file"], "", types, optional)
+    return sorted({f.rule for f in found})
+
+
 def _check_parquet_schema(inp: dict, revision: str) -> list:
     from spec_impl.datafiles.parquet_rules import check_parquet_schema
     from spec_impl.datafiles.parquet_schema import read_schema
@@ -250,6 +267,7 @@ FILE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "read-parquet": _read_parquet,
     "read-data-file": _read_data_file,
     "check-parquet-schema": _check_parquet_schema,
+    "check-content-file": _check_content_file,
     "parquet-round-trip": _parquet_round_trip,
     "v4-replay": _v4_replay,
     "v4-validate": _v4_validate,
@@ -269,6 +287,7 @@ INPUT_KEYS = {
     "read-parquet": ["file-base64"],
     "read-data-file": ["file-format", "file-base64"],
     "check-parquet-schema": ["file-base64", "schema", "format-version"],
+    "check-content-file": ["file-format", "file-base64", "data-file"],
     "parquet-round-trip": ["schema", "rows"],
     "v4-replay": ["files", "root"],
     "v4-validate": ["files", "root"],

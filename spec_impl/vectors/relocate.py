@@ -8,7 +8,8 @@ golden table that a real engine wrote cannot be generated again at another place
 relocated instead: the same files with `old` replaced by `new` at the start of every such path.
 
 Rewritten files change size, so the rewrite goes bottom-up: Puffin footers and position delete
-files first, then the manifests that list them (with their new `file_size_in_bytes`), then the
+files first, then the manifests that list them (with their new `file_size_in_bytes`, and a Parquet
+file's new `column_sizes`), then the
 manifest lists (with the new `manifest_length`), then the metadata files. Position delete files
 may be Parquet, Avro or ORC (Appendix A; an Avro file is told from a manifest by its schema). Data
 files and equality delete files hold no paths and are copied as they are. Hadoop's `.crc` side files are dropped
@@ -27,6 +28,7 @@ import pyarrow as pa
 import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
+from spec_impl.datafiles.content_file import parquet_column_sizes
 from spec_impl.deletes.puffin import FOOTER_TAIL, MAGIC, decompress, read_puffin
 from spec_impl.manifests.avro_files import read_avro, write_avro
 
@@ -47,6 +49,7 @@ def relocate(files: dict[str, bytes], old: str, new: str) -> dict[str, bytes]:
     kept = {p: data for p, data in files.items() if not p.endswith(".crc")}
     out: dict[str, bytes] = {}
     sizes: dict[str, int] = {}  # new size of every file whose bytes changed, by its new path
+    column_sizes: dict[str, dict[int, int]] = {}  # new column chunk sizes of rewritten Parquet files
     avro = {p: read_avro(d, p) for p, d in kept.items() if p.endswith(".avro")}
     avro = {p: f for p, f in avro.items() if _is_manifest(f) or _is_manifest_list(f)}  # not Avro data files
     lists = {p for p, f in avro.items() if _is_manifest_list(f)}
@@ -55,6 +58,7 @@ def relocate(files: dict[str, bytes], old: str, new: str) -> dict[str, bytes]:
             data = _relocate_puffin(data, move)
         elif path.endswith(".parquet") and _is_position_delete_file(data):
             data = _relocate_position_deletes(data, move)
+            column_sizes[move(path)] = parquet_column_sizes(data)
         elif path.endswith(".orc") and _is_orc_position_delete_file(data):
             data = _relocate_orc_position_deletes(data, move)
         elif path in avro or path.endswith(".metadata.json"):
@@ -65,7 +69,7 @@ def relocate(files: dict[str, bytes], old: str, new: str) -> dict[str, bytes]:
         if data is not files[path]:
             sizes[move(path)] = len(data)
     for path in sorted(set(avro) - lists):  # manifests
-        out[move(path)] = data = _relocate_manifest(avro[path], move, sizes)
+        out[move(path)] = data = _relocate_manifest(avro[path], move, sizes, column_sizes)
         sizes[move(path)] = len(data)
     for path in sorted(lists):
         out[move(path)] = _relocate_manifest_list(avro[path], move, sizes)
@@ -125,12 +129,17 @@ def _relocate_manifest_list(f: Any, move: _Mover, sizes: dict[str, int]) -> byte
     return write_avro(f.schema, records, f.metadata)
 
 
-def _relocate_manifest(f: Any, move: _Mover, sizes: dict[str, int]) -> bytes:
+def _relocate_manifest(f: Any, move: _Mover, sizes: dict[str, int], column_sizes: dict[str, dict[int, int]]) -> bytes:
+    """A manifest with its paths moved, and the new sizes of the files the move rewrote (a rewritten
+    Parquet file's column_sizes too: Manifests, column_sizes)."""
     records = []
     for entry in f.records:
         d = dict(entry["data_file"])
         d["file_path"] = move(d["file_path"])
         d["file_size_in_bytes"] = sizes.get(d["file_path"], d["file_size_in_bytes"])
+        if d.get("column_sizes") is not None and d["file_path"] in column_sizes:
+            new = column_sizes[d["file_path"]]
+            d["column_sizes"] = [{**p, "value": new.get(p["key"], p["value"])} for p in d["column_sizes"]]
         if d.get("referenced_data_file") is not None:
             d["referenced_data_file"] = move(d["referenced_data_file"])
         for bounds in ("lower_bounds", "upper_bounds"):

@@ -85,6 +85,32 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
+    ("content-file.column-sizes", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("delete-file.equality-columns", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("delete-file.schema", "Delete Formats"): (
+        "Row-level delete files are valid Iceberg data files: files must use valid Iceberg formats, schemas, and "
+        "column projection."
+    ),
+    ("content-file.utf8-strings", "Primitive Types"): "Character strings must be stored as UTF-8 encoded byte arrays.",
+    ("content-file.avro-optional-union", "Avro"): (
+        "Optional fields, array elements, and map values must be wrapped in an Avro union with null."
+    ),
+    ("content-file.uuid-fixed", "Primitive Types"): "Supported primitive types are defined in the table below.",
+    ("tree.split-offsets", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("tree.position-delete-sort-order", "Manifests"): (
+        "Position deletes are required to be sorted by file and position, not a table order, and should set sort "
+        "order id to null."
+    ),
+    ("tree.sort-order-id", "Sorting"): "Therefore, the table must declare all the sort orders for lookup.",
     ("tree.manifest-schema-id", "Manifests"): (
         "This is required because a manifest file’s schema is based on its partition spec (see below)."
     ),

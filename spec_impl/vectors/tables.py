@@ -301,6 +301,17 @@ def rewritten_with_data_sequence_number(location: str) -> TableBuilder:
     return t
 
 
+def position_delete_sort_order(location: str) -> TableBuilder:
+    """v2: a position delete file written with sort_order_id 3, an order the table does not declare
+    (a writer should set it to null): readers must ignore it and apply the deletes as any others"""
+    t = TableBuilder(location, 2, SCHEMA)
+    a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "y"), (4, "d", None)))
+    t.commit("append", [t.added([a])])
+    deletes = t.position_deletes("d2.parquet", [(a["file_path"], 1), (a["file_path"], 3)])
+    t.commit("delete", [t.added([dict(deletes, sort_order_id=3)])])
+    return t
+
+
 CASES = [
     TableCase(
         "position-deletes",
@@ -397,6 +408,13 @@ CASES = [
         (rewritten_with_data_sequence_number.__doc__ or "").strip().replace("\n    ", " "),
         ("deletes.equality-scope", "manifest.inherit.sequence-number"),
         rewritten_with_data_sequence_number,
+        2,
+    ),
+    TableCase(
+        "position-delete-sort-order",
+        (position_delete_sort_order.__doc__ or "").strip().replace("\n    ", " "),
+        ("deletes.position-rows",),
+        position_delete_sort_order,
         2,
     ),
     TableCase(

@@ -8,6 +8,7 @@ from types import ModuleType
 from spec_impl.vectors.families import (
     binary,
     bucket,
+    content_files,
     data_files,
     data_formats,
     parquet_schemas,
@@ -34,7 +35,7 @@ from spec_impl.vectors.families import (
 )
 from spec_impl.vectors.families import (
     column_metrics,
-    content_files,
+    data_file_fields,
     file_counts,
     metrics_evaluation,
     partition_summaries,
@@ -58,7 +59,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
         content_files,
     ),
     "deletes": (delete_scoping, puffin_dv, position_delete_rows),
-    "data": (data_files, data_formats, metadata_columns, parquet_schemas),
+    "data": (data_files, data_formats, metadata_columns, parquet_schemas, data_file_fields),
     "tables": (),  # whole tables: spec_impl/vectors/tables.py
     "v4": (v4_root_manifests,),
     "planning": (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import sys
 from collections.abc import Callable, Iterator
 
 from spec_impl.manifests.avro_files import read_avro, write_avro
@@ -18,6 +19,7 @@ from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
 from spec_impl.manifests.writer import TreeWriter, data_file, edit_avro, entry, fix_manifest_lengths
 from spec_impl.revisions import V3_ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
+from spec_impl.vectors.families import _manifest_tree_fields
 
 NAME = "manifest-trees"
 DESCRIPTION = (
@@ -435,6 +437,27 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("partition-spec-id")),
     ),
     (
+        "tree.manifest-metadata",
+        "v2-without-schema",
+        "a v2 manifest without the 'schema' key-value metadata",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema")),
+    ),
+    (
+        "tree.manifest-metadata",
+        "v1-without-schema",
+        "a v1 manifest without the 'schema' key-value metadata (required in v1 as well)",
+        v1_appends,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("schema")),
+    ),
+    (
+        "tree.manifest-metadata",
+        "v2-without-format-version",
+        "a v2 manifest (with the v2 entry fields) without the 'format-version' key-value metadata, required from v2",
+        rewrite_manifests,
+        lambda w: _edit_manifest(w, "m2.avro", lambda r, m: m.pop("format-version")),
+    ),
+    (
         "tree.manifest-schema-id",
         "v2-without-schema-id",
         "a v2 manifest without the 'schema-id' key-value metadata (Iceberg Java 1.10 "
@@ -763,3 +786,4 @@ def specs() -> Iterator[CaseSpec]:
     yield from _v1_content_cases()
     yield from _v1_sequence_number_cases()
     yield from _deprecated_field_cases()
+    yield from _manifest_tree_fields.specs(sys.modules[__name__])

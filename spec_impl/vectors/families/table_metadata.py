@@ -324,7 +324,12 @@ def _engine_written():
 def _types_ids_and_keys():
     """Fields of another JSON type, duplicated spec and sort order ids, and encryption keys broken one
     field at a time (adopted 1.7)."""
-    for key, value in (("location", 5), ("last-column-id", "3"), ("last-partition-id", "1001")):
+    for key, value in (
+        ("location", 5),
+        ("last-column-id", "3"),
+        ("last-partition-id", "1001"),
+        ("last-updated-ms", "1515100955770"),
+    ):
         yield _read("table.field-type", f"{key}-wrong-type", f"{key} of another JSON type", _with(v2(), **{key: value}))
     doc = v2()
     doc["partition-specs"].append(copy.deepcopy(SPEC))

@@ -110,9 +110,15 @@ def _leaf_table() -> Table:
     return t
 
 
-def _edited(index: int, **changes) -> Callable[[], Table]:
+def _root_table() -> Table:
+    t = Table()
+    t.apply(append, files(1, 2))
+    return t
+
+
+def _edited(index: int, table: Callable[[], Table] = _leaf_table, **changes) -> Callable[[], Table]:
     def build() -> Table:
-        t = _leaf_table()
+        t = table()
         c = t.commits[-1]
         entries = list(c.written)
         entries[index] = dataclasses.replace(entries[index], **changes)
@@ -287,6 +293,12 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
         "manifest-with-sort-order",
         "a manifest entry with a sort_order_id",
         _edited(0, sort_order_id=1),
+    ),
+    (
+        "v4.entry.split-offsets",
+        "split-offsets-descending",
+        "a data file entry whose split_offsets [4, 8192, 4096] are not sorted ascending",
+        _edited(0, _root_table, split_offsets=(4, 8192, 4096)),
     ),
     (
         "v4.entry.equality-ids",
