@@ -14,6 +14,7 @@ import pytest
 
 from conformance.audit.job import run_local
 from conformance.audit.plan import plan
+from spec_impl.datafiles.known_fields import missing_known_fields
 from spec_impl.datafiles.parquet_rules import appendix_a_type, check_parquet_schema, min_decimal_bytes
 from spec_impl.datafiles.parquet_schema import BARE_REPEATED, THREE_LEVEL, TWO_LEVEL, read_schema, walk
 from spec_impl.datafiles.table_files import validate_data_files
@@ -154,3 +155,23 @@ def test_audit_reports_the_musts_and_lists_the_should_apart(tmp_path):
     assert ("parquet.field-ids", path) in {(v.rule, v.path) for v in result.violations}
     assert "parquet.type-mapping" not in {v.rule for v in result.violations}
     assert [v.rule for v in result.recommendations] == ["parquet.type-mapping"]
+
+
+def test_a_file_missing_a_field_of_its_written_schema_is_reported():
+    """content-file.known-fields: "Omitting a known field when writing a data file is never allowed."
+    A file that holds field 1 only, written with a schema of fields 1 and 2, is reported for field 2;
+    the same file against a schema whose field 2 is `unknown` (never stored) is not."""
+    table = pa.table({"id": [1]}, schema=pa.schema([_ids("id", 1, pa.int64())]))
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    nodes = read_schema(buffer.getvalue())
+
+    def written(second: str):
+        fields = [{"id": 1, "name": "id", "required": True, "type": "long"}]
+        fields.append({"id": 2, "name": "data", "required": False, "type": second})
+        return parse_schema({"type": "struct", "schema-id": 0, "fields": fields}, 3).struct
+
+    assert [(f.rule, f.value) for f in missing_known_fields(nodes, written("string"))] == [
+        ("content-file.known-fields", 2)
+    ]
+    assert missing_known_fields(nodes, written("unknown")) == []

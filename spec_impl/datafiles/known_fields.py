@@ -16,7 +16,7 @@ from spec_impl.metadata.schema import walk
 from spec_impl.rules import Rule, implements, register
 from spec_impl.types import UNKNOWN, StructType
 
-KNOWN_FIELDS = "data-file.known-fields"
+KNOWN_FIELDS = "content-file.known-fields"
 register(
     Rule(
         KNOWN_FIELDS,

@@ -174,7 +174,7 @@ def _check_parquet_schema(inp: dict, revision: str) -> list:
     types = {info.id: (info.type,) for info in walk(s.struct)}
     nodes = read_schema(base64.b64decode(inp["file-base64"]))
     found = check_parquet_schema(nodes, types, inp["format-version"], bool(inp.get("name-mapped")))
-    if inp.get("written-with"):  # the schema is the one the file was written with (rule data-file.known-fields)
+    if inp.get("written-with"):  # the schema is the one the file was written with (rule content-file.known-fields)
         from spec_impl.datafiles.known_fields import missing_known_fields
 
         found += missing_known_fields(nodes, s.struct)

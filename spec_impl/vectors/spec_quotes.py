@@ -318,7 +318,9 @@ QUOTES: dict[tuple[str, str], str] = {
     "commit attempt.",
     ("history.position-file-kept", "§1.5"): "A file that covers several data files stays until all of its deletes "
     "have been replaced.",
-    ("data-file.known-fields", "Default values"): "Omitting a known field when writing a data file is never allowed.",
+    ("content-file.known-fields", "Default values"): (
+        "Omitting a known field when writing a data file is never allowed."
+    ),
     ("write.default", "Default values"): (
         "The write default for a field must be written if a field is not supplied to a write."
     ),

@@ -172,8 +172,9 @@ def upgrade_to_v3(location: str) -> TableBuilder:
 
 def dv_and_position_file(location: str) -> TableBuilder:
     """Spark never writes this: a v2 position delete file for a, then (after the upgrade to v3) a
-    DV for a that does not carry the file's deletes. Readers ignore position delete files where a
-    DV applies, so row 0 comes back; a reader that applies both loses it."""
+    DV for a that does not carry the file's deletes. It breaks the writer rule history.dv-merged on
+    purpose (the validator reports it) to test the readers' rule: readers ignore position delete
+    files where a DV applies, so row 0 comes back; a reader that applies both loses it."""
     t = TableBuilder(location, 2, SCHEMA)
     a = t.data("a.parquet", rows((1, "a", "x"), (2, "b", "x"), (3, "c", "x")))
     b = t.data("b.parquet", rows((4, "d", "y"), (5, "e", "y")))

@@ -180,7 +180,7 @@ def _known_field_cases() -> Iterator[CaseSpec]:
     is checked against the schema it was written with (`written_with`)."""
     rows = [{1: 1, 3: ["a", "b"], 5: {"k": 1}, 8: {9: 1.0, 10: None}}]
     nested_file = _reference(NESTED, rows)
-    rule = "data-file.known-fields"
+    rule = "content-file.known-fields"
     yield _check(
         rule,
         "every-field-written",
