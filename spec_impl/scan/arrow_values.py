@@ -488,14 +488,23 @@ def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
 
 
 @implements("scan.data-file")
+def read_parquet_table(data: bytes) -> pa.Table:
+    """A Parquet file as an Arrow table; a file Parquet cannot read is rule scan.data-file. Read on
+    one thread: the reference reads one file at a time (parallel work belongs to Spark), and
+    pyarrow's thread pool can abort a short-lived process at exit ("terminate called without an
+    active exception", exit status 134 instead of the command's own)."""
+    try:
+        return pq.read_table(io.BytesIO(data), use_threads=False)
+    except (pa.ArrowException, OSError, ValueError) as e:
+        raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
+
+
+@implements("scan.data-file")
 def read_parquet(data: bytes) -> tuple[Schema | None, list[dict]]:
     """A Parquet file's Iceberg schema (None without field ids) and its records: by field id, or by
     column name when the file has no field ids (Column Projection). A file Parquet cannot read
     is rule scan.data-file."""
-    try:
-        table = pq.read_table(io.BytesIO(data))
-    except (pa.ArrowException, OSError, ValueError) as e:
-        raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
+    table = read_parquet_table(data)
     try:
         schema = iceberg_schema(table.schema)
         return schema, rows_from_arrow(table, by_id=schema is not None, schema=schema)

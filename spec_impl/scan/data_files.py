@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.orc as orc
 import pyarrow.parquet as pq
 
-from spec_impl.scan.arrow_values import arrow_table, read_parquet
+from spec_impl.scan.arrow_values import arrow_table, read_parquet, read_parquet_table
 from spec_impl.scan.avro_data import read_avro_data
 from spec_impl.scan.orc_data import read_orc_arrow, read_orc_data
 
@@ -70,10 +70,7 @@ def read_arrow(data: bytes, file_format: object, path: str = "") -> pa.Table:
     if kind == "avro":
         schema, rows = read_avro_data(data, path)
         return pa.Table.from_pylist(rows) if schema is None else arrow_table(rows, schema)
-    try:
-        return pq.read_table(io.BytesIO(data))
-    except (pa.ArrowException, OSError, ValueError) as e:
-        raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
+    return read_parquet_table(data)
 
 
 MAGIC = {b"PAR1": "parquet", b"ORC": "orc", b"Obj\x01": "avro"}

@@ -166,7 +166,7 @@ def _field_id(f: pa.Field) -> int | None:
 
 
 def _relocate_position_deletes(data: bytes, move: _Mover) -> bytes:
-    table = pq.read_table(io.BytesIO(data))
+    table = pq.read_table(io.BytesIO(data), use_threads=False)
     i = next(i for i in range(table.num_columns) if _field_id(table.schema.field(i)) == FILE_PATH_FIELD_ID)
     paths = pa.array([move(p) for p in table.column(i).to_pylist()], table.schema.field(i).type)
     table = table.set_column(i, table.schema.field(i), paths)
