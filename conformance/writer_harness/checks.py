@@ -105,9 +105,10 @@ def lineage_messages(
 def audit_messages(metadata_location: str, snapshot_id: int, seen: set[str]) -> list[str]:
     """Check 4 on a snapshot: the table audit (`conformance.audit`, the data-level rules of
     `spec_impl.metrics`) run in this process on the live files not audited before (`seen` collects
-    their paths). Every violation is reported, recorded ones included: the harness's own known
-    findings decide which are known. Files are read only under the table's location (rule
-    tree.file-location: the audit's plan bounds them)."""
+    their paths). Every finding is reported, recorded ones and recommendations (should rules)
+    included: the harness's own known findings decide which are known, and at which level. Files
+    are read only under the table's location (rule tree.file-location: the audit's plan bounds
+    them)."""
     from conformance.audit.job import run_local
     from conformance.audit.plan import plan
     from spec_impl.manifests.locations import ContainedFiles
@@ -117,5 +118,6 @@ def audit_messages(metadata_location: str, snapshot_id: int, seen: set[str]) -> 
     if planned is None:
         return []
     result = run_local(planned, seen)
-    found = result.violations + [v for v, _ in result.known] + result.errors
+    # recommendations too: the harness's own ledger labels a should rule's findings (level allowed)
+    found = result.violations + [v for v, _ in result.known] + result.recommendations + result.errors
     return [f"[{v.rule}] {v.path.rsplit('/', 1)[-1]}: {v.message}" for v in found]
