@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from spec_impl import revisions
 from spec_impl.datafiles.table_files import live_parquet_files, validate_data_files
 from spec_impl.metadata.table_metadata import read_metadata_file
 from spec_impl.manifests.tree import LocalFiles
@@ -47,6 +46,6 @@ def test_files_iceberg_java_writes_follow_appendix_a(spark, version):
     table_dir = Path(_warehouse) / "db" / f"parquet_types_v{version}" / "metadata"
     latest = max(table_dir.glob("v*.metadata.json"), key=lambda p: int(re.findall(r"\d+", p.name)[0]))
     md = read_metadata_file(latest.read_bytes())
-    assert len(live_parquet_files(LocalFiles(), str(latest), md, revisions.DEFAULT)) >= 2
+    assert len(live_parquet_files(LocalFiles(), md)) >= 2
     violations, recommendations = validate_data_files(LocalFiles(), str(latest))
     assert violations + recommendations == []

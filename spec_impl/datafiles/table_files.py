@@ -11,7 +11,7 @@ the types it was written with).
 from __future__ import annotations
 
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
@@ -21,7 +21,7 @@ from spec_impl.datafiles.parquet_rules import check_parquet_schema
 from spec_impl.datafiles.parquet_schema import read_schema
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import DELETED
-from spec_impl.manifests.tree import FileSource, read_snapshot
+from spec_impl.manifests.tree import FileSource, manifest_rows, read_manifest
 from spec_impl.manifests.validate import Violation
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.schema import Schema, walk
@@ -71,27 +71,32 @@ def parquet_file_findings(data: bytes, md: TableMetadata) -> list[Finding]:
     return check_parquet_schema(nodes, field_types(md), md.format_version, name_mapped=mapped)
 
 
-def live_parquet_files(files: FileSource, metadata_location: str, md: TableMetadata, revision: str) -> list[str]:
+def live_parquet_files(files: FileSource, md: TableMetadata) -> list[str]:
     """The paths of the Parquet files live in any snapshot, each once, in the order first met."""
-    return [p for p, df in live_files(files, metadata_location, md, revision) if _format(df) == "parquet"]
+    return [p for p, df in live_files(files, md) if _format(df) == "parquet"]
 
 
-def live_files(files: FileSource, metadata_location: str, md: TableMetadata, revision: str) -> list[tuple[str, dict]]:
+def live_files(files: FileSource, md: TableMetadata) -> Iterator[tuple[str, dict]]:
     """(path, data_file) of the data and delete files live in any snapshot (deletion vectors
-    aside), each once, in the order first met. A snapshot whose tree cannot be read is skipped:
-    the tree validator reports it."""
-    found: dict[str, dict] = {}
+    aside), each once, in the order first met; manifests are read one at a time and only the paths
+    met are kept. A manifest list or manifest that cannot be read is skipped: the tree validator
+    reports it."""
+    seen: set[str] = set()
     for snapshot in md.snapshots:
         try:
-            tree = read_snapshot(files, metadata_location, snapshot.snapshot_id, revision)
+            rows = manifest_rows(files, md, snapshot)[1]
         except SpecError:
             continue
-        for m in tree.manifests:
-            for e in m.entries:
+        for row in rows:
+            try:
+                entries = read_manifest(files, row, md.format_version).entries
+            except SpecError:
+                continue
+            for e in entries:
                 df = e["data_file"]
-                if e["status"] != DELETED and _format(df) != "puffin":
-                    found.setdefault(df["file_path"], df)
-    return list(found.items())
+                if e["status"] != DELETED and _format(df) != "puffin" and df["file_path"] not in seen:
+                    seen.add(df["file_path"])
+                    yield df["file_path"], df
 
 
 def _format(df: dict) -> str:
@@ -113,7 +118,7 @@ def validate_data_files(
         return [], []  # the tree validator reports it
     violations: list[Violation] = []
     types, optional = field_types(md), optional_field_ids(md.schemas)
-    for path, df in live_files(files, metadata_location, md, revision):
+    for path, df in live_files(files, md):
         try:
             data = (data_files or files).read(path)
         except SpecError:  # not there, or outside the table: the audit reports it (tree.file-exists, ...)

@@ -78,6 +78,16 @@ DATA_FILE = [
     (144, "content_offset", "long", (N, N, O)),
     (145, "content_size_in_bytes", "long", (N, N, O)),
 ]
+# The data_file fields that map a column id to a metric (108-111, 125, 128): what a plan or a
+# history of many files leaves out when it keeps each file (`without_column_metrics`).
+COLUMN_METRICS = tuple(name for field_id, name, _, _ in DATA_FILE if field_id in (108, 109, 110, 111, 125, 128, 137))
+
+
+def without_column_metrics(data_file: dict) -> dict:
+    """A data_file without its per-column metric maps (`COLUMN_METRICS`)."""
+    return {k: v for k, v in data_file.items() if k not in COLUMN_METRICS}
+
+
 MANIFEST_ENTRY = [
     (0, "status", "int", (R, R, R)),
     (1, "snapshot_id", "long", (R, O, O)),

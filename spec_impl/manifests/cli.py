@@ -43,10 +43,10 @@ from collections import Counter
 
 from spec_impl import revisions
 from spec_impl.datafiles.table_files import validate_data_files
-from spec_impl.errors import InvalidInput, SpecError
+from spec_impl.errors import InvalidInput
 from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.history import validate_history
-from spec_impl.manifests.tree import FileSource, FileUnreadable, LocalFiles
+from spec_impl.manifests.tree import FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.progress import Progress
 from spec_impl.metadata.statistics_files import validate_statistics
@@ -99,16 +99,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iceberg-validate-table: cannot read the metadata file: {e}", file=sys.stderr)
         return EXIT_CANNOT_READ
     try:
-        once = ReadOnce(progress.counting(files, args.metadata))
+        counted = progress.counting(files, args.metadata)  # no file is kept: each pass reads what it needs
         progress.say(f"reading the tree of {args.metadata}")
-        found = validate_table(once, args.metadata, args.revision)
+        found = validate_table(counted, args.metadata, args.revision)
         progress.say("history: every snapshot against its parent")
-        found += validate_history(once, args.metadata, args.revision, data_files=not args.no_data_files)
+        found += validate_history(counted, args.metadata, args.revision, data_files=not args.no_data_files)
         progress.say("statistics: the files the metadata registers")
-        found += validate_statistics(once, args.metadata, args.revision)
+        found += validate_statistics(counted, args.metadata, args.revision)
         if not args.no_data_files:
             progress.say("data and delete files: their schemas against Appendix A")
-            found += sum(validate_data_files(once, args.metadata, args.revision, data_files=files), [])
+            found += sum(validate_data_files(counted, args.metadata, args.revision), [])
         violations, recommendations = split_recommendations(found)
         progress.say(f"done: {len(violations)} violation(s)")
     except FileUnreadable as e:
@@ -138,27 +138,6 @@ def _print_recommendations(found: list) -> None:
         for v in found:
             print(f"[{v.rule}] {v.path}\n    {v.message}")
         print()
-
-
-class ReadOnce:
-    """A file source that opens each file once: the tree validator and the history pass read the
-    same manifest lists and manifests. A file's rule violation (tree.file-exists,
-    tree.file-location) is remembered as well and raised again."""
-
-    def __init__(self, files: FileSource):
-        self.files = files
-        self._read: dict[str, bytes | SpecError] = {}
-
-    def read(self, path: str) -> bytes:
-        if path not in self._read:
-            try:
-                self._read[path] = self.files.read(path)
-            except SpecError as e:
-                self._read[path] = e
-        found = self._read[path]
-        if isinstance(found, SpecError):
-            raise found
-        return found
 
 
 if __name__ == "__main__":

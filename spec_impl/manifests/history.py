@@ -25,6 +25,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
+from spec_impl.manifests.avro_schemas import without_column_metrics
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
 from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
 from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
@@ -303,12 +304,14 @@ def validate_history(
         for done in (parent.snapshot_id, s.snapshot_id):
             if children_left[done] <= 0:
                 read.pop(done, None)  # no child of it left to compare: let it go
+        reader.keep_only([f for f in read.values() if f is not None])
     return violations
 
 
 class _SnapshotReader:
-    """Reads a snapshot's entries, each manifest once (cached by its path and the manifest-list
-    values its entries inherit)."""
+    """Reads a snapshot's entries, each manifest once while a snapshot that lists it is held
+    (cached by its path and the manifest-list values its entries inherit; `keep_only` lets the
+    others go, so memory is bounded by the snapshots being compared, not by the table)."""
 
     def __init__(self, files: FileSource, md: TableMetadata, metadata_location: str):
         self.files, self.md, self.metadata_location = files, md, metadata_location
@@ -329,6 +332,11 @@ class _SnapshotReader:
             {row["manifest_path"]: row for row, _ in readings},
             [e for _, entries in readings for e in entries],
         )
+
+    def keep_only(self, held: list[SnapshotFiles]) -> None:
+        """Forget the manifests that no snapshot in `held` lists."""
+        listed = {path for files in held for path in files.manifests}
+        self._manifests = {key: m for key, m in self._manifests.items() if key[0] in listed}
 
     def manifest(self, row: dict[str, Any]) -> tuple[dict[str, Any], tuple[FileEntry, ...]]:
         """A manifest's list row (v1 defaults applied) and its entries, read once per path and inherited values."""
@@ -356,5 +364,5 @@ def _entry(m: ManifestReading, e: dict[str, Any], written: dict[str, Any]) -> Fi
         manifest=m.path,
         record_count=df.get("record_count") or 0,
         written=dict(written, data_file=None, first_row_id=(written.get("data_file") or {}).get("first_row_id")),
-        data_file=df,
+        data_file=without_column_metrics(df),  # a snapshot's files are held: its metrics are not
     )

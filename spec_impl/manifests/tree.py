@@ -10,10 +10,10 @@ exact path strings written in the tree to bytes, as the vectors carry them) or `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
@@ -116,12 +116,40 @@ class ManifestReading:
         return self.row["manifest_path"]
 
 
+class Manifests(Sequence[ManifestReading]):
+    """A snapshot's manifests, read when asked for: iterating reads them one at a time, so a
+    reader that walks them once holds one manifest's entries at a time, not the table's. Each
+    iteration reads the files again (a manifest that cannot be read raises there)."""
+
+    def __init__(self, files: FileSource, rows: list[dict[str, Any]], table_format_version: int):
+        self.files, self.rows, self.table_format_version = files, rows, table_format_version
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, i: int) -> ManifestReading: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[ManifestReading]: ...
+    def __getitem__(self, i: int | slice) -> ManifestReading | list[ManifestReading]:
+        if isinstance(i, slice):
+            return [read_manifest(self.files, row, self.table_format_version) for row in self.rows[i]]
+        return read_manifest(self.files, self.rows[i], self.table_format_version)
+
+    def __iter__(self) -> Iterator[ManifestReading]:
+        for row in self.rows:
+            yield read_manifest(self.files, row, self.table_format_version)
+
+
 @dataclass(frozen=True)
 class SnapshotTree:
+    """One snapshot's tree: its manifest list (None for a v1 `manifests` list) and its manifests,
+    read as they are iterated (`Manifests`)."""
+
     metadata: TableMetadata
     snapshot: Snapshot
     manifest_list: AvroFile | None
-    manifests: list[ManifestReading]
+    manifests: Manifests
 
 
 @implements("tree.snapshot")
@@ -200,11 +228,12 @@ def manifest_rows(
 def read_snapshot(
     files: FileSource, metadata_location: str, snapshot_id: int | None = None, revision: str = revisions.DEFAULT
 ) -> SnapshotTree:
-    """Read the tree of one snapshot (the current one by default)."""
+    """The tree of one snapshot (the current one by default): the metadata and manifest list are
+    read here, the manifests as they are iterated."""
     md = read_metadata_file(files.read(metadata_location), revision)
     snapshot = find_snapshot(md, snapshot_id)
     manifest_list, rows = manifest_rows(files, md, snapshot)
-    return SnapshotTree(md, snapshot, manifest_list, [read_manifest(files, row, md.format_version) for row in rows])
+    return SnapshotTree(md, snapshot, manifest_list, Manifests(files, rows, md.format_version))
 
 
 MANIFEST_KEYS = (

@@ -161,7 +161,7 @@ class _Checker:
     def __init__(self, files: FileSource, md: TableMetadata, revision: str):
         self.files, self.md, self.revision = files, md, revision
         self.violations: list[Violation] = []
-        self._read: dict[str, tuple[bytes, AvroFile] | None] = {}
+        self._digests: dict[tuple[str, str], _Digest | None] = {}  # by manifest path and list row
         self._checked_manifests: set[str] = set()
         self.schema = next(s for s in md.schemas if s.schema_id == md.current_schema_id)
         self.specs = {s.spec_id: s for s in md.specs}
@@ -172,14 +172,13 @@ class _Checker:
             self.violations.append(v)
 
     def read(self, path: str) -> tuple[bytes, AvroFile] | None:
-        if path not in self._read:
-            try:
-                data = self.files.read(path)
-                self._read[path] = (data, read_avro(data, path))
-            except SpecError as e:
-                self.report(e.rule, path, str(e))
-                self._read[path] = None
-        return self._read[path]
+        """A manifest list or manifest, decoded; None when it cannot be read (reported)."""
+        try:
+            data = self.files.read(path)
+            return data, read_avro(data, path)
+        except SpecError as e:
+            self.report(e.rule, path, str(e))
+            return None
 
     # --- one snapshot ------------------------------------------------------------------------
     @implements("tree.unique-live-files")
@@ -240,8 +239,10 @@ class _Checker:
             return 1
         return self.md.format_version
 
-    @implements("tree.first-row-id", "tree.manifest-length", "tree.min-sequence-number", "tree.partition-spec-id")
+    @implements("tree.first-row-id", "tree.partition-spec-id")
     def manifest(self, snapshot, raw_row: dict, live: dict, ranges: list) -> None:
+        """One manifest of a snapshot: read and checked the first time it is met with these
+        manifest-list values (`first_reading`), its digest used for every snapshot listing it."""
         row = inheritance.read_manifest_file(raw_row)
         path = row["manifest_path"]
         if row.get("partition_spec_id") not in self.specs:
@@ -250,9 +251,33 @@ class _Checker:
                 path,
                 f"partition_spec_id {row.get('partition_spec_id')} is not in the table's partition-specs",
             )
+        key = (path, repr(sorted(raw_row.items())))
+        if key not in self._digests:
+            self._digests[key] = self.first_reading(row, raw_row, path)
+        digest = self._digests[key]
+        if digest is None:
+            return
+        for k in digest.live:
+            live[k].append(path)
+        ranges.extend(digest.ranges)
+        self.sequence_limit(snapshot, row, digest, path)
+        if self.md.format_version >= 3 and snapshot.first_row_id is not None and digest.format_version >= 3:
+            if row["content"] == DATA and row.get("first_row_id") is None:
+                self.report(
+                    "tree.first-row-id",
+                    path,
+                    f"snapshot {snapshot.snapshot_id} is a v3 snapshot but its data manifest has no first_row_id",
+                )
+            if row["content"] != DATA and row.get("first_row_id") is not None:
+                self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
+
+    @implements("tree.manifest-length", "tree.min-sequence-number")
+    def first_reading(self, row: dict, raw_row: dict, path: str) -> _Digest | None:
+        """Every check of a manifest that depends on the file and its list row only; None when its
+        entries cannot be read (reported). The decoded entries are let go: only the digest is kept."""
         read = self.read(path)
         if read is None:
-            return
+            return None
         data, f = read
         if raw_row.get("manifest_length") != len(data):
             self.report(
@@ -264,9 +289,9 @@ class _Checker:
             fv = manifest_format_version(f, self.md.format_version, path)
         except SpecError as e:
             self.report(e.rule, path, str(e))
-            return
+            return None
         if not self.record_schema(f, path):
-            return
+            return None
         fv = self.undeclared_version(f, fv, path)
         first_visit = path not in self._checked_manifests
         self._checked_manifests.add(path)
@@ -279,12 +304,12 @@ class _Checker:
             self.manifest_file(f, fv, path, row, shaped=shape_error is None)
         if shape_error is not None:
             self.report(shape_error.rule, path, str(shape_error))
-            return
+            return None
         try:
             entries = inheritance.inherit_entries(row, f.records, fv)
         except SpecError as e:
             self.report(e.rule, path, str(e))
-            return
+            return None
         self.counts(raw_row, entries, path)
         if (
             fv >= 2
@@ -296,26 +321,14 @@ class _Checker:
                 path,
                 f"min_sequence_number is {row['min_sequence_number']}; the live files' minimum is {low}",
             )
-        self.sequence_bounds(snapshot, row, entries, path)
-        first_row_ids = (
-            inheritance.file_first_row_ids(row.get("first_row_id"), entries) if self.md.format_version >= 3 else []
-        )
-        for i, e in enumerate(entries):
-            if e["status"] == DELETED:
-                continue
-            df = e["data_file"]
-            live[live_key(df)].append(path)
-            if first_row_ids and first_row_ids[i] is not None and df.get("content", DATA) == DATA:
-                ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
-        if self.md.format_version >= 3 and snapshot.first_row_id is not None and fv >= 3:
-            if row["content"] == DATA and row.get("first_row_id") is None:
-                self.report(
-                    "tree.first-row-id",
-                    path,
-                    f"snapshot {snapshot.snapshot_id} is a v3 snapshot but its data manifest has no first_row_id",
-                )
-            if row["content"] != DATA and row.get("first_row_id") is not None:
-                self.report("tree.first-row-id", path, f"a delete manifest has first_row_id {row['first_row_id']}")
+        self.sequence_order(entries, path)
+        return _Digest.of(entries, row, fv, self.md.format_version)
+
+    def entries_again(self, row: dict, path: str) -> list[dict]:
+        """A manifest's inherited entries, read again (its first reading succeeded)."""
+        data, f = self.read(path)  # type: ignore[misc]
+        fv = self.undeclared_version(f, manifest_format_version(f, self.md.format_version, path), path)
+        return inheritance.inherit_entries(row, f.records, fv)
 
     @implements("tree.manifest-metadata")
     def undeclared_version(self, f: AvroFile, fv: int, path: str) -> int:
@@ -566,7 +579,9 @@ class _Checker:
                     self.report("tree.manifest-counts", path, f"{key} is {row[key]}; the manifest has {actual}")
 
     @implements("tree.sequence-number-bound")
-    def sequence_bounds(self, snapshot, row: dict, entries: list[dict], path: str) -> None:
+    def sequence_limit(self, snapshot, row: dict, digest: _Digest, path: str) -> None:
+        """No sequence number of a manifest or entry exceeds its snapshot's; the digest's maximum
+        decides, and the entries are read again to name each one only when it is exceeded."""
         if self.md.format_version < 2 or snapshot.sequence_number == 0:
             return
         limit = snapshot.sequence_number
@@ -576,21 +591,29 @@ class _Checker:
                 path,
                 f"manifest sequence_number {row['sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}",
             )
-        for e in entries:
-            name = e["data_file"]["file_path"]
+        if digest.max_sequence_number <= limit:
+            return
+        for e in self.entries_again(row, path):
             if e["sequence_number"] > limit or e["file_sequence_number"] > limit:
                 self.report(
                     "tree.sequence-number-bound",
                     path,
-                    f"{name}: sequence numbers {e['sequence_number']}/{e['file_sequence_number']} > snapshot "
-                    f"{snapshot.snapshot_id}'s {limit}",
+                    f"{e['data_file']['file_path']}: sequence numbers {e['sequence_number']}/"
+                    f"{e['file_sequence_number']} > snapshot {snapshot.snapshot_id}'s {limit}",
                 )
+
+    @implements("tree.sequence-number-bound")
+    def sequence_order(self, entries: list[dict], path: str) -> None:
+        """A file's data sequence number does not exceed its file sequence number."""
+        if self.md.format_version < 2:
+            return
+        for e in entries:
             if e["sequence_number"] > e["file_sequence_number"]:
                 self.report(
                     "tree.sequence-number-bound",
                     path,
-                    f"{name}: data sequence number {e['sequence_number']} > file sequence number "
-                    f"{e['file_sequence_number']}",
+                    f"{e['data_file']['file_path']}: data sequence number {e['sequence_number']} > file sequence "
+                    f"number {e['file_sequence_number']}",
                 )
 
     @implements("tree.first-row-id")
@@ -611,6 +634,35 @@ class _Checker:
                 f"snapshot {snapshot.snapshot_id}: row ids reach {max(end for _, end, _ in ranges)}, above "
                 f"next-row-id {self.md.next_row_id}",
             )
+
+
+@dataclass(frozen=True)
+class _Digest:
+    """What the checks of a snapshot need of one of its manifests once it has been read: the keys
+    of its live files (rule tree.unique-live-files), their row-id ranges (rule tree.first-row-id),
+    and the largest sequence number of its entries (rule tree.sequence-number-bound). Holding
+    this instead of the decoded entries bounds the validator's memory by one manifest."""
+
+    format_version: int
+    live: tuple[str, ...]
+    ranges: tuple[tuple[int, int, str], ...]
+    max_sequence_number: int
+
+    @staticmethod
+    def of(entries: list[dict], row: dict, fv: int, table_format_version: int) -> _Digest:
+        first_row_ids = (
+            inheritance.file_first_row_ids(row.get("first_row_id"), entries) if table_format_version >= 3 else []
+        )
+        live, ranges = [], []
+        for i, e in enumerate(entries):
+            if e["status"] == DELETED:
+                continue
+            df = e["data_file"]
+            live.append(live_key(df))
+            if first_row_ids and first_row_ids[i] is not None and df.get("content", DATA) == DATA:
+                ranges.append((first_row_ids[i], first_row_ids[i] + df["record_count"], df["file_path"]))
+        highest = max((max(e["sequence_number"] or 0, e["file_sequence_number"] or 0) for e in entries), default=0)
+        return _Digest(fv, tuple(live), tuple(ranges), highest)
 
 
 @implements("tree.unique-live-files")

@@ -28,6 +28,7 @@ from spec_impl.deletes.deletion_vectors import deleted_positions
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import avro_map
+from spec_impl.manifests.avro_schemas import without_column_metrics
 from spec_impl.manifests.inheritance import DELETED, row_lineage
 from spec_impl.manifests.records import RULE as AVRO_SCHEMA_RULE
 from spec_impl.manifests.tree import FileSource, SnapshotTree, read_snapshot
@@ -62,7 +63,8 @@ LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
 
 @dataclass(frozen=True)
 class LiveFile:
-    """A live entry of the snapshot: its planning view and the data_file fields as read."""
+    """A live entry of the snapshot: its planning view and the data_file fields as read, without
+    the column metrics (a plan holds every live file; the file_path bounds are in the ScanFile)."""
 
     scan: scoping.ScanFile
     data_file: dict[str, Any]
@@ -167,7 +169,8 @@ def read_schema(md: TableMetadata, tree: SnapshotTree, by_snapshot: bool) -> Sch
 
 @implements("tree.partition-spec-id", "tree.partition-tuple")
 def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
-    """The snapshot's live data files and live delete files, in manifest and entry order."""
+    """The snapshot's live data files and live delete files, in manifest and entry order; the
+    manifests are read one at a time, and only the live files' planning fields are kept."""
     specs = {s.spec_id: s for s in tree.metadata.specs}
     data, deletes = [], []
     for m in tree.manifests:
@@ -211,7 +214,7 @@ def live_files(tree: SnapshotTree) -> tuple[list[LiveFile], list[LiveFile]]:
                 _text(upper.get(scoping.FILE_PATH_FIELD_ID)),
             )
             identity = {pf.source_ids[0]: v for pf, v in zip(spec.fields, values) if pf.transform.name == "identity"}
-            (data if scan.content == 0 else deletes).append(LiveFile(scan, f, identity))
+            (data if scan.content == 0 else deletes).append(LiveFile(scan, without_column_metrics(f), identity))
     return data, deletes
 
 
