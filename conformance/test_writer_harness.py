@@ -590,3 +590,21 @@ def test_a_delete_on_a_null_identity_partition_removes_the_null_row(harness):
     assert not any(
         f.check in ("spark-rows", "reference-rows") or f.check.startswith("reader:") for f in unpartitioned.findings
     ), unpartitioned.findings
+
+
+def test_a_should_rule_finding_is_allowed_without_a_ledger_entry():
+    """The validator's or audit's finding of a rule whose strength is should (the rule index) is a
+    recommendation not followed: known at level allowed, judged against the rule's quote; a must
+    rule's finding, or a should rule named by another check, stays new."""
+    from conformance.writer_harness.harness import classify, tally
+    from conformance.writer_harness.runner import Finding
+
+    should = Finding("audit", 0, "table", "[parquet.type-mapping] f.parquet: column 3: int64 TIMESTAMP(MILLIS)")
+    must = Finding("audit", 0, "table", "[parquet.field-ids] f.parquet: column 3 has no field id")
+    elsewhere = Finding("spark-rows", 0, "table", "[parquet.type-mapping] not a rule-named check")
+    new, known = classify([should, must, elsewhere], [])
+    assert new == [must, elsewhere]
+    ((finding, entry),) = known
+    assert finding is should and entry.level == "allowed" and entry.id == "should:parquet.type-mapping"
+    assert "should" in entry.rule["quote"]
+    assert tally([should], []).allowed == 1 and tally([must], []).new == 1

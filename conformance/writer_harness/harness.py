@@ -98,12 +98,31 @@ def known_findings(path: Path | None = None) -> list[KnownFinding]:
 def classify(
     findings: list[Finding], known: list[KnownFinding]
 ) -> tuple[list[Finding], list[tuple[Finding, KnownFinding]]]:
-    """(new findings, known ones with their entry)."""
+    """(new findings, known ones with their entry). A finding of a rule whose sentence is a should
+    (strength should in the rule index) that no entry records is a recommendation not followed:
+    known, at level allowed (`recommendation`)."""
     new, old = [], []
     for f in findings:
-        entry = next((k for k in known if k.matches(f)), None)
+        entry = next((k for k in known if k.matches(f)), None) or recommendation(f)
         (new.append(f) if entry is None else old.append((f, entry)))
     return new, old
+
+
+def recommendation(f: Finding) -> KnownFinding | None:
+    """The entry of a validator's or audit's finding whose rule is a should (its strength in the rule
+    index, `vectors/rules.json`), at level allowed; None for any other finding."""
+    found = re.match(r"\[([a-z0-9][a-z0-9_.-]*)\]", f.message) if f.check in ("validator", "audit") else None
+    if found is None or _rule_index().get(found.group(1), {}).get("strength") != "should":
+        return None
+    return KnownFinding(
+        id=f"should:{found.group(1)}",
+        where={"check": f.check, "message": re.escape(f"[{found.group(1)}]")},
+        reason="A recommendation of the spec not followed: the rule's sentence says should, not must.",
+        spec=f"rule {found.group(1)} (strength should in the rule index)",
+        rule=judged_against(f),
+        level="allowed",
+        level_reason="A should is a recommendation: not following it is never a violation.",
+    )
 
 
 @dataclass(frozen=True)
