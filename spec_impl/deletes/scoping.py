@@ -94,7 +94,7 @@ DATA, POSITION, EQUALITY = 0, 1, 2
 FILE_PATH_FIELD_ID = 2147483546
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScanFile:
     """A live data or delete file of a snapshot, as planning sees it (after inheritance)."""
 

@@ -61,7 +61,7 @@ ROW_ID, LAST_UPDATED = 2147483540, 2147483539
 LINEAGE_COLUMNS = ("_row_id", "_last_updated_sequence_number")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LiveFile:
     """A live entry of the snapshot: its planning view and the data_file fields as read, without
     the column metrics (a plan holds every live file; the file_path bounds are in the ScanFile)."""
