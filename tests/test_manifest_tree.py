@@ -235,3 +235,49 @@ def test_validate_table_cli(tmp_path, capsys):
     assert "[tree.manifest-counts]" in capsys.readouterr().out
     assert cli.main([w.metadata_location, "--json"]) == 1
     assert [v["rule"] for v in json.loads(capsys.readouterr().out)] == ["tree.manifest-counts"]
+
+
+class _CountingFiles(InMemoryFiles):
+    """Files in memory that count how often each path is read."""
+
+    def __init__(self, files):
+        super().__init__(files)
+        self.reads: dict[str, int] = {}
+
+    def read(self, path: str) -> bytes:
+        self.reads[path] = self.reads.get(path, 0) + 1
+        return super().read(path)
+
+
+def test_manifests_are_read_as_they_are_iterated():
+    """`read_snapshot` reads the metadata file and the manifest list; each manifest is read when the
+    iteration reaches it (so a reader walking them holds one at a time), and again on a second walk."""
+    w = trees.row_delta()
+    files = _CountingFiles(w.files)
+    tree = read_snapshot(files, w.metadata_location)
+    manifests = [r["manifest_path"] for r in tree.manifests.rows]
+    assert len(manifests) >= 2 and not any(p in files.reads for p in manifests)
+    walk = iter(tree.manifests)
+    first = next(walk)
+    assert first.path == manifests[0] and [p for p in manifests if p in files.reads] == manifests[:1]
+    assert [m.path for m in walk] == manifests[1:]
+    assert len(tree.manifests) == len(manifests) and tree.manifests[1].path == manifests[1]
+    assert tree_reading(tree) == tree_reading(read_snapshot(InMemoryFiles(w.files), w.metadata_location))
+
+
+@pytest.mark.parametrize("name", ["retried-commit", "v3-compaction", "upgrade-v1-v2-v3"])
+def test_validator_reads_each_manifest_once_for_all_snapshots_that_list_it(name):
+    """The tree validator keeps a digest of each manifest (its live files, row-id ranges, largest
+    sequence number), not its entries: a manifest listed by several snapshots with the same list
+    row is read once; with other rows (an upgrade changes the inherited values), once per row."""
+    w = trees.TREES[name][0]()
+    files = _CountingFiles(w.files)
+    assert validate_table(files, w.metadata_location) == []
+    rows: dict[str, set[str]] = {}
+    listings = 0
+    for s in w.snapshots:
+        for r in trees._rows(w, s["snapshot-id"]):
+            rows.setdefault(r["manifest_path"], set()).add(repr(sorted(r.items())))
+            listings += 1
+    assert {p: files.reads[p] for p in rows} == {p: len(distinct) for p, distinct in rows.items()}
+    assert listings > len(rows)  # later snapshots list earlier manifests
