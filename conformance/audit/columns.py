@@ -113,10 +113,10 @@ def deciding_values(t: IcebergType, arr: pa.Array) -> list:
     if not len(present):
         return []
     extremes = pc.min_max(present)
-    picks = [pc.index(present, extremes["min"]).as_py()]
+    picks = [extremes["min"]]
     if extremes["max"] != extremes["min"]:  # one value decides both bounds when all are equal
-        picks.append(pc.index(present, extremes["max"]).as_py())
-    chosen = present.take(pa.array(picks))
+        picks.append(extremes["max"])
+    chosen = pa.array(picks, type=present.type)
     return [r["v"] for r in rows_from_arrow(pa.table({"v": chosen}), by_id=False, schema=_one_column(t))]
 
 
