@@ -71,10 +71,8 @@ def claimed_metrics_by_field(data_file: Mapping[str, Any]) -> dict[int, ColumnMe
     first value), gathered in one pass over its maps."""
     values: dict[int, list[Any]] = {}
     for i, key in enumerate(METRIC_KEYS):
-        for pair in data_file.get(key) or ():
-            got = values.setdefault(pair["key"], [None] * len(METRIC_KEYS))
-            if got[i] is None:
-                got[i] = pair["value"]
+        for pair in reversed(data_file.get(key) or ()):  # the first pair of a key written last
+            values.setdefault(pair["key"], [None] * len(METRIC_KEYS))[i] = pair["value"]
     return {fid: ColumnMetrics(*got) for fid, got in values.items()}
 
 

@@ -4,7 +4,8 @@ reference's; this module reads the file and hands its parts to them.
 - every file: `spec_impl.metrics.file_counts` (rules file.record-count, file.size-in-bytes; a
   deletion vector's record_count is its cardinality, dv.cardinality);
 - every data or delete file is read in its format (`spec_impl.scan.data_files.read_arrow`: Parquet,
-  ORC, Avro);
+  ORC, Avro); a Parquet file is opened once (`spec_impl.scan.arrow_values.open_parquet`) for both
+  its schema (Appendix A, below) and its rows;
 - a data file: the partition tuple recomputed from the rows with the bulk transforms
   (`spec_impl.metrics.partition_values.partition_tuple_arrow`; rules data-file.partition-tuple and
   data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
