@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import random
+import uuid
 
 import pyarrow as pa
 import pytest
@@ -39,6 +40,7 @@ COLUMNS = {
     ),
     "fixed": (pa.binary(3), lambda r: bytes(r.randint(0, 255) for _ in range(3))),
     "boolean": (pa.bool_(), lambda r: r.random() < 0.5),
+    "uuid": (pa.uuid(), lambda r: uuid.UUID(int=r.choice([0, 1, 2**64, 2**127, 2**128 - 1]) ^ r.getrandbits(8)).bytes),
 }
 
 

@@ -110,6 +110,8 @@ def deciding_values(t: IcebergType, arr: pa.Array) -> list:
         return out
     if not len(present):
         return []
+    if isinstance(present, pa.ExtensionArray):  # uuid read as arrow.uuid: its fixed[16] bytes, in the same order
+        present = present.storage
     extremes = pc.min_max(present)
     picks = [extremes["min"]]
     if extremes["max"] != extremes["min"]:  # one value decides both bounds when all are equal
