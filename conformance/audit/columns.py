@@ -16,6 +16,7 @@ checked.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from collections.abc import Iterator, Mapping
 
@@ -62,17 +63,17 @@ def _leaves(
     yield fid, t, arr
 
 
-def claimed_metrics(data_file: Mapping[str, Any], field_id: int) -> ColumnMetrics:
-    """The metrics a data_file claims for one column (absent ones None)."""
-    got = [_avro_lookup(data_file.get(k), field_id) for k in METRIC_KEYS]
-    return ColumnMetrics(*got)
+NONE_CLAIMED = ColumnMetrics()  # a column the data_file claims no metric for
 
 
-def _avro_lookup(pairs: list[dict] | None, key: int) -> Any:
-    for p in pairs or ():
-        if p["key"] == key:
-            return p["value"]
-    return None
+def claimed_metrics_by_field(data_file: Mapping[str, Any]) -> dict[int, ColumnMetrics]:
+    """The metrics a data_file claims, by field id (absent ones None; of a key given twice, the
+    first value), gathered in one pass over its maps."""
+    values: dict[int, list[Any]] = {}
+    for i, key in enumerate(METRIC_KEYS):
+        for pair in reversed(data_file.get(key) or ()):  # the first pair of a key written last
+            values.setdefault(pair["key"], [None] * len(METRIC_KEYS))[i] = pair["value"]
+    return {fid: ColumnMetrics(*got) for fid, got in values.items()}
 
 
 def column_findings(t: IcebergType, arr: pa.Array, claimed: ColumnMetrics) -> list[Finding]:
@@ -109,8 +110,17 @@ def deciding_values(t: IcebergType, arr: pa.Array) -> list:
         return out
     if not len(present):
         return []
+    if isinstance(present, pa.ExtensionArray):  # uuid read as arrow.uuid: its fixed[16] bytes, in the same order
+        present = present.storage
     extremes = pc.min_max(present)
-    picks = [pc.index(present, extremes["min"]).as_py(), pc.index(present, extremes["max"]).as_py()]
-    two = present.take(pa.array(picks))
-    schema = Schema.of(NestedField(1, "v", t, False))
-    return [r["v"] for r in rows_from_arrow(pa.table({"v": two}), by_id=False, schema=schema)]
+    picks = [extremes["min"]]
+    if extremes["max"] != extremes["min"]:  # one value decides both bounds when all are equal
+        picks.append(extremes["max"])
+    chosen = pa.array(picks, type=present.type)
+    return [r["v"] for r in rows_from_arrow(pa.table({"v": chosen}), by_id=False, schema=_one_column(t))]
+
+
+@lru_cache(maxsize=256)
+def _one_column(t: IcebergType) -> Schema:
+    """The schema of one column "v" of type `t`, for reading its values in the value model."""
+    return Schema.of(NestedField(1, "v", t, False))

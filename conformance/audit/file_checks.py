@@ -4,7 +4,8 @@ reference's; this module reads the file and hands its parts to them.
 - every file: `spec_impl.metrics.file_counts` (rules file.record-count, file.size-in-bytes; a
   deletion vector's record_count is its cardinality, dv.cardinality);
 - every data or delete file is read in its format (`spec_impl.scan.data_files.read_arrow`: Parquet,
-  ORC, Avro);
+  ORC, Avro); a Parquet file is opened once (`spec_impl.scan.arrow_values.open_parquet`) for both
+  its schema (Appendix A, below) and its rows;
 - a data file: the partition tuple recomputed from the rows with the bulk transforms
   (`spec_impl.metrics.partition_values.partition_tuple_arrow`; rules data-file.partition-tuple and
   data-file.partition-tuple.single) and the column metrics recomputed from the rows (`columns`;
@@ -40,14 +41,14 @@ from spec_impl.expressions.projection import PartitionField as NamedField
 from spec_impl.manifests import locations
 from spec_impl.manifests.avro_files import physical_value
 from spec_impl.manifests.tree import FileSource
-from spec_impl.metadata.partitioning import Finding, partition_type, partition_values_equal
+from spec_impl.metadata.partitioning import Finding, partition_values_equal
 from spec_impl.metrics.file_counts import check_file_size, check_record_count
 from spec_impl.metrics.partition_values import partition_tuple_arrow
-from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, iceberg_schema, primitive_type
+from spec_impl.scan.arrow_values import FIELD_ID_KEY, arrow_type, iceberg_schema, open_parquet, primitive_type
 from spec_impl.scan.data_files import read_arrow, row_count
 
-from .columns import claimed_metrics, column_findings, leaf_columns
-from .model import DATA, POSITION_DELETES, AuditContext, FileTask, Violation, schema_with_sources
+from .columns import NONE_CLAIMED, claimed_metrics_by_field, column_findings, leaf_columns
+from .model import DATA, POSITION_DELETES, AuditContext, FileTask, Violation
 
 FILE_PATH_ID, POS_ID = 2147483546, 2147483545
 
@@ -63,8 +64,7 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
         found += _dv_findings(files, task, data)
         rows = 0
     else:
-        schema_findings = _appendix_a_findings(ctx, task, data)
-        table = read_arrow(data, task.data_file.get("file_format"), task.path)
+        table, schema_findings = _read_table(ctx, task, data)
         rows = table.num_rows
         found += check_record_count(task.data_file.get("record_count"), rows)
         if task.content == DATA:
@@ -75,25 +75,29 @@ def check_file(ctx: AuditContext, files: FileSource, task: FileTask) -> tuple[li
     return claimed + schema_findings, rows
 
 
-def _appendix_a_findings(ctx: AuditContext, task: FileTask, data: bytes) -> list[Violation]:
-    """The Parquet rules of Appendix A on the file's schema, each naming its column."""
-    if str(task.data_file.get("file_format", "")).lower() != "parquet":
-        return []
-    return [Violation(f.rule, task.path, f.message) for f in parquet_file_findings(data, ctx.metadata)]
+def _read_table(ctx: AuditContext, task: FileTask, data: bytes) -> tuple[pa.Table, list[Violation]]:
+    """The file's rows in its format and, for a Parquet file, the rules of Appendix A on its schema,
+    each naming its column: the file is parsed once (`open_parquet`) for both."""
+    file_format = task.data_file.get("file_format")
+    if str(file_format or "").lower() != "parquet":
+        return read_arrow(data, file_format, task.path), []
+    opened = open_parquet(data)
+    found = parquet_file_findings(data, ctx.metadata, opened=opened, types=ctx.schema_field_types)
+    return read_arrow(data, file_format, task.path, opened), [Violation(f.rule, task.path, f.message) for f in found]
 
 
 def _metrics_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> list[Finding]:
     found = []
+    claimed = claimed_metrics_by_field(task.data_file)
     for fid, t, arr in leaf_columns(table, ctx.field_types):
-        for f in column_findings(t, arr, claimed_metrics(task.data_file, fid)):
+        for f in column_findings(t, arr, claimed.get(fid, NONE_CLAIMED)):
             found.append(Finding(f.rule, f"column {fid}: {f.message}", f.value))
     return found
 
 
 def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> list[Finding]:
     """Rules data-file.partition-tuple(.single): the claimed tuple against the rows' tuple."""
-    md = ctx.metadata
-    spec = next(s for s in md.specs if s.spec_id == task.spec_id)
+    spec, struct = ctx.partition(task.spec_id)
     if not spec.fields or table.num_rows == 0:
         return []
     by_id = {
@@ -112,7 +116,6 @@ def _partition_findings(ctx: AuditContext, task: FileTask, table: pa.Table) -> l
             column = pa.nulls(table.num_rows, arrow_type(types[str(sid)]))
         columns[str(sid)] = column
         fields.append(NamedField(pf.name, str(sid), pf.transform))
-    struct = partition_type(spec, schema_with_sources(md, [pf.source_ids[0] for pf in spec.fields]).struct)
     partition = task.data_file.get("partition") or {}
     claimed = [physical_value(f.type, partition.get(f.name)) for f in struct.fields]
     try:

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from spec_impl.datafiles.table_files import field_types as table_field_types
 from spec_impl.manifests.locations import ContainedFiles, table_prefixes
 from spec_impl.manifests.tree import LocalFiles
+from spec_impl.metadata.partitioning import PartitionSpec, partition_type
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
+from spec_impl.types import StructType
 from spec_impl.manifests.validate import Violation  # noqa: F401  (a rule the table breaks, where and how: one definition)
 
 DATA, POSITION_DELETES, EQUALITY_DELETES = 0, 1, 2
@@ -47,10 +50,34 @@ class AuditContext:
         """The type of every field id of any schema (the newest schema's type when several have it)."""
         return _field_types(self.metadata_bytes)
 
+    @property
+    def schema_field_types(self) -> dict[int, tuple[Any, ...]]:
+        """Every type each field id had in the table's schemas, and the reserved columns' types
+        (`spec_impl.datafiles.table_files.field_types`, for Appendix A's checks of each file)."""
+        return _schema_field_types(self.metadata_bytes)
+
+    def partition(self, spec_id: int) -> tuple[PartitionSpec, StructType]:
+        """The partition spec `spec_id` and its partition struct ("Partitioning": the source
+        columns' types in the newest schema that has them all). Work of the table, made once per
+        executor process rather than once per file."""
+        return _partition(self.metadata_bytes, spec_id)
+
 
 @lru_cache(maxsize=4)
 def _parse(data: bytes) -> TableMetadata:
     return read_metadata_file(data)
+
+
+@lru_cache(maxsize=4)
+def _schema_field_types(data: bytes) -> dict[int, tuple[Any, ...]]:
+    return table_field_types(_parse(data))
+
+
+@lru_cache(maxsize=64)
+def _partition(data: bytes, spec_id: int) -> tuple[PartitionSpec, StructType]:
+    md = _parse(data)
+    spec = next(s for s in md.specs if s.spec_id == spec_id)
+    return spec, partition_type(spec, schema_with_sources(md, [pf.source_ids[0] for pf in spec.fields]).struct)
 
 
 @lru_cache(maxsize=4)

@@ -56,10 +56,10 @@ class Node:
     children: tuple[Node, ...] = field(default_factory=tuple)  # struct fields; list element; map key, value
 
 
-def read_schema(data: bytes) -> list[Node]:
-    """The top-level nodes of a Parquet file's schema (raises what pyarrow raises on a file it
-    cannot read)."""
-    f = pq.ParquetFile(pa.BufferReader(data))
+def read_schema(data: bytes | pq.ParquetFile) -> list[Node]:
+    """The top-level nodes of a Parquet file's schema, from its bytes or the file already opened
+    (raises what pyarrow raises on a file it cannot read)."""
+    f = data if isinstance(data, pq.ParquetFile) else pq.ParquetFile(pa.BufferReader(data))
     columns = f.metadata.schema
     leaves = [columns.column(i) for i in range(len(columns))]
     cursor = _Cursor(leaves)

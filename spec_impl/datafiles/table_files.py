@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from spec_impl import revisions
 from spec_impl.datafiles.content_file import check_content_file
@@ -61,14 +62,23 @@ def schemas_field_types(schemas: Iterable[Schema]) -> dict[int, tuple[IcebergTyp
 
 
 @implements("parquet.field-ids", "parquet.list-3-level", "parquet.decimal-fixed-size", "parquet.type-mapping")
-def parquet_file_findings(data: bytes, md: TableMetadata) -> list[Finding]:
-    """The findings of one Parquet file of the table `md` (a file pyarrow cannot read: scan.data-file)."""
+def parquet_file_findings(
+    data: bytes,
+    md: TableMetadata,
+    opened: pq.ParquetFile | None = None,
+    types: dict[int, tuple[IcebergType, ...]] | None = None,
+) -> list[Finding]:
+    """The findings of one Parquet file of the table `md` (a file pyarrow cannot read: scan.data-file).
+    A caller checking many files may pass what it has already: `opened`, the file opened from
+    `data` (`spec_impl.scan.arrow_values.open_parquet`), and `types`, `field_types(md)`."""
     try:
-        nodes = read_schema(data)
+        nodes = read_schema(data if opened is None else opened)
     except (pa.ArrowException, OSError, ValueError) as e:
         return [Finding("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data))]
     mapped = bool(md.properties.get(NAME_MAPPING))
-    return check_parquet_schema(nodes, field_types(md), md.format_version, name_mapped=mapped)
+    return check_parquet_schema(
+        nodes, field_types(md) if types is None else types, md.format_version, name_mapped=mapped
+    )
 
 
 def live_parquet_files(files: FileSource, md: TableMetadata) -> list[str]:

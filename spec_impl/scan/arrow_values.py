@@ -488,15 +488,31 @@ def write_parquet(rows: list[dict], schema: Schema, **options: Any) -> bytes:
 
 
 @implements("scan.data-file")
-def read_parquet_table(data: bytes) -> pa.Table:
-    """A Parquet file as an Arrow table; a file Parquet cannot read is rule scan.data-file. Read on
-    one thread: the reference reads one file at a time (parallel work belongs to Spark), and
-    pyarrow's thread pool can abort a short-lived process at exit ("terminate called without an
-    active exception", exit status 134 instead of the command's own)."""
+def open_parquet(data: bytes) -> pq.ParquetFile:
+    """A Parquet file opened from its bytes (footer and schema parsed, no rows read), for a caller
+    that needs both its schema and its rows (`read_parquet_table(data, opened)`): the file is
+    parsed once. A file Parquet cannot open is rule scan.data-file."""
     try:
-        return pq.read_table(io.BytesIO(data), use_threads=False)
+        return pq.ParquetFile(pa.BufferReader(data))
     except (pa.ArrowException, OSError, ValueError) as e:
-        raise InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data)) from None
+        raise _unreadable(e, data) from None
+
+
+@implements("scan.data-file")
+def read_parquet_table(data: bytes, opened: pq.ParquetFile | None = None) -> pa.Table:
+    """A Parquet file as an Arrow table (from `opened` when the caller has opened `data` already);
+    a file Parquet cannot read is rule scan.data-file. Read on one thread: the reference reads one
+    file at a time (parallel work belongs to Spark), and pyarrow's thread pool can abort a
+    short-lived process at exit ("terminate called without an active exception", exit status 134
+    instead of the command's own)."""
+    try:
+        return (opened if opened is not None else open_parquet(data)).read(use_threads=False)
+    except (pa.ArrowException, OSError, ValueError) as e:
+        raise _unreadable(e, data) from None
+
+
+def _unreadable(e: Exception, data: bytes) -> InvalidInput:
+    return InvalidInput("scan.data-file", f"not a readable Parquet file: {str(e)[:200]}", len(data))
 
 
 @implements("scan.data-file")

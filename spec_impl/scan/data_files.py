@@ -60,17 +60,18 @@ def _format(file_format: object, path: str) -> str:
 
 
 @implements(RULE)
-def read_arrow(data: bytes, file_format: object, path: str = "") -> pa.Table:
+def read_arrow(data: bytes, file_format: object, path: str = "", opened: pq.ParquetFile | None = None) -> pa.Table:
     """The file as an Arrow table whose fields carry their ids as b"PARQUET:field_id" (for column-wise
     checks such as the audit's): Parquet as written, ORC cast to Appendix A's Arrow types, Avro built
-    from its records (by column name when the file has no field ids)."""
+    from its records (by column name when the file has no field ids). `opened`: the Parquet file
+    already opened from `data` (`arrow_values.open_parquet`), so that it is parsed once."""
     kind = _format(file_format, path)
     if kind == "orc":
         return read_orc_arrow(data, path)
     if kind == "avro":
         schema, rows = read_avro_data(data, path)
         return pa.Table.from_pylist(rows) if schema is None else arrow_table(rows, schema)
-    return read_parquet_table(data)
+    return read_parquet_table(data, opened)
 
 
 MAGIC = {b"PAR1": "parquet", b"ORC": "orc", b"Obj\x01": "avro"}
