@@ -114,14 +114,14 @@ def _format(df: dict) -> str:
 
 
 def validate_data_files(
-    files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT, data_files: FileSource | None = None
+    files: FileSource, metadata_location: str, revision: str = revisions.DEFAULT
 ) -> tuple[list[Violation], list[Violation]]:
     """(violations, recommendations not followed) of the table's live data and delete files: the
     Parquet files' schemas against Appendix A, and every file against its data_file fields
     (`spec_impl.datafiles.content_file`), each with the file's path and the column in its message.
     A file that is not there or lies outside the table's location is not read (the tree validator
-    never read data files; the audit reports them). The data files are read from `data_files` when
-    given (a source that does not keep them), the metadata tree from `files`."""
+    never read data files; the audit reports them). Manifests are read one at a time, and each file
+    is read, checked and let go."""
     try:
         md = read_metadata_file(files.read(metadata_location), revision)
     except SpecError:
@@ -130,10 +130,10 @@ def validate_data_files(
     types, optional = field_types(md), optional_field_ids(md.schemas)
     for path, df in live_files(files, md):
         try:
-            data = (data_files or files).read(path)
+            data = files.read(path)
         except SpecError:  # not there, or outside the table: the audit reports it (tree.file-exists, ...)
             continue
-        found = parquet_file_findings(data, md) if _format(df) == "parquet" else []
+        found = parquet_file_findings(data, md, types=types) if _format(df) == "parquet" else []
         try:
             found += check_content_file(data, df, path, types, optional)
         except SpecError as e:  # a file that cannot be read in its format
