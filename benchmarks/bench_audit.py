@@ -73,8 +73,10 @@ def write_table(warehouse: Path, rows: int) -> float:
     return time.monotonic() - started
 
 
-def plain_scan(metadata: Path) -> dict:
-    """Every live file of the current snapshot read with pyarrow, in turn."""
+def plain_scan(metadata: Path, by_file: bool = False) -> dict:
+    """Every live file of the current snapshot read with pyarrow, in turn: `pq.read_table(path)`, or
+    with `by_file` `pq.ParquetFile(path).read()`, which skips the dataset layer `read_table` goes
+    through (about 0.3 ms less per file: the stricter peer on tables of small files)."""
     import pyarrow.parquet as pq
 
     from spec_impl.manifests.tree import LocalFiles, read_snapshot
@@ -84,7 +86,8 @@ def plain_scan(metadata: Path) -> dict:
     data, deletes = live_files(tree)
     paths = [f.scan.path.removeprefix("file:") for f in data + deletes]
     started = time.monotonic()
-    rows = sum(pq.read_table(p).num_rows for p in paths)
+    read = (lambda p: pq.ParquetFile(p).read()) if by_file else pq.read_table
+    rows = sum(read(p).num_rows for p in paths)
     seconds = time.monotonic() - started
     return {"files": len(paths), "rows": rows, "seconds": round(seconds, 3)}
 

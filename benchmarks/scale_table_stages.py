@@ -8,7 +8,10 @@ run in a child process of `bench_scale.py` and times itself or is timed around.
   for every data file (`DeleteIndex.for_data_file`);
 * ``pyiceberg-plan`` -- PyIceberg's `StaticTable.from_metadata(...).scan(snapshot_id=2).plan_files()`
   (PyIceberg 0.12 plans no equality deletes: snapshot 2 holds the data and position deletes only);
-* ``pyarrow-scan``   -- `bench_audit.plain_scan`: every live file read by pyarrow, one after another;
+* ``pyarrow-scan``   -- `bench_audit.plain_scan`: every live file read by pyarrow (`pq.read_table`), one
+  after another;
+* ``pyarrow-file-scan`` -- the same through `pq.ParquetFile(path).read()`, without the dataset layer of
+  `read_table`: the stricter peer, since the audit opens each file that way;
 * ``checks``         -- `bench_audit.checks_in_process`: the audit's planning and per-file checks in
   one process, file after file (no Spark);
 * ``audit-local[N]`` -- `iceberg-audit`'s `audit()` in a Spark session at `local[N]`; the session
@@ -59,6 +62,10 @@ def pyarrow_scan(path: Path) -> float:
     return plain_scan(path)["seconds"]
 
 
+def pyarrow_file_scan(path: Path) -> float:
+    return plain_scan(path, by_file=True)["seconds"]
+
+
 def checks(path: Path) -> float:
     figures = checks_in_process(path)
     assert figures["violations"] == 0, figures
@@ -89,6 +96,7 @@ TABLE_STAGES = {
     "plan": plan,
     "pyiceberg-plan": pyiceberg_plan,
     "pyarrow-scan": pyarrow_scan,
+    "pyarrow-file-scan": pyarrow_file_scan,
     "checks": checks,
     **{f"audit-{m}": partial(audit, m) for m in AUDIT_MASTERS},
 }
@@ -98,12 +106,13 @@ TABLE_MODULES = {
     "plan": ["spec_impl.scan.reader", "spec_impl.deletes.scoping"],
     "pyiceberg-plan": ["pyiceberg.table", "pyiceberg.io.pyarrow"],
     "pyarrow-scan": ["pyarrow.parquet", "spec_impl.scan.reader"],
+    "pyarrow-file-scan": ["pyarrow.parquet", "spec_impl.scan.reader"],
     "checks": ["conformance.audit.file_checks", "conformance.audit.plan"],
     **{f"audit-{m}": ["conformance.audit.cli", "pyspark.sql"] for m in AUDIT_MASTERS},
 }
 
 TABLE_READERS = ("validate", "plan", "pyiceberg-plan")
-AUDIT_READERS = ("pyarrow-scan", "checks", *(f"audit-{m}" for m in AUDIT_MASTERS))
+AUDIT_READERS = ("pyarrow-scan", "pyarrow-file-scan", "checks", *(f"audit-{m}" for m in AUDIT_MASTERS))
 
 
 def table_series(sizes: list[int], audit_size: int | None, repeat: int, measure, directory: Path) -> dict:
@@ -148,6 +157,8 @@ def audit_ratios(row: dict) -> dict:
         out["speedup_1_to_2"] = round(one["seconds"] / two["seconds"], 2)
     if two and scan:
         out["audit_per_core_vs_pyarrow"] = round(scan["seconds"] / (2 * two["seconds"]), 3)
+    if two and row.get("pyarrow-file-scan"):
+        out["audit_per_core_vs_file_scan"] = round(row["pyarrow-file-scan"]["seconds"] / (2 * two["seconds"]), 3)
     if row.get("checks") and scan:
         out["checks_vs_pyarrow"] = round(row["checks"]["seconds"] / scan["seconds"], 2)
     return out
