@@ -27,7 +27,7 @@ its peak resident memory is its own. The figures are the time, the ratio to PyIc
 per decade (a linear stage grows about 10 times; a quadratic one 100 times) and the peak memory.
 
 Run:  python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--manifest-sizes 10000,100000,1000000]
-          [--table-sizes 1000,10000,100000] [--audit-size 10000] [--repeat 3] [--table-repeat 2]
+          [--table-sizes 1000,10000,100000] [--audit-size N] [--repeat 3] [--table-repeat 2]
           [--quick] [--json FILE] [--png FILE]
 Figures go to benchmarks/results/bench_scale.json (and .png with matplotlib).
 """
@@ -319,7 +319,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--manifest-sizes", default="10000,100000,1000000", help="manifest entry counts")
     parser.add_argument("--table-sizes", default="1000,10000,100000", help="data files in the tables with deletes")
     parser.add_argument(
-        "--audit-size", type=int, default=10000, help="the table size the audit and the pyarrow scan run at (0: none)"
+        "--audit-size",
+        type=int,
+        default=None,
+        help="the table size the audit and the pyarrow scans run at (0: none; default: the largest table size)",
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
     parser.add_argument("--table-repeat", type=int, default=2, help="runs per measurement on the tables")
@@ -335,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         measure_child(args.child[0], args.child[1], args.repeat)
         return 0
-    table = {"sizes": _ints(args.table_sizes), "audit_size": args.audit_size or None, "repeat": args.table_repeat}
+    sizes = _ints(args.table_sizes)
+    audit_size = max(sizes, default=None) if args.audit_size is None else args.audit_size or None
+    table = {"sizes": sizes, "audit_size": audit_size, "repeat": args.table_repeat}
     doc = run(_ints(args.sizes), _ints(args.manifest_sizes), args.repeat, table)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(doc, indent=1) + "\n")
