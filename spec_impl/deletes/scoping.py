@@ -364,6 +364,8 @@ class DeleteIndex:
         equality = self._equality_runs.applying_counts(groups, seqs)
         global_equality = self._global_runs.applying_counts(np.zeros(n, np.intp), seqs)
         plan = PlannedDeletes(self, files, groups, position, equality, global_equality)
+        if not self.named:  # no DV and no targeted position delete: no data file to answer one by one
+            return plan
         named = np.fromiter(map(self.named.__contains__, map(_PATH, files)), bool, n)
         for i in np.flatnonzero(named).tolist():
             f = files[i]
