@@ -158,37 +158,25 @@ def java_input(f: ScanFile) -> dict[str, Any]:
     return out
 
 
+def java_bench(name: str, work: Path) -> tuple[list[str], str]:
+    """`benchmarks/java/<name>.java` compiled into `work` against the Iceberg Java engine's classpath:
+    the command that runs it (its arguments to add) and the Iceberg jar's name."""
+    from conformance.engines.iceberg_java.build import _java_tool, ensure_built
+
+    build = ensure_built(log=lambda message: None)
+    source = ROOT / "benchmarks" / "java" / f"{name}.java"
+    javac = [_java_tool("javac"), "--release", "11", "-nowarn", "-cp", build.classpath, "-d", str(work), str(source)]
+    subprocess.run(javac, check=True)
+    classpath = os.pathsep.join([build.classpath, str(work)])
+    return [build.java, "-Xmx8g", "-cp", classpath, f"org.apache.iceberg.{name}"], build.inputs.iceberg_jar.name
+
+
 class JavaPlanner:
     """Iceberg Java's DeleteFileIndex through benchmarks/java/DeletePlanningBench.java."""
 
     def __init__(self) -> None:
-        from conformance.engines.iceberg_java.build import _java_tool, ensure_built
-
-        build = ensure_built(log=lambda message: None)
         self.work = Path(tempfile.mkdtemp(prefix="bench-planning-java-"))
-        source = ROOT / "benchmarks" / "java" / "DeletePlanningBench.java"
-        subprocess.run(
-            [
-                _java_tool("javac"),
-                "--release",
-                "11",
-                "-nowarn",
-                "-cp",
-                build.classpath,
-                "-d",
-                str(self.work),
-                str(source),
-            ],
-            check=True,
-        )
-        self.command = [
-            build.java,
-            "-Xmx8g",
-            "-cp",
-            os.pathsep.join([build.classpath, str(self.work)]),
-            "org.apache.iceberg.DeletePlanningBench",
-        ]
-        self.version = build.inputs.iceberg_jar.name
+        self.command, self.version = java_bench("DeletePlanningBench", self.work)
 
     def plan(self, data: list[ScanFile], deletes: list[ScanFile], repeat: int) -> tuple[float, dict[str, int]]:
         path = self.work / "input.json"

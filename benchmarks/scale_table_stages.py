@@ -6,6 +6,9 @@ run in a child process of `bench_scale.py` and times itself or is timed around.
 * ``plan``           -- the reference reader's planning of the current snapshot: the tree read with
   inheritance (`read_snapshot`), the live files (`live_files`), the delete index built and asked
   for every data file (`DeleteIndex.for_data_file`);
+* ``java-plan``      -- Iceberg Java's `newScan().planFiles()` of the current snapshot, every task's
+  deletes counted (`benchmarks/java/TablePlanningBench.java` in a JVM of its own, the metadata files
+  loaded into memory first; best of 3 repetitions in the JVM, so the JIT is warm; the peak is the JVM's);
 * ``pyiceberg-plan`` -- PyIceberg's `StaticTable.from_metadata(...).scan(snapshot_id=2).plan_files()`
   (PyIceberg 0.12 plans no equality deletes: snapshot 2 holds the data and position deletes only);
 * ``pyarrow-scan``   -- `bench_audit.plain_scan`: every live file read by pyarrow (`pq.read_table`), one
@@ -48,6 +51,25 @@ def plan(path: Path) -> None:
     index = DeleteIndex([d.scan for d in deletes], _unpartitioned(tree.metadata))
     applied = sum(len(index.for_data_file(f.scan).equality) for f in data)
     assert applied == len(data), (applied, len(data))  # one equality delete file per data file
+
+
+def java_plan(path: Path) -> tuple[float, float]:
+    """(best seconds, the JVM's peak MiB) of Iceberg Java planning the current snapshot."""
+    import json
+    import subprocess
+    import tempfile
+
+    from bench_planning import java_bench
+
+    with tempfile.TemporaryDirectory(prefix="bench-scale-java-") as work:
+        command, _ = java_bench("TablePlanningBench", Path(work))
+        done = subprocess.run([*command, f"file:{path}", "3"], check=True, capture_output=True, text=True)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    data = path.parents[1] / "data"
+    files = sum(not p.name.startswith(("pos-", "eq-")) for p in data.rglob("*.parquet"))  # data files written
+    assert answer["tasks"] == files, answer  # every data file planned
+    assert answer["deletes"] == files + -(-files // scale_table.POSITION_EVERY), answer  # equality + position
+    return min(answer["seconds"]), answer["peak_mib"]
 
 
 def pyiceberg_plan(path: Path) -> None:
@@ -94,6 +116,7 @@ AUDIT_MASTERS = ("local[1]", "local[2]")
 TABLE_STAGES = {
     "validate": validate,
     "plan": plan,
+    "java-plan": java_plan,
     "pyiceberg-plan": pyiceberg_plan,
     "pyarrow-scan": pyarrow_scan,
     "pyarrow-file-scan": pyarrow_file_scan,
@@ -104,6 +127,7 @@ TABLE_STAGES = {
 TABLE_MODULES = {
     "validate": ["spec_impl.manifests.cli"],
     "plan": ["spec_impl.scan.reader", "spec_impl.deletes.scoping"],
+    "java-plan": ["bench_planning"],
     "pyiceberg-plan": ["pyiceberg.table", "pyiceberg.io.pyarrow"],
     "pyarrow-scan": ["pyarrow.parquet", "spec_impl.scan.reader"],
     "pyarrow-file-scan": ["pyarrow.parquet", "spec_impl.scan.reader"],
@@ -111,7 +135,7 @@ TABLE_MODULES = {
     **{f"audit-{m}": ["conformance.audit.cli", "pyspark.sql"] for m in AUDIT_MASTERS},
 }
 
-TABLE_READERS = ("validate", "plan", "pyiceberg-plan")
+TABLE_READERS = ("validate", "plan", "java-plan", "pyiceberg-plan")
 AUDIT_READERS = ("pyarrow-scan", "pyarrow-file-scan", "checks", *(f"audit-{m}" for m in AUDIT_MASTERS))
 
 
@@ -125,8 +149,9 @@ def table_series(sizes: list[int], audit_size: int | None, repeat: int, measure,
         row = {"size": n, **_table_size(metadata)}
         for stage in TABLE_READERS:
             row[stage] = measure(stage, metadata, repeat)
-        if row["plan"] and row["pyiceberg-plan"]:
-            row["plan_vs_pyiceberg"] = round(row["plan"]["seconds"] / row["pyiceberg-plan"]["seconds"], 2)
+        for peer in ("java", "pyiceberg"):
+            if row["plan"] and row[f"{peer}-plan"]:
+                row[f"plan_vs_{peer}"] = round(row["plan"]["seconds"] / row[f"{peer}-plan"]["seconds"], 2)
         print(table_line(row), flush=True)
         rows.append(row)
         if n == audit_size:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,14 @@ def test_planning_stages_agree_on_the_table(table):
 
     plan(table)  # each asserts the deletes it finds
     pyiceberg_plan(table)
+
+
+@pytest.mark.skipif(shutil.which("java") is None, reason="Iceberg Java's planning needs a JDK (java) on PATH")
+def test_iceberg_java_plans_every_data_file_with_its_deletes(table):
+    from scale_table_stages import java_plan
+
+    seconds, peak = java_plan(table)  # asserts every data file planned, with its equality and position deletes
+    assert seconds > 0 and peak > 0
 
 
 def test_quick_mode_runs(tmp_path):
