@@ -112,16 +112,18 @@ def check_content_file(
     path: str = "",
     table_types: Mapping[int, tuple] | None = None,
     optional_ids: frozenset[int] = frozenset(),
+    opened: pq.ParquetFile | None = None,
 ) -> list[Finding]:
     """The findings of one data or delete file (not a deletion vector) against its data_file `df`
     (Avro maps as lists of key/value records, or JSON objects keyed by field id); with
     `table_types` (field id -> every type it had in the table's schemas) also a delete file's
-    schema; `optional_ids` are the ids optional in every table schema that has them."""
+    schema; `optional_ids` are the ids optional in every table schema that has them. `opened`: a
+    Parquet file already opened from `data` (`spec_impl.scan.arrow_values.open_parquet`)."""
     file_format = str(df.get("file_format", "")).lower()
     content = df.get("content") or DATA
-    encoded = utf8_findings(data, file_format, path) + avro_union_findings(data, file_format, optional_ids)
+    encoded = utf8_findings(data, file_format, path, opened) + avro_union_findings(data, file_format, optional_ids)
     if content == DATA and file_format not in ("avro", "orc"):
-        return encoded + column_size_findings(data, file_format, df)
+        return encoded + column_size_findings(data, file_format, df, opened)
     schema, rows = read_data_file(data, file_format, path)
     if schema is not None and table_types is not None:
         encoded += uuid_findings(schema, table_types)
@@ -186,11 +188,11 @@ def uuid_findings(schema: Schema, table_types: Mapping[int, tuple]) -> list[Find
 
 
 @implements("content-file.utf8-strings")
-def utf8_findings(data: bytes, file_format: str, path: str = "") -> list[Finding]:
+def utf8_findings(data: bytes, file_format: str, path: str = "", opened: pq.ParquetFile | None = None) -> list[Finding]:
     """The columns of a Parquet or ORC file holding a string value that is not valid UTF-8."""
     if file_format not in ("parquet", "orc"):
         return []
-    table = read_arrow(data, file_format, path)
+    table = read_arrow(data, file_format, path, opened=opened)
     found = []
     for name, column in zip(table.column_names, table.columns):
         try:
@@ -220,13 +222,15 @@ def delete_schema_findings(schema: Schema, content: int, table_types: Mapping[in
 
 
 @implements("content-file.column-sizes")
-def column_size_findings(data: bytes, file_format: str, df: Mapping[str, Any]) -> list[Finding]:
+def column_size_findings(
+    data: bytes, file_format: str, df: Mapping[str, Any], opened: pq.ParquetFile | None = None
+) -> list[Finding]:
     claimed = _id_map(df.get("column_sizes"))
     if file_format == "avro":
         return [Finding("content-file.column-sizes", "an Avro file has no column_sizes", claimed)] if claimed else []
     if file_format != "parquet" or not claimed:
         return []
-    actual = parquet_column_sizes(data)
+    actual = parquet_column_sizes(data if opened is None else opened)
     return [
         Finding("content-file.column-sizes", f"column {fid} is stored in {actual.get(fid, 0)} bytes", size)
         for fid, size in sorted(claimed.items())
@@ -234,10 +238,12 @@ def column_size_findings(data: bytes, file_format: str, df: Mapping[str, Any]) -
     ]
 
 
-def parquet_column_sizes(data: bytes) -> dict[int, int]:
-    """Field id -> the stored (compressed) size of the field's column chunks over all row groups."""
-    ids = list(_leaf_ids(read_schema(data)))
-    meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+def parquet_column_sizes(data: bytes | pq.ParquetFile) -> dict[int, int]:
+    """Field id -> the stored (compressed) size of the field's column chunks over all row groups,
+    from the file's bytes or the file already opened."""
+    opened = data if isinstance(data, pq.ParquetFile) else pq.ParquetFile(pa.BufferReader(data))
+    ids = list(_leaf_ids(read_schema(opened)))
+    meta = opened.metadata
     sizes: dict[int, int] = {}
     for g in range(meta.num_row_groups):
         group = meta.row_group(g)

@@ -28,6 +28,7 @@ from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.schema import Schema, walk
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import implements, split_recommendations
+from spec_impl.scan.arrow_values import open_parquet
 from spec_impl.types import LONG, STRING, IcebergType
 
 # Reserved columns a data or delete file may hold, with their types ("Reserved Field IDs"): the
@@ -109,6 +110,15 @@ def live_files(files: FileSource, md: TableMetadata) -> Iterator[tuple[str, dict
                     yield df["file_path"], df
 
 
+def _opened_parquet(data: bytes) -> pq.ParquetFile | None:
+    """The Parquet file opened once for every check of it; None when it cannot be opened (each
+    check then reports it as it does for a file read from bytes: rule scan.data-file)."""
+    try:
+        return open_parquet(data)
+    except SpecError:
+        return None
+
+
 def _format(df: dict) -> str:
     return str(df.get("file_format", "")).lower()
 
@@ -133,9 +143,10 @@ def validate_data_files(
             data = files.read(path)
         except SpecError:  # not there, or outside the table: the audit reports it (tree.file-exists, ...)
             continue
-        found = parquet_file_findings(data, md, types=types) if _format(df) == "parquet" else []
+        opened = _opened_parquet(data) if _format(df) == "parquet" else None
+        found = parquet_file_findings(data, md, opened, types) if _format(df) == "parquet" else []
         try:
-            found += check_content_file(data, df, path, types, optional)
+            found += check_content_file(data, df, path, types, optional, opened)
         except SpecError as e:  # a file that cannot be read in its format
             found.append(Finding(e.rule, str(e)))
         violations += [Violation(f.rule, path, f.message) for f in found]
