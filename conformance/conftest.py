@@ -56,6 +56,24 @@ def spark(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     spark_session.stop_local_spark_session()
 
 
+# The modules that judge the engines of the run; the others test the suite itself (its ledger,
+# protocol, audit, writer harness) and run only when every engine of the run is a built-in one.
+JUDGING_MODULES = frozenset({"test_value_vectors.py", "test_random_values.py", "test_random_planning.py"})
+
+
+def judges_own_engines(config: pytest.Config) -> bool:
+    """Whether the run judges an engine of the user's own (`package.module:Class` or `cmd:...`)."""
+    return any(spec not in registry.BUILTIN for spec in config.getoption("--engine"))
+
+
+def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
+    """A run that judges the user's own engine collects only the judging modules: the suite's
+    self-tests are the suite's business, not the engine's."""
+    if collection_path.suffix == ".py" and collection_path.name.startswith("test_") and judges_own_engines(config):
+        return collection_path.name not in JUDGING_MODULES or None
+    return None
+
+
 def _marker(family: str) -> str:
     return family.replace("-", "_")
 
@@ -130,10 +148,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     recorder = session.config.stash.get(RECORDER, None)
     doc = recorder.build(runner) if recorder is not None and recorder.cells else None
-    if doc is not None:
-        session.config.stash[REPORT] = doc  # the terminal summary, after this hook, shows it
-    if gating.finish(session.config, doc):  # a regression against --baseline
+    if gating.compare(session.config, doc):  # a regression against --baseline
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if doc is not None:
+        failed = session.exitstatus != pytest.ExitCode.OK
+        report.close(doc, failed, gating.comparison(session.config), session.config.getoption("--baseline"))
+        session.config.stash[REPORT] = doc  # the terminal summary, after this hook, shows it
+    gating.write_summary(session.config, doc)
     expectations.finish(session.config, doc)
 
 
@@ -144,6 +165,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"random seed {config.stash[RECORDER].random_seed} (--random-seed N to vary it)"]
+    if judges_own_engines(config):
+        lines.append("judging your engine only: the suite's self-tests are not collected in this run")
     for slot in config.stash[RUNNER].slots.values():
         if slot.broken:
             lines.append(f"engine {slot.name}: BROKEN, {slot.broken}")
@@ -172,6 +195,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "value_case" not in metafunc.fixturenames:
         return
     params = []
+    recorder = metafunc.config.stash[RECORDER]
     for slot in runner.slots.values():
         engine = slot.engine if slot.started else None
         for family, cases in load_families().items():
@@ -184,6 +208,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                 if engine is None or _skip_reason(engine, c) is None:
                     batches[c["op"]].append(c)
             for c in applicable:
+                if engine is not None and c["op"] not in engine.capabilities:
+                    # an op the engine does not offer: no test, but in the report with its reason
+                    recorder.record_case(
+                        slot.name, family, c, "skipped", message=engine.unsupported(c["op"], c["input"])
+                    )
+                    continue
                 marks = [getattr(pytest.mark, _marker(family))]
                 marks += [getattr(pytest.mark, VERSION_MARKERS[v]) for v in c["format-versions"]]
                 marks += [getattr(pytest.mark, REVISION_MARKERS[r]) for r in c["revisions"]]
@@ -246,9 +276,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     elif (
         "random_engine" in params and "op" in params and isinstance(params["random_engine"], str)
     ):  # not pytest's empty-set placeholder
-        message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else ""
+        message = str(rep.longrepr[-1]) if rep.skipped and isinstance(rep.longrepr, tuple) else props.get("message", "")
         recorder.record_random(
-            params["random_engine"], params["op"], result, props.get("known_disagreements", 0), message
+            params["random_engine"],
+            params["op"],
+            result,
+            props.get("known_disagreements", 0),
+            message,
+            props.get("judged", 0),
         )
 
 

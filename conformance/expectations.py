@@ -13,8 +13,9 @@ A project's file takes the place of the built-in file of its engine, read by the
 the run's outcomes into FILE: an entry whose cases still have its level is kept as it is (its reason
 and link with it), an entry whose cases now pass is dropped and listed as fixed, and each other case
 that is a violation, a divergence or an allowed difference gets an entry of its own, its reason the
-verdict's message (edit it). Entries scoped by a pattern come first in their order, then one entry
-per case sorted by case id, so that the file's diffs stay small.
+verdict's message (edit it); so does a random test that disagrees with the reference, named
+`random/<op>` (an xfail while it disagrees, fixed once it agrees). Entries scoped by a pattern come
+first in their order, then one entry per case sorted by case id, so that the file's diffs stay small.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ def configure(config: pytest.Config, engines: list[str]) -> None:
         errors = file_errors(path)
         if errors:
             raise pytest.UsageError(f"--expectations {path}: " + "; ".join(errors[:5]))
+        named = ledger.parse(path)["engine"]
+        if named not in engines:
+            raise pytest.UsageError(
+                f"--expectations {path}: the file is about engine {named!r}, which this run does not judge "
+                f"(engines of the run: {', '.join(engines)}); the name is the one the engine runs under"
+            )
     target = config.getoption("--update-expectations", default=None)
     if target is not None:
         if Path(target).suffix == ".toml":
@@ -119,6 +126,10 @@ def updated(
         if outcome not in NOT_JUDGED
     }
     messages = {c["id"]: c.get("message") or "" for c in doc.get("cases", []) if c["engine"] == engine}
+    for r in doc.get("random-values", []):  # a random test is named random/<op> (known.random_test_id)
+        if r["engine"] == engine and r["outcome"] not in NOT_JUDGED:
+            outcomes[known.random_test_id(r["op"])] = r["outcome"]
+            messages[known.random_test_id(r["op"])] = r.get("message") or ""
     kept, lines, covered = [], [], set()
     for entry in base.get("entries", []):
         where = {k: v for k, v in entry["where"].items() if k != "engine"}
@@ -153,11 +164,39 @@ def _scope(where: dict[str, Any]) -> str:
 
 
 def terminal_lines(config: pytest.Config, doc: dict[str, Any] | None) -> list[str]:
-    """The expected violations the engine now passes (fixed: the file can be trimmed), and what
+    """The expected violations the engine now passes (fixed: the file can be trimmed), the
+    entries scoped by a pattern under which no case of the run is a violation, and what
     `--update-expectations` wrote."""
+    cases = (doc or {}).get("cases", [])
     lines = [
         f"  fixed     {c['engine']} {c['id']}: {(c.get('message') or '')[:200]}"
-        for c in (doc or {}).get("cases", [])
+        for c in cases
         if c["outcome"] == "fixed"
     ]
-    return lines + config.stash.get(UPDATED, [])
+    return (
+        lines
+        + [
+            f"  unmatched {_scope(dict(d.where))}: no case of this run is a violation under it (trim it)"
+            for d in unmatched_patterns(doc)
+        ]
+        + config.stash.get(UPDATED, [])
+    )
+
+
+def unmatched_patterns(doc: dict[str, Any] | None) -> list[known.Discrepancy]:
+    """The expected violations scoped by a pattern, of an engine of the run, that match no
+    violation of the run."""
+    if doc is None:
+        return []
+    known_cases = [c for c in doc.get("cases", []) if c["outcome"] == "known"]
+    return [
+        d
+        for d in known.patterns()
+        if d.is_expectation
+        and d.level == "violation"
+        and d.engine in doc["engines"]
+        and not any(
+            ledger.applies(dict(d.where), {"engine": c["engine"], "case": c["id"], "rule": c["rule"]})
+            for c in known_cases
+        )
+    ]

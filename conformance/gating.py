@@ -42,17 +42,25 @@ def new_case(config: pytest.Config, engine: str, case_id: str) -> bool:
     return (engine, case_id) not in cases
 
 
-def finish(config: pytest.Config, doc: dict[str, Any] | None) -> bool:
-    """After the run: compare with the baseline and write the summary. Whether the run must fail
-    (a regression, or under `--strict-new` a new case that is a violation)."""
-    comparison = None
-    if doc is not None and BASELINE in config.stash:
-        comparison = baseline.compare(config.stash[BASELINE], doc)
-        config.stash[COMPARISON] = comparison
+def compare(config: pytest.Config, doc: dict[str, Any] | None) -> bool:
+    """After the run: compare with the baseline. Whether the run must fail (a regression, or under
+    `--strict-new` a new case that is a violation)."""
+    if doc is None or BASELINE not in config.stash:
+        return False
+    comparison = baseline.compare(config.stash[BASELINE], doc)
+    config.stash[COMPARISON] = comparison
+    return comparison.failed(config.getoption("--strict-new", default=False))
+
+
+def comparison(config: pytest.Config) -> baseline.Comparison | None:
+    return config.stash.get(COMPARISON, None)
+
+
+def write_summary(config: pytest.Config, doc: dict[str, Any] | None) -> None:
+    """`--summary-md`: the finished run's summary (`conformance.summary_md`)."""
     target = config.getoption("--summary-md", default=None)
     if target is not None and doc is not None:
-        summary_md.write(Path(target), doc, _links(), comparison)
-    return comparison is not None and comparison.failed(config.getoption("--strict-new", default=False))
+        summary_md.write(Path(target), doc, _links(), comparison(config))
 
 
 def terminal_lines(config: pytest.Config) -> list[str]:

@@ -36,7 +36,7 @@ from typing import Any
 from conformance.engines.base import EngineAnswer
 from conformance import ledger
 from spec_impl.resources import known_engine_file, known_engine_files
-from conformance.judge import ALLOWED, CREDITED, DIVERGENCE, FIXED, KNOWN, UNSUPPORTED, FAIL, Verdict, same_output
+from conformance.judge import ALLOWED, CREDITED, DIVERGENCE, FIXED, KNOWN, PASS, UNSUPPORTED, FAIL, Verdict, same_output
 
 _MISSING = object()
 
@@ -172,7 +172,9 @@ def decide(verdict: Verdict, entry: Discrepancy | None, case: dict[str, Any], an
 
 def _against_expectation(verdict: Verdict, entry: Discrepancy) -> Verdict:
     """An expected violation: known while the verdict is a violation, fixed (not a failure) once
-    credited. An expected divergence or allowed difference leaves the verdict as it is, a violation
+    credited when the entry names the case (an entry scoped by a pattern leaves a credited case
+    credited: `conformance.expectations` lists a pattern that no longer matches a violation). An
+    expected divergence or allowed difference leaves the verdict as it is, a violation
     named as unexpected."""
     violated = verdict.outcome not in CREDITED
     if entry.level != "violation":
@@ -181,6 +183,8 @@ def _against_expectation(verdict: Verdict, entry: Discrepancy) -> Verdict:
         return Verdict(verdict.outcome, f"{verdict.message} (expected {entry.level}, not a violation: {entry.reason})")
     if violated:
         return Verdict(KNOWN, f"{entry.known_message()} ({verdict.outcome}: {verdict.message})", verdict.question)
+    if not is_exact(dict(entry.where)):
+        return verdict  # a pattern names no case that failed: a credited case under it is just credited
     return Verdict(
         FIXED,
         f"expected a violation ({entry.reason}), but the engine is now credited ({verdict.outcome}): "
@@ -297,6 +301,28 @@ def load(path: Path | None = None) -> dict[tuple[str, str], Discrepancy]:
 def patterns(path: Path | None = None) -> tuple[Discrepancy, ...]:
     """The expectations scoped by a glob of case ids or by a rule id, in file order."""
     return tuple(from_entry(e) for e in _document(path)["entries"] if "reason" in e and not is_exact(e["where"]))
+
+
+def builtin() -> dict[tuple[str, str], Discrepancy]:
+    """The suite's own recorded findings (`known/engines/*.json`), whatever `--expectations` a run
+    was given: a project's expectations file is held to the expectations format only."""
+    return {key: d for path in known_engine_files() for key, d in load(path).items()}
+
+
+def random_test_id(op: str) -> str:
+    """The id by which an expectations file names a random test of an op (`random/transform`):
+    an expected violation there makes the test an xfail while it disagrees, fixed once it agrees."""
+    return f"random/{op}"
+
+
+def random_verdict(engine: str, op: str, disagreements: int) -> tuple[str, Discrepancy | None]:
+    """A random test's outcome against the engine's expectations: fail or pass, known (an xfail)
+    when an expected violation names the test, fixed when the test it names now agrees."""
+    entry = entry_for(engine, {"id": random_test_id(op), "rule": ""})
+    expected = entry is not None and entry.is_expectation and entry.level == "violation"
+    if disagreements:
+        return (KNOWN if expected else FAIL), entry
+    return (FIXED if expected and is_exact(dict(entry.where)) else PASS), entry  # type: ignore[union-attr]
 
 
 def entry_for(engine: str, case: dict[str, Any]) -> Discrepancy | None:

@@ -9,7 +9,7 @@ recorded discrepancy that now passes: remove it), unsupported (the engine declin
 skipped (an op the engine lacks, or the engine is unavailable). The report also counts the
 provenance of every case's expectation per family, every case's outcome (so that each cell of the
 matrix lists its cases) and the reasons for skipped cases. The JSON follows `report.schema.json`
-(format 4); the HTML page (`report_html.py`) has no external resources.
+(format 5); the HTML page (`report_html.py`) has no external resources.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ OUTCOMES = (
     "skipped",
 )
 VIOLATIONS = ("fail", "errored", "known")  # a must of the spec broken (or the run broken): the headline
+UNEXPECTED = ("fail", "errored")  # violations no ledger entry or expectation names: they fail the run
 BESIDE = ("divergence", "allowed")  # counted beside the violations, never in them
 KINDS_OF_CASE = ("computed", "rejection")
 NOT_JUDGED = ("unsupported", "skipped")
-REPORT_FORMAT = 4
+REPORT_FORMAT = 5
 OBSERVATIONS_FORMAT = 1
 SCHEMA_FILE = Path(__file__).resolve().parent / "report.schema.json"
 
@@ -146,7 +147,9 @@ class Recorder:
             }
         )
 
-    def record_random(self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "") -> None:
+    def record_random(
+        self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "", judged: int = 0
+    ) -> None:
         self.random_values.append(
             {
                 "engine": engine,
@@ -154,6 +157,7 @@ class Recorder:
                 "outcome": outcome,
                 "known-disagreements": known_disagreements,
                 "message": message,
+                "judged": judged,
             }
         )
 
@@ -182,14 +186,7 @@ class Recorder:
             totals[e] = empty_counts()
             for c in cells[e].values():
                 _add(totals[e], c)
-        verdicts = {
-            e: {
-                "violations": sum(totals[e][o] for o in VIOLATIONS),
-                "divergences": totals[e]["divergence"],
-                "allowed": totals[e]["allowed"],
-            }
-            for e in engines
-        }
+        verdicts = {e: verdict_counts(totals[e]) for e in engines}
         return {
             "format": REPORT_FORMAT,
             "engines": engines,
@@ -212,6 +209,31 @@ class Recorder:
             "vectors": {"version": _vectors_version()},
             "spec-coverage": spec_coverage(),
         }
+
+
+def verdict_counts(totals: dict[str, Any]) -> dict[str, int]:
+    """An engine's verdicts, the one count the terminal, the page and the summary show: violations
+    (unexpected and expected), fixed beside them, then divergences and allowed differences."""
+    return {
+        "violations": sum(totals[o] for o in VIOLATIONS),
+        "unexpected": sum(totals[o] for o in UNEXPECTED),
+        "expected": totals["known"],
+        "fixed": totals["fixed"],
+        "divergences": totals["divergence"],
+        "allowed": totals["allowed"],
+    }
+
+
+def close(doc: dict[str, Any], failed: bool, comparison=None, baseline_path: Path | None = None) -> dict[str, Any]:
+    """The report of a finished run: its outcome and, with a baseline, the comparison."""
+    doc["run"] = {"outcome": "failed" if failed else "passed"}
+    if comparison is not None:
+        doc["baseline"] = {
+            "path": str(baseline_path),
+            "counts": comparison.counts(),
+            "changes": [c.as_json() for c in comparison.changes],
+        }
+    return doc
 
 
 def _vectors_version() -> str | None:
@@ -351,45 +373,59 @@ def text_lines(doc: dict) -> list[str]:
     for name, info in doc["engines"].items():
         if not info["available"]:
             notes.append(f"{name}: {'BROKEN' if info['broken'] else 'UNAVAILABLE'}, {info['unavailable-reason']}")
+        elif skipped := sum(info.get("skipped", {}).values()):
+            notes.append(
+                f"{name}: {skipped} cases not judged, for {len(info['skipped'])} reasons (compliance.html, Engines)"
+            )
     if doc.get("verdicts"):
-        rows = [
-            [
-                n,
-                str(doc["verdicts"][n]["violations"]),
-                str(doc["verdicts"][n]["divergences"]),
-                str(doc["verdicts"][n]["allowed"]),
-            ]
-            for n in live
-            if n in doc["verdicts"]
-        ]
+        columns = ("violations", "unexpected", "expected", "fixed", "divergences", "allowed")
+        rows = [[n] + [str(doc["verdicts"][n][c]) for c in columns] for n in live if n in doc["verdicts"]]
         lines += (
             [
-                "verdicts: violations of a must (F + E + K); divergences (D) and allowed differences (A) "
-                "beside them, never in them"
+                "verdicts: violations of a must (F + E + K), of which unexpected (F + E: they fail the run) and "
+                "expected (K: xfail); fixed (X) beside them; divergences (D) and allowed differences (A) beside "
+                "them, never in them"
             ]
-            + _table(["engine", "violations", "divergences", "allowed"], rows)
+            + _table(["engine", *columns], rows)
             + [""]
         )
+    judged = judged_families(doc, live)
     for kind, title in (
         ("computed", "computed cases: correct answers / judged"),
         ("rejection", "rejection cases: correct rejections / judged"),
     ):
-        families = [
-            f for f in doc["families"] if any(sum(doc["cells"][e].get(f, empty_counts())[kind].values()) for e in live)
-        ]
+        families = [f for f in judged if any(_judged(doc["cells"][e].get(f), kind) for e in live)]
         rows = [[f] + [cell_text(doc["cells"][n].get(f), kind) for n in live] for f in families]
         rows.append(["total"] + [cell_text(doc["totals"][n], kind) for n in live])
         if kind == "computed":
             rows.append(["seconds"] + [f"{doc['engines'][n]['seconds']:.1f}" for n in live])
         lines += [title] + _table(["family"] + live, rows) + [""]
-    kinds = [k for k in KINDS if any(p.get(k) for p in doc["provenance"].values())] or list(KINDS)
-    prov_rows = [[f] + [str(p.get(k, 0)) for k in kinds] + [str(sum(p.values()))] for f, p in doc["provenance"].items()]
+    if unjudged := [f for f in doc["families"] if f not in judged]:
+        lines += [f"not judged ({len(unjudged)} families: no case the engines offer): {', '.join(unjudged)}", ""]
+    provenance = {f: p for f, p in doc["provenance"].items() if f in judged}
+    kinds = [k for k in KINDS if any(p.get(k) for p in provenance.values())] or list(KINDS)
+    prov_rows = [[f] + [str(p.get(k, 0)) for k in kinds] + [str(sum(p.values()))] for f, p in provenance.items()]
     prov_rows.append(
         ["total"]
-        + [str(sum(p.get(k, 0) for p in doc["provenance"].values())) for k in kinds]
-        + [str(sum(sum(p.values()) for p in doc["provenance"].values()))]
+        + [str(sum(p.get(k, 0) for p in provenance.values())) for k in kinds]
+        + [str(sum(sum(p.values()) for p in provenance.values()))]
     )
     lines += (
-        ["provenance of the expectations (cases per family)"] + _table(["family"] + kinds + ["total"], prov_rows) + [""]
+        ["provenance of the expectations (cases per judged family)"]
+        + _table(["family"] + kinds + ["total"], prov_rows)
+        + [""]
     )
     return lines + notes + [LEGEND]
+
+
+def _judged(counts: dict[str, Any] | None, kind: str | None = None) -> int:
+    """How many cases of a cell (of one kind, or both) were judged."""
+    if not counts:
+        return 0
+    c = counts if kind is None else counts[kind]
+    return sum(c[o] for o in OUTCOMES if o not in NOT_JUDGED)
+
+
+def judged_families(doc: dict, engines: list[str]) -> list[str]:
+    """The families on which at least one of the engines was judged (the others are one line)."""
+    return [f for f in doc["families"] if any(_judged(doc["cells"][e].get(f)) for e in engines)]

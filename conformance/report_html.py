@@ -27,7 +27,7 @@ from typing import Any
 from spec_impl.obligations import QUESTIONS
 from spec_impl.vectors.provenance import KINDS
 
-from conformance.report import NOT_JUDGED, OUTCOMES, cell_text, empty_counts
+from conformance.report import NOT_JUDGED, OUTCOMES, VIOLATIONS, cell_text, empty_counts, judged_families
 
 e = html.escape
 DIFF_LINES = 12  # expected and observed longer than this (pretty JSON lines) show as a diff
@@ -64,10 +64,14 @@ border-left:3px solid #bbb;color:#333;background:#fafafa}
 pre{background:#f7f7f7;padding:6px;white-space:pre-wrap;word-break:break-all;margin:.2em 0;max-height:24em;\
 overflow:auto}
 pre .add{background:#e6ffec}pre .del{background:#ffebe9}pre .hunk{color:#888}
-.outcome{font-weight:700;font-size:12px}.fail,.errored,.fixed{color:#a00}.known,.rejected-other-rule{color:#8a6d00}
+.outcome{font-weight:700;font-size:12px}.fail,.errored{color:#a00}.fixed{color:#06c}\
+.known,.rejected-other-rule{color:#8a6d00}
 .pass,.rejected{color:#070}.skipped,.unsupported{color:#888}small{color:#666}
 .divergence{color:#5b3fa8}.allowed{color:#2f6f8f}.finding.divergence{border-left-color:#6a4fb3}.finding.allowed{border-left-color:#4a90b0}
-table.verdicts td.num{min-width:5em}td.viol{background:#f8d0d0}td.div{background:#efe6ff}td.allw{background:#e3f1f8}
+table.verdicts td.num{min-width:5em}td.viol{background:#f8d0d0}td.knownv{background:#fff1c2}\
+td.fixedv{background:#dbe9fb}
+.run{font-size:13px;font-weight:600;padding:.1em .5em;border-radius:3px;vertical-align:middle}\
+.run.passed{background:#2e7d32}.run.failed{background:#c62828}td.div{background:#efe6ff}td.allw{background:#e3f1f8}
 ul.cases{columns:2 28em;padding-left:1.2em}ul.cases li{break-inside:avoid}
 .hidden{display:none!important}
 """
@@ -136,12 +140,12 @@ KEY = (
     "known discrepancy, reproducing its pinned observation · <b class='known'>R</b> rejected under another rule "
     "· <b class='divergence'>D</b> divergence (the spec is silent or ambiguous and the engine reads it "
     "otherwise: not a failure) · <b class='allowed'>A</b> allowed difference (the spec permits the answer) · <b "
-    "class='fixed'>X</b> a known discrepancy that now passes (remove it from the engine's ledger file, "
-    "vectors/known/engines/&lt;engine&gt;.json, or from your <code>--expectations</code> file) · <b "
+    "class='fixed'>X</b> fixed: a recorded or expected violation that now passes (remove it from the engine's "
+    "ledger file, vectors/known/engines/&lt;engine&gt;.json, or from your <code>--expectations</code> file) · <b "
     "class='unsupported'>U</b> declined by the "
     "engine. <span style='background:#d9f2d9'>&nbsp;all correct&nbsp;</span> <span "
-    "style='background:#fff1c2'>&nbsp;known violations only&nbsp;</span> <span "
-    "style='background:#f8d0d0'>&nbsp;new failures&nbsp;</span>"
+    "style='background:#fff1c2'>&nbsp;expected violations only&nbsp;</span> <span "
+    "style='background:#f8d0d0'>&nbsp;unexpected violations&nbsp;</span>"
 )
 
 
@@ -160,8 +164,8 @@ def _css_class(counts: dict[str, Any] | None, kind: str | None = None) -> str:
     c = counts if kind is None else counts[kind]
     if sum(c[o] for o in OUTCOMES if o not in NOT_JUDGED) == 0:
         return "skip"
-    if c["fail"] or c["errored"] or c["fixed"]:
-        return "bad"  # divergences and allowed differences never make a cell bad
+    if c["fail"] or c["errored"]:
+        return "bad"  # divergences, allowed differences and fixed cases never make a cell bad
     return "known" if c["known"] or c["rejected-other-rule"] else "ok"
 
 
@@ -193,11 +197,17 @@ def _matrix(doc: dict, engines: list[str], title: str, note: str) -> list[str]:
         + "".join(f"<th data-engine='{e(n)}'><a href='#findings-{page_id(n)}'>{e(n)}</a></th>" for n in live)
         + "</tr></thead><tbody>"
     ]
-    for family in doc["families"]:
+    judged = judged_families(doc, live)
+    for family in judged:
         cells = "".join(_cell(n, family, doc["cells"][n].get(family)) for n in live)
         out.append(f"<tr data-family='{e(family)}'><td>{e(family)}</td>{cells}</tr>")
     totals = "".join(_cell(n, None, doc["totals"][n]) for n in live)
     out.append(f"</tbody><tfoot><tr><td>total</td>{totals}</tr></tfoot></table></div>")
+    if live and (unjudged := [f for f in doc["families"] if f not in judged]):
+        out.append(
+            f"<p class='key'>Not judged ({len(unjudged)} families: no case these engines offer): "
+            f"{e(', '.join(unjudged))}</p>"
+        )
     for name in engines:
         info = doc["engines"][name]
         if not info["available"]:
@@ -236,7 +246,7 @@ def _expected_observed(c: dict) -> str:
     return f"<b>expected → observed</b> <small>(unified diff of the JSON)</small><pre>{chr(10).join(lines)}</pre>"
 
 
-VIOLATION_OUTCOMES = ("fail", "errored", "known", "fixed", "rejected-other-rule")
+VIOLATION_OUTCOMES = VIOLATIONS
 
 
 def _finding(c: dict) -> str:
@@ -279,7 +289,22 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
         "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>",
     ]
     for title, outcomes, note in (
-        ("Violations", VIOLATION_OUTCOMES, ""),
+        ("Unexpected violations", ("fail", "errored"), "Named by no ledger entry or expectation: they fail the run."),
+        (
+            "Expected violations",
+            ("known",),
+            "Named by the engine's ledger file or expectations file (xfail): violations all the same.",
+        ),
+        (
+            "Fixed",
+            ("fixed",),
+            "Recorded or expected violations the engine now passes: the entry can go.",
+        ),
+        (
+            "Rejected under another rule",
+            ("rejected-other-rule",),
+            "A correct rejection, credited, though under another rule than the case's.",
+        ),
         (
             "Divergences",
             ("divergence",),
@@ -293,7 +318,7 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
         ),
     ):
         found_all = [c for c in cases if c["outcome"] in outcomes]
-        if title != "Violations" and not found_all:
+        if title != "Unexpected violations" and not found_all:
             continue
         out.append(
             f"<h2 class='{e(outcomes[0])}'>{title} ({len(found_all)})</h2>"
@@ -313,11 +338,17 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
 def _verdicts(doc: dict, engines: list[str]) -> list[str]:
     """Per engine: violations of a must, and beside them divergences and allowed differences."""
     v = doc.get("verdicts", {})
+    marks = {
+        "unexpected": " viol",
+        "expected": " knownv",
+        "fixed": " fixedv",
+        "divergences": " div",
+        "allowed": " allw",
+    }
     rows = "".join(
         f"<tr data-engine='{e(n)}'><td><a href='#findings-{page_id(n)}'>{e(n)}</a></td>"
-        f"<td class='num{' viol' if v[n]['violations'] else ''}'>{v[n]['violations']}</td>"
-        f"<td class='num{' div' if v[n]['divergences'] else ''}'>{v[n]['divergences']}</td>"
-        f"<td class='num{' allw' if v[n]['allowed'] else ''}'>{v[n]['allowed']}</td></tr>"
+        + "".join(f"<td class='num{marks.get(k, '') if v[n][k] else ''}'>{v[n][k]}</td>" for k in _VERDICT_KEYS)
+        + "</tr>"
         for n in engines
         if n in v and doc["engines"][n]["available"]
     )
@@ -332,9 +363,42 @@ def _verdicts(doc: dict, engines: list[str]) -> list[str]:
         "<b class='allowed'>Allowed</b>: the engine's answer differs from the reference's inside what the "
         "spec permits. "
         "Only violations count as findings.</p>",
-        "<table class='verdicts'><tr><th>engine</th><th>violations</th><th>divergences</th><th>allowed "
-        f"differences</th></tr>{rows}</table>",
+        "<table class='verdicts'><tr><th>engine</th><th>violations</th><th>unexpected</th><th>expected</th>"
+        f"<th>fixed</th><th>divergences</th><th>allowed differences</th></tr>{rows}</table>",
     ]
+
+
+_VERDICT_KEYS = ("violations", "unexpected", "expected", "fixed", "divergences", "allowed")
+
+
+def _run_badge(doc: dict) -> str:
+    """The run's outcome, green or red, as the exit code gave it."""
+    outcome = (doc.get("run") or {}).get("outcome")
+    if outcome is None:
+        return ""
+    return f"<span class='run {e(outcome)}'>run {e(outcome)}</span>"
+
+
+def _baseline(doc: dict) -> list[str]:
+    """The comparison with `--baseline`: the counts, then the regressed, fixed and new cases."""
+    compared = doc.get("baseline")
+    if not compared:
+        return []
+    counts = ", ".join(f"{n} {k}" for k, n in compared["counts"].items())
+    out = [f"<h2 id='baseline'>Against the baseline</h2><p class='key'>{e(compared['path'])}: {e(counts)}</p>"]
+    for kind in ("regressed", "fixed", "new", "removed"):
+        listed = [c for c in compared["changes"] if c["change"] == kind]
+        if listed:
+            items = "".join(
+                f"<li data-engine='{e(c['engine'])}'>{e(c['engine'])} <code>{e(c['case'])}</code>: "
+                f"{e(c['before'] or '-')} → {e(c['after'] or '-')}</li>"
+                for c in listed
+            )
+            out.append(
+                f"<details class='changes {kind}' open><summary>{kind} ({len(listed)})</summary>"
+                f"<ul>{items}</ul></details>"
+            )
+    return out
 
 
 def _divergences_page(doc: dict, engines: list[str]) -> list[str]:
@@ -444,13 +508,14 @@ def _engines(doc: dict) -> list[str]:
     out.append("</table>")
     if doc["random-values"]:
         out.append(
-            "<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>known "
-            "disagreements</th><th>note</th></tr>"
+            "<h2>Random values</h2><table><tr><th>engine</th><th>op</th><th>outcome</th><th>cases judged</th>"
+            "<th>known disagreements</th><th>note</th></tr>"
         )
         for r in doc["random-values"]:
             out.append(
                 f"<tr data-engine='{e(r['engine'])}'><td>{e(r['engine'])}</td><td>{e(r['op'])}</td>"
-                f"<td class='{e(r['outcome'])}'>{e(r['outcome'])}</td><td class='num'>{r['known-disagreements']}</td>"
+                f"<td class='{e(r['outcome'])}'>{e(r['outcome'])}</td><td class='num'>{r.get('judged', 0)}</td>"
+                f"<td class='num'>{r['known-disagreements']}</td>"
                 f"<td><small>{e(r.get('message') or '')}</small></td></tr>"
             )
         out.append("</table>")
@@ -505,22 +570,23 @@ def to_html(doc: dict) -> str:
         ]
     )
     verdicts = doc.get("verdicts", {})
-    divergences = sum(verdicts[n]["divergences"] for n in engines if n in verdicts)
-    allowed = sum(verdicts[n]["allowed"] for n in engines if n in verdicts)
+    total = {k: sum(verdicts[n][k] for n in engines if n in verdicts) for k in _VERDICT_KEYS}
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
         "content='width=device-width'>",
         f"<title>Iceberg compliance report</title><style>{CSS}</style></head><body>",
-        f"<header><h1>Iceberg compliance report</h1><p>{len(engines)} engines, {judged:,} cases judged: "
-        f"<b>{sum(len(violations[n]) for n in engines):,} violations</b> of a must of the spec; beside them, "
-        f"{divergences:,} divergences where the spec is silent or ambiguous and {allowed:,} allowed "
-        "differences</p></header>",
+        f"<header><h1>Iceberg compliance report {_run_badge(doc)}</h1><p>{len(engines)} "
+        f"engine{'s' if len(engines) != 1 else ''}, {judged:,} cases judged: "
+        f"<b>{total['violations']:,} violations</b> of a must of the spec ({total['unexpected']:,} unexpected, "
+        f"{total['expected']:,} expected), {total['fixed']:,} fixed; beside them, {total['divergences']:,} "
+        f"divergences where the spec is silent or ambiguous and {total['allowed']:,} allowed differences</p>"
+        "</header>",
         f"<nav>{' '.join(nav)}</nav>",
         _filters(list(doc["engines"])),
         "<main>",
         "<section data-page='main' id='matrix'>",
     ]
-    out += _verdicts(doc, engines)
+    out += _verdicts(doc, engines) + _baseline(doc)
     out += _matrix(doc, engines, "Engines × rule families", KEY)
     out.append("<div id='self-check'></div>")
     out += _matrix(

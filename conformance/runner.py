@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance import known
-from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable
+from conformance.engines.base import Engine, EngineAnswer, EngineFailure, EngineUnavailable, adapter_error
 from conformance.judge import ERRORED, Verdict, judge
 
 MAX_RESTARTS = 24
@@ -98,7 +98,7 @@ class Runner:
         except EngineFailure as e:
             return self._recover(slot, op, cases, e)
         except Exception as e:  # an adapter's own bug: it errors the batch, not the session
-            return [EngineAnswer.failure(f"the adapter raised {type(e).__name__}: {e}")] * len(cases)
+            return [EngineAnswer.failure(adapter_error(e, type(slot.engine)))] * len(cases)
         if len(answers) != len(cases):
             return [EngineAnswer.failure(f"the adapter answered {len(answers)} of {len(cases)} cases")] * len(cases)
         return answers

@@ -1,6 +1,7 @@
 """A pull-request summary of a run, in Markdown: short enough for a CI comment.
 
-Per engine: the headline (violations of a must; divergences and allowed differences beside them),
+The run's outcome, then per engine the headline (unexpected violations of a must, which fail the
+run; expected and fixed ones, divergences and allowed differences beside them),
 the changes since a baseline when one was given (`conformance.baseline`), a table of the families
 with judged cases (passed, violations, divergences, allowed, changed), each family linked to the
 spec section most of its cases cite, and the regressions by name.
@@ -44,16 +45,17 @@ def _family_of(doc: dict[str, Any], engine: str) -> dict[str, str]:
 
 
 def _headline(doc: dict[str, Any], engine: str) -> str:
-    verdicts = doc.get("verdicts", {}).get(engine, {})
+    """The verdict as the run's exit code gives it: unexpected violations fail it (❌), expected
+    ones (xfail) and fixed ones do not; the counts are the report's (`report.verdict_counts`)."""
+    v = doc.get("verdicts", {}).get(engine, {})
     totals = doc.get("totals", {}).get(engine, {})
     passed = sum(totals.get(o, 0) for o in PASSED)
-    violations = verdicts.get("violations", 0)
-    mark = "❌" if violations else "✅"
-    expected = f" ({totals['known']} expected)" if totals.get("known") else ""
+    unexpected = v.get("unexpected", 0)
+    mark = "❌" if unexpected else "✅"
     return (
-        f"{mark} **{violations} violation{'s' if violations != 1 else ''}**{expected} of a must · "
-        f"{verdicts.get('divergences', 0)} divergences · {verdicts.get('allowed', 0)} allowed differences · "
-        f"{passed} passed"
+        f"{mark} **{unexpected} unexpected violation{'s' if unexpected != 1 else ''}** of a must · "
+        f"{v.get('expected', 0)} expected (xfail) · {v.get('fixed', 0)} fixed · "
+        f"{v.get('divergences', 0)} divergences · {v.get('allowed', 0)} allowed differences · {passed} passed"
     )
 
 
@@ -110,6 +112,9 @@ def summary(doc: dict[str, Any], links: dict[str, str], comparison: Comparison |
     """The whole summary: a title, the run's seed, then each engine's part."""
     seed = doc.get("random-seed")
     lines = ["## Iceberg conformance", ""]
+    outcome = (doc.get("run") or {}).get("outcome")
+    if outcome is not None:
+        lines += [f"{'✅' if outcome == 'passed' else '❌'} The run {outcome}.", ""]
     if seed is not None:
         lines += [f"Random and property tests seeded with {seed}.", ""]
     for engine in sorted(doc.get("outcomes", {})):

@@ -1,6 +1,7 @@
 """The judge's ledger files (vectors/known/engines/<engine>.json) are well-formed: real cases, a
 reason for each, and the observation each entry pins (any engine may be named, built-in or
-third-party)."""
+third-party). A project's `--expectations` file is not one of them: it is checked against the
+expectations format when the run starts (`conformance.expectations`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import re
 
 from conformance import known
 from conformance.vectors import load_families
+from spec_impl.resources import known_engine_files
 
 
 def test_every_entry_names_a_case_and_a_reason_and_pins_an_observation():
     ids = {c["id"] for cases in load_families().values() for c in cases}
-    for (engine, case), d in known.load().items():
+    for (engine, case), d in known.builtin().items():
         assert engine.strip(), case
         assert case in ids, f"{engine}: {case} is no longer a vector case"
         assert d.decided_by.strip() and d.observed.strip() and d.expected.strip()
@@ -25,7 +27,7 @@ def test_every_entry_names_a_case_and_a_reason_and_pins_an_observation():
 
 
 def test_scopes_name_engines_and_ops():
-    for scope in known.scopes():
+    for scope in (s for path in known_engine_files() for s in known.scopes(path)):
         assert scope.engine.strip() and scope.ops and scope.types and scope.decided_by
 
 
@@ -38,7 +40,7 @@ def test_every_entry_is_a_violation_the_spec_words_support():
 
     cases = {c["id"]: c for cases in load_families().values() for c in cases}
     credited = []
-    for (engine, case_id), d in known.load().items():
+    for (engine, case_id), d in known.builtin().items():
         assert d.document and d.quote and len(d.quote) >= 10, (
             f"{engine} {case_id}: cite the document and the sentence (quote)"
         )

@@ -14,6 +14,7 @@ import pytest
 
 from conformance import gating, known
 from conformance.conftest import RUNNER
+from conformance.failures import failure_text, rerun_command
 from conformance.judge import CREDITED, FIXED, KNOWN, UNSUPPORTED
 
 
@@ -44,6 +45,11 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
         pytest.xfail(
             f"new case (not in the baseline; --strict-new to gate on it): {verdict.outcome}: {verdict.message}"
         )
-    assert verdict.outcome in CREDITED, (
-        f"{verdict.outcome.upper()} [{case['rule']}] {case['description']}: {verdict.message}"
-    )
+    if verdict.outcome not in CREDITED:
+        runner = request.config.stash[RUNNER]
+        answer = runner.answer(engine, family, case)
+        rerun = rerun_command(
+            runner.slots[engine].spec, engine, case["id"], [str(p) for p in request.config.getoption("--expectations")]
+        )
+        observed = None if answer is None else answer.observed()
+        pytest.fail(failure_text(case, verdict.outcome, verdict.message, observed, rerun), pytrace=False)

@@ -68,6 +68,36 @@ def primitive_types(*, bucketable: bool = False) -> st.SearchStrategy[T.Primitiv
     return st.one_of(st.sampled_from([T.SimpleType(n) for n in names]), decimal_types(), fixed)
 
 
+def type_kinds(*, bucketable: bool = False) -> list[T.PrimitiveType]:
+    """One type of each kind `primitive_types` draws (decimal(9, 2) for the decimals, fixed[16] for
+    the fixed types): what a test asks an engine about before drawing from the kinds it answers."""
+    names = [n for n in _SIMPLE if not bucketable or n in BUCKETABLE]
+    return [T.SimpleType(n) for n in names] + [T.DecimalType(9, 2), T.FixedType(16)]
+
+
+def types_like(t: T.PrimitiveType, *, bucketable: bool = False) -> st.SearchStrategy[T.PrimitiveType]:
+    """The types of `t`'s kind (every decimal(P, S), every fixed[L]; a simple type is its own kind)."""
+    if isinstance(t, T.DecimalType):
+        return decimal_types()
+    if isinstance(t, T.FixedType):
+        return st.integers(0 if not bucketable else 1, 32).map(T.FixedType)
+    return st.just(t)
+
+
+def sample_value(t: T.PrimitiveType) -> Any:
+    """A small valid value of a type of `type_kinds` (the value of a probing input)."""
+    if isinstance(t, T.DecimalType):
+        return decimal_from_unscaled(1, t.scale)
+    if isinstance(t, T.FixedType):
+        return bytes(t.length)
+    samples = {"boolean": True, "float": 1.0, "double": 1.0, "string": "a", "binary": b"\x01"}
+    if t.name == "uuid":
+        import uuid
+
+        return uuid.UUID(int=1)
+    return samples.get(t.name, 1)
+
+
 def values(t: T.IcebergType, *, allow_nan: bool = True) -> st.SearchStrategy[Any]:
     """Non-null physical values of primitive type `t`, covering the whole range of the type."""
     name = getattr(t, "name", None)

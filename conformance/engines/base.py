@@ -12,6 +12,8 @@ To add an engine without editing the project, subclass `Engine` and pass
 from __future__ import annotations
 
 import importlib
+import inspect
+import traceback
 from dataclasses import dataclass
 from importlib import metadata
 from types import ModuleType
@@ -88,8 +90,10 @@ class Engine:
     Subclasses set `name` and `capabilities` (the vector ops they answer, see
     `spec_impl.vectors.ops`) and answer each op with a method `answer_<op>` (dashes as
     underscores: `answer_transform`, `answer_read_table_metadata`) that takes a case's input and
-    returns its output (or an `EngineAnswer`, say a decline); what it raises of `case_errors` is
-    the case's rejection, worded by `rejection`. They may override `start`/`stop` to manage a
+    returns its output (or an `EngineAnswer`, say a decline, or `EngineAnswer.rejection`); what it
+    raises of `case_errors` (the engine's own error classes, declared by the adapter) is the case's
+    rejection, worded by `rejection`, and any other exception an error of the adapter (E) naming
+    the line that raised it. They may override `start`/`stop` to manage a
     process, and `run_batch` to answer a whole batch at once (a column engine, a remote program).
 
     `revision` is the spec revision the engine claims to follow; cases of other revisions are not
@@ -111,8 +115,9 @@ class Engine:
     format_limit: ClassVar[str] = ""
     # the metadata columns ("Reserved Field IDs": _file, _pos, ...) a read-table case may ask it for
     metadata_columns: ClassVar[frozenset[str]] = frozenset()
-    # what an answer may raise that is the case's rejection (pyo3's PanicException is a BaseException)
-    case_errors: ClassVar[tuple[type[BaseException], ...]] = (Exception,)
+    # the exceptions by which the engine rejects a case's input (pyo3's PanicException is a
+    # BaseException); any other exception an answer raises is the adapter's own error (E), never a rejection
+    case_errors: ClassVar[tuple[type[BaseException], ...]] = ()
 
     def start(self) -> None:
         """Acquire resources (raise EngineUnavailable with the reason when the engine cannot run)."""
@@ -247,7 +252,25 @@ class Engine:
             raise
         except self.case_errors as e:
             return self.rejection(e)
+        except Exception as e:  # not declared as the engine's rejection: a bug of the adapter
+            return EngineAnswer.failure(adapter_error(e, type(self)))
         return answer if isinstance(answer, EngineAnswer) else EngineAnswer(True, answer)
+
+
+def adapter_error(error: BaseException, adapter: type) -> str:
+    """An exception the adapter did not declare (`case_errors`), named with the line of the
+    adapter's module that raised it (else the innermost line): an error, never a rejection."""
+    frames = traceback.extract_tb(error.__traceback__)
+    try:
+        own = inspect.getsourcefile(adapter)
+    except TypeError:
+        own = None
+    mine = [f for f in frames if own is not None and f.filename == own] or frames[-1:]
+    where = f" at {mine[-1].filename}:{mine[-1].lineno} ({mine[-1].name})" if mine else ""
+    return (
+        f"the adapter raised {type(error).__name__}: {error}{where}; an exception is a rejection only "
+        "when the adapter declares it in case_errors"
+    )
 
 
 ALL_FORMATS = frozenset({"avro", "orc", "parquet"})

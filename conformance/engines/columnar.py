@@ -71,7 +71,7 @@ class ColumnEngine(Engine):
             return answers  # type: ignore[return-value]
         try:
             results = self.call(prepared, values)
-        except Exception as e:  # each engine raises its own exception classes
+        except self.case_errors as e:
             results = [e] if len(values) == 1 else [self._call_one(prepared, v) for v in values]
         found = iter(results)
         return [a if a is not None else self._answer(prepared, next(found)) for a in answers]
@@ -79,11 +79,11 @@ class ColumnEngine(Engine):
     def _call_one(self, prepared: Any, value: Any) -> Any:
         try:
             return self.call(prepared, [value])[0]
-        except Exception as e:
+        except self.case_errors as e:
             return e
 
     def _answer(self, prepared: Any, result: Any) -> EngineAnswer:
-        if isinstance(result, Exception):
+        if isinstance(result, BaseException):
             return EngineAnswer(False, error=f"{type(result).__name__}: {result}")
         return self.to_answer(prepared, result)
 

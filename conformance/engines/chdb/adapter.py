@@ -142,6 +142,8 @@ def _position_deletes_on_other_formats(inp: dict[str, Any]) -> str | None:
 class ChdbEngine(child_reads.ChildProcessReads, ColumnEngine):
     """chDB's Iceberg functions (`hash`, `transform`) and its `icebergLocal` reader (`read-table`)."""
 
+    case_errors = (Exception,)  # chDB raises its own error classes and Python's for refused input
+
     name = "chdb"
     crash_label = "chDB"
     distribution = "chdb"

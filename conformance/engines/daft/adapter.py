@@ -72,6 +72,8 @@ _LACKS = {
 class DaftEngine(ColumnEngine):
     """Daft's native Iceberg partition transforms and its Iceberg reader (`read_iceberg`)."""
 
+    case_errors = (Exception,)  # Daft raises its own error classes and Python's for refused input
+
     name = "daft"
     data_file_formats = frozenset({"parquet"})
     format_limit = "Daft raises 'FileFormat.AVRO for iceberg not implemented!' (and the same for ORC)"

@@ -140,6 +140,8 @@ def extension_file(dist: str, package: str, name: str) -> Path:
 class DuckDBEngine(child_reads.ChildProcessReads, ColumnEngine):
     """DuckDB with its Iceberg and Avro extensions loaded; no value op claimed (see the module doc)."""
 
+    case_errors = (Exception,)  # DuckDB raises its own error classes and Python's for refused input
+
     name = "duckdb"
     crash_label = "DuckDB"
     # what `iceberg_metadata` reports of a tree (see `answer_read_manifest_tree`)

@@ -31,6 +31,8 @@ OP = "read-table"
 class IcebergSparkEngine(Engine):
     """Iceberg Java 1.10's Spark source, reading golden tables at a snapshot."""
 
+    case_errors = (Exception,)  # py4j's and Spark's errors for refused input
+
     name = "iceberg-spark"
     capabilities = frozenset({OP})
     metadata_columns = frozenset({"_file", "_pos", "_deleted", "_spec_id", "_partition"})

@@ -47,6 +47,8 @@ POLARS_VERSION = "2.1.0"
 class PolarsEngine(ColumnEngine):
     """Polars' Iceberg murmur3 hash (`Expr._mm3_hash`) and its Iceberg scan (`scan_iceberg`)."""
 
+    case_errors = (Exception,)  # Polars raises its own error classes and Python's for refused input
+
     name = "polars"
     data_file_formats = frozenset({"orc", "parquet"})
     format_limit = (

@@ -58,6 +58,8 @@ PYICEBERG_VERSION = "0.12.0"
 class PyIcebergEngine(Engine):
     """PyIceberg's types, transforms and single-value conversions."""
 
+    case_errors = (Exception,)  # PyIceberg refuses input with ValueError, TypeError, its own errors and pyarrow's
+
     name = "pyiceberg"
     data_file_formats = frozenset({"orc", "parquet"})
     format_limit = (

@@ -58,6 +58,8 @@ _VERSIONED = re.compile(r"v(\d+)\.metadata\.json")
 class SailEngine(Engine):
     """Sail's native Iceberg reader, through a Spark Connect session on a local Sail server."""
 
+    case_errors = (Exception,)  # Spark Connect's errors and Python's for refused input
+
     name = "sail"
     distribution = "pysail"
     # Sail 0.7.2 exposes no `_row_id` or `_last_updated_sequence_number` column (nor any other

@@ -1,0 +1,40 @@
+"""A failed case as a person reads it: a few lines naming the case, its input, the expected and the
+observed answer, the sentence of the spec that decides it, and the command that judges it alone."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+SHOWN_CHARS = 300  # longer values are cut; compliance.json has them whole
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text)} characters)"
+
+
+def rerun_command(engine_spec: str, engine: str, case_id: str, expectations: list[str]) -> str:
+    """The pytest command that judges one case of one engine (the test id ends with `]`)."""
+    words = ["pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", engine_spec]
+    for path in expectations:
+        words += ["--expectations", path]
+    return shlex.join(words + ["-k", f"{engine}:{case_id}]"])
+
+
+def failure_text(case: dict[str, Any], outcome: str, message: str, observed: Any, rerun: str) -> str:
+    """The lines of a failed case."""
+    obligation = case.get("obligation") or {}
+    lines = [
+        f"{outcome.upper()} {case['id']} [{case['rule']}]: {case['description']}",
+        f"  input:    {_shown(case['input'])}",
+        f"  expected: {_shown(case['expected'].get('output', case['expected']))}",
+        f"  observed: {_shown(observed)}",
+        f"  verdict:  {message}",
+    ]
+    if obligation.get("quote"):
+        lines.append(f"  spec:     {obligation['quote']!r} ({obligation.get('section') or case['section']})")
+    else:
+        lines.append(f"  spec:     {case['section']}")
+    return "\n".join(lines + [f"  rerun:    {rerun}"])
