@@ -37,7 +37,18 @@ UPDATED = pytest.StashKey[list]()  # lines about the written file, for the termi
 
 
 def configure(config: pytest.Config, engines: list[str]) -> None:
-    """Check the files of `--expectations` against the schema and judge with them (usage errors)."""
+    """Check the files of `--expectations` and judge with them (usage errors)."""
+    paths = check_files(config, engines)
+    try:
+        known.use_files(paths)
+        known.load(), known.patterns()
+    except ValueError as e:
+        raise pytest.UsageError(f"--expectations: {e}") from None
+
+
+def check_files(config: pytest.Config, engines: list[str]) -> list[Path]:
+    """The files of `--expectations`, each checked against the expectations format and for naming
+    an engine of the run, and the target of `--update-expectations` (usage errors)."""
     paths = [Path(p) for p in config.getoption("--expectations", default=None) or []]
     for path in paths:
         errors = file_errors(path)
@@ -58,11 +69,7 @@ def configure(config: pytest.Config, engines: list[str]) -> None:
             raise pytest.UsageError(f"--update-expectations {target}: " + "; ".join(errors[:5]))
         if not named and len(engines) != 1:
             raise pytest.UsageError("--update-expectations: a new file is about one engine: run one --engine")
-    try:
-        known.use_files(paths)
-        known.load(), known.patterns()
-    except ValueError as e:
-        raise pytest.UsageError(f"--expectations: {e}") from None
+    return paths
 
 
 def file_errors(path: Path) -> list[str]:

@@ -15,12 +15,18 @@ def _shown(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text)} characters)"
 
 
-def rerun_command(engine_spec: str, engine: str, case_id: str, expectations: list[str]) -> str:
-    """The pytest command that judges one case of one engine (the test id ends with `]`)."""
-    words = ["pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", engine_spec]
-    for path in expectations:
-        words += ["--expectations", path]
-    return shlex.join(words + ["-k", f"{engine}:{case_id}]"])
+def rerun_command(config, engine: str, keyword: str) -> str:
+    """The pytest command that runs one test of one engine again: `keyword` is the end of its id
+    (`my-engine:transform.bucket/int-34]`), with the run's `--expectations` and seed."""
+    from conformance.conftest import RECORDER, RUNNER
+
+    words = ["pytest", "-p", "iceberg_conformance", "--pyargs", "conformance"]
+    words += ["--engine", config.stash[RUNNER].slots[engine].spec]
+    for path in config.getoption("--expectations"):
+        words += ["--expectations", str(path)]
+    if config.getoption("--random-seed") is not None:
+        words += ["--random-seed", str(config.stash[RECORDER].random_seed)]
+    return shlex.join(words + ["-k", keyword])
 
 
 def failure_text(case: dict[str, Any], outcome: str, message: str, observed: Any, rerun: str) -> str:

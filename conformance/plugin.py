@@ -29,9 +29,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """`--engine` without test paths: collect the installed suite."""
+    """`--engine` without test paths: collect the installed suite. A bad `--engine` or
+    `--expectations` is a usage error here, before collection (one line, no traceback)."""
     if config.getoption("--engine") and config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR:
         config.args = [str(Path(__file__).resolve().parent)]
+    check_usage(config)
+
+
+def check_usage(config: pytest.Config) -> None:
+    """The engines named by `--engine` load, and each `--expectations` file is an expectations
+    file about one of the run's engines; else a `pytest.UsageError` saying which and why."""
+    specs = config.getoption("--engine")
+    if not specs and not config.getoption("--expectations"):
+        return
+    try:
+        classes = [registry.load(spec) for spec in specs or registry.DEFAULT]
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
+    from conformance import expectations
+
+    expectations.check_files(
+        config, [getattr(cls, "name", spec) for cls, spec in zip(classes, specs or registry.DEFAULT)]
+    )
 
 
 def add_options(parser: pytest.Parser) -> None:

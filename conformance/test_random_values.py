@@ -34,10 +34,12 @@ from spec_impl.vectors.random_cases import VALUE_OPS, random_case
 
 from conformance import known, random_findings
 from conformance.conftest import RECORDER, RUNNER
+from conformance.failures import rerun_command
 from conformance.random_findings import adopt_hint, finding
 from conformance.judge import ALLOWED, DIVERGENCE, FIXED, KNOWN, PASS, UNSUPPORTED, judge
 
 BATCH = 150
+SHOWN = 5  # disagreeing inputs a failure shows
 
 
 class KnownDisagreement(UserWarning):
@@ -164,11 +166,12 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
     outcome, entry = known.random_verdict(engine_name, op, len(disagreeing))
     request.node.user_properties.append(("verdict", outcome))
     if disagreeing:
-        shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:8])
-        more = f"\n  ... and {len(disagreeing) - 8} more" if len(disagreeing) > 8 else ""
+        shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:SHOWN])
+        more = f"\n  ... and {len(disagreeing) - SHOWN} more" if len(disagreeing) > SHOWN else ""
+        rerun = rerun_command(request.config, engine_name, f"test_engine_agrees_with_reference[{engine_name}-{op}]")
         message = (
             f"{engine_name} disagrees with the reference on {len(disagreeing)} of {sum(judged)} random {op} cases "
-            f"(seed {request.config.stash[RECORDER].random_seed}):\n{shown}{more}"
+            f"(seed {request.config.stash[RECORDER].random_seed}):\n{shown}{more}\n  rerun: {rerun}"
             + adopt_hint(next((path for path in reversed(saved) if path is not None), None))
         )
         request.node.user_properties.append(("message", message.splitlines()[0]))

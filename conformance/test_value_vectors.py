@@ -48,8 +48,6 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
     if verdict.outcome not in CREDITED:
         runner = request.config.stash[RUNNER]
         answer = runner.answer(engine, family, case)
-        rerun = rerun_command(
-            runner.slots[engine].spec, engine, case["id"], [str(p) for p in request.config.getoption("--expectations")]
-        )
+        rerun = rerun_command(request.config, engine, f"{engine}:{case['id']}]")
         observed = None if answer is None else answer.observed()
         pytest.fail(failure_text(case, verdict.outcome, verdict.message, observed, rerun), pytrace=False)

@@ -276,44 +276,62 @@ def _readme_commands() -> tuple[str, str]:
     return create[1].replace("\\\n", " "), " ".join(line.strip() for line in job[1].splitlines())
 
 
-def test_the_readme_ci_workflow_gates_a_toy_engine(installed_with_test_extra, tmp_path):
-    """The acceptance of expectation files, from the wheel with only its test extra: a toy engine
-    with wrong answers fails its first run; the recorded expectations make the next run pass; one
-    more wrong case fails it as a regression; a case the baseline lacks is new and does not fail;
-    an expected failure fixed is listed as fixed."""
-    from test_gating import A, B, C, TOY, _without
+NEGATIVE, BYTES, FOUR_BYTES = "negative-truncate", "byte-truncate", "four-byte-int-hash"  # the planted bugs
 
+
+def test_the_readme_ci_recipe_runs_verbatim(installed_with_test_extra, tmp_path):
+    """README, "Use it in your CI", each step as written there, from the wheel with only its test
+    extra, against `mypkg.adapter:MyEngine` (tests/fixtures/ci_recipe): the first run is red and
+    writes the expectations, the job with them is green, a new bug is red as a regression, a fix is
+    listed as fixed and the run green."""
     cwd, env = installed_with_test_extra
-    (tmp_path / "toy_engine.py").write_text(TOY)
-    create, job = (
-        c.replace("mypkg.adapter:MyEngine", "toy_engine:ToyEngine") + " -k bucket -q -p no:cacheprovider"
-        for c in _readme_commands()
-    )
+    shutil.copytree(ROOT / "tests" / "fixtures" / "ci_recipe" / "mypkg", tmp_path / "mypkg")
+    create, job = _readme_commands()
+    assert " -k " not in create + job and " -m " not in create + job, "the recipe runs the whole suite"
 
-    def run(command: str, *wrong: str) -> subprocess.CompletedProcess:
-        toy = {**env, "PYTHONPATH": str(tmp_path), "TOY_WRONG": ",".join(wrong)}
-        return _run(["bash", "-c", command], tmp_path, toy)
+    def run(command: str, *bugs: str) -> subprocess.CompletedProcess:
+        engine_env = {**env, "PYTHONPATH": str(tmp_path), "MYENGINE_BUGS": ",".join(bugs)}
+        return _run(["bash", "-c", command], tmp_path, engine_env)
 
-    first = run(create, A, B)
-    assert first.returncode == 1 and "2 failed" in first.stdout, first.stdout[-3000:] + first.stderr[-2000:]
+    def report() -> dict:
+        return json.loads((tmp_path / "report" / "compliance.json").read_text())
+
+    first = run(create, NEGATIVE, BYTES)
+    out = first.stdout + first.stderr[-2000:]
+    assert first.returncode == 1 and " failed" in first.stdout, out[-3000:]
+    assert "wrote iceberg-expectations.json" in first.stdout, out[-3000:]
+    failure = first.stdout.split("\n_", 2)[1].split("\n_")[0]  # the first failure's lines: the random test's
+    assert len(failure.splitlines()) <= 12 and "rerun:" in failure, failure
+    failure = next(f for f in first.stdout.split("\n_") if "test_value_case[" in f.splitlines()[0])
+    assert len(failure.splitlines()) <= 10 and "rerun:" in failure and "spec:" in failure, failure
     recorded = json.loads((tmp_path / "iceberg-expectations.json").read_text())
-    assert [e["where"]["case"] for e in recorded["entries"]] == sorted([A, B]) and recorded["engine"] == "toy"
+    cases = [e["where"]["case"] for e in recorded["entries"]]
+    assert recorded["engine"] == "my-engine" and "random/transform" in cases, cases
+    assert any(c.startswith("transform.truncate.integer/") for c in cases) and not any("bucket" in c for c in cases)
 
-    green = run(job, A, B)
-    assert green.returncode == 0 and "2 xfailed" in green.stdout, green.stdout[-3000:] + green.stderr[-2000:]
-    assert len((tmp_path / "report" / "summary.md").read_text().splitlines()) < 60
+    green = run(job, NEGATIVE, BYTES)
+    assert green.returncode == 0 and " xfailed" in green.stdout, green.stdout[-3000:] + green.stderr[-2000:]
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert "✅ The run passed." in summary and "0 unexpected violations" in summary, summary
+    verdicts = report()["verdicts"]["my-engine"]
+    violations = [
+        e for e in recorded["entries"] if e["level"] == "violation" and e["where"]["case"] != "random/transform"
+    ]
+    assert verdicts["unexpected"] == 0 and verdicts["expected"] == len(violations), verdicts
+    assert report()["run"] == {"outcome": "passed"}
     (tmp_path / "baseline").mkdir()
     shutil.copy(tmp_path / "report" / "compliance.json", tmp_path / "baseline" / "compliance.json")
 
-    worse = run(job, A, B, C)
-    assert worse.returncode == 1 and f"regressed toy {C}: pass -> fail" in worse.stdout, worse.stdout[-3000:]
+    worse = run(job, NEGATIVE, BYTES, FOUR_BYTES)
+    assert worse.returncode == 1, worse.stdout[-3000:]
+    assert re.search(r"regressed my-engine transform\.bucket/\S+: pass -> fail", worse.stdout), worse.stdout[-3000:]
+    assert report()["baseline"]["counts"]["regressed"] > 0 and report()["run"] == {"outcome": "failed"}
+    assert "Against the baseline" in (tmp_path / "report" / "compliance.html").read_text()
 
-    base = tmp_path / "baseline" / "compliance.json"
-    _without(base, C, base)  # as if C were a case the suite's new release added
-    new = run(job, A, B, C)
-    assert new.returncode == 0 and f"new       toy {C}: - -> fail" in new.stdout, new.stdout[-3000:]
-
-    fixed = run(job, B)
-    assert fixed.returncode == 0 and f"fixed     toy {A}: expected a violation" in fixed.stdout, fixed.stdout[-3000:]
-    trimmed = json.loads((tmp_path / "report" / "expectations.json").read_text())
-    assert [e["where"]["case"] for e in trimmed["entries"]] == [B]
+    fixed = run(job, BYTES)
+    assert fixed.returncode == 0, fixed.stdout[-3000:] + fixed.stderr[-2000:]
+    assert re.search(r"fixed     my-engine transform\.truncate\.integer/", fixed.stdout), fixed.stdout[-3000:]
+    trimmed = [
+        e["where"]["case"] for e in json.loads((tmp_path / "report" / "expectations.json").read_text())["entries"]
+    ]
+    assert trimmed and not any(c.startswith("transform.truncate.integer/") for c in trimmed), trimmed
