@@ -183,7 +183,8 @@ def terminal_lines(config: pytest.Config, doc: dict[str, Any] | None) -> list[st
     return (
         lines
         + [
-            f"  unmatched {_scope(dict(d.where))}: no case of this run is a violation under it (trim it)"
+            f"  unmatched {d.engine} {_scope({k: v for k, v in d.where if k != 'engine'})}: "
+            "no case of this run is a violation under it (trim it)"
             for d in unmatched_patterns(doc)
         ]
         + config.stash.get(UPDATED, [])

@@ -105,8 +105,7 @@ def supported_inputs(engine, op: str) -> tuple[st.SearchStrategy[dict] | None, i
 @pytest.mark.parametrize("op", OPS)
 def test_engine_agrees_with_reference(random_engine: str, op: str, request: pytest.FixtureRequest) -> None:
     """`random_engine`: every selected engine but the reference (conftest.pytest_generate_tests)."""
-    engine_name = random_engine
-    runner = request.config.stash[RUNNER]
+    engine_name, runner = random_engine, request.config.stash[RUNNER]
     slot = runner.slots[engine_name]
     if slot.engine is None or not slot.started:
         pytest.skip(f"engine unavailable: {slot.unavailable or slot.broken}")
@@ -122,15 +121,7 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
     @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
     @given(st.lists(inputs, min_size=BATCH, max_size=BATCH))
     def check(inputs: list[dict]) -> None:
-        cases = []
-        for i, inp in enumerate(inputs):
-            if engine.unsupported(op, inp) is not None:
-                continue
-            try:
-                expected = {"output": run(op, inp, engine.revision)}
-            except SpecError:
-                continue  # a rejected input: the golden vectors cover its rule
-            cases.append(random_case(i, op, inp, expected, engine.revision))
+        cases = _cases(engine, op, inputs)
         answers = runner.ask(engine_name, op, cases)
         judged.append(len(cases))
         disagreements, found = [], []
@@ -163,25 +154,7 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
         request.node.user_properties.append(("judged", sum(judged)))
     if not sum(judged):
         pytest.skip(f"{engine_name} {op}: no random input was judged (every one declined or rejected by the reference)")
-    outcome, entry = known.random_verdict(engine_name, op, len(disagreeing))
-    request.node.user_properties.append(("verdict", outcome))
-    if disagreeing:
-        shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:SHOWN])
-        more = f"\n  ... and {len(disagreeing) - SHOWN} more" if len(disagreeing) > SHOWN else ""
-        rerun = rerun_command(request.config, engine_name, f"test_engine_agrees_with_reference[{engine_name}-{op}]")
-        message = (
-            f"{engine_name} disagrees with the reference on {len(disagreeing)} of {sum(judged)} random {op} cases "
-            f"(seed {request.config.stash[RECORDER].random_seed}):\n{shown}{more}\n  rerun: {rerun}"
-            + adopt_hint(next((path for path in reversed(saved) if path is not None), None))
-        )
-        request.node.user_properties.append(("message", message.splitlines()[0]))
-        if outcome == KNOWN:
-            pytest.xfail(f"{entry.known_message()} ({message.splitlines()[0]})")  # type: ignore[union-attr]
-        pytest.fail(message, pytrace=False)
-    if outcome == FIXED:
-        request.node.user_properties.append(
-            ("message", f"expected a violation ({entry.reason}), but the test now agrees: trim the expectation")  # type: ignore[union-attr]
-        )
+    _conclude(request, engine_name, op, disagreeing, sum(judged), saved)
     request.node.user_properties.append(("known_disagreements", len(known_disagreements)))
     if permitted:
         warnings.warn(
@@ -200,3 +173,41 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
             KnownDisagreement,
             stacklevel=1,
         )
+
+
+def _cases(engine, op: str, inputs: list[dict]) -> list[dict]:
+    """The drawn inputs the engine answers, as cases with the reference's answer; an input the
+    reference rejects is dropped (the golden vectors cover its rule)."""
+    cases = []
+    for i, inp in enumerate(inputs):
+        if engine.unsupported(op, inp) is not None:
+            continue
+        try:
+            expected = {"output": run(op, inp, engine.revision)}
+        except SpecError:
+            continue
+        cases.append(random_case(i, op, inp, expected, engine.revision))
+    return cases
+
+
+def _conclude(request: pytest.FixtureRequest, engine_name: str, op: str, disagreeing: list, judged: int, saved: list):
+    """The test's verdict on its disagreements: a failure in a few lines, an xfail when the
+    engine's expectations name the test (`random/<op>`), fixed when they do and it now agrees."""
+    outcome, entry = known.random_verdict(engine_name, op, len(disagreeing))
+    request.node.user_properties.append(("verdict", outcome))
+    if disagreeing:
+        shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:SHOWN])
+        more = f"\n  ... and {len(disagreeing) - SHOWN} more" if len(disagreeing) > SHOWN else ""
+        rerun = rerun_command(request.config, engine_name, f"test_engine_agrees_with_reference[{engine_name}-{op}]")
+        head = (
+            f"{engine_name} disagrees with the reference on {len(disagreeing)} of {judged} random {op} cases "
+            f"(seed {request.config.stash[RECORDER].random_seed})"
+        )
+        request.node.user_properties.append(("message", head))
+        if outcome == KNOWN:
+            pytest.xfail(f"{entry.known_message()} ({head})")  # type: ignore[union-attr]
+        found = next((path for path in reversed(saved) if path is not None), None)
+        pytest.fail(f"{head}:\n{shown}{more}\n  rerun: {rerun}" + adopt_hint(found), pytrace=False)
+    if outcome == FIXED:
+        why = f"expected a violation ({entry.reason}), but the test now agrees: trim the expectation"  # type: ignore[union-attr]
+        request.node.user_properties.append(("message", why))

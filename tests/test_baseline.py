@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conformance import baseline, summary_md
+from conformance import baseline, report, summary_md
 
 
 def _report(outcomes: dict[str, dict[str, str]]) -> dict:
@@ -19,14 +19,10 @@ def _report(outcomes: dict[str, dict[str, str]]) -> dict:
         for case, outcome in cases.items():
             by_outcome.setdefault(outcome, []).append(case)
         doc["outcomes"][engine] = {"bucket": by_outcome}
-        counts = {o: len(c) for o, c in by_outcome.items()}
+        counts = {o: len(by_outcome.get(o, [])) for o in report.OUTCOMES}
         doc["cells"][engine] = {"bucket": counts}
         doc["totals"][engine] = counts
-        doc["verdicts"][engine] = {
-            "violations": sum(counts.get(o, 0) for o in ("fail", "errored", "known")),
-            "divergences": counts.get("divergence", 0),
-            "allowed": counts.get("allowed", 0),
-        }
+        doc["verdicts"][engine] = report.verdict_counts(counts)
     return doc
 
 
@@ -90,7 +86,7 @@ def test_the_summary_names_regressions_and_links_families():
     text = summary_md.summary(
         new, {"bucket": "https://iceberg.apache.org/spec/#bucket-transform-details"}, baseline.compare(old, new)
     )
-    assert "**1 violation** of a must" in text
+    assert "❌ **1 unexpected violation** of a must" in text
     assert "Since the baseline: 1 regressed, 1 fixed, 0 new, 0 removed" in text
     assert "| [bucket](https://iceberg.apache.org/spec/#bucket-transform-details) | 1 | 1 | 0 | 0 | 2 |" in text
     assert "- `a`: pass → fail" in text
@@ -99,7 +95,7 @@ def test_the_summary_names_regressions_and_links_families():
 
 def test_without_a_baseline_the_summary_counts_expected_violations_and_lists_fixed_ones():
     text = summary_md.summary(_report({"toy": {"a": "known", "b": "fixed", "c": "pass"}}), {})
-    assert "**1 violation** (1 expected) of a must" in text
+    assert "✅ **0 unexpected violations** of a must · 1 expected (xfail) · 1 fixed" in text
     assert "**Fixed (the expectation entry can go)**" in text and "- `b`: known → fixed" in text
 
 

@@ -134,17 +134,12 @@ def test_findings_carry_the_spec_text_and_outcomes_list_every_case(report_doc):
 
 def test_terminal_verdicts_come_first_violations_apart(report_doc):
     lines = text_lines(report_doc)
-    assert lines[0].startswith("verdicts: violations of a must") and lines[1].split() == [
-        "engine",
-        "violations",
-        "divergences",
-        "allowed",
-    ]
+    columns = ["violations", "unexpected", "expected", "fixed", "divergences", "allowed"]
+    assert lines[0].startswith("verdicts: violations of a must") and lines[1].split() == ["engine", *columns]
     for line in lines[2 : 2 + len(ENGINES)]:
-        name, violations, divergences, allowed = line.split()
-        assert [int(violations), int(divergences), int(allowed)] == [
-            report_doc["verdicts"][name][k] for k in ("violations", "divergences", "allowed")
-        ]
+        name, *counts = line.split()
+        assert [int(n) for n in counts] == [report_doc["verdicts"][name][k] for k in columns]
+        assert report_doc["verdicts"][name]["violations"] == sum(report_doc["verdicts"][name][k] for k in columns[1:3])
 
 
 def test_terminal_matrix_has_families_as_rows(report_doc):
