@@ -180,6 +180,11 @@ def terminal_lines(config: pytest.Config, doc: dict[str, Any] | None) -> list[st
         for c in cases
         if c["outcome"] == "fixed"
     ]
+    lines += [
+        f"  fixed     {r['engine']} {known.random_test_id(r['op'])}: {r.get('message') or ''}"
+        for r in (doc or {}).get("random-values", [])
+        if r["outcome"] == "fixed"
+    ]
     return (
         lines
         + [
