@@ -284,6 +284,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             props.get("known_disagreements", 0),
             message,
             props.get("judged", 0),
+            props.get("rules"),
         )
 
 

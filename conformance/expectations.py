@@ -13,7 +13,8 @@ A project's file takes the place of the built-in file of its engine, read by the
 the run's outcomes into FILE: an entry whose cases still have its level is kept as it is (its reason
 and link with it), an entry whose cases now pass is dropped and listed as fixed, and each other case
 that is a violation, a divergence or an allowed difference gets an entry of its own, its reason the
-verdict's message (edit it); so does a random test that disagrees with the reference, named
+verdict's message (edit it). A random test's disagreements on a rule with a case expected as a
+violation are covered by it; a random test that disagrees on another rule gets an entry named
 `random/<op>` (an xfail while it disagrees, fixed once it agrees). Entries scoped by a pattern come
 first in their order, then one entry per case sorted by case id, so that the file's diffs stay small.
 """
@@ -133,10 +134,14 @@ def updated(
         if outcome not in NOT_JUDGED
     }
     messages = {c["id"]: c.get("message") or "" for c in doc.get("cases", []) if c["engine"] == engine}
+    violated = {rules.get(c) for c, o in outcomes.items() if LEVEL_OF.get(o) == "violation"}
     for r in doc.get("random-values", []):  # a random test is named random/<op> (known.random_test_id)
-        if r["engine"] == engine and r["outcome"] not in NOT_JUDGED:
-            outcomes[known.random_test_id(r["op"])] = r["outcome"]
-            messages[known.random_test_id(r["op"])] = r.get("message") or ""
+        if r["engine"] != engine or r["outcome"] in NOT_JUDGED:
+            continue
+        if r["outcome"] in ("fail", "errored") and violated >= set(r.get("disagreeing-rules", [])):
+            continue  # every rule it disagrees on has a vector case expected as a violation: that covers it
+        outcomes[known.random_test_id(r["op"])] = r["outcome"]
+        messages[known.random_test_id(r["op"])] = r.get("message") or ""
     kept, lines, covered = [], [], set()
     for entry in base.get("entries", []):
         where = {k: v for k, v in entry["where"].items() if k != "engine"}

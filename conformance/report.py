@@ -148,8 +148,17 @@ class Recorder:
         )
 
     def record_random(
-        self, engine: str, op: str, outcome: str, known_disagreements: int, message: str = "", judged: int = 0
+        self,
+        engine: str,
+        op: str,
+        outcome: str,
+        known_disagreements: int,
+        message: str = "",
+        judged: int = 0,
+        rules: list[str] | None = None,
     ) -> None:
+        """One random test: its outcome, how many cases it judged and the rules of the disagreements
+        no recorded finding covers."""
         self.random_values.append(
             {
                 "engine": engine,
@@ -158,6 +167,7 @@ class Recorder:
                 "known-disagreements": known_disagreements,
                 "message": message,
                 "judged": judged,
+                "disagreeing-rules": rules or [],
             }
         )
 

@@ -18,6 +18,7 @@ written to `random-findings.json` for adoption as vectors (`conformance.random_f
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import pytest
@@ -34,6 +35,7 @@ from spec_impl.vectors.random_cases import VALUE_OPS, random_case
 
 from conformance import known, random_findings
 from conformance.conftest import RECORDER, RUNNER
+from conformance.vectors import load_families
 from conformance.failures import rerun_command
 from conformance.random_findings import adopt_hint, finding
 from conformance.judge import ALLOWED, DIVERGENCE, FIXED, KNOWN, PASS, UNSUPPORTED, judge
@@ -137,18 +139,16 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
             if verdict.outcome in (DIVERGENCE, ALLOWED):
                 permitted.append(verdict.outcome)
                 continue
-            scope = known.scope_for(engine_name, op, c["input"])
-            if scope is not None:
-                known_disagreements.append(c["input"])
+            reason = _recorded(engine_name, op, c)
+            if reason is not None:
+                known_disagreements.append(reason)
             else:
                 disagreements.append((c, verdict))
-            found.append(
-                finding(engine, op, c["input"], a, verdict.outcome, verdict.message, scope and scope.decided_by)
-            )
+            found.append(finding(engine, op, c["input"], a, verdict.outcome, verdict.message, reason))
         saved.append(random_findings.save(request, found))
         disagreeing.extend(disagreements)
 
-    known_disagreements: list[dict] = []
+    known_disagreements: list[str] = []  # the recorded finding each known disagreement falls under
     permitted: list[str] = []
     judged: list[int] = []  # the cases of each batch the engine was judged on
     disagreeing: list[tuple[dict, object]] = []
@@ -170,14 +170,35 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
             stacklevel=1,
         )
     if known_disagreements:
-        scopes = {known.scope_for(engine_name, op, i).decided_by for i in known_disagreements}  # type: ignore[union-attr]
         warnings.warn(
-            f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded scopes: "
-            + " | ".join(sorted(scopes))
+            f"{engine_name} {op}: {len(known_disagreements)} random inputs disagree inside recorded findings: "
+            + " | ".join(sorted(set(known_disagreements)))
             + adopt_hint(random_findings.path(request)),
             KnownDisagreement,
             stacklevel=1,
         )
+
+
+def _recorded(engine: str, op: str, case: dict) -> str | None:
+    """The recorded finding a random disagreement falls under, if any: a ledger scope covering the
+    input, or an expected violation (an expectations file) of a vector case of the same rule."""
+    scope = known.scope_for(engine, op, case["input"])
+    if scope is not None:
+        return scope.decided_by
+    entry = _expected_violations(engine).get(case["rule"])
+    return None if entry is None else f"expected violation of {case['rule']}: {entry.reason}"
+
+
+@functools.cache
+def _expected_violations(engine: str) -> dict[str, known.Discrepancy]:
+    """rule id -> an expected violation of the engine's expectations file naming a case of it."""
+    out = {}
+    for family in load_families().values():
+        for c in family:
+            entry = known.entry_for(engine, c)
+            if entry is not None and entry.is_expectation and entry.level == "violation":
+                out.setdefault(c["rule"], entry)
+    return out
 
 
 def _cases(engine, op: str, inputs: list[dict]) -> list[dict]:
@@ -200,6 +221,7 @@ def _conclude(request: pytest.FixtureRequest, engine_name: str, op: str, disagre
     engine's expectations name the test (`random/<op>`), fixed when they do and it now agrees."""
     outcome, entry = known.random_verdict(engine_name, op, len(disagreeing))
     request.node.user_properties.append(("verdict", outcome))
+    request.node.user_properties.append(("rules", sorted({c["rule"] for c, _ in disagreeing})))
     if disagreeing:
         shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:SHOWN])
         more = f"\n  ... and {len(disagreeing) - SHOWN} more" if len(disagreeing) > SHOWN else ""

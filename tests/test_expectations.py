@@ -123,3 +123,17 @@ def test_an_update_keeps_the_entries_of_cases_the_run_did_not_judge():
     doc = _report({"unsupported": [CASE_A]}, {})
     written, lines = expectations.updated(JSON_FILE, "toy", doc, {CASE_A: "transform.bucket"})
     assert written["entries"] == JSON_FILE["entries"] and lines == []
+
+
+def test_a_random_test_gets_an_entry_only_for_rules_no_expected_case_covers():
+    rules = {CASE_B: "transform.bucket"}
+
+    def row(op: str, disagreeing: list[str]) -> dict:
+        return {"engine": "toy", "op": op, "outcome": "fail", "message": "disagrees", "disagreeing-rules": disagreeing}
+
+    doc = _report({"fail": [CASE_B]}, {CASE_B: "expected 3, got 4"})
+    doc["random-values"] = [row("transform", ["transform.bucket"]), row("hash", ["hash.integer"])]
+    written, lines = expectations.updated({"engine": "toy", "entries": []}, "toy", doc, rules)
+    cases = [e["where"]["case"] for e in written["entries"]]
+    assert cases == ["random/hash", CASE_B], cases  # transform's disagreements are all of transform.bucket
+    assert "  added     toy random/hash: violation" in lines
