@@ -45,6 +45,7 @@ class Verdict:
     outcome: str
     message: str = ""
     question: str | None = None  # the open question a divergence answers otherwise (spec_impl.obligations.questions)
+    malformed: bool = False  # the output does not read as the op's kind of value: no reading of anything
 
 
 def expects_rejection(case: dict[str, Any]) -> bool:
@@ -64,8 +65,10 @@ def judge(
     (`Engine.partial_view`); it is the identity for engines that answer in full."""
     exact = judge_exactly(case, answer, revision, view)
     want = None if expects_rejection(case) else view(case["op"], case["expected"]["output"])
-    outcome, message, question = obligations.follow(case, answer, exact.outcome, exact.message, want, EXACT)
-    return exact if outcome == exact.outcome else Verdict(outcome, message, question)
+    outcome, message, question = obligations.follow(
+        case, answer, exact.outcome, exact.message, want, EXACT, revision, exact.malformed
+    )
+    return exact if (outcome, message) == (exact.outcome, exact.message) else Verdict(outcome, message, question)
 
 
 def judge_exactly(
@@ -99,6 +102,7 @@ def judge_exactly(
             FAIL,
             f"returned {show(answer.output)}, which does not read as the expected kind of value ({e}); "
             f"expected {show(want)}",
+            malformed=True,
         )
     if equal:
         return Verdict(PASS)

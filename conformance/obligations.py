@@ -9,8 +9,10 @@ exact verdict into the one the spec's words support:
   permits); outside it the exact verdict stands, so a real violation is still a failure;
 - `reading`: another answer, a rejection included, is a `divergence`: never a failure.
 
-A crash, a hang or a broken protocol stays `errored` at every level, and a case without an
-obligation (the random tests build some on the fly) is judged as `must`.
+A crash, a hang or a broken protocol stays `errored` at every level, and so does an output that is
+no answer of the op at all (`conformance.answer_shape`: another kind of value, a bucket outside
+`[0, N)`): it is no reading of anything. A case without an obligation (the random tests build
+some on the fly) is judged as `must`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 
 from spec_impl.obligations import levels
 
+from conformance import readings
+from conformance.answer_shape import not_an_answer
 from conformance.comparison import answers_as, sorted_rows
 from conformance.engines.base import EngineAnswer
 
@@ -31,13 +35,35 @@ def obligation(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def follow(
-    case: dict[str, Any], answer: EngineAnswer, outcome: str, message: str, want: Any, credited: tuple[str, ...]
+    case: dict[str, Any],
+    answer: EngineAnswer,
+    outcome: str,
+    message: str,
+    want: Any,
+    credited: tuple[str, ...],
+    revision: str = "v3-adopted",
+    malformed: bool = False,
 ) -> tuple[str, str, str | None]:
     """(outcome, message, question of a divergence) once the case's obligation is applied to the
-    exact verdict."""
+    exact verdict. `malformed`: the output did not read as the op's kind of value."""
     if answer.failed or answer.unsupported is not None or outcome in credited:
         return outcome, message, None
     o = obligation(case)
+    if o["level"] == levels.READING and answer.ok:
+        computed = readings.other_readings(o["question"], case, revision)
+        if computed is not None:
+            if any(
+                answers_as(seen, {"output": out}, answer, revision) or readings.same_decimal(out, answer.output)
+                for seen, out in computed
+            ):
+                return _diverges(o["question"], f"the reference reads {o['reference']!r}; {_said(answer, message)}")
+            return outcome, f"{message} (none of the readings of {o['question']})", None
+    if answer.ok and (malformed or (why := not_an_answer(case, want, answer.output))):  # want None: a rejection case
+        return (
+            outcome,
+            f"{message} (no answer of the op, so no reading of anything{'' if malformed else ': ' + why})",
+            None,
+        )
     if o["level"] == levels.READING:
         return _diverges(o["question"], f"the reference reads {o['reference']!r}; {_said(answer, message)}")
     if case["op"] == "read-table" and answer.ok and _same_rows_other_order(want, answer.output):

@@ -115,6 +115,33 @@ def test_refuse_all_earns_nothing_on_computed_cases():
     }
 
 
+def test_garbage_earns_no_divergence_and_no_allowed_difference_on_computed_cases():
+    """Issue: "garbage" to every case earned hundreds of divergences, any answer counting as a
+    reading. An output of no kind of the op's answers is no reading of anything."""
+    cases = [
+        (c, r) for cs in load_families().values() for c in cs if "output" in c["expected"] for r in c["revisions"][:1]
+    ]
+    credited = [
+        c["id"] for c, r in cases if judge(c, EngineAnswer(True, "garbage"), r).outcome in (DIVERGENCE, ALLOWED)
+    ]
+    assert len(cases) > 3000 and credited == [], credited[:10]
+
+
+def test_a_reading_is_credited_only_to_an_answer_one_of_its_readings_gives():
+    """input.decimal-scale, computed: bucket[16] of 1E+2 in decimal(10,2) is 8 rescaled (the
+    reference) and the bucket of the unscaled 1 at scale -2 as given; any other bucket fails."""
+    from conformance import readings
+
+    case = next(c for c in load_families()["bucket"] if c["id"] == "transform.bucket/decimal-form-1e+2")
+    answers = {out for _, out in readings.other_readings("input.decimal-scale", case, "v3-adopted")}
+    (as_given,) = answers - {case["expected"]["output"]}
+    assert judge(case, EngineAnswer(True, as_given), "v3-adopted").outcome == DIVERGENCE
+    wrong = next(b for b in range(16) if b not in (as_given, case["expected"]["output"]))
+    verdict = judge(case, EngineAnswer(True, wrong), "v3-adopted")
+    assert verdict.outcome == FAIL and "none of the readings of input.decimal-scale" in verdict.message
+    assert judge(case, EngineAnswer(True, 99), "v3-adopted").outcome == FAIL  # no bucket of bucket[16] either
+
+
 def test_garbage_under_a_known_engines_name_is_not_known():
     family, cases = next(
         (f, [c for c in cs if ("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary"])

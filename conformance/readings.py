@@ -1,0 +1,74 @@
+"""The answers an open question's readings give, computed per case: a divergence is credited only
+to an answer equal to one of them (`conformance.obligations`).
+
+A question named here has a function that computes, for one of its cases, the case as each other
+reading sees it and the reference's answer under that reading. A question not named here has its
+readings in prose only; its divergences are held to the shape of the op's answers
+(`conformance.answer_shape`), so that an output of no kind is never one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from spec_impl.errors import SpecError
+from spec_impl.types import DecimalType, parse_type
+from spec_impl.vectors.ops import run
+
+Reading = tuple[dict[str, Any], Any]  # (the case as a reading sees it, the answer under that reading)
+
+
+def _decimal_readings(case: dict[str, Any], revision: str) -> list[Reading]:
+    """input.decimal-scale: the op on the decimal as each reading takes it. "The result computed
+    on the value as given": at the value's own scale (decimal(P, s) with the value's s and enough
+    precision for its digits), as an engine that never rescales computes it; "the value rescaled
+    to the type's scale": rounded half up or half even where the value has more digits (the
+    question names no rounding). The third reading is an error (a rejection)."""
+    inp = case["input"]
+    try:
+        t = parse_type(inp["type"])
+        key = "json" if case["op"] == "from-json" else "value"  # the value, in its vector or JSON form
+        raw = inp[key]
+        given = Decimal(str(raw["decimal"] if isinstance(raw, dict) else raw))
+    except (KeyError, TypeError, InvalidOperation, SpecError):
+        return []
+    if not isinstance(t, DecimalType) or not given.is_finite():
+        return []
+    scale = -given.as_tuple().exponent
+    values = {(given, scale)}
+    quantum = Decimal(1).scaleb(-t.scale)
+    values |= {(given.quantize(quantum, rounding=r), t.scale) for r in (ROUND_HALF_UP, ROUND_HALF_EVEN)}
+    out = []
+    for value, s in sorted(values, key=str):
+        digits = max(t.precision, len(value.as_tuple().digits), 1)
+        shown = format(value, "f") if key == "json" else {"decimal": str(value)}
+        seen_input = {**inp, "type": f"decimal({digits}, {s})", key: shown}
+        seen = {**case, "input": seen_input}
+        try:
+            out.append((seen, run(case["op"], seen_input, revision)))
+        except SpecError:
+            continue  # no answer under that reading: its error
+    return out
+
+
+COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
+    "input.decimal-scale": _decimal_readings,
+}
+
+
+def same_decimal(a: Any, b: Any) -> bool:
+    """Whether two decimal outputs (plain strings) are the same number, whatever their scale: a
+    reading that computes on the value as given may show its result at the type's scale."""
+    try:
+        return isinstance(a, str) and isinstance(b, str) and Decimal(a) == Decimal(b)
+    except InvalidOperation:
+        return False
+
+
+def other_readings(question: str, case: dict[str, Any], revision: str) -> list[Reading] | None:
+    """The case's answers under the question's readings (an error reading gives none), or None
+    when the question's readings are not computed."""
+    compute = COMPUTED.get(question)
+    return None if compute is None else compute(case, revision)
