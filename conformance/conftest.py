@@ -272,6 +272,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             decided_by=entry.decided_by if entry is not None else None,
             upstream=entry.upstream if entry is not None else None,
             question=props.get("question"),
+            quote=entry.quote if entry is not None else None,
         )
     elif (
         "random_engine" in params and "op" in params and isinstance(params["random_engine"], str)

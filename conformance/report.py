@@ -22,6 +22,7 @@ from typing import Any
 
 from spec_impl.vectors.provenance import CONFIRMATIONS_FORMAT, KINDS, expectation_digest
 
+from conformance import findings
 from conformance.judge import CREDITED, expects_rejection
 
 OUTCOMES = (
@@ -102,6 +103,7 @@ class Recorder:
         decided_by: str | None = None,
         upstream: str | None = None,
         question: str | None = None,
+        quote: str | None = None,
     ) -> None:
         """One judged case. `answered`: `observed` is an answer of the engine (which may be null);
         `partial`: the engine reports only part of the expectation (`Engine.partial_view`);
@@ -144,6 +146,7 @@ class Recorder:
                 "upstream": upstream_url(upstream),
                 "obligation": case.get("obligation"),
                 "question": question,
+                "quote": quote,
             }
         )
 
@@ -176,6 +179,7 @@ class Recorder:
         for slot in runner.slots.values():
             live = slot.engine if slot.started else None
             engines[slot.name] = {
+                "spec": getattr(slot, "spec", slot.name),
                 "available": live is not None,
                 "unavailable-reason": slot.unavailable or (slot.broken if live is None else None),
                 "broken": slot.broken,
@@ -197,7 +201,7 @@ class Recorder:
             for c in cells[e].values():
                 _add(totals[e], c)
         verdicts = {e: verdict_counts(totals[e]) for e in engines}
-        return {
+        doc = {
             "format": REPORT_FORMAT,
             "engines": engines,
             "families": families,
@@ -219,6 +223,9 @@ class Recorder:
             "vectors": {"version": _vectors_version()},
             "spec-coverage": spec_coverage(),
         }
+        doc["findings"] = findings.findings(doc)
+        doc["finding-counts"] = findings.counts(doc["findings"])
+        return doc
 
 
 def verdict_counts(totals: dict[str, Any]) -> dict[str, int]:
@@ -399,6 +406,11 @@ def text_lines(doc: dict) -> list[str]:
             + _table(["engine", *columns], rows)
             + [""]
         )
+    if found := doc.get("finding-counts"):
+        columns = ("findings", *findings.KINDS, "cases")
+        rows = [[n] + [str(found[n][c]) for c in columns] for n in live if n in found]
+        lines += ["findings: the violations grouped by cause (compliance.html, findings/<engine>/<id>.md)"]
+        lines += _table(["engine", "findings", "wrong answers", "errors", "declined", "cases"], rows) + [""]
     judged = judged_families(doc, live)
     for kind, title in (
         ("computed", "computed cases: correct answers / judged"),

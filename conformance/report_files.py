@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conformance import findings
 from conformance.report_html import to_html
 
 
@@ -23,5 +24,8 @@ def write_pair(directory: Path, stem: str, doc: dict, page: str) -> list[Path]:
 
 
 def write_compliance(doc: dict, directory: Path) -> list[Path]:
-    """The compliance report (`compliance.json` and `compliance.html`)."""
-    return write_pair(directory, "compliance", doc, to_html(doc))
+    """The compliance report (`compliance.json` and `compliance.html`), and beside them an upstream
+    report per finding (`findings/<engine>/<id>.md`, `conformance.findings`)."""
+    paths = write_pair(directory, "compliance", doc, to_html(doc))
+    reports = findings.write_reports(doc, Path(directory))
+    return paths + ([Path(directory) / "findings"] if reports else [])

@@ -58,6 +58,8 @@ td.num{text-align:right}td.refonly{background:#fde7d0}
 details.finding{color:#222;border:1px solid #ddd;border-left:4px solid #c00;border-radius:3px;margin:.5em 0;\
 padding:.4em .7em}
 .finding.known,.finding.rejected-other-rule{border-left-color:#d9a400}.finding.fixed{border-left-color:#06c}
+details.cause{border:1px solid #ddd;border-left:4px solid #7a1f1f;border-radius:3px;margin:.5em 0;padding:.4em .7em}
+p.cases code{margin-right:.4em}
 .finding h3{font-size:14px;margin:0;font-weight:500}.finding blockquote{margin:.4em 0;padding:.2em .7em;\
 border-left:3px solid #bbb;color:#333;background:#fafafa}
 .pair{display:flex;gap:.8em;flex-wrap:wrap}.pair>div{flex:1 1 20em;min-width:0}
@@ -279,7 +281,28 @@ def _finding(c: dict) -> str:
     )
 
 
-def _findings_page(name: str, cases: list[dict]) -> list[str]:
+def _cause_cards(name: str, found: list[dict]) -> list[str]:
+    """One card per finding (a cause): its kind, rules, sentence, smallest case and every case."""
+    if not found:
+        return []
+    out = [f"<h2>Findings ({len(found)}: one per cause)</h2>"]
+    for f in found:
+        links = " ".join(f"<a href='#{anchor(name, c)}'><code>{e(c)}</code></a>" for c in f["cases"])
+        upstream = f" · upstream: <a href='{e(f['upstream'])}'>{e(f['upstream'])}</a>" if f.get("upstream") else ""
+        out.append(
+            f"<details class='cause' id='finding-{e(f['id'])}'><summary><b>{e(f['kind'])}</b> under "
+            f"<code>{e(', '.join(f['rules']))}</code>: {len(f['cases'])} case{'s' if len(f['cases']) != 1 else ''}"
+            f"</summary><p><small>spec: {e(f['section'])}{upstream} · report: <code>findings/{e(name)}/"
+            f"{e(f['id'])}.md</code> · smallest case: <a href='#{anchor(name, f['smallest'])}'><code>"
+            f"{e(f['smallest'])}</code></a></small></p>"
+            + (f"<blockquote>{e(f['quote'])}</blockquote>" if f.get("quote") else "")
+            + (f"<p>{e(f['explanation'])}</p>" if f.get("explanation") else "")
+            + f"<p class='cases'><small>{links}</small></p></details>"
+        )
+    return out
+
+
+def _findings_page(name: str, cases: list[dict], found: list[dict] | None = None) -> list[str]:
     counts = {o: sum(1 for c in cases if c["outcome"] == o) for o in OUTCOMES}
     summary = ", ".join(f"{n} {o}" for o, n in counts.items() if n and o in VIOLATION_OUTCOMES) or "none"
     out = [
@@ -288,6 +311,7 @@ def _findings_page(name: str, cases: list[dict]) -> list[str]:
         "<p><small>Violations: cases where a <i>must</i> of the spec is broken (the quoted sentence decides each). "
         "Divergences and allowed differences follow, apart. <a href='#matrix'>back to the matrix</a></small></p>",
     ]
+    out += _cause_cards(name, found or [])
     for title, outcomes, note in (
         ("Unexpected violations", ("fail", "errored"), "Named by no ledger entry or expectation: they fail the run."),
         (
@@ -571,6 +595,7 @@ def to_html(doc: dict) -> str:
     )
     verdicts = doc.get("verdicts", {})
     total = {k: sum(verdicts[n][k] for n in engines if n in verdicts) for k in _VERDICT_KEYS}
+    causes = sum(1 for f in doc.get("findings", []) if f["engine"] in engines)
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
         "content='width=device-width'>",
@@ -578,7 +603,8 @@ def to_html(doc: dict) -> str:
         f"<header><h1>Iceberg compliance report {_run_badge(doc)}</h1><p>{len(engines)} "
         f"engine{'s' if len(engines) != 1 else ''}, {judged:,} cases judged: "
         f"<b>{total['violations']:,} violations</b> of a must of the spec ({total['unexpected']:,} unexpected, "
-        f"{total['expected']:,} expected), {total['fixed']:,} fixed; beside them, {total['divergences']:,} "
+        f"{total['expected']:,} expected) from {causes:,} findings (one per cause), {total['fixed']:,} fixed; "
+        f"beside them, {total['divergences']:,} "
         f"divergences where the spec is silent or ambiguous and {total['allowed']:,} allowed differences</p>"
         "</header>",
         f"<nav>{' '.join(nav)}</nav>",
@@ -604,7 +630,7 @@ def to_html(doc: dict) -> str:
     )
     out += _divergences_page(doc, engines)
     for name in engines + self_check:
-        out += _findings_page(name, cases_by_engine[name])
+        out += _findings_page(name, cases_by_engine[name], [f for f in doc.get("findings", []) if f["engine"] == name])
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     out += [
         "</main>",
