@@ -196,3 +196,20 @@ def test_the_writer_harness_known_findings_quote_the_spec(texts):
             assert normalize(rule["quote"]) in texts[rule["file"]], (entry["id"], rule["quote"])
             quoted += 1
     assert quoted >= 30
+
+
+def test_a_must_transform_case_quotes_what_decides_its_kind_of_input():
+    """The null-input sentence decides null inputs only: a transform of a non-null value quotes
+    what decides it (the transform's description, or its rule's own sentence), never that one."""
+    from conformance.vectors import load_families
+    from spec_impl.obligations.assign import NULL_INPUT
+
+    by_kind: dict[bool, set] = {True: set(), False: set()}
+    for cases in load_families().values():
+        for c in cases:
+            o = c.get("obligation") or {}
+            if c["op"] == "transform" and o.get("level") == "must" and "output" in c["expected"]:
+                by_kind[c["input"].get("value") is None].add(o["quote"])
+    assert by_kind[True] and by_kind[False]
+    assert NULL_INPUT not in by_kind[False], "a non-null transform case quotes the null-input sentence"
+    assert not by_kind[True] & by_kind[False] - {None}, by_kind[True] & by_kind[False]

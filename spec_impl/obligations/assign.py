@@ -236,8 +236,31 @@ def _computed(case: dict[str, Any]) -> dict[str, Any]:
 # --- building the objects -------------------------------------------------------------------------
 
 
+NULL_INPUT = "All transforms must return null for a null input value."
+# "Partition Transforms", the table's description of each transform: the words that decide a transform
+# of a non-null value, where its rule cites the null-input sentence (which decides the null inputs only).
+TRANSFORM_DESCRIPTIONS = {
+    "transform.identity": "Source value, unmodified",
+    "transform.year": "Extract a date or timestamp year, as years from 1970",
+    "transform.month": "Extract a date or timestamp month, as months from 1970-01-01",
+    "transform.day": "Extract a date or timestamp day, as days from 1970-01-01",
+    "transform.hour": "Extract a timestamp hour, as hours from 1970-01-01 00:00:00",
+    "transform.void": "Always produces null",
+}
+
+
+def case_citation(case: dict[str, Any]) -> dict[str, str]:
+    """The sentence that decides a must case: its rule's, but for a transform of a non-null value
+    whose rule cites the null-input sentence, the transform's description in the same table."""
+    cited = rule_citation(case["rule"])
+    described = TRANSFORM_DESCRIPTIONS.get(case["rule"])
+    if described and cited["quote"] == NULL_INPUT and case["input"].get("value") is not None:
+        return {**cited, "quote": described}
+    return cited
+
+
 def _must(case: dict[str, Any], rejected_by: str | None = None, open_rows: list | None = None) -> dict[str, Any]:
-    out = {"level": MUST, **rule_citation(case["rule"])}
+    out = {"level": MUST, **case_citation(case)}
     if rejected_by is not None:
         out["rejected-by"] = rejected_by
     if open_rows:
