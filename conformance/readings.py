@@ -53,8 +53,15 @@ def _decimal_readings(case: dict[str, Any], revision: str) -> list[Reading]:
     return out
 
 
+def _calendar_readings(case: dict[str, Any], revision: str) -> list[Reading]:
+    """value.calendar-range: the reference's answer (every count is a value), or an error (out of
+    range); a null or any other value is neither."""
+    return [(case, case["expected"]["output"])] if "output" in case["expected"] else []
+
+
 COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
     "input.decimal-scale": _decimal_readings,
+    "value.calendar-range": _calendar_readings,
 }
 
 

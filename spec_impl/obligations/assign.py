@@ -4,7 +4,8 @@ In order, the first that applies:
 
 1. a decision recorded for the case (`decisions.json`: the triage of engine differences against
    the spec texts, each with its quote); an input form the suite added (a decimal at another
-   scale than its type's) is a `reading`;
+   scale than its type's) is a `reading`, and so is a date or timestamp outside years 0000 to 9999
+   given to a transform or a JSON single value (`value.calendar-range`);
 2. the rule's level where the rule itself is a reading or an allowance (`RULE_LEVELS`);
 3. a rejection case: a validator must reject; a reader may read what breaks a rule it has no duty
    to enforce (`reader.may-accept`) unless the spec tells readers to reject (`READERS_MUST_REJECT`);
@@ -185,6 +186,8 @@ def obligation_for(case: dict[str, Any]) -> dict[str, Any]:
         return _decided(case, decided)
     if _suite_decimal_form(case):
         return _reading(case, "input.decimal-scale")
+    if _beyond_four_digit_years(case):
+        return _reading(case, "value.calendar-range")
     level = RULE_LEVELS.get(case["rule"])
     rejects = "error" in case["expected"]
     if level is not None:
@@ -200,6 +203,22 @@ def _suite_decimal_form(case: dict[str, Any]) -> bool:
     the type only), so never a `must` against engines."""
     value = case["input"].get("value")
     return isinstance(value, dict) and set(value) == {"decimal"}
+
+
+TEMPORAL_TYPES = frozenset({"date", "timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"})
+
+
+def _beyond_four_digit_years(case: dict[str, Any]) -> bool:
+    """A transform or JSON single value of a date or timestamp outside years 0000 to 9999 (written
+    in the vectors, as in ISO-8601's expanded form, with a sign): whether the spec's dates and
+    timestamps reach that far is open (`value.calendar-range`)."""
+    inp = case["input"]
+    if case["op"] not in ("transform", "to-json", "from-json") or not isinstance(inp.get("type"), str):
+        return False
+    if inp["type"] not in TEMPORAL_TYPES:
+        return False
+    text = inp.get("json" if case["op"] == "from-json" else "value")
+    return "output" in case["expected"] and isinstance(text, str) and text.lstrip('"').startswith(("+", "-"))
 
 
 def _rejection(case: dict[str, Any]) -> dict[str, Any]:

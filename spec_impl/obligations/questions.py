@@ -153,6 +153,23 @@ QUESTIONS: dict[str, Question] = _questions(
         "added, and the spec need not define it.",
     ),
     Question(
+        "value.calendar-range",
+        "Is every count of days a date and every count of microseconds (nanoseconds) a timestamp, or only "
+        "those of years 0000 to 9999, the years an ISO-8601 date writes without expansion?",
+        (
+            "every count is a value: transforms and JSON are defined for all of them, years outside 0000 to 9999 "
+            "in ISO-8601's expanded form (+10000-01-01, -0001-12-31)",
+            "only years 0000 to 9999: other values are out of range, an error",
+        ),
+        (
+            (SPEC, "Calendar date without timezone or time"),
+            (SPEC, "Stores ISO-8601 standard date"),
+        ),
+        "every count is a value, years outside 0000 to 9999 in the expanded form (as Iceberg Java writes them)",
+        "Say whether a date is any 4-byte count of days and a timestamp any 8-byte count, and which ISO-8601 "
+        "form their JSON takes outside years 0000 to 9999 (the expanded form with a sign, or none: out of range).",
+    ),
+    Question(
         "input.undefined",
         "What should an operation answer for an input the spec does not define (a value outside its type's "
         "range, an overflowing transform, a type the operation does not apply to)?",

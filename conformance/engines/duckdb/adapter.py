@@ -66,7 +66,9 @@ _PARAMETERIZED = re.compile(r"(bucket|truncate)\[(\d+)\]")
 # that is none of these is passed through, so that a wrong label shows up as a failure.
 _TREE_MANIFEST_KEYS = ("manifest_path", "content", "sequence_number")
 _STATUS = {"EXISTING": 0, "ADDED": 1, "DELETED": 2}
-_FILE_CONTENT = {"DATA": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
+# DuckDB 1.5.5's iceberg_metadata() names a data file's content 0 "EXISTING" (the name status 0 has):
+# a label of its SQL function, which the spec does not define; the manifest field it reads is 0.
+_FILE_CONTENT = {"DATA": 0, "EXISTING": 0, "POSITION_DELETES": 1, "EQUALITY_DELETES": 2}
 _MANIFEST_CONTENT = {"DATA": 0, "DELETES": 1, "DELETE": 1}  # DuckDB spells the spec's "deletes" DELETE
 
 # Iceberg type -> (DuckDB type of the list parameter, SQL turning one element `x` into the value).
