@@ -49,6 +49,8 @@ def follow(
     if answer.failed or answer.unsupported is not None or outcome in credited:
         return outcome, message, None
     o = obligation(case)
+    if o["level"] == levels.READING and not answer.ok and o["question"] in readings.READ_REQUIRED:
+        return outcome, f"{message} (the spec requires reading it; {o['question']} asks only how)", None
     if o["level"] == levels.READING and answer.ok:
         computed = readings.other_readings(o["question"], case, revision)
         if computed is not None:

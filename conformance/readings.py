@@ -53,16 +53,21 @@ def _decimal_readings(case: dict[str, Any], revision: str) -> list[Reading]:
     return out
 
 
-def _calendar_readings(case: dict[str, Any], revision: str) -> list[Reading]:
-    """value.calendar-range: the reference's answer (every count is a value), or an error (out of
-    range); a null or any other value is neither."""
+def _reference_or_error(case: dict[str, Any], revision: str) -> list[Reading]:
+    """A question whose readings are the reference's answer or an error: value.calendar-range (every
+    count is a value, or out of range), decimal.negative-scale (decimal(P,-S) is a type whose JSON
+    the spec gives, or no type at all). A null or any other value is neither."""
     return [(case, case["expected"]["output"])] if "output" in case["expected"] else []
 
 
 COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
     "input.decimal-scale": _decimal_readings,
-    "value.calendar-range": _calendar_readings,
+    "value.calendar-range": _reference_or_error,
+    "decimal.negative-scale": _reference_or_error,
 }
+# Questions none of whose readings is an error: the spec requires the input to be read ("All v3 readers
+# are required to read tables with unknown transforms"), and what it leaves open is only how.
+READ_REQUIRED = frozenset({"unknown-transform.verbatim"})
 
 
 def same_decimal(a: Any, b: Any) -> bool:
