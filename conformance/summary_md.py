@@ -66,6 +66,13 @@ def engine_lines(
     info = doc.get("engines", {}).get(engine, {})
     version = f" {info['version']}" if info.get("version") else ""
     lines = [f"### {engine}{version}", "", _headline(doc, engine)]
+    if found := doc.get("finding-counts", {}).get(engine):
+        lines += [
+            "",
+            f"{found['findings']} finding{'s' if found['findings'] != 1 else ''} (one per cause): "
+            f"{found['wrong answer']} wrong answers, {found['error']} errors, "
+            f"{found['declined a required feature']} required features declined",
+        ]
     changed: dict[str, int] = defaultdict(int)
     changes = [c for c in comparison.changes if c.engine == engine] if comparison is not None else []
     if comparison is not None:
