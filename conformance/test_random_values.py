@@ -19,6 +19,8 @@ written to `random-findings.json` for adoption as vectors (`conformance.random_f
 from __future__ import annotations
 
 import functools
+import json
+import re
 import warnings
 
 import pytest
@@ -181,23 +183,33 @@ def test_engine_agrees_with_reference(random_engine: str, op: str, request: pyte
 
 def _recorded(engine: str, op: str, case: dict) -> str | None:
     """The recorded finding a random disagreement falls under, if any: a ledger scope covering the
-    input, or an expected violation (an expectations file) of a vector case of the same rule."""
+    input, or a recorded or expected violation of a vector case of the same rule and source type
+    (the engine's ledger file, or a project's expectations file)."""
     scope = known.scope_for(engine, op, case["input"])
     if scope is not None:
         return scope.decided_by
-    entry = _expected_violations(engine).get(case["rule"])
-    return None if entry is None else f"expected violation of {case['rule']}: {entry.reason}"
+    found = _recorded_violations(engine).get((case["rule"], _type_kind(case["input"].get("type"))))
+    if found is None:
+        return None
+    case_id, entry = found
+    return f"the violation of {case['rule']} recorded for {case_id}: {entry.reason or entry.observed}"
+
+
+def _type_kind(t) -> str:
+    """A type string without its parameters (decimal(9, 2) is a decimal, fixed[4] a fixed)."""
+    return re.sub(r"[\[(].*", "", t) if isinstance(t, str) else json.dumps(t, sort_keys=True)
 
 
 @functools.cache
-def _expected_violations(engine: str) -> dict[str, known.Discrepancy]:
-    """rule id -> an expected violation of the engine's expectations file naming a case of it."""
+def _recorded_violations(engine: str) -> dict[tuple[str, str], tuple[str, known.Discrepancy]]:
+    """(rule id, source type kind) -> a vector case of the engine recorded (or expected) as a
+    violation, and its entry."""
     out = {}
     for family in load_families().values():
         for c in family:
             entry = known.entry_for(engine, c)
-            if entry is not None and entry.is_expectation and entry.level == "violation":
-                out.setdefault(c["rule"], entry)
+            if entry is not None and entry.level == "violation":
+                out.setdefault((c["rule"], _type_kind(c["input"].get("type"))), (c["id"], entry))
     return out
 
 

@@ -23,14 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spec_impl.errors import SpecError
 from spec_impl.obligations import READING, obligation_for
 from spec_impl.obligations.questions import question
 from spec_impl.resources import vectors_dir
 from spec_impl.revisions import V3_ADOPTED
-from spec_impl.types import parse_type
 from spec_impl.vectors.cases import CaseSpec
-from spec_impl.vectors.encoding import decode
 from spec_impl.vectors.random_cases import PLANNING_OPS, VALUE_OPS, reference_rule, rule_of
 
 SOURCE_PATH = ("sources", "random", "findings.json")  # under the vectors directory
@@ -59,7 +56,7 @@ def open_reason(op: str, inp: dict[str, Any], revision: str = V3_ADOPTED) -> str
         return None
     case = {"id": "", "op": op, "input": inp, "expected": {"output": None}, "rule": rule_of(op, inp, revision)}
     o = obligation_for(case)
-    question_id = o["question"] if o["level"] == READING else _input_question(op, inp)
+    question_id = o["question"] if o["level"] == READING else None
     if question_id is not None:
         return f"the spec leaves it open ({question_id}: {question(question_id).asks})"
     if op == "project-predicate":
@@ -68,20 +65,6 @@ def open_reason(op: str, inp: dict[str, Any], revision: str = V3_ADOPTED) -> str
         if all(t is None for t in row_truths(inp)):
             return "the spec leaves open whether any of its rows matches (spec_impl.obligations.rows)"
     return None
-
-
-def _input_question(op: str, inp: dict[str, Any]) -> str | None:
-    """An open question the input asks that the golden vectors decide case by case
-    (`spec_impl/obligations/decisions.json`) rather than by rule: a pre-epoch nanosecond timestamp
-    that is not a whole microsecond, hashed or bucketed (`hash.ns-to-micros-rounding`)."""
-    hashed = op == "hash" or (op == "transform" and str(inp.get("transform", "")).startswith("bucket"))
-    if not hashed or inp.get("type") not in ("timestamp_ns", "timestamptz_ns"):
-        return None
-    try:
-        nanos = decode(parse_type(inp["type"]), inp["value"])
-    except (SpecError, KeyError, TypeError, ValueError):
-        return None
-    return "hash.ns-to-micros-rounding" if isinstance(nanos, int) and nanos < 0 and nanos % 1000 else None
 
 
 @dataclass
