@@ -56,7 +56,8 @@ def _decimal_readings(case: dict[str, Any], revision: str) -> list[Reading]:
 def _reference_or_error(case: dict[str, Any], revision: str) -> list[Reading]:
     """A question whose readings are the reference's answer or an error: value.calendar-range (every
     count is a value, or out of range), decimal.negative-scale (decimal(P,-S) is a type whose JSON
-    the spec gives, or no type at all). A null or any other value is neither."""
+    the spec gives, or no type at all), json.null-element (JSON null, or no form). A null or any
+    other value is neither."""
     return [(case, case["expected"]["output"])] if "output" in case["expected"] else []
 
 
@@ -64,6 +65,7 @@ COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
     "input.decimal-scale": _decimal_readings,
     "value.calendar-range": _reference_or_error,
     "decimal.negative-scale": _reference_or_error,
+    "json.null-element": _reference_or_error,
 }
 # Questions none of whose readings is an error: the spec requires the input to be read ("All v3 readers
 # are required to read tables with unknown transforms"), and what it leaves open is only how.

@@ -32,7 +32,7 @@ OVERFLOW = {  # the long minimum under truncate[3]: the reference rejects it (tr
     "mode": "inclusive",
     "rows": [{"x": LONG_MIN}, {"x": 3}],
 }
-OPEN_HASH = {"type": "timestamp_ns", "value": "1969-12-31T23:59:59.999999975"}  # hash.ns-to-micros-rounding
+OPEN_JSON = {"type": "date", "value": "+10000-01-01"}  # value.calendar-range
 
 
 def _finding(op: str, inp: dict, engine: str = "toy", verdict: str = "fail") -> dict:
@@ -75,9 +75,9 @@ def test_an_input_the_reference_rejects_is_a_rejection_case_as_the_random_test_t
 
 def test_an_input_the_spec_leaves_open_is_skipped_with_its_reason(tmp_path):
     source = tmp_path / "random-findings.json"
-    done = rf.adopt(_file(_finding("hash", OPEN_HASH, engine="chdb")), source)
+    done = rf.adopt(_file(_finding("to-json", OPEN_JSON, engine="pyiceberg")), source)
     assert not done.added and len(done.skipped) == 1
-    assert "hash.ns-to-micros-rounding" in done.skipped[0][1]
+    assert "value.calendar-range" in done.skipped[0][1]
     assert rf.read_source(source)["inputs"] == []
 
 
@@ -152,10 +152,10 @@ def test_the_command_adopts_a_findings_file_and_says_what_it_did(tmp_path, capsy
     from spec_impl.vectors.cli import main
 
     findings = tmp_path / "random-findings.json"
-    findings.write_text(json.dumps(_file(_finding("to-json", TS_NS), _finding("hash", OPEN_HASH))), encoding="utf-8")
+    findings.write_text(json.dumps(_file(_finding("to-json", TS_NS), _finding("to-json", OPEN_JSON))), encoding="utf-8")
     root = tmp_path / "vectors"
     assert main(["--root", str(root), "adopt-random", str(findings), "--op", "to-json", "--op", "hash"]) == 0
     out = capsys.readouterr().out
-    assert "1 inputs added, 0 already there, 1 skipped" in out and "hash.ns-to-micros-rounding" in out
+    assert "1 inputs added, 0 already there, 1 skipped" in out and "value.calendar-range" in out
     assert [e["op"] for e in rf.read_source(root.joinpath(*rf.SOURCE_PATH))["inputs"]] == ["to-json"]
     assert main(["--root", str(root), "adopt-random", str(tmp_path / "missing.json")]) == 2

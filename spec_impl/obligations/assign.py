@@ -5,7 +5,8 @@ In order, the first that applies:
 1. a decision recorded for the case (`decisions.json`: the triage of engine differences against
    the spec texts, each with its quote); an input form the suite added (a decimal at another
    scale than its type's) is a `reading`, and so is a date or timestamp outside years 0000 to 9999
-   given to a transform or a JSON single value (`value.calendar-range`);
+   given to a transform or a JSON single value (`value.calendar-range`), and a nested value with a
+   null inside written as JSON (`json.null-element`);
 2. the rule's level where the rule itself is a reading or an allowance (`RULE_LEVELS`);
 3. a rejection case: a validator must reject; a reader may read what breaks a rule it has no duty
    to enforce (`reader.may-accept`) unless the spec tells readers to reject (`READERS_MUST_REJECT`);
@@ -188,6 +189,8 @@ def obligation_for(case: dict[str, Any]) -> dict[str, Any]:
         return _reading(case, "input.decimal-scale")
     if _beyond_four_digit_years(case):
         return _reading(case, "value.calendar-range")
+    if _null_inside_json(case):
+        return _reading(case, "json.null-element")
     level = RULE_LEVELS.get(case["rule"])
     rejects = "error" in case["expected"]
     if level is not None:
@@ -219,6 +222,22 @@ def _beyond_four_digit_years(case: dict[str, Any]) -> bool:
         return False
     text = inp.get("json" if case["op"] == "from-json" else "value")
     return "output" in case["expected"] and isinstance(text, str) and text.lstrip('"').startswith(("+", "-"))
+
+
+def _null_inside_json(case: dict[str, Any]) -> bool:
+    """A nested value with a null inside written as a JSON single value: Appendix D gives null no
+    form (`json.null-element`)."""
+    if case["op"] != "to-json" or not isinstance(case["input"].get("type"), dict) or "output" not in case["expected"]:
+        return False
+    return _has_null(case["input"].get("value"))
+
+
+def _has_null(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(v is None or _has_null(v) for v in value)
+    if isinstance(value, dict):
+        return any(v is None or _has_null(v) for v in value.values())
+    return False
 
 
 def _rejection(case: dict[str, Any]) -> dict[str, Any]:

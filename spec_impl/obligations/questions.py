@@ -153,6 +153,17 @@ QUESTIONS: dict[str, Question] = _questions(
         "added, and the spec need not define it.",
     ),
     Question(
+        "json.null-element",
+        "How is a null element of a list, or a null value of a map, written in a JSON single value?",
+        (
+            "as JSON null",
+            "not at all: Appendix D gives null no single-value form, so the value has none (an error)",
+        ),
+        ((SPEC, "Stores a JSON array of values that are serialized using this JSON single-value format"),),
+        "as JSON null",
+        "Say that a null element, map value or optional struct field is written as JSON null in a JSON single value.",
+    ),
+    Question(
         "value.calendar-range",
         "Is every count of days a date and every count of microseconds (nanoseconds) a timestamp, or only "
         "those of years 0000 to 9999, the years an ISO-8601 date writes without expansion?",
