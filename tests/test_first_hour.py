@@ -138,3 +138,43 @@ def test_a_run_of_one_s_own_engine_collects_only_the_judging_tests(tmp_path):
     done = _run(tmp_path, "--collect-only", "-q")
     files = {line.split("::")[0].rsplit("/", 1)[-1] for line in done.stdout.splitlines() if "::" in line}
     assert files == {"test_value_vectors.py", "test_random_values.py", "test_random_planning.py"}, files
+
+
+def test_the_terminal_the_page_and_the_summary_count_the_same_verdicts(tmp_path):
+    """Issue: the page said 13 violations in red where the terminal said 9, fixed cases were
+    painted as failures and a green run opened with a red mark. Here one run has unexpected,
+    expected and fixed cases at once, and every view gives the same numbers."""
+    import re
+
+    first = _run(
+        tmp_path, "-m", "truncate", "--update-expectations", "expect.json", bugs="negative-truncate,byte-truncate"
+    )
+    assert first.returncode == 1, first.stdout[-2000:]
+    run = _run(
+        tmp_path, "-m", "truncate or bucket", "--expectations", "expect.json", "--compliance-report", "report",
+        "--summary-md", "summary.md", bugs="negative-truncate,four-byte-int-hash",
+    )  # fmt: skip
+    assert run.returncode == 1, run.stdout[-2000:]
+    doc = json.loads((tmp_path / "report" / "compliance.json").read_text())
+    v = doc["verdicts"]["my-engine"]
+    assert v["unexpected"] > 0 and v["expected"] > 0 and v["fixed"] > 0, v
+    assert v["violations"] == v["unexpected"] + v["expected"] and doc["run"] == {"outcome": "failed"}
+    row = next(line.split() for line in run.stdout.splitlines() if line.startswith("my-engine  "))
+    assert [int(n) for n in row[1:]] == [
+        v[k] for k in ("violations", "unexpected", "expected", "fixed", "divergences", "allowed")
+    ]
+    summary = (tmp_path / "summary.md").read_text()
+    assert (
+        f"❌ **{v['unexpected']} unexpected violations**" in summary and f"{v['expected']} expected (xfail)" in summary
+    )
+    assert f"{v['fixed']} fixed" in summary and "❌ The run failed." in summary
+    page = (tmp_path / "report" / "compliance.html").read_text()
+    header = re.search(
+        r"<b>([\d,]+) violations</b> of a must of the spec \(([\d,]+) unexpected, ([\d,]+) expected\)", page
+    )
+    assert header and [int(n.replace(",", "")) for n in header.groups()] == [
+        v["violations"],
+        v["unexpected"],
+        v["expected"],
+    ]
+    assert "run failed" in page and f"my-engine ({v['violations']})" in page
