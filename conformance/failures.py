@@ -15,18 +15,23 @@ def _shown(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text)} characters)"
 
 
+def plugin_command(engine_spec: str, keyword: str, options: tuple[str, ...] = ()) -> str:
+    """The pytest command that runs the installed suite's tests whose id contains `keyword` (the
+    end of a case's test id, `my-engine:transform.bucket/int-34]`) against one engine."""
+    words = ["pytest", "-p", "iceberg_conformance", "--pyargs", "conformance", "--engine", engine_spec]
+    return shlex.join([*words, *options, "-k", keyword])
+
+
 def rerun_command(config, engine: str, keyword: str) -> str:
-    """The pytest command that runs one test of one engine again: `keyword` is the end of its id
-    (`my-engine:transform.bucket/int-34]`), with the run's `--expectations` and seed."""
+    """`plugin_command` for one test of this run, with the run's `--expectations` and seed."""
     from conformance.conftest import RECORDER, RUNNER
 
-    words = ["pytest", "-p", "iceberg_conformance", "--pyargs", "conformance"]
-    words += ["--engine", config.stash[RUNNER].slots[engine].spec]
+    options: list[str] = []
     for path in config.getoption("--expectations"):
-        words += ["--expectations", str(path)]
+        options += ["--expectations", str(path)]
     if config.getoption("--random-seed") is not None:
-        words += ["--random-seed", str(config.stash[RECORDER].random_seed)]
-    return shlex.join(words + ["-k", keyword])
+        options += ["--random-seed", str(config.stash[RECORDER].random_seed)]
+    return plugin_command(config.stash[RUNNER].slots[engine].spec, keyword, tuple(options))
 
 
 def failure_text(case: dict[str, Any], outcome: str, message: str, observed: Any, rerun: str) -> str:

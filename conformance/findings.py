@@ -21,10 +21,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shlex
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+from conformance.failures import plugin_command
 
 WRONG, DECLINED, ERROR = "wrong answer", "declined a required feature", "error"
 KINDS = (WRONG, ERROR, DECLINED)
@@ -116,18 +117,7 @@ def report_markdown(finding: dict[str, Any], doc: dict[str, Any]) -> str:
     case = next(c for c in doc["cases"] if c["engine"] == finding["engine"] and c["id"] == finding["smallest"])
     info = doc["engines"].get(finding["engine"], {})
     expected = case["expected"].get("output", case["expected"])
-    command = shlex.join(
-        [
-            "pytest",
-            "-p",
-            "iceberg_conformance",
-            "--pyargs",
-            "conformance",
-            "--engine",
-            info.get("spec") or finding["engine"],
-        ]
-        + ["-k", f"{finding['engine']}:{case['id']}]"]
-    )
+    command = plugin_command(info.get("spec") or finding["engine"], f"{finding['engine']}:{case['id']}]")
     table = case["input"].get("table") if case["op"] == "read-table" else None
     lines = [
         f"# {finding['engine']}: {finding['kind']} under {', '.join(finding['rules'])} ({len(finding['cases'])} cases)",
