@@ -22,16 +22,15 @@ def plugin_command(engine_spec: str, keyword: str, options: tuple[str, ...] = ()
     return shlex.join([*words, *options, "-k", keyword])
 
 
-def rerun_command(config, engine: str, keyword: str) -> str:
-    """`plugin_command` for one test of this run, with the run's `--expectations` and seed."""
-    from conformance.conftest import RECORDER, RUNNER
-
+def rerun_command(config, engine_spec: str, keyword: str, seed: int | str | None) -> str:
+    """`plugin_command` for one test of this run, with the run's `--expectations`, and its seed
+    where `--random-seed` chose one."""
     options: list[str] = []
     for path in config.getoption("--expectations"):
         options += ["--expectations", str(path)]
     if config.getoption("--random-seed") is not None:
-        options += ["--random-seed", str(config.stash[RECORDER].random_seed)]
-    return plugin_command(config.stash[RUNNER].slots[engine].spec, keyword, tuple(options))
+        options += ["--random-seed", str(seed)]
+    return plugin_command(engine_spec, keyword, tuple(options))
 
 
 def failure_text(case: dict[str, Any], outcome: str, message: str, observed: Any, rerun: str) -> str:

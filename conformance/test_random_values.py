@@ -237,7 +237,13 @@ def _conclude(request: pytest.FixtureRequest, engine_name: str, op: str, disagre
     if disagreeing:
         shown = "\n".join(f"  {c['input']}: {v.outcome}: {v.message}" for c, v in disagreeing[:SHOWN])
         more = f"\n  ... and {len(disagreeing) - SHOWN} more" if len(disagreeing) > SHOWN else ""
-        rerun = rerun_command(request.config, engine_name, f"test_engine_agrees_with_reference[{engine_name}-{op}]")
+        config = request.config
+        rerun = rerun_command(
+            config,
+            config.stash[RUNNER].slots[engine_name].spec,
+            f"test_engine_agrees_with_reference[{engine_name}-{op}]",
+            config.stash[RECORDER].random_seed,
+        )
         head = (
             f"{engine_name} disagrees with the reference on {len(disagreeing)} of {judged} random {op} cases "
             f"(seed {request.config.stash[RECORDER].random_seed})"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conformance import gating, known
-from conformance.conftest import RUNNER
+from conformance.conftest import RECORDER, RUNNER
 from conformance.failures import failure_text, rerun_command
 from conformance.judge import CREDITED, FIXED, KNOWN, UNSUPPORTED
 
@@ -48,6 +48,7 @@ def test_value_case(value_case, request: pytest.FixtureRequest) -> None:
     if verdict.outcome not in CREDITED:
         runner = request.config.stash[RUNNER]
         answer = runner.answer(engine, family, case)
-        rerun = rerun_command(request.config, engine, f"{engine}:{case['id']}]")
+        seed = request.config.stash[RECORDER].random_seed
+        rerun = rerun_command(request.config, runner.slots[engine].spec, f"{engine}:{case['id']}]", seed)
         observed = None if answer is None else answer.observed()
         pytest.fail(failure_text(case, verdict.outcome, verdict.message, observed, rerun), pytrace=False)
