@@ -113,6 +113,8 @@ class PyIcebergCoreEngine(ColumnEngine):
     def unsupported(self, op: str, inp: dict[str, Any]) -> str | None:
         if op == "read-table" and self._no_datafusion:
             return self._no_datafusion
+        if op in self.column_ops and inp.get("type") == "fixed[0]":
+            return "the adapter hands values over as Arrow arrays, and fixed[0] has no Arrow form"
         return super().unsupported(op, inp)
 
     def validates(self, op: str) -> bool:
