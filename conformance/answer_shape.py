@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from spec_impl import transforms
+from spec_impl.errors import SpecError
+
 INT32 = (-(2**31), 2**31 - 1)
 
 
@@ -43,8 +46,9 @@ def not_an_answer(case: dict[str, Any], want: Any, got: Any) -> str | None:
 def _out_of_range(case: dict[str, Any], got: Any) -> str | None:
     """The op's own invariants: a bucket lies in [0, N), a 32-bit hash in the int range."""
     op, inp = case["op"], case["input"]
-    if op == "transform" and (m := re.fullmatch(r"bucket\[(\d+)\]", str(inp.get("transform", "")))):
-        n = int(m[1])
+    parsed = _transform(inp.get("transform")) if op == "transform" else None
+    if parsed is not None and parsed.name == "bucket":
+        n = parsed.param
         if not (isinstance(got, int) and 0 <= got < n):
             return f"{got!r} is no bucket of bucket[{n}] (a bucket lies in [0, {n}))"
     if op == "hash" and not (isinstance(got, int) and INT32[0] <= got <= INT32[1]):
@@ -52,3 +56,11 @@ def _out_of_range(case: dict[str, Any], got: Any) -> str | None:
     if op == "to-binary" and not (isinstance(got, str) and re.fullmatch(r"(?:[0-9a-fA-F]{2})*", got)):
         return f"{got!r} is no hex string of bytes"
     return None
+
+
+def _transform(text: Any):
+    """The case's transform as the reference parses it (`transforms.parse_transform`), or None."""
+    try:
+        return transforms.parse_transform(text) if isinstance(text, str) else None
+    except SpecError:
+        return None
