@@ -52,8 +52,10 @@ def equal_by_meaning(case: dict[str, Any], want: Any, got: Any, revision: str) -
         result_type = transforms.result_type(inp["transform"], inp["type"], revision)
         return same_value(result_type, decode(result_type, want), decode(result_type, got))
     if op == "to-json":
-        t = parse_type(inp["type"])
-        return same_value(t, json_value.from_json(t, want), json_value.from_json(t, got))
+        t = parse_type(inp["type"])  # the writer's form, where Appendix D prescribes one
+        equal = same_value(t, json_value.from_json(t, want), json_value.from_json(t, got))
+        json_value.check_written(t, got)
+        return equal
     if op == "read-table":  # rows in any order
         return want["columns"] == got["columns"] and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
     return type(want) is type(got) and want == got

@@ -55,7 +55,7 @@ def follow(
         computed = readings.other_readings(o["question"], case, revision)
         if computed is not None:
             if any(
-                answers_as(seen, {"output": out}, answer, revision) or readings.same_decimal(out, answer.output)
+                answers_as(seen, {"output": out}, answer, revision) or readings.same_decimal(case, out, answer.output)
                 for seen, out in computed
             ):
                 return _diverges(o["question"], f"the reference reads {o['reference']!r}; {_said(answer, message)}")

@@ -142,6 +142,27 @@ def test_a_reading_is_credited_only_to_an_answer_one_of_its_readings_gives():
     assert judge(case, EngineAnswer(True, 99), "v3-adopted").outcome == FAIL  # no bucket of bucket[16] either
 
 
+
+def _case(family: str, case_id: str) -> dict:
+    return next(c for c in load_families()[family] if c["id"] == case_id)
+
+
+def test_a_writer_is_held_to_the_form_appendix_d_prescribes_not_to_what_a_reader_accepts():
+    """Issue: `to-json` was compared through a lenient reader, so a decimal written in scientific
+    notation passed. "1E-10" reads as 0.0000000001 at scale 10, but a writer uses as many fraction
+    digits as the scale; a uuid is "the lowercase uuid string"."""
+    small = _case("json", "json.decimal/to-decimal-38-10--0.0000000001")
+    verdict = judge(small, EngineAnswer(True, "1E-10"), "v3-adopted")
+    assert verdict.outcome == FAIL and "a writer writes a decimal(38,10) value as '0.0000000001'" in verdict.message
+    assert judge(small, EngineAnswer(True, "0.0000000001"), "v3-adopted").outcome == PASS
+    uuid_case = _case("json", "json.uuid/to-uuid-f79c3e09-677c-4bbd-a479-3f349cb785e7")
+    assert judge(uuid_case, EngineAnswer(True, uuid_case["expected"]["output"].upper()), "v3-adopted").outcome == FAIL
+    # the reader side still reads what the spec lets it read
+    from spec_impl.serde import json_value
+    from spec_impl.types import parse_type
+
+    assert str(json_value.from_json(parse_type("decimal(38, 10)"), "1E-10")) == "1E-10"
+
 def test_garbage_under_a_known_engines_name_is_not_known():
     family, cases = next(
         (f, [c for c in cs if ("iceberg-java", c["id"]) in known.load() and c["op"] == "from-binary"])

@@ -167,6 +167,36 @@ def format_decimal(t: DecimalType, value: decimal.Decimal) -> str:
     return f"{sign}{digits[: -t.scale]}.{digits[-t.scale :]}"
 
 
+def check_written(t: IcebergType, obj: Any) -> None:
+    """Raise unless `obj`, a JSON value that `from_json` reads, is in the one form Appendix D
+    prescribes for writers where it prescribes one: a decimal "for values with a positive scale,
+    the number of digits to the right of the decimal point is used to indicate scale, for values
+    with a negative scale, the scientific notation is used and the exponent must equal the negated
+    scale" (so `1E-10` for decimal(38,10) is read, but is no writer's form), and "Stores the
+    lowercase uuid string". The offsets of timestamps are checked by `from_json` itself; the
+    number of fraction digits of times is not prescribed ("with microsecond precision")."""
+    if obj is None:
+        return
+    if isinstance(t, StructType):
+        for f in t.fields:
+            if str(f.id) in obj:
+                check_written(f.type, obj[str(f.id)])
+    elif isinstance(t, ListType):
+        for v in obj:
+            check_written(t.element, v)
+    elif isinstance(t, MapType):
+        for k in obj["keys"]:
+            check_written(t.key, k)
+        for v in obj["values"]:
+            check_written(t.value, v)
+    elif isinstance(t, DecimalType):
+        form = format_decimal(t, from_json(t, obj))
+        if obj != form:
+            raise InvalidInput("json.decimal", f"a writer writes a {t} value as {form!r}, not {obj!r}", obj)
+    elif isinstance(t, PrimitiveType) and t.name == "uuid" and obj != obj.lower():
+        raise InvalidInput("json.uuid", f"a writer stores the lowercase uuid string {obj.lower()!r}", obj)
+
+
 # --- reading -----------------------------------------------------------------------------------
 
 
