@@ -100,7 +100,8 @@ def judge_exactly(
     except (SpecError, KeyError, TypeError, ValueError) as e:
         return Verdict(
             FAIL,
-            f"returned {show(answer.output)}, which does not read as the expected kind of value or is not in the form the spec prescribes ({e}); "
+            f"returned {show(answer.output)}, which does not read as the expected kind of value "
+            f"or is not in the form the spec prescribes ({e}); "
             f"expected {show(want)}",
             malformed=True,
         )

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from spec_impl.errors import SpecError
+from spec_impl.obligations import input_forms
 from spec_impl.types import DecimalType, parse_type
 from spec_impl.vectors.ops import run
 
@@ -61,7 +62,42 @@ def _reference_or_error(case: dict[str, Any], revision: str) -> list[Reading]:
     return [(case, case["expected"]["output"])] if "output" in case["expected"] else []
 
 
+QUIET_BIT = {"float": 1 << 22, "double": 1 << 51}
+
+
+def _nan_readings(case: dict[str, Any], revision: str) -> list[Reading]:
+    """float.nan-bits: the binary single value of a NaN under each reading: every bit kept (the
+    reference), the NaN quieted (its quiet bit set, sign and payload kept, as a hardware
+    conversion does), or the canonical NaN (0x7fc00000, 0x7ff8000000000000)."""
+    inp, op = case["input"], case["op"]
+    t = inp["type"]
+    bits = input_forms.nan_bits(t, inp, op)
+    if bits is None:
+        return []
+    width = len(bits)
+    quieted = f"{int(bits, 16) | QUIET_BIT[t]:0{width}x}"
+    out = [(case, case["expected"]["output"])]
+    for other in dict.fromkeys((quieted, input_forms.CANONICAL_NAN[t])):
+        as_bytes = bytes.fromhex(other)[::-1].hex()
+        seen_input = {**inp, "value": {"ieee754": other}} if op == "to-binary" else {**inp, "hex": as_bytes}
+        out.append((case, run(op, seen_input, revision)))  # that NaN written, or read
+    return out
+
+
+def _signed_zero_readings(case: dict[str, Any], revision: str) -> list[Reading]:
+    """predicate.signed-zero: a pruning answer where the bounds keep the sign of a zero (-0.0
+    before +0.0, the reference) and where -0.0 = +0.0 (every zero of bounds and literals made +0.0)."""
+    seen_input = input_forms.zeros_as_positive(case["input"])
+    try:
+        equal = run(case["op"], seen_input, revision)
+    except SpecError:
+        return [(case, case["expected"]["output"])]
+    return [(case, case["expected"]["output"]), (case, equal)]
+
+
 COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
+    "float.nan-bits": _nan_readings,
+    "predicate.signed-zero": _signed_zero_readings,
     "input.decimal-scale": _decimal_readings,
     "value.calendar-range": _reference_or_error,
     "decimal.negative-scale": _reference_or_error,

@@ -142,7 +142,6 @@ def test_a_reading_is_credited_only_to_an_answer_one_of_its_readings_gives():
     assert judge(case, EngineAnswer(True, 99), "v3-adopted").outcome == FAIL  # no bucket of bucket[16] either
 
 
-
 def _case(family: str, case_id: str) -> dict:
     return next(c for c in load_families()[family] if c["id"] == case_id)
 
@@ -162,6 +161,7 @@ def test_a_writer_is_held_to_the_form_appendix_d_prescribes_not_to_what_a_reader
     from spec_impl.types import parse_type
 
     assert str(json_value.from_json(parse_type("decimal(38, 10)"), "1E-10")) == "1E-10"
+
 
 def test_garbage_under_a_known_engines_name_is_not_known():
     family, cases = next(

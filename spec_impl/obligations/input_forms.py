@@ -1,0 +1,174 @@
+"""Inputs whose answer an open question decides, recognised from the case's op, input and
+expected answer alone (never its id): a vector case and a random test's case of the same input
+carry the same obligation (`spec_impl.obligations.assign`, step 1).
+
+Each form names its question (`spec_impl.obligations.questions`); the answers each reading gives
+are computed by the suite (`conformance.readings`).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from spec_impl.types import DecimalType, parse_type
+from spec_impl.errors import SpecError
+
+TEMPORAL_TYPES = frozenset({"date", "timestamp", "timestamptz", "timestamp_ns", "timestamptz_ns"})
+CALENDAR_TRANSFORMS = frozenset({"year", "month", "day", "hour"})
+# Appendix B: "All NaN bit patterns must be canonicalized to 0x7ff8000000000000L" (and 0x7fc00000 for float)
+CANONICAL_NAN = {"float": "7fc00000", "double": "7ff8000000000000"}
+PRUNING_OPS = frozenset({"evaluate-metrics", "evaluate-manifest"})
+
+
+def _answered(case: dict[str, Any]) -> bool:
+    return "output" in case["expected"]
+
+
+def suite_decimal_form(case: dict[str, Any]) -> bool:
+    """input.decimal-scale: a decimal handed over with an exponent other than its type's scale
+    (`{"decimal": "1E+2"}` for decimal(10,2)): a form this suite added, which the spec does not
+    define (it defines values of the type only)."""
+    value = case["input"].get("value")
+    return isinstance(value, dict) and set(value) == {"decimal"}
+
+
+def beyond_four_digit_years(case: dict[str, Any]) -> bool:
+    """value.calendar-range: a calendar transform (year, month, day, hour) or JSON single value of
+    a date or timestamp outside years 0000 to 9999 (written, as in ISO-8601's expanded form, with a
+    sign). Bucket, truncate, identity and void of a count do not reckon with the calendar."""
+    inp = case["input"]
+    t = inp.get("type")
+    if case["op"] not in ("transform", "to-json", "from-json") or not isinstance(t, str) or t not in TEMPORAL_TYPES:
+        return False
+    if case["op"] == "transform" and inp.get("transform") not in CALENDAR_TRANSFORMS:
+        return False
+    text = inp.get("json" if case["op"] == "from-json" else "value")
+    return _answered(case) and isinstance(text, str) and text.lstrip('"').startswith(("+", "-"))
+
+
+def null_inside_json(case: dict[str, Any]) -> bool:
+    """json.null-element: a nested value with a null inside, written as a JSON single value
+    (Appendix D gives null no form)."""
+    if case["op"] != "to-json" or not isinstance(case["input"].get("type"), dict) or not _answered(case):
+        return False
+    return _has_null(case["input"].get("value"))
+
+
+def _has_null(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(v is None or _has_null(v) for v in value)
+    if isinstance(value, dict):
+        return any(v is None or _has_null(v) for v in value.values())
+    return False
+
+
+def nan_bits(type_name: str, case_input: dict[str, Any], op: str) -> str | None:
+    """The NaN's bits (big-endian hex) of a float or double single value given to to-binary or
+    from-binary, or None when the value is no NaN."""
+    try:
+        if op == "to-binary":
+            value = case_input.get("value")
+            bits = value.get("ieee754") if isinstance(value, dict) else None
+            if not isinstance(bits, str):
+                return None
+        else:
+            bits = bytes.fromhex(case_input["hex"])[::-1].hex()
+        fmt = ">f" if type_name == "float" else ">d"
+        number = struct.unpack(fmt, bytes.fromhex(bits))[0]
+    except (KeyError, ValueError, TypeError, struct.error):
+        return None
+    return bits if number != number else None
+
+
+def non_canonical_nan(case: dict[str, Any]) -> bool:
+    """float.nan-bits: the binary single value of a NaN other than the canonical one. Whether its
+    exact bits must survive (signalling bit, sign, payload) is open; the canonical NaN's are not
+    in question."""
+    t, op = case["input"].get("type"), case["op"]
+    if op not in ("to-binary", "from-binary") or t not in ("float", "double") or not _answered(case):
+        return False
+    bits = nan_bits(t, case["input"], op)
+    return bits is not None and bits != CANONICAL_NAN[t]
+
+
+def geo_single_value(case: dict[str, Any]) -> bool:
+    """binary.geo-single-value: the binary single value of a geometry or geography (WKB, or the
+    bound serialization)."""
+    t = case["input"].get("type")
+    return (
+        case["op"] in ("to-binary", "from-binary")
+        and isinstance(t, str)
+        and t.startswith(("geometry", "geography"))
+        and _answered(case)
+    )
+
+
+def negative_scale_json(case: dict[str, Any]) -> bool:
+    """decimal.negative-scale: a JSON single value of a decimal type with a negative scale."""
+    if case["op"] not in ("to-json", "from-json") or not _answered(case):
+        return False
+    try:
+        t = parse_type(case["input"]["type"])
+    except (SpecError, KeyError, TypeError):
+        return False
+    return isinstance(t, DecimalType) and t.scale < 0
+
+
+NEGATIVE_ZERO_BOUNDS = {"00000080": "00000000", "0000000000000080": "0000000000000000"}
+NEGATIVE_ZERO_LITERALS = frozenset({"80000000", "8000000000000000"})
+
+
+def zeros_as_positive(obj: Any) -> Any:
+    """The pruning input as the reading "-0.0 = +0.0" sees it: every zero of a bound (little-endian
+    hex) and of a predicate literal (`{"ieee754": ...}`) made +0.0, so that no comparison can tell
+    the two zeros apart."""
+    if isinstance(obj, list):
+        return [zeros_as_positive(v) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    if set(obj) == {"ieee754"} and obj["ieee754"] in NEGATIVE_ZERO_LITERALS:
+        return 0.0
+    return {
+        k: NEGATIVE_ZERO_BOUNDS.get(v, v)
+        if k in ("lower_bound", "upper_bound") and isinstance(v, str)
+        else zeros_as_positive(v)
+        for k, v in obj.items()
+    }
+
+
+def signed_zero_hinges(case: dict[str, Any], answer_of: Callable[[str, dict], Any]) -> bool:
+    """predicate.signed-zero: a pruning case whose answer changes when -0.0 and +0.0 compare equal
+    (`answer_of(op, input)`: the reference's answer)."""
+    if case["op"] not in PRUNING_OPS or not _answered(case):
+        return False
+    seen = zeros_as_positive(case["input"])
+    if seen == case["input"]:
+        return False
+    try:
+        return answer_of(case["op"], seen) != case["expected"]["output"]
+    except SpecError:
+        return True
+
+
+def _pruning_answer(op: str, inp: dict[str, Any]) -> Any:
+    from spec_impl.vectors.planning_ops import PLANNING_OPS
+
+    return PLANNING_OPS[op](inp, "v3-adopted")
+
+
+FORMS: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
+    ("input.decimal-scale", suite_decimal_form),
+    ("value.calendar-range", beyond_four_digit_years),
+    ("json.null-element", null_inside_json),
+    ("float.nan-bits", non_canonical_nan),
+    ("binary.geo-single-value", geo_single_value),
+    ("decimal.negative-scale", negative_scale_json),
+    ("predicate.signed-zero", lambda case: signed_zero_hinges(case, _pruning_answer)),
+)
+
+
+def question_of(case: dict[str, Any]) -> str | None:
+    """The open question the case's input form puts it under, if any."""
+    return next((question for question, recognises in FORMS if recognises(case)), None)
