@@ -151,15 +151,11 @@ def test_suite_runs_from_the_installed_plugin(installed):
 
 
 def _java_engine_missing() -> str:
-    """Why the Iceberg Java engine cannot run here (no JDK, or the engines extra not installed), or ''."""
-    import importlib.metadata
-
+    """Why the Iceberg Java engine cannot be built here (no JDK, or no Maven to fetch its jars), or ''."""
     if shutil.which("java") is None:
         return "no JDK here"
-    try:
-        importlib.metadata.distribution("snowpark-connect-deps-iceberg")
-    except importlib.metadata.PackageNotFoundError:
-        return "the engines extra (Iceberg's runtime jar) is not installed: pip install -e '.[engines]'"
+    if shutil.which("mvn") is None:
+        return "no Maven here (it fetches Iceberg's jars from Maven Central)"
     return ""
 
 

@@ -19,6 +19,9 @@ BUILTIN: dict[str, str] = {
     "sail": "conformance.engines.sail.adapter:SailEngine",
     # A JavaScript reader: a node program speaking the line protocol (engines/icebird/).
     "icebird": "conformance.engines.icebird.adapter:IcebirdEngine",
+    # Native programs built from their own folder and lock file (engines/iceberg_go/, engines/iceberg_rust/).
+    "iceberg-go": "conformance.engines.native_programs:IcebergGoEngine",
+    "iceberg-rust": "conformance.engines.native_programs:IcebergRustEngine",
     # Iceberg Java reading whole tables through Spark; its session starts only while it answers a batch.
     "iceberg-spark": "conformance.engines.iceberg_spark.adapter:IcebergSparkEngine",
 }

@@ -34,6 +34,7 @@ import org.apache.iceberg.ContentFileOps;
 import org.apache.iceberg.PlanningOps;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.Compat;
 import org.apache.iceberg.ManifestTreeReader;
 import org.apache.iceberg.NullOrder;
 import org.apache.iceberg.PartitionField;
@@ -461,7 +462,7 @@ public final class IcebergValueEngine {
     }
     // nextRowId() answers 0 for v1 and v2 tables; the normalized form has null there.
     if (metadata.formatVersion() >= 3) {
-      out.put("next-row-id", metadata.nextRowId());
+      out.put("next-row-id", Compat.optionalLong(metadata, "nextRowId"));
     } else {
       out.putNull("next-row-id");
     }
@@ -555,16 +556,16 @@ public final class IcebergValueEngine {
       }
     }
     json.put("schema-id", snapshot.schemaId());
-    json.put("first-row-id", snapshot.firstRowId());
-    json.put("added-rows", snapshot.addedRows());
-    json.put("key-id", snapshot.keyId());
+    json.put("first-row-id", Compat.optionalLong(snapshot, "firstRowId"));
+    json.put("added-rows", Compat.optionalLong(snapshot, "addedRows"));
+    json.put("key-id", Compat.optionalString(snapshot, "keyId"));
     return json;
   }
 
   JsonNode refJson(SnapshotRef ref) {
     ObjectNode json = nodes.objectNode();
     json.put("snapshot-id", ref.snapshotId());
-    json.put("type", ref.type().name().toLowerCase(Locale.ROOT));
+    json.put("type", ref.isBranch() ? "branch" : "tag");
     json.put("min-snapshots-to-keep", ref.minSnapshotsToKeep());
     json.put("max-snapshot-age-ms", ref.maxSnapshotAgeMs());
     json.put("max-ref-age-ms", ref.maxRefAgeMs());

@@ -1,35 +1,32 @@
 """Build (and cache) the Iceberg Java value engine.
 
-    python -m conformance.engines.iceberg_java.build [--check] [--force]
+    python -m conformance.engines.iceberg_java.build [--check] [--force] [--version 1.9.2]
 
-Inputs all come from the current Python environment:
+Its inputs come from Maven Central, the way Iceberg's users get them: `pom.xml` beside this file
+names them and `mvn dependency:copy-dependencies -Diceberg.version=<release>` fetches them into
+``<cache>/maven/<release>/`` (Maven's own repository, ``~/.m2``, keeps the downloads):
 
-* ``iceberg-spark-runtime-3.5_2.12-<v>.jar`` from the snowpark-connect-deps-iceberg
-  distribution (Iceberg's Java classes);
-* the Jackson jars (core, databind, annotations, datatype-jsr310) and
-  slf4j-api from pyspark's ``jars/`` directory, and its ``hadoop-client-api`` and
-  ``hadoop-client-runtime`` (at run time, for Iceberg's Parquet writer).
+* ``org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:<release>``: Iceberg's classes, with
+  Jackson, Guava, Avro and Parquet shaded inside;
+* ``org.slf4j:slf4j-api`` and ``org.apache.hadoop:hadoop-client-api`` / ``hadoop-client-runtime``
+  (at run time, for Iceberg's Parquet writer of `column-metrics`).
 
-The Iceberg jar refers to Jackson under ``org.apache.iceberg.shaded.`` but does
-not contain it, so the Jackson jars are relocated into that prefix (see
-relocate.py).  The engine sources (every ``*.java`` file under this directory:
-the main class and ``org/apache/iceberg/ManifestTreeReader.java``) are compiled
-with ``javac`` against both.
+The release is a parameter: ``ICEBERG_JAVA_VERSION`` (or ``--version``), by default the newest of
+`RELEASES`, the release matrix of `make conformance-matrix`. An artifact Maven cannot fetch fails
+the build with Maven's own message, which names it.
 
-Everything is written to ``<cache>/<key>/`` where the cache root defaults to
-``~/.cache/iceberg-conformance/iceberg-java`` (override with the environment
-variable ``ICEBERG_CONFORMANCE_CACHE``) and the key hashes the input jars, the
-Java sources and the relocation code.  A build happens in a temporary sibling
-directory that is renamed into place only after it has been verified, so an
-interrupted build never leaves a half-written cache entry.
+The engine sources (every ``*.java`` file under this directory: the main class and the classes
+under ``org/apache/iceberg/``) are compiled with ``javac`` against those jars, into
+``<cache>/<key>/`` where the cache root defaults to ``~/.cache/iceberg-conformance/iceberg-java``
+(override with ``ICEBERG_CONFORMANCE_CACHE``) and the key hashes the input jars and the Java
+sources. A build happens in a temporary sibling directory that is renamed into place only after it
+has been verified, so an interrupted build never leaves a half-written cache entry.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.metadata
-import importlib.util
 import json
 import os
 import re
@@ -38,13 +35,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
-from . import relocate
 
 HERE = Path(__file__).resolve().parent
 MAIN_CLASS = "IcebergValueEngine"
@@ -55,22 +50,17 @@ BUILD_FORMAT = 1
 JAVA_RELEASE = "11"
 JVM_OPTIONS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"]
 MANIFEST = "build.json"
-RELOCATED_JAR = "jackson-relocated-for-iceberg.jar"
 CLASSES_DIR = "classes"
 
-ICEBERG_DIST = "snowpark-connect-deps-iceberg"
-ICEBERG_PACKAGE = "snowpark_connect_deps_iceberg"
-ICEBERG_JAR_PATTERNS = [
-    r"iceberg-spark-runtime-3\.5_2\.12-(?P<v>[\d.]+)\.jar",
-    r"iceberg-spark-runtime-3\.5_2\.13-(?P<v>[\d.]+)\.jar",
-]
-PYSPARK_DIST = "pyspark"
-JACKSON_JARS = ["jackson-core", "jackson-databind", "jackson-annotations", "jackson-datatype-jsr310"]
+POM = HERE / "pom.xml"
+# The release matrix (`make conformance-matrix`), oldest first; CI judges the newest. The 1.7 line is
+# 1.7.1: Maven Central as served here has no iceberg-spark-runtime-3.5_2.12 jar of 1.7.2.
+RELEASES = ("1.7.1", "1.8.1", "1.9.2", "1.10.2", "1.11.0", "1.12.0")
+VERSION_ENV = "ICEBERG_JAVA_VERSION"
+RUNTIME_JAR = r"iceberg-spark-runtime-3\.5_2\.12-(?P<v>[\d.]+)\.jar"
 SLF4J_JAR = "slf4j-api"
-# Iceberg's Parquet writer (column-metrics) builds a Hadoop Configuration; the runtime jar shades
-# Parquet but not Hadoop, which pyspark ships as these two jars (run time only).
 HADOOP_JARS = ["hadoop-client-api", "hadoop-client-runtime"]
-SHADED_JACKSON = "org/apache/iceberg/shaded/com/fasterxml/jackson/"
+MAVEN_DONE = ".resolved"
 
 Log = Callable[[str], None]
 
@@ -94,76 +84,68 @@ def _stdout_log(message: str) -> None:
 class Inputs:
     iceberg_jar: Path
     iceberg_version: str
-    jackson_jars: tuple[Path, ...]
     slf4j_jar: Path
     hadoop_jars: tuple[Path, ...] = ()
 
 
-def _dist_files(dist_name: str) -> list[Path]:
-    """Absolute paths of the files a distribution installed (from its RECORD)."""
-    try:
-        dist = importlib.metadata.distribution(dist_name)
-    except importlib.metadata.PackageNotFoundError:
-        return []
-    return [Path(dist.locate_file(f)).resolve() for f in (dist.files or [])]
+def release() -> str:
+    """The Iceberg release to build: ``ICEBERG_JAVA_VERSION``, else the newest of the matrix."""
+    return os.environ.get(VERSION_ENV) or RELEASES[-1]
 
 
-def _package_dir(package: str) -> Path | None:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0]).resolve()
+def _maven_dir(version: str) -> Path:
+    return cache_root() / "maven" / version
 
 
-def _candidate_jars(dist_name: str, package: str) -> list[Path]:
-    jars = [p for p in _dist_files(dist_name) if p.suffix == ".jar"]
-    if not jars:  # no RECORD: fall back to the package's directory
-        pkg = _package_dir(package)
-        if pkg is not None:
-            jars = sorted(pkg.rglob("*.jar"))
-    return [p for p in jars if p.is_file()]
-
-
-def locate_inputs() -> Inputs:
-    """Find the input jars in the current Python environment."""
-    iceberg_candidates = _candidate_jars(ICEBERG_DIST, ICEBERG_PACKAGE)
-    if not iceberg_candidates:
+def _resolve(version: str, log: Log) -> Path:
+    """The release's jars, copied out of Maven's repository by `mvn dependency:copy-dependencies`."""
+    out = _maven_dir(version)
+    if (out / MAVEN_DONE).is_file():
+        return out
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise BuildError("'mvn' was not found: Maven fetches Iceberg's jars from Maven Central (apt-get install maven)")
+    log(f"fetching Iceberg {version}'s jars from Maven Central ({POM.name}) into {out}")
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = [
+        mvn,
+        "-q",
+        "-B",
+        "-f",
+        str(POM),
+        "dependency:copy-dependencies",
+        f"-Diceberg.version={version}",
+        "-DexcludeTransitive=true",
+        f"-DoutputDirectory={out}",
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        said = [line for line in (proc.stdout + proc.stderr).splitlines() if "ERROR" in line or "Could not" in line]
         raise BuildError(
-            f"The Python package {ICEBERG_DIST!r} is not installed in this environment "
-            f"({sys.executable}); it provides Iceberg's Java runtime jar. "
-            f"Install it with: {sys.executable} -m pip install {ICEBERG_DIST}"
+            f"Maven could not fetch Iceberg {version}'s jars (exit {proc.returncode}): "
+            + ("\n".join(said[:5]) or (proc.stdout + proc.stderr)[-2000:])
         )
-    iceberg_jar = version = None
-    for pattern in ICEBERG_JAR_PATTERNS:
-        for path in iceberg_candidates:
-            m = re.fullmatch(pattern, path.name)
-            if m:
-                iceberg_jar, version = path, m.group("v")
-                break
-        if iceberg_jar:
-            break
-    if iceberg_jar is None:
-        names = ", ".join(sorted(p.name for p in iceberg_candidates))
-        raise BuildError(f"No iceberg-spark-runtime-3.5 jar in {ICEBERG_DIST} (found: {names})")
+    (out / MAVEN_DONE).write_text(version + "\n")
+    return out
 
-    spark_jars = _candidate_jars(PYSPARK_DIST, "pyspark")
-    if not spark_jars:
-        raise BuildError(
-            f"The Python package 'pyspark' is not installed in this environment ({sys.executable}); "
-            "its jars/ directory provides the Jackson jars Iceberg needs. "
-            f"Install it with: {sys.executable} -m pip install pyspark"
-        )
+
+def locate_inputs(version: str | None = None, log: Log | None = None) -> Inputs:
+    """The input jars of a release (fetched from Maven Central the first time)."""
+    version = version or release()
+    jars = sorted(_resolve(version, log or _stderr_log).glob("*.jar"))
 
     def pick(artifact: str) -> Path:
-        found = sorted(p for p in spark_jars if re.fullmatch(re.escape(artifact) + r"-\d[\w.\-]*\.jar", p.name))
+        found = [p for p in jars if re.fullmatch(re.escape(artifact) + r"-\d[\w.\-]*\.jar", p.name)]
         if not found:
-            raise BuildError(f"pyspark does not ship {artifact}-<version>.jar (looked in its jars/)")
+            raise BuildError(f"{artifact}-<version>.jar is not among the jars Maven fetched ({_maven_dir(version)})")
         return found[-1]
 
+    runtime = [p for p in jars if re.fullmatch(RUNTIME_JAR, p.name)]
+    if not runtime:
+        raise BuildError(f"no iceberg-spark-runtime-3.5_2.12 jar among the jars Maven fetched ({_maven_dir(version)})")
     return Inputs(
-        iceberg_jar=iceberg_jar,
+        iceberg_jar=runtime[0],
         iceberg_version=version,
-        jackson_jars=tuple(pick(a) for a in JACKSON_JARS),
         slf4j_jar=pick(SLF4J_JAR),
         hadoop_jars=tuple(pick(a) for a in HADOOP_JARS),
     )
@@ -249,14 +231,12 @@ def build_key(inputs: Inputs, root: Path | None = None) -> tuple[str, dict[str, 
         "format": BUILD_FORMAT,
         "java-release": JAVA_RELEASE,
         "iceberg-jar": jar(inputs.iceberg_jar),
-        "jackson-jars": [jar(p) for p in inputs.jackson_jars],
         "slf4j-jar": jar(inputs.slf4j_jar),
         "hadoop-jars": [jar(p) for p in inputs.hadoop_jars],
         # Each source by its path, so adding, renaming or editing one changes the key.
         "java-sources-sha256": {
             str(p.relative_to(HERE)): hashlib.sha256(p.read_bytes()).hexdigest() for p in java_sources()
         },
-        "relocate-sha256": hashlib.sha256(Path(relocate.__file__).read_bytes()).hexdigest(),
     }
     if root is not None and memo is not None and memo != before:
         _save_memo(root, memo)
@@ -278,7 +258,6 @@ class Build:
         parts = [
             self.directory / CLASSES_DIR,
             self.inputs.iceberg_jar,
-            self.directory / RELOCATED_JAR,
             self.inputs.slf4j_jar,
             *self.inputs.hadoop_jars,
         ]
@@ -295,34 +274,14 @@ def _is_valid(directory: Path, key: str) -> bool:
         return False
     return (
         manifest.get("key") == key
-        and (directory / RELOCATED_JAR).is_file()
         and (directory / CLASSES_DIR / f"{MAIN_CLASS}.class").is_file()
     )
-
-
-def _check_relocation(inputs: Inputs, relocated_jar: Path) -> int:
-    """Every shaded Jackson class the Iceberg jar refers to must now exist."""
-    with zipfile.ZipFile(relocated_jar) as zf:
-        provided = {n[: -len(".class")] for n in zf.namelist() if n.endswith(".class")}
-    referenced: set[str] = set()
-    with zipfile.ZipFile(inputs.iceberg_jar) as zf:
-        for info in zf.infolist():
-            name = info.filename
-            if name.endswith(".class") and not name.startswith(SHADED_JACKSON):
-                data = zf.read(info)
-                if SHADED_JACKSON.encode() in data:
-                    referenced |= relocate.referenced_classes(data, SHADED_JACKSON)
-    missing = sorted(referenced - provided)
-    if missing:
-        shown = ", ".join(m.replace("/", ".") for m in missing[:10])
-        raise BuildError(f"{len(missing)} Jackson classes the Iceberg jar needs are missing after relocation: {shown}")
-    return len(referenced)
 
 
 def _compile(javac: str, inputs: Inputs, workdir: Path, log: Log) -> None:
     classes = workdir / CLASSES_DIR
     classes.mkdir()
-    classpath = os.pathsep.join(str(p) for p in (inputs.iceberg_jar, workdir / RELOCATED_JAR, inputs.slf4j_jar))
+    classpath = os.pathsep.join(str(p) for p in (inputs.iceberg_jar, inputs.slf4j_jar))
     sources = java_sources()
     cmd = [
         javac,
@@ -369,7 +328,7 @@ def _verify(build: Build, log: Log) -> str:
 
 def ensure_built(force: bool = False, log: Log = _stderr_log) -> Build:
     """Return a valid build, building it first if the cache has none."""
-    inputs = locate_inputs()
+    inputs = locate_inputs(log=log)
     java = _java_tool("java")
     root = cache_root()
     key, description = build_key(inputs, root)
@@ -385,15 +344,6 @@ def ensure_built(force: bool = False, log: Log = _stderr_log) -> Build:
     _remove_stale_work(root)
     workdir = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=root))
     try:
-        log("relocating Jackson: " + ", ".join(p.name for p in inputs.jackson_jars))
-        report = relocate.relocate_jars(
-            [str(p) for p in inputs.jackson_jars],
-            str(workdir / RELOCATED_JAR),
-            [relocate.JACKSON_TO_ICEBERG],
-        )
-        log(f"relocated {report.classes} classes and {report.services} service files")
-        count = _check_relocation(inputs, workdir / RELOCATED_JAR)
-        log(f"all {count} shaded Jackson classes referenced by the Iceberg jar are present")
         _compile(javac, inputs, workdir, log)
         version = _verify(Build(workdir, inputs, java), log)
         manifest = {
@@ -499,7 +449,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--check", action="store_true", help="run a smoke test (the spec's Appendix B hash values)")
     parser.add_argument("--force", action="store_true", help="rebuild even if the cache is valid")
+    parser.add_argument("--version", help=f"the Iceberg release (default: ${VERSION_ENV}, else {RELEASES[-1]})")
     args = parser.parse_args(argv)
+    if args.version:
+        os.environ[VERSION_ENV] = args.version
     started = time.monotonic()
     try:
         build = ensure_built(force=args.force, log=_stdout_log)

@@ -9,12 +9,11 @@ This is the entry point of the writer harness: PySpark drives Iceberg's own Java
 writes data files, manifests and `metadata/vN.metadata.json` under the warehouse, and other
 engines (or the reference) then read those files.
 
-Everything comes from the current Python environment, as for the value engine (see README.md):
-Spark from `pyspark`, Iceberg 1.10's `iceberg-spark-runtime-3.5_2.12` jar from
-`snowpark-connect-deps-iceberg`, and the Jackson jars relocated into Iceberg's shaded package,
-built and cached by `build.ensure_built()` (the runtime jar refers to that package but does not
-contain it). Both jars go on the classpath through `spark.jars`; nothing is downloaded (no
-`spark.jars.packages`). A JDK 11 or newer must be on `JAVA_HOME` or `PATH`.
+Spark comes from `pyspark`; Iceberg's `iceberg-spark-runtime-3.5_2.12` jar from Maven Central, the
+release the value engine is built with (`build.locate_inputs()`: `ICEBERG_JAVA_VERSION`, else the
+newest of `build.RELEASES`), fetched once by Maven into the build cache. The jar goes on the
+classpath through `spark.jars` (Spark itself downloads nothing: no `spark.jars.packages`). A JDK 11
+or newer must be on `JAVA_HOME` or `PATH`.
 
 The session:
 
@@ -91,9 +90,8 @@ def missing_requirement() -> str | None:
 
 
 def spark_jars() -> list[Path]:
-    """The jars Iceberg needs in Spark: the runtime jar and the relocated Jackson jar (built if needed)."""
-    built = build.ensure_built()
-    return [built.inputs.iceberg_jar, built.directory / build.RELOCATED_JAR]
+    """The jar Iceberg needs in Spark: its runtime jar, fetched from Maven Central if needed."""
+    return [build.locate_inputs().iceberg_jar]
 
 
 def _log_config() -> Path:

@@ -61,7 +61,7 @@ public final class ContentFileOps {
       PartitionSpec spec = PartitionSpecParser.fromJson(schema, s);
       specs.put(spec.specId(), spec);
     }
-    ContentFile<?> file = ContentFileParser.fromJson(PlanningOps.required(c, "json"), specs);
+    ContentFile<?> file = Compat.contentFileFromJson(PlanningOps.required(c, "json"), specs);
     return parsed(file, specs.get(file.specId()));
   }
 

@@ -139,11 +139,11 @@ public final class DeletePlanner {
     String format = f.path("file_format").asText("parquet");
     builder.withFormat(FileFormat.fromString(format));
     if (f.hasNonNull("referenced_data_file")) {
-      builder.withReferencedDataFile(f.get("referenced_data_file").asText());
+      Compat.withReferencedDataFile(builder, f.get("referenced_data_file").asText());
     }
-    if (FileFormat.fromString(format) == FileFormat.PUFFIN) {
+    if ("puffin".equalsIgnoreCase(format)) {
       // A DV's blob location; the planner does not read it.
-      builder.withContentOffset(4L).withContentSizeInBytes(1L);
+      Compat.withDvBlob(builder, 4L, 1L);
     }
 
     // file_path column bounds (field 2147483546), as a position delete writer records them.

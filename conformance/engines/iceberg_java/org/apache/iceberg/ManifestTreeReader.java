@@ -69,7 +69,7 @@ public final class ManifestTreeReader {
       m.put("sequence_number", manifest.sequenceNumber());
       m.put("min_sequence_number", manifest.minSequenceNumber());
       m.put("added_snapshot_id", manifest.snapshotId());
-      m.put("first_row_id", manifest.firstRowId());
+      m.put("first_row_id", Compat.optionalLong(manifest, "firstRowId"));
       // A data reader refuses a delete manifest and the other way round.
       if (manifest.content() == ManifestContent.DATA) {
         try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
@@ -101,7 +101,7 @@ public final class ManifestTreeReader {
         e.put("snapshot_id", entry.snapshotId());
         e.put("sequence_number", entry.dataSequenceNumber());
         e.put("file_sequence_number", entry.fileSequenceNumber());
-        e.put("first_row_id", file.firstRowId());
+        e.put("first_row_id", Compat.optionalLong(file, "firstRowId"));
       }
     }
   }

@@ -36,10 +36,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
-import org.apache.iceberg.data.GenericDataUtil;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -204,8 +202,7 @@ public final class PlanningOps {
             : new GenericPartitionFieldSummary(containsNull, nan.asBoolean(), low, high));
       }
     }
-    ManifestFile manifest = new GenericManifestFile("file:/m.avro", 1L, spec.specId(), ManifestContent.DATA, 1L, 1L, 1L,
-        summaries, null, 1, 1L, 0, 0L, 0, 0L, null);
+    ManifestFile manifest = Compat.dataManifest(spec.specId(), summaries);
     Expression predicate = expression(required(c, "predicate"), schema.asStruct());
     return ManifestEvaluator.forPartitionFilter(predicate, spec, true).eval(manifest);
   }
@@ -304,16 +301,14 @@ public final class PlanningOps {
     for (JsonNode v : required(c, "values")) {
       GenericRecord record = GenericRecord.create(schema);
       Object internal = v == null || v.isNull() ? null : decode.apply(type, v);
-      record.set(0, internal == null ? null : GenericDataUtil.internalToGeneric(type, internal));
+      record.set(0, internal == null ? null : Compat.internalToGeneric(type, internal));
       records.add(record);
     }
 
     File file = File.createTempFile("column-metrics-", ".parquet");
     Metrics metrics;
     try {
-      FileAppender<Record> appender = Parquet.write(Files.localOutput(file))
-          .schema(schema)
-          .createWriterFunc(GenericParquetWriter::create)
+      FileAppender<Record> appender = Compat.genericWriter(Parquet.write(Files.localOutput(file)).schema(schema), schema)
           .metricsConfig(metricsConfig)
           .overwrite()
           .build();
