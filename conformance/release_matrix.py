@@ -33,7 +33,11 @@ from typing import Any
 from conformance import known
 from conformance.findings import VIOLATIONS, kind_of
 
-JUDGING = ("conformance/test_value_vectors.py", "conformance/test_random_values.py", "conformance/test_random_planning.py")
+JUDGING = (
+    "conformance/test_value_vectors.py",
+    "conformance/test_random_values.py",
+    "conformance/test_random_planning.py",
+)
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -132,9 +136,7 @@ The vectors and the judge are the same for every release.</p>
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance.release_matrix", description=__doc__.split("\n\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m conformance.release_matrix", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="iceberg-java", choices=sorted(MATRICES))
     parser.add_argument("--releases", nargs="+", help="the releases to judge (default: the engine's matrix)")
     parser.add_argument("--out", type=Path, default=Path("reports/matrix"), help="where the reports go")

@@ -75,9 +75,7 @@ class Recipe:
 
 
 RECIPES = {
-    "iceberg-go": Recipe(
-        "iceberg-go", "iceberg_go", "go", ("go", "version"), "iceberg-go-engine", "go.sum"
-    ),
+    "iceberg-go": Recipe("iceberg-go", "iceberg_go", "go", ("go", "version"), "iceberg-go-engine", "go.sum"),
     "iceberg-rust": Recipe(
         "iceberg-rust", "iceberg_rust", "cargo", ("rustc", "--version"), "iceberg-rust-engine", "Cargo.lock"
     ),
@@ -103,8 +101,7 @@ def build_key(recipe: Recipe) -> str:
 def _toolchain_version(recipe: Recipe) -> str:
     if shutil.which(recipe.tool) is None:
         raise EngineUnavailable(
-            f"{recipe.engine}: {recipe.tool} is not installed (it builds {recipe.directory}, "
-            f"see its README.md)"
+            f"{recipe.engine}: {recipe.tool} is not installed (it builds {recipe.directory}, see its README.md)"
         )
     done = subprocess.run(recipe.version_command, capture_output=True, text=True, check=False)
     return done.stdout.strip()

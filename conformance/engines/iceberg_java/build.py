@@ -272,10 +272,7 @@ def _is_valid(directory: Path, key: str) -> bool:
         manifest = json.loads((directory / MANIFEST).read_text())
     except (OSError, ValueError):
         return False
-    return (
-        manifest.get("key") == key
-        and (directory / CLASSES_DIR / f"{MAIN_CLASS}.class").is_file()
-    )
+    return manifest.get("key") == key and (directory / CLASSES_DIR / f"{MAIN_CLASS}.class").is_file()
 
 
 def _compile(javac: str, inputs: Inputs, workdir: Path, log: Log) -> None:
