@@ -11,7 +11,7 @@ SHELL  := /bin/bash
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest tests/ $(PYTEST_ARGS)
 
-conformance: $(VENV)/.engine-deps native-engines
+conformance: $(VENV)/.engine-deps $(SPARK4_VENV)/.deps native-engines
 	$(BIN)/python -m pytest conformance/ --compliance-report reports $(PYTEST_ARGS)
 
 # ruff's lint rules and its formatter over the whole code base (configured in pyproject.toml).
@@ -97,6 +97,14 @@ conformance-matrix: $(VENV)/.test-deps
 # fetched fails here, with the build's own message naming it.
 native-engines: $(VENV)/.test-deps
 	$(BIN)/python -m conformance.engines.native_programs
+
+# PySpark 4 for the iceberg-spark4 engine, in an environment of its own (one process holds one PySpark).
+SPARK4_VENV ?= .venv-spark4
+$(SPARK4_VENV)/.deps: pyproject.toml
+	@echo "installing PySpark 4.1.4 and the project into $(SPARK4_VENV) (the iceberg-spark4 engine)"
+	$(PYTHON) -m venv $(SPARK4_VENV)
+	set -o pipefail; $(SPARK4_VENV)/bin/python -m pip install --progress-bar off --disable-pip-version-check -e . pyspark==4.1.4 | { $(SHOW_NEW); }
+	touch $@
 
 # A deep fuzzing campaign of every parser family (tests/fuzz/README.md); FUZZ_ARGS e.g. --inputs 1000 --families scan
 FUZZ_ARGS ?= --inputs 100000 --families all

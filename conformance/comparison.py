@@ -58,7 +58,42 @@ def equal_by_meaning(case: dict[str, Any], want: Any, got: Any, revision: str) -
         return equal
     if op == "read-table":  # rows in any order
         return want["columns"] == got["columns"] and sorted_rows(want["rows"]) == sorted_rows(got["rows"])
+    if op in SCHEMA_OUTPUTS:
+        return type(want) is type(got) and schemas_by_meaning(want) == schemas_by_meaning(got)
     return type(want) is type(got) and want == got
+
+
+# Ops whose outputs hold schemas (Appendix C's schema JSON) among other fields.
+SCHEMA_OUTPUTS = frozenset({"parse-schema", "read-table-metadata", "read-view-metadata"})
+FIELD_KEYS = frozenset({"id", "name", "required", "type"})
+DEFAULTS = ("initial-default", "write-default")
+
+
+def schemas_by_meaning(obj: Any) -> Any:
+    """A JSON output with every schema field in one spelling of its meaning: a type string as its
+    parsed type prints it (Appendix C gives `"decimal(9,2)"` and `"decimal(9, 2)"` alike), and a
+    default of an optional field that is null left out ("If either default is not set for an
+    optional field, then the default value is null")."""
+    if isinstance(obj, list):
+        return [schemas_by_meaning(v) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    typed = ("type", "element", "key", "value")
+    out = {k: _type_string(v) if k in typed else schemas_by_meaning(v) for k, v in obj.items()}
+    if FIELD_KEYS <= obj.keys() and obj.get("required") is False:
+        for key in DEFAULTS:
+            if key in out and out[key] is None:
+                del out[key]
+    return out
+
+
+def _type_string(value: Any) -> Any:
+    if not isinstance(value, str):
+        return schemas_by_meaning(value)
+    try:
+        return str(parse_type(value))
+    except (SpecError, ValueError, TypeError):
+        return value
 
 
 def sorted_rows(rows: list[dict]) -> list[str]:

@@ -51,6 +51,7 @@ from spec_impl.vectors.random_cases import PLANNING_OPS, reference_rule
 from conformance.conftest import RUNNER
 from conformance.engines.base import EngineAnswer
 from conformance import known as known_entries
+from conformance.vectors import load_families
 from conformance import random_findings
 from conformance.random_findings import adopt_hint, finding
 from conformance.judge import ERRORED, FAIL, KNOWN, REJECTED, REJECTED_OTHER_RULE, UNSUPPORTED, judge
@@ -236,6 +237,31 @@ def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:
                 "PyIceberg binds an infinite literal on a float column as below-min / above-max "
                 "(expression.evaluate/float-*-infinity-*)"
             )
+    if op == "project-predicate":
+        return _recorded_projection(engine, inp)
+    return None
+
+
+def _transform_kind(transform: str) -> str:
+    return transform.split("[", 1)[0]
+
+
+def _recorded_projection(engine: str, inp: dict) -> str | None:
+    """A recorded violation of a projection vector case of the same transform and source type,
+    inclusive or strict (the engine's ledger or a project's expectations): the random input
+    reproduces it."""
+    kinds = {_transform_kind(f["transform"]) for f in inp["spec"]}
+    source = _column_type(inp)
+    for family in load_families().values():
+        for c in family:
+            if c["op"] != "project-predicate":
+                continue
+            their_kinds = {_transform_kind(f["transform"]) for f in c["input"]["spec"]}
+            if their_kinds != kinds or _column_type(c["input"]) != source:
+                continue
+            entry = known_entries.entry_for(engine, c)
+            if entry is not None and entry.level == "violation":
+                return f"the violation recorded for {c['id']}: {entry.reason or entry.observed}"
     return None
 
 
@@ -283,9 +309,13 @@ def judge_batch(
                 message = f"{verdict.outcome} where the reference rejects under {rule}: {verdict.message}"
                 out.problems.append(f"  {inp}: {message}")
                 out.found.append((inp, a, verdict.outcome, message, None))
-        elif not a.ok:
-            out.problems.append(f"  {inp}: raised {a.error}")
-            out.found.append((inp, a, ERRORED, f"raised {a.error}", None))
+        elif not a.ok:  # an error where the spec defines an answer: known where a vector case records it
+            reason = known(engine, op, inp, expr)
+            if reason:
+                out.known.append(reason)
+            else:
+                out.problems.append(f"  {inp}: raised {a.error}")
+            out.found.append((inp, a, ERRORED, f"raised {a.error}", reason))
         elif broken(op, inp, truth, a.output):
             reason = known(engine, op, inp, expr)
             message = f"answered {a.output}, rows match: {truth}"

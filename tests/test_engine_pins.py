@@ -49,6 +49,10 @@ def test_each_pin_is_the_version_the_suite_installs(engine):
     elif kind == "cargo":  # the native Rust engine's Cargo.lock
         lock = (REPO_ROOT / "conformance/engines/iceberg_rust/Cargo.lock").read_text(encoding="utf-8")
         assert f'name = "{name}"\nversion = "{pin["version"]}"' in lock, engine
+    elif name == "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13":
+        from conformance.engines.iceberg_spark4.adapter import RUNTIME
+
+        assert (kind, RUNTIME) == ("maven", f"{name}:{pin['version']}"), engine
     else:
         assert (kind, name) == ("maven", "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12"), pin
         from conformance.engines.iceberg_java import build

@@ -24,6 +24,8 @@ BUILTIN: dict[str, str] = {
     "iceberg-rust": "conformance.engines.native_programs:IcebergRustEngine",
     # Iceberg Java reading whole tables through Spark; its session starts only while it answers a batch.
     "iceberg-spark": "conformance.engines.iceberg_spark.adapter:IcebergSparkEngine",
+    # Iceberg 1.12 through Spark 4.1, a protocol program in an environment of its own (.venv-spark4).
+    "iceberg-spark4": "conformance.engines.iceberg_spark4.adapter:IcebergSpark4Engine",
 }
 DEFAULT = tuple(BUILTIN)
 

@@ -153,9 +153,10 @@ class SparkTable(Writer):
 
     def equality_delete(self, columns: list[str], groups: list[list[dict]], types: dict[str, str]) -> None:
         """One commit (a row delta) of equality delete files on `columns`, written by Iceberg Java's
-        generic writer: one file per group of rows (model form, by name), in the partition Iceberg
-        computes for the group's first row, holding each row's values of `columns` as Iceberg's
-        generic reader returns them (so every value reaches the file in Iceberg Java's own form)."""
+        generic writer factory (`GenericFileWriterFactory`): one file per group of rows (model
+        form, by name), in the partition Iceberg computes for the group's first row, holding each
+        row's values of `columns` as Iceberg's generic reader returns them (so every value reaches
+        the file in Iceberg Java's own form)."""
         jvm, gateway = self.spark._jvm, self.spark.sparkContext._gateway
         iceberg = jvm.org.apache.iceberg
         table = iceberg.spark.Spark3Util.loadIcebergTable(self.spark._jsparkSession, self.ident)
@@ -165,9 +166,15 @@ class SparkTable(Writer):
         field_ids = gateway.new_array(jvm.int, len(columns))
         for k, name in enumerate(columns):
             field_ids[k] = schema.findField(name).fieldId()
-        factory = iceberg.data.GenericAppenderFactory(schema, spec, field_ids, delete_schema, None)
-        delta = table.newRowDelta()
         file_format = _delete_format(iceberg, table.properties())
+        factory = (
+            getattr(iceberg.data, "GenericFileWriterFactory$Builder")(table)
+            .deleteFileFormat(file_format)
+            .equalityFieldIds(field_ids)
+            .equalityDeleteRowSchema(delete_schema)
+            .build()
+        )
+        delta = table.newRowDelta()
         for n, rows in enumerate(groups):
             key = iceberg.PartitionKey(spec, schema)
             key.partition(
@@ -182,7 +189,7 @@ class SparkTable(Writer):
                 else table.locationProvider().newDataLocation(spec, key, name)
             )
             output = iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location))
-            writer = factory.newEqDeleteWriter(output, file_format, key)
+            writer = factory.newEqualityDeleteWriter(output, spec, key)
             try:
                 for row in rows:  # the row's delete columns as a record of exactly `delete_schema`
                     writer.write(self._first(table, self._matching(row, columns, types), columns))

@@ -5,7 +5,8 @@ In order, the first that applies:
 1. an input form that puts the case under an open question, recognised from its input alone
    (`spec_impl.obligations.input_forms`: a decimal at another scale than its type's, a date beyond
    years 0000 to 9999, a NaN other than the canonical one, a pruning answer that hinges on the
-   sign of a zero, ...), so that a random test's case of the same input is judged alike;
+   sign of a zero, ...), or under an allowance (a JSON time without seconds, which a reader may
+   refuse), so that a random test's case of the same input is judged alike;
    then a decision recorded for the case (`decisions.json`: the triage of engine differences
    against the spec texts, each with its quote), which never covers a case an input form does;
 2. the rule's level where the rule itself is a reading or an allowance (`RULE_LEVELS`);
@@ -37,7 +38,7 @@ from spec_impl.obligations.levels import (
     READING,
     STRICT,
 )
-from spec_impl.obligations.input_forms import question_of
+from spec_impl.obligations.input_forms import allowance_of, question_of
 from spec_impl.obligations.questions import question
 
 READER, VALIDATOR, WRITER, COMPUTATION = "reader", "validator", "writer", "computation"
@@ -188,6 +189,10 @@ def obligation_for(case: dict[str, Any]) -> dict[str, Any]:
     form_question = question_of(case)
     if form_question is not None:
         return _reading(case, form_question)
+    form_allowance = allowance_of(case)
+    if form_allowance is not None:
+        allowance_id, citation = form_allowance
+        return _allowed(case, allowance_id, citation=citation)
     decided = decisions().get(case["id"])
     if decided is not None:
         return _decided(case, decided)

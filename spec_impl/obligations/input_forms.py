@@ -172,3 +172,37 @@ FORMS: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
 def question_of(case: dict[str, Any]) -> str | None:
     """The open question the case's input form puts it under, if any."""
     return next((question for question, recognises in FORMS if recognises(case)), None)
+
+
+def time_without_seconds(case: dict[str, Any]) -> bool:
+    """A JSON time or timestamp read from ISO-8601's reduced form without seconds (`22:31`):
+    Appendix D stores times "with microsecond precision", so a writer never writes it; a reader
+    may read it (the reference does) or refuse it, and what it reads must be right."""
+    from spec_impl.temporal import TIME_RE, TIMESTAMP_RE
+
+    t, text = case["input"].get("type"), case["input"].get("json")
+    if case["op"] != "from-json" or not isinstance(text, str) or not isinstance(t, str) or not _answered(case):
+        return False
+    if t not in TEMPORAL_TYPES | {"time"} or t == "date":
+        return False
+    m = (TIME_RE if t == "time" else TIMESTAMP_RE).fullmatch(text)
+    return m is not None and m["second"] is None
+
+
+# (allowance, the sentence it rests on, recognizer): inputs where the spec lets an engine refuse
+ALLOWED_FORMS: tuple[tuple[str, dict[str, str], Callable[[dict[str, Any]], bool]], ...] = (
+    (
+        "reader.may-reject",
+        {
+            "document": "000_60deb644de29d3e6.txt",
+            "section": "Appendix D: JSON single-value serialization",
+            "quote": 'time JSON string "22:31:08.123456" Stores ISO-8601 standard time with microsecond precision',
+        },
+        time_without_seconds,
+    ),
+)
+
+
+def allowance_of(case: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
+    """The allowance (and its sentence) the case's input form puts it under, if any."""
+    return next(((a, cited) for a, cited, recognises in ALLOWED_FORMS if recognises(case)), None)

@@ -92,8 +92,8 @@ def same_value(t: IcebergType | str, a: Any, b: Any) -> bool:
         return a is None and b is None
     if name in _FLOAT_FORMATS:
         return isinstance(b, float) and float_bits(name, a) == float_bits(name, b)
-    if isinstance(t, StructType):
-        return a.keys() == b.keys() and all(same_value(t.field(k).type, a[k], b[k]) for k in a)
+    if isinstance(t, StructType):  # a field left out is a null field: the struct value is the same
+        return all(same_value(t.field(k).type, a.get(k), b.get(k)) for k in a.keys() | b.keys())
     if isinstance(t, ListType):
         return len(a) == len(b) and all(same_value(t.element, x, y) for x, y in zip(a, b))
     if isinstance(t, MapType):

@@ -42,11 +42,13 @@ func parseType(raw any) (iceberg.Type, error) {
 	return nf.Type, nil
 }
 
-// typeJSON prints a type the way iceberg-go writes it in a schema field.
+// typeJSON prints a type the way iceberg-go writes it in a schema field. Where iceberg-go's
+// writer fails on a type its parser accepted (a geo type whose CRS is inline JSON: the quotes
+// inside are not escaped), the type's own String() is the printed form.
 func typeJSON(t iceberg.Type) (any, error) {
 	b, err := json.Marshal(iceberg.NestedField{ID: 1, Name: "v", Type: t})
 	if err != nil {
-		return nil, err
+		return t.String(), nil
 	}
 	var out map[string]any
 	dec := json.NewDecoder(strings.NewReader(string(b)))

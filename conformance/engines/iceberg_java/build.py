@@ -129,6 +129,26 @@ def _resolve(version: str, log: Log) -> Path:
     return out
 
 
+def maven_artifact(coordinate: str, log: Log = _stderr_log) -> Path:
+    """One jar (`group:artifact:version`) from Maven Central, copied into `<cache>/maven/jars/`."""
+    group, artifact, version = coordinate.split(":")
+    out = cache_root() / "maven" / "jars"
+    jar = out / f"{artifact}-{version}.jar"
+    if jar.is_file():
+        return jar
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise BuildError(f"'mvn' was not found: Maven fetches {coordinate} from Maven Central (apt-get install maven)")
+    log(f"fetching {coordinate} from Maven Central into {out}")
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = [mvn, "-q", "-B", "dependency:copy", f"-Dartifact={coordinate}", f"-DoutputDirectory={out}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=out)
+    if proc.returncode != 0 or not jar.is_file():
+        said = [line for line in (proc.stdout + proc.stderr).splitlines() if "ERROR" in line or "Could not" in line]
+        raise BuildError(f"Maven could not fetch {coordinate} (exit {proc.returncode}): " + "\n".join(said[:3]))
+    return jar
+
+
 def locate_inputs(version: str | None = None, log: Log | None = None) -> Inputs:
     """The input jars of a release (fetched from Maven Central the first time)."""
     version = version or release()

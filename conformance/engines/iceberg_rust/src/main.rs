@@ -38,8 +38,10 @@ fn answer_raw(raw: &RawValue) -> Value {
             let id = serde_json::from_str::<Header>(raw.get())
                 .map(|h| h.id)
                 .unwrap_or(Value::Null);
-            json!({"id": id, "status": "error",
-                   "error": format!("the adapter cannot read the case as serde_json values (a number beyond the f64 range?): {e}")})
+            // The crate takes JSON numbers as serde_json values (f64 or 64-bit integers): a number
+            // beyond those never reaches it, so the case is not judged rather than failed.
+            json!({"id": id, "status": "unsupported",
+                   "reason": format!("the adapter cannot hand this case to the crate as serde_json values (a number beyond the f64 and 64-bit integer ranges): {e}")})
         }
     }
 }
