@@ -34,7 +34,7 @@ _VOLATILE = re.compile(
             r"@[0-9a-f]{5,}\b",  # Java object addresses
             r"\bo\d+(?=\.)",  # py4j's object ids (`calling o536.getResult`), new in every session
             # Spark's stage, task and TID numbers, which count a session's jobs
-            r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+",
+            r"(?<=stage )\d+\.\d+|(?<=task )\d+\.\d+|(?<=TID )\d+|(?<=Task )\d+(?= in stage)",
             r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",  # random UUIDs in file names
         ]
     )
