@@ -46,12 +46,13 @@ writer-deep: $(VENV)/.engine-deps
 # Every benchmark, its figures written to $(BENCH_OUT) (the published figures under
 # benchmarks/results/ change only when a script is run by hand without an output option).
 BENCH_OUT ?= reports/bench
-bench: $(VENV)/.engine-deps
+bench: $(VENV)/.engine-deps native-engines
 	@echo "installing the bench extra (matplotlib)"
 	set -o pipefail; $(PIP_INSTALL) -e '.[test,engines,bench]' | { $(SHOW_NEW); }
 	mkdir -p $(BENCH_OUT)
 	$(BIN)/python benchmarks/bench_bucket.py --json $(BENCH_OUT)/bench_bucket.json
 	$(BIN)/python benchmarks/bench_planning.py --json $(BENCH_OUT)/bench_planning.json
+	$(BIN)/python benchmarks/bench_engines.py --json $(BENCH_OUT)/bench_engines.json  # about 5 minutes (each engine judged twice)
 	$(BIN)/python benchmarks/bench_scale.py --json $(BENCH_OUT)/bench_scale.json --png $(BENCH_OUT)/bench_scale.png  # about 17 minutes (Spark for the audit)
 	$(BIN)/python benchmarks/v4_bitvector_sizes.py --json $(BENCH_OUT)/v4_bitvector_sizes.json --png $(BENCH_OUT)/v4_bitvector_sizes.png
 	$(BIN)/python benchmarks/v4_write_amplification.py --json $(BENCH_OUT)/v4_write_amplification.json --png $(BENCH_OUT)/v4_write_amplification.png --growth-png $(BENCH_OUT)/v4_write_amplification_root_growth.png  # about 6 minutes
