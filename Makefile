@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
+SPARK4_VENV ?= .venv-spark4
 SHELL  := /bin/bash
 
 .PHONY: test conformance conformance-matrix native-engines lint vectors check-vectors capture-tables bench clean fuzz writer-deep
@@ -100,7 +101,6 @@ native-engines: $(VENV)/.test-deps
 	$(BIN)/python -m conformance.engines.native_programs
 
 # PySpark 4 for the iceberg-spark4 engine, in an environment of its own (one process holds one PySpark).
-SPARK4_VENV ?= .venv-spark4
 $(SPARK4_VENV)/.deps: pyproject.toml
 	@echo "installing PySpark 4.1.4 and the project into $(SPARK4_VENV) (the iceberg-spark4 engine)"
 	$(PYTHON) -m venv $(SPARK4_VENV)
