@@ -47,35 +47,27 @@ fn schema(s: &Value) -> Value {
     s
 }
 
-fn spec(s: &Value) -> Value {
-    let fields: Vec<Value> = s
-        .get("fields")
+/// Each of the document's `fields`, in the normalized form `field` gives it.
+fn fields_of(s: &Value, field: impl Fn(&Value) -> Value) -> Vec<Value> {
+    s.get("fields")
         .and_then(Value::as_array)
-        .map(|fs| {
-            fs.iter()
-                .map(|f| {
-                    json!({"source-ids": source_ids(f), "field-id": get(f, "field-id"),
-                           "name": get(f, "name"), "transform": get(f, "transform")})
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .map(|fs| fs.iter().map(&field).collect())
+        .unwrap_or_default()
+}
+
+fn spec(s: &Value) -> Value {
+    let fields = fields_of(s, |f| {
+        json!({"source-ids": source_ids(f), "field-id": get(f, "field-id"),
+               "name": get(f, "name"), "transform": get(f, "transform")})
+    });
     json!({"spec-id": get(s, "spec-id"), "fields": fields})
 }
 
 fn sort_order(s: &Value) -> Value {
-    let fields: Vec<Value> = s
-        .get("fields")
-        .and_then(Value::as_array)
-        .map(|fs| {
-            fs.iter()
-                .map(|f| {
-                    json!({"source-ids": source_ids(f), "transform": get(f, "transform"),
-                           "direction": get(f, "direction"), "null-order": get(f, "null-order")})
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let fields = fields_of(s, |f| {
+        json!({"source-ids": source_ids(f), "transform": get(f, "transform"),
+               "direction": get(f, "direction"), "null-order": get(f, "null-order")})
+    });
     json!({"order-id": get(s, "order-id"), "fields": fields})
 }
 
