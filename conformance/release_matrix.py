@@ -67,9 +67,9 @@ def judge_release(engine: str, release: str, out: Path, progress=print) -> Path:
     return report / "compliance.json"
 
 
-def cause_of(engine: str, case: dict[str, Any]) -> str:
+def cause_of(engine: str, case: dict[str, Any], ledger: dict[tuple[str, str], known.Discrepancy]) -> str:
     """The cause a violation belongs to across releases: its case's ledger entry, else rule and kind."""
-    entry = known.builtin().get((engine, case["id"]))
+    entry = ledger.get((engine, case["id"]))
     if entry is not None:
         return entry.decided_by
     return f"{case.get('rule') or case['id'].split('/')[0]} · {kind_of(case)} (not recorded at the newest release)"
@@ -79,11 +79,12 @@ def release_view(engine: str, reports: dict[str, dict[str, Any]]) -> dict[str, A
     """For each cause, the releases that show it and its cases there; the releases' versions."""
     causes: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     versions = {}
+    ledger = known.builtin()
     for release, doc in reports.items():
         versions[release] = doc.get("engines", {}).get(engine, {}).get("version")
         for case in doc["cases"]:
             if case["engine"] == engine and case["outcome"] in VIOLATIONS:
-                causes[cause_of(engine, case)][release].append(case["id"])
+                causes[cause_of(engine, case, ledger)][release].append(case["id"])
     releases = list(reports)
     rows = [
         {

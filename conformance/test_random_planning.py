@@ -29,6 +29,7 @@ too, are written to `random-findings.json` for adoption as vectors (`conformance
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import warnings
 from typing import Any
@@ -250,19 +251,24 @@ def _recorded_projection(engine: str, inp: dict) -> str | None:
     """A recorded violation of a projection vector case of the same transform and source type,
     inclusive or strict (the engine's ledger or a project's expectations): the random input
     reproduces it."""
-    kinds = {_transform_kind(f["transform"]) for f in inp["spec"]}
-    source = _column_type(inp)
+    kinds = frozenset(_transform_kind(f["transform"]) for f in inp["spec"])
+    return _recorded_projections(engine).get((kinds, _column_type(inp)))
+
+
+@functools.cache
+def _recorded_projections(engine: str) -> dict[tuple[frozenset[str], str], str]:
+    """(transform kinds, source type) -> the violation recorded for a projection vector case."""
+    out: dict[tuple[frozenset[str], str], str] = {}
     for family in load_families().values():
         for c in family:
             if c["op"] != "project-predicate":
                 continue
-            their_kinds = {_transform_kind(f["transform"]) for f in c["input"]["spec"]}
-            if their_kinds != kinds or _column_type(c["input"]) != source:
-                continue
             entry = known_entries.entry_for(engine, c)
             if entry is not None and entry.level == "violation":
-                return f"the violation recorded for {c['id']}: {entry.reason or entry.observed}"
-    return None
+                kinds = frozenset(_transform_kind(f["transform"]) for f in c["input"]["spec"])
+                key = (kinds, _column_type(c["input"]))
+                out.setdefault(key, f"the violation recorded for {c['id']}: {entry.reason or entry.observed}")
+    return out
 
 
 def _column_type(inp: dict) -> str:

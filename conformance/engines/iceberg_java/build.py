@@ -102,31 +102,32 @@ def _resolve(version: str, log: Log) -> Path:
     out = _maven_dir(version)
     if (out / MAVEN_DONE).is_file():
         return out
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise BuildError("'mvn' was not found: Maven fetches Iceberg's jars from Maven Central (apt-get install maven)")
     log(f"fetching Iceberg {version}'s jars from Maven Central ({POM.name}) into {out}")
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [
-        mvn,
-        "-q",
-        "-B",
-        "-f",
-        str(POM),
-        "dependency:copy-dependencies",
-        f"-Diceberg.version={version}",
-        "-DexcludeTransitive=true",
-        f"-DoutputDirectory={out}",
-    ]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        said = [line for line in (proc.stdout + proc.stderr).splitlines() if "ERROR" in line or "Could not" in line]
-        raise BuildError(
-            f"Maven could not fetch Iceberg {version}'s jars (exit {proc.returncode}): "
-            + ("\n".join(said[:5]) or (proc.stdout + proc.stderr)[-2000:])
-        )
+    _maven(
+        ["-f", str(POM), "dependency:copy-dependencies", f"-Diceberg.version={version}", "-DexcludeTransitive=true"],
+        out,
+        f"Iceberg {version}'s jars",
+    )
     (out / MAVEN_DONE).write_text(version + "\n")
     return out
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _maven(goal: list[str], out: Path, what: str) -> None:
+    """Run one Maven goal that copies artifacts into `out`; a failure is a BuildError with Maven's
+    own lines, which name the artifact it could not fetch."""
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise BuildError(f"'mvn' was not found: Maven fetches {what} from Maven Central (apt-get install maven)")
+    proc = subprocess.run([mvn, "-q", "-B", *goal, f"-DoutputDirectory={out}"], capture_output=True, text=True, cwd=out)
+    if proc.returncode != 0:
+        said = _ANSI.sub("", proc.stdout + proc.stderr)
+        lines = [line for line in said.splitlines() if "ERROR" in line or "Could not" in line]
+        shown = "\n".join(lines[:5]) or said[-2000:]
+        raise BuildError(f"Maven could not fetch {what} (exit {proc.returncode}): {shown}")
 
 
 def maven_artifact(coordinate: str, log: Log = _stderr_log) -> Path:
@@ -136,16 +137,11 @@ def maven_artifact(coordinate: str, log: Log = _stderr_log) -> Path:
     jar = out / f"{artifact}-{version}.jar"
     if jar.is_file():
         return jar
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise BuildError(f"'mvn' was not found: Maven fetches {coordinate} from Maven Central (apt-get install maven)")
     log(f"fetching {coordinate} from Maven Central into {out}")
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [mvn, "-q", "-B", "dependency:copy", f"-Dartifact={coordinate}", f"-DoutputDirectory={out}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=out)
-    if proc.returncode != 0 or not jar.is_file():
-        said = [line for line in (proc.stdout + proc.stderr).splitlines() if "ERROR" in line or "Could not" in line]
-        raise BuildError(f"Maven could not fetch {coordinate} (exit {proc.returncode}): " + "\n".join(said[:3]))
+    _maven(["dependency:copy", f"-Dartifact={coordinate}"], out, coordinate)
+    if not jar.is_file():
+        raise BuildError(f"Maven copied no {jar.name} into {out}")
     return jar
 
 
