@@ -122,6 +122,7 @@ ROLES: dict[str, str] = {
             "plan-manifest",
             "project-predicate",
             "plan-deletes",
+            "apply-equality-deletes",
             "expire-snapshots",
             "sort-values",
             "partition-type",

@@ -14,6 +14,8 @@ projection, pruning), computed by the reference (see ops.py for values).
   violations
 - check-position-deletes: input keys: rows ([file_path, pos] pairs), row-counts ({path: n}), and for a file with a row
   column row ({"field", "values"}) and schema; output: sorted rule ids of the violations
+- apply-equality-deletes: input keys: schema, equality-ids (field ids), delete-rows, rows (rows by column name);
+  output: the positions of the rows no delete row removes
 - evaluate-predicate: input keys: schema, predicate, rows; output: the predicate's truth on each row
 - project-predicate: input keys: schema, spec, predicate, mode, rows; output: for each row, the truth of the projected
   predicate on the row's partition tuple (a field of an unknown transform has no value: the projection never names it)
@@ -44,7 +46,7 @@ from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, manifest_spec, predicates as P, projection
-from spec_impl.deletes import position_files, row_column
+from spec_impl.deletes import apply, position_files, row_column
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
@@ -308,6 +310,21 @@ def _plan_manifest(inp: dict, revision: str) -> bool:
     return manifest_spec.manifest_might_match_in_its_spec(expr, specs, m["spec-id"], types, claimed, revision)
 
 
+def _apply_equality_deletes(inp: dict, revision: str) -> list[int]:
+    """The data rows an equality delete file keeps ("Equality Delete Files")."""
+    types = _schema(inp)
+    ids = {f["id"]: f["name"] for f in inp["schema"]["fields"]}
+    by_id = {i: types[name] for i, name in ids.items()}
+
+    def by_field_id(rows: list[dict]) -> list[dict[int, Any]]:
+        return [{i: row[name] for i, name in ids.items() if name in row} for row in rows]
+
+    deletes = apply.equality_delete(
+        "delete-file", inp["equality-ids"], by_field_id(_rows({"rows": inp["delete-rows"]}, types)), by_id
+    )
+    return apply.surviving_positions(by_field_id(_rows(inp, types)), set(), [deletes])
+
+
 PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "column-metrics": _column_metrics,
     "check-column-metrics": _check_column_metrics,
@@ -318,6 +335,7 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "check-file-counts": _check_file_counts,
     "check-position-deletes": _check_position_deletes,
     "evaluate-predicate": _evaluate_predicate,
+    "apply-equality-deletes": _apply_equality_deletes,
     "project-predicate": _project_predicate,
     "evaluate-metrics": _evaluate_metrics,
     "evaluate-manifest": _evaluate_manifest,
@@ -334,6 +352,7 @@ INPUT_KEYS = {
     "check-file-counts": ["record-count", "file-size-in-bytes", "rows", "length"],
     "check-position-deletes": ["rows", "row-counts"],
     "evaluate-predicate": ["schema", "predicate", "rows"],
+    "apply-equality-deletes": ["schema", "equality-ids", "delete-rows", "rows"],
     "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],

@@ -31,6 +31,7 @@ from spec_impl.vectors.families import (
     temporal,
     transform_rules,
     truncate,
+    type_edges,
     types,
 )
 from spec_impl.vectors.families import (
@@ -42,11 +43,23 @@ from spec_impl.vectors.families import (
     partition_tuples,
     position_delete_rows,
     predicate_projection,
+    planning_type_edges,
     predicates,
 )
 
 SETS: dict[str, tuple[ModuleType, ...]] = {
-    "values": (types, hashing, bucket, truncate, temporal, transform_rules, binary, json, random_value_findings),
+    "values": (
+        types,
+        hashing,
+        bucket,
+        truncate,
+        temporal,
+        transform_rules,
+        type_edges,
+        binary,
+        json,
+        random_value_findings,
+    ),
     "metadata": (
         table_metadata,
         statistics,
@@ -70,6 +83,7 @@ SETS: dict[str, tuple[ModuleType, ...]] = {
         predicates,
         predicate_projection,
         metrics_evaluation,
+        planning_type_edges,
         random_planning_findings,
     ),
 }

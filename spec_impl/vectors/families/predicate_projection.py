@@ -162,7 +162,7 @@ def _leaves(literals: list, extra: tuple) -> list[tuple[str, dict]]:
     return out
 
 
-def _truth(type_: str, predicate: dict, values: list) -> list[bool]:
+def truth_on_rows(type_: str, predicate: dict, values: list) -> list[bool]:
     from spec_impl.vectors.planning_ops import parse_predicate  # the case's own reading of the predicate
 
     t = parse_type(type_)
@@ -174,7 +174,7 @@ def specs():
     for label, transform, type_, literals, values, extra in GROUPS:
         for slug, predicate in _leaves(literals, extra):
             try:
-                truth = _truth(type_, predicate, values)
+                truth = truth_on_rows(type_, predicate, values)
             except SpecError:
                 continue
             for mode, keep in (("inclusive", True), ("strict", False)):
@@ -193,7 +193,7 @@ def specs():
                     predicate=predicate,
                     mode=mode,
                     rows=rows,
-                    **_v3_only(type_),
+                    **v3_only(type_),
                 )
     yield from _unknown_transform_cases()
 
@@ -229,6 +229,6 @@ def _unknown_transform_cases():
             )
 
 
-def _v3_only(type_: str) -> dict:
+def v3_only(type_: str) -> dict:
     """timestamp_ns exists from format v3 on: its cases say so."""
     return {"format_version": 3} if type_.endswith("_ns") else {}
