@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_impl.errors import SpecError
 from spec_impl.obligations import levels
+from spec_impl.vectors.ops import run
 
 from conformance import readings
 from conformance.answer_shape import not_an_answer
@@ -79,6 +81,22 @@ def follow(
     return outcome, message, None
 
 
+METRIC_KEYS = ("value_count", "null_value_count", "nan_value_count", "lower_bound", "upper_bound")
+
+
+def metrics_wrong(case: dict[str, Any], got: Any) -> list[str] | None:
+    """The rules a column-metrics answer breaks for the case's values (check-column-metrics over the
+    metrics written, a null one absent); None when the answer is no metrics object at all."""
+    if not isinstance(got, dict) or not set(got) <= set(METRIC_KEYS):
+        return None
+    claimed = {k: v for k, v in got.items() if v is not None}
+    inp = case["input"]
+    try:
+        return run("check-column-metrics", {**inp, "metrics": claimed}, "v3-adopted")
+    except SpecError:
+        return None
+
+
 def _diverges(question: str, detail: str, more: tuple[str, ...] = ()) -> tuple[str, str, str]:
     """A divergence on an open question (the first of several), with what the engine said."""
     named = ", ".join((question, *more))
@@ -96,6 +114,11 @@ def _allowed(
         return (
             (ALLOWED, f"{why}: the engine refused: {answer.error}", None) if not answer.ok else (outcome, message, None)
         )
+    if kind == levels.VALID_METRICS:
+        wrong = metrics_wrong(case, answer.output) if answer.ok else None
+        if wrong == []:
+            return ALLOWED, f"{why}: {_said(answer, message)}", None
+        return outcome, message if not wrong else f"{message} (wrong: {', '.join(wrong)})", None
     if kind == levels.ONE_OF:
         if any(answers_as(case, a, answer) for a in check.get("answers", [])[1:]):
             return ALLOWED, f"{why}: {_said(answer, message)}", None

@@ -95,7 +95,17 @@ def _signed_zero_readings(case: dict[str, Any], revision: str) -> list[Reading]:
     return [(case, case["expected"]["output"]), (case, equal)]
 
 
+def _uuid_readings(case: dict[str, Any], revision: str) -> list[Reading]:
+    """uuid.order: the answer with uuids as unsigned 128-bit numbers (the reference) and with
+    Java's order of two signed halves."""
+    try:
+        return [(case, case["expected"]["output"]), (case, input_forms.signed_uuid_answer(case))]
+    except SpecError:
+        return [(case, case["expected"]["output"])]
+
+
 COMPUTED: dict[str, Callable[[dict[str, Any], str], list[Reading]]] = {
+    "uuid.order": _uuid_readings,
     "float.nan-bits": _nan_readings,
     "predicate.signed-zero": _signed_zero_readings,
     "input.decimal-scale": _decimal_readings,

@@ -485,7 +485,7 @@ def _coverage_row(name: str, c: dict) -> str:
     return f"<tr><td>{e(name)}</td>{nums}<td class='num'>{share}</td></tr>"
 
 
-COVERAGE_COLUMNS = ("statements", "checked", "partial", "uncovered", "untestable")
+COVERAGE_COLUMNS = ("statements", "checked", "partial", "uncovered", "untestable", "superseded")
 
 
 def _spec_coverage(doc: dict) -> list[str]:

@@ -387,3 +387,40 @@ def test_declining_a_strict_projection_is_allowed_an_inclusive_one_is_not():
     assert judge(strict, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ALLOWED
     assert judge(inclusive, EngineAnswer.rejection("cannot bind"), "v3-adopted").outcome == ERRORED
     assert judge(strict, EngineAnswer.failure("crashed"), "v3-adopted").outcome == ERRORED
+
+
+def test_a_partition_tuple_is_compared_by_the_values_of_its_result_types():
+    """A tuple holds values, not spellings: Appendix D's time "00:00:00" and binary "FFFFFFFF" are
+    the same values as "00:00:00.000000" and "ffffffff"; another value fails."""
+    for case_id, same, other in (
+        ("data-file.partition-tuple/tuple-edge-time-zero", ["00:00:00"], ["00:00:01"]),
+        ("data-file.partition-tuple/tuple-edge-binary-extreme", ["FFFFFFFF"], ["FFFFFFFE"]),
+    ):
+        case = _case("type-edges-planning", case_id)
+        assert judge(case, EngineAnswer(True, case["expected"]["output"]), "v3-adopted").outcome == PASS
+        assert judge(case, EngineAnswer(True, same), "v3-adopted").outcome == PASS
+        assert judge(case, EngineAnswer(True, other), "v3-adopted").outcome == FAIL
+
+
+def test_metrics_a_writer_may_leave_out_or_loosen_are_allowed_and_wrong_ones_fail():
+    """Every metric is optional and a bound need not be the tightest ("Each value must be less than
+    or equal to all non-null, non-NaN values"): a lower bound of -0.0 for {0.0, 2.5} and no NaN
+    count are allowed; an upper bound below the largest value fails, naming its rule."""
+    case = _case("type-edges-planning", "metrics.lower-bound/metrics-edge-double-zero")
+    want = case["expected"]["output"]
+    looser = {**want, "lower_bound": "0000000000000080", "nan_value_count": None}
+    assert judge(case, EngineAnswer(True, looser), "v3-adopted").outcome == ALLOWED
+    too_low = {**want, "upper_bound": "0000000000000040"}  # 2.0 < 2.5
+    verdict = judge(case, EngineAnswer(True, too_low), "v3-adopted")
+    assert verdict.outcome == FAIL and "metrics.upper-bound" in verdict.message
+
+
+def test_the_order_of_uuids_is_a_reading_with_both_answers_computed():
+    """uuid.order: the summary's bounds under unsigned order (the reference) and under Java's two
+    signed halves are both readings; bounds in neither order fail."""
+    case = _case("type-edges-planning", "partition-summary.lower-bound/summary-edge-uuid-zero")
+    (summary,) = case["expected"]["output"]
+    signed = [{**summary, "lower_bound": summary["upper_bound"], "upper_bound": summary["lower_bound"]}]
+    assert judge(case, EngineAnswer(True, signed), "v3-adopted").outcome == DIVERGENCE
+    neither = [{**summary, "lower_bound": "ff" * 16}]
+    assert judge(case, EngineAnswer(True, neither), "v3-adopted").outcome == FAIL

@@ -56,6 +56,30 @@ def test_a_build_is_cached_and_found_again_without_building(tmp_path, monkeypatc
 
 
 @needs_go
+def test_two_builds_of_one_key_racing_end_with_the_first_ones_binary(tmp_path, monkeypatch):
+    """Two runs building the same key at once (a CI job beside a developer's run): the second to
+    finish finds the key's directory taken and uses it, instead of failing on the rename."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "cache"))
+    recipe = _folder(tmp_path)
+    final = tmp_path / "cache" / "tiny" / native.build_key(recipe)
+    real_run = native.subprocess.run
+
+    def run_then_finish_the_other_build(*args, **kwargs):
+        done = real_run(*args, **kwargs)
+        if args and "build" in args[0]:
+            final.mkdir(parents=True)
+            (final / recipe.binary).write_text("the other build's binary")
+        return done
+
+    monkeypatch.setattr(native.subprocess, "run", run_then_finish_the_other_build)
+    said: list[str] = []
+    assert native.build(recipe, progress=said.append) == final / recipe.binary
+    assert (final / recipe.binary).read_text() == "the other build's binary"
+    assert any("another build of the same key finished first" in line for line in said)
+    assert [p.name for p in final.parent.iterdir()] == [final.name]  # no temporary directory left
+
+
+@needs_go
 def test_a_module_that_cannot_be_fetched_fails_the_build_naming_it(tmp_path, monkeypatch):
     monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setenv("GOPROXY", "off")  # no registry is asked: the module cannot be had

@@ -76,6 +76,8 @@ def _statement(**overrides):
         ({"kind": "ought"}, "kind"),
         ({"id": "view-spec.a.b"}, "the id is not"),
         ({"quote": "x" * 301}, "longer than"),
+        ({"status": "superseded", "rules": None, "reason": "a later text"}, "names the statement that replaced it"),
+        ({"status": "superseded", "rules": None, "reason": "x", "superseded-by": "table-spec.a.gone"}, "no testable"),
     ],
 )
 def test_the_validator_finds_each_problem(overrides, complaint):
@@ -84,6 +86,19 @@ def test_the_validator_finds_each_problem(overrides, complaint):
     found = sources.problems([doc], rules)
     assert any(complaint in p for p in found), found
     assert sources.problems([{**doc, "statements": [_statement()]}], rules) == []
+
+
+def test_a_superseded_statement_names_its_successor_and_counts_as_not_testable():
+    """A revision difference: the older text's statement points to the one that holds now, and
+    leaves the testable count (coverage.counts) like an untestable one."""
+    from spec_impl.requirements import coverage
+
+    now = _statement(id="table-spec.sec.now")
+    old = _statement(status="superseded", rules=None, reason="a later text", **{"superseded-by": "table-spec.sec.now"})
+    doc = {"document": "table-spec", "file": sources.DOCUMENTS["table-spec"], "statements": [old, now]}
+    assert sources.problems([doc], {"r.ok": {"vectors": ["c"]}}) == []
+    c = coverage.counts([old, now])
+    assert (c["superseded"], c["testable"], c["checked-share"]) == (1, 1, 1.0)
 
 
 def test_the_validator_finds_duplicate_ids():

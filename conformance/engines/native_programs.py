@@ -6,7 +6,8 @@ Each folder is self-contained: its program, its lock file (`go.sum`, `Cargo.lock
 it shares nothing with the suite but the protocol. The build is cached outside the clone, in
 `~/.cache/iceberg-conformance/native/<engine>/<key>/` (root: `ICEBERG_CONFORMANCE_NATIVE_CACHE`),
 the key hashing the folder's files and the toolchain's version, so a second run does not rebuild.
-A build happens in a temporary sibling directory renamed into place once it succeeded.
+A build happens in a temporary sibling directory renamed into place once it succeeded (when two
+builds of one key race, the one that finishes second uses the first one's).
 
     python -m conformance.engines.native_programs [--engine NAME ...]   # build (or find) each
 
@@ -136,7 +137,12 @@ def build(recipe: Recipe, progress=print) -> Path:
         binary = recipe.built_binary(out, root)
         if binary.parent != out:
             shutil.copy2(binary, out / recipe.binary)
-        out.rename(final)
+        try:
+            out.rename(final)
+        except OSError:
+            if not (final / recipe.binary).is_file():
+                raise
+            progress(f"{recipe.engine}: another build of the same key finished first; using it")
     finally:
         shutil.rmtree(out, ignore_errors=True)
     progress(f"built {recipe.engine} in {time.monotonic() - started:.0f} s: {final / recipe.binary}")

@@ -81,6 +81,7 @@ ROLES: dict[str, str] = {
             "validate-statistics",
             "v4-validate",
             "check-column-metrics",
+            "read-geo-bounds",
             "check-evolution",
             "check-file-counts",
             "check-partition-summaries",

@@ -9,6 +9,7 @@ are computed by the suite (`conformance.readings`).
 from __future__ import annotations
 
 import struct
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -120,6 +121,103 @@ NEGATIVE_ZERO_BOUNDS = {"00000080": "00000000", "0000000000000080": "00000000000
 NEGATIVE_ZERO_LITERALS = frozenset({"80000000", "8000000000000000"})
 
 
+UUID_ORDER_OPS = frozenset(
+    {"column-metrics", "partition-summaries", "evaluate-predicate", "evaluate-metrics", "project-predicate"}
+    | {"evaluate-manifest", "sort-values"}
+)
+_HALF_TOP_BITS = (1 << 127) | (1 << 63)
+
+
+def _flip_uuid(value: Any) -> Any:
+    """A uuid (string) or its 16 bound bytes (hex) with the top bit of each 64-bit half flipped:
+    under that map Java's order of two signed halves becomes the unsigned order."""
+    if isinstance(value, list):
+        return [_flip_uuid(v) for v in value]
+    if not isinstance(value, str):
+        return value
+    if len(value) == 36:
+        return str(uuid.UUID(int=uuid.UUID(value).int ^ _HALF_TOP_BITS))
+    if len(value) == 32:
+        return f"{int(value, 16) ^ _HALF_TOP_BITS:032x}"
+    return value
+
+
+def _flip_bounds(summary: Any) -> Any:
+    if not isinstance(summary, dict):
+        return summary
+    return {k: _flip_uuid(v) if k in ("lower_bound", "upper_bound") else v for k, v in summary.items()}
+
+
+def _flip_predicate(obj: Any, columns: set[str]) -> Any:
+    if isinstance(obj, list):
+        return [_flip_predicate(v, columns) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    if obj.get("term") in columns:
+        return {k: _flip_uuid(v) if k in ("value", "values") else v for k, v in obj.items()}
+    return {k: _flip_predicate(v, columns) for k, v in obj.items()}
+
+
+def uuids_signed(inp: dict[str, Any], op: str) -> dict[str, Any] | None:
+    """The input as the reading "uuids compare as Java's two signed halves" sees it (every uuid
+    value and bound flipped, `_flip_uuid`), or None when it holds no uuid whose order can matter (a
+    bucket of a uuid hashes its bytes, which the flip would change)."""
+    out = dict(inp)
+    if inp.get("type") == "uuid" and "values" in inp:
+        out["values"] = _flip_uuid(inp["values"])
+    elif isinstance(inp.get("types"), list) and "uuid" in inp["types"]:
+        at = [i for i, t in enumerate(inp["types"]) if t == "uuid"]
+        out["partitions"] = [[_flip_uuid(v) if i in at else v for i, v in enumerate(p)] for p in inp["partitions"]]
+    elif isinstance(inp.get("fields"), list) and any(f.get("type") == "uuid" for f in inp["fields"]):
+        at = [i for i, f in enumerate(inp["fields"]) if f.get("type") == "uuid"]
+        names = {inp["fields"][i]["name"] for i in at}
+        if isinstance(inp.get("summaries"), list):
+            out["summaries"] = [_flip_bounds(s) if i in at else s for i, s in enumerate(inp["summaries"])]
+        out["predicate"] = _flip_predicate(inp.get("predicate"), names)
+    elif isinstance(inp.get("schema"), dict):
+        names = {f["name"] for f in inp["schema"].get("fields", []) if f.get("type") == "uuid"}
+        if not names or any(
+            f.get("source") in names and not str(f.get("transform")).startswith(("identity", "void"))
+            for f in inp.get("spec", [])
+        ):
+            return None
+        if "rows" in inp:
+            out["rows"] = [{k: _flip_uuid(v) if k in names else v for k, v in r.items()} for r in inp["rows"]]
+        if isinstance(inp.get("metrics"), dict):
+            out["metrics"] = {k: _flip_bounds(m) if k in names else m for k, m in inp["metrics"].items()}
+        out["predicate"] = _flip_predicate(inp.get("predicate"), names)
+    else:
+        return None
+    return out if op in UUID_ORDER_OPS and out != inp else None
+
+
+def signed_uuid_answer(case: dict[str, Any]) -> Any:
+    """The reference's answer under the signed reading: the op on the flipped input, its uuid
+    outputs (sorted values, bounds) flipped back. Raises SpecError where that reading has none."""
+    from spec_impl.vectors.metadata_ops import METADATA_OPS  # with the planning ops; not the file ops
+
+    seen = uuids_signed(case["input"], case["op"])
+    answer = METADATA_OPS[case["op"]](seen, "v3-adopted")
+    if case["op"] in ("sort-values", "column-metrics"):
+        return _flip_uuid(answer) if case["op"] == "sort-values" else _flip_bounds(answer)
+    if case["op"] == "partition-summaries":
+        types = case["input"]["types"]
+        return [_flip_bounds(s) if types[i] == "uuid" else s for i, s in enumerate(answer)]
+    return answer
+
+
+def uuid_order_hinges(case: dict[str, Any]) -> bool:
+    """uuid.order: a case whose answer changes when uuids compare as Java's signed halves."""
+    if case["op"] not in UUID_ORDER_OPS or not _answered(case):
+        return False
+    if uuids_signed(case["input"], case["op"]) is None:
+        return False
+    try:
+        return signed_uuid_answer(case) != case["expected"]["output"]
+    except SpecError:
+        return True
+
+
 def zeros_as_positive(obj: Any) -> Any:
     """The pruning input as the reading "-0.0 = +0.0" sees it: every zero of a bound (little-endian
     hex) of a float or double column and of a predicate literal (`{"ieee754": ...}`) made +0.0, so
@@ -184,6 +282,7 @@ FORMS: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
     ("binary.geo-single-value", geo_single_value),
     ("decimal.negative-scale", negative_scale_json),
     ("predicate.signed-zero", lambda case: signed_zero_hinges(case, _pruning_answer)),
+    ("uuid.order", uuid_order_hinges),
 )
 
 
@@ -208,7 +307,25 @@ def time_without_seconds(case: dict[str, Any]) -> bool:
 
 
 # (allowance, the sentence it rests on, recognizer): inputs where the spec lets an engine refuse
+def computed_metrics(case: dict[str, Any]) -> bool:
+    """metrics.written-are-right: the metrics a writer computes for a column's values. Every
+    metric of data_file is optional, and a bound bounds the values without having to be the
+    tightest, so any claim check-column-metrics finds right is an answer the spec permits."""
+    return case["op"] == "column-metrics" and _answered(case)
+
+
 ALLOWED_FORMS: tuple[tuple[str, dict[str, str], Callable[[dict[str, Any]], bool]], ...] = (
+    (
+        "metrics.written-are-right",
+        {
+            "document": "000_60deb644de29d3e6.txt",
+            "section": "Manifests",
+            "quote": (
+                "Each value must be less than or equal to all non-null, non-NaN values in the column for the file [2]"
+            ),
+        },
+        computed_metrics,
+    ),
     (
         "reader.may-reject",
         {

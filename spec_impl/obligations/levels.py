@@ -9,7 +9,8 @@ ANSWER_OR_REJECT = "answer-or-reject"  # any answer or a rejection (a reader may
 CORRECT_OR_REJECT = "correct-or-reject"  # the reference's answer, or a refusal (a type the spec does not hash)
 INCLUSIVE = "inclusive"  # never rules out what may match; keeping more is allowed
 STRICT = "strict"  # never accepts what may not match; accepting less is allowed
-CHECKS = (ONE_OF, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, STRICT)
+VALID_METRICS = "valid-metrics"  # every metric written is right for the values; any may be absent, a bound looser
+CHECKS = (ONE_OF, ANSWER_OR_REJECT, CORRECT_OR_REJECT, INCLUSIVE, STRICT, VALID_METRICS)
 
 SPEC = "000_60deb644de29d3e6.txt"  # the table spec (seed)
 VIEW_SPEC = "001_7d950bd0efa94146.txt"

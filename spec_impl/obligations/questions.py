@@ -42,6 +42,17 @@ _INCLUSIVE = "if a scan predicate matches a row, then the partition predicate mu
 
 QUESTIONS: dict[str, Question] = _questions(
     Question(
+        "uuid.order",
+        "In what order do uuid values compare: for bounds, partition summaries, pruning and sorting?",
+        (
+            "as unsigned 128-bit big-endian numbers (unsigned bytes, as RFC 4122 and RFC 9562 order them)",
+            "as Java's UUID.compareTo: the two 64-bit halves as signed longs",
+        ),
+        ((SPEC, "uuid 16-byte big-endian value, see example in Appendix B"),),
+        "unsigned 128-bit big-endian numbers (the upstream expressions text: uuid compares unsigned bytewise)",
+        "State that uuid values (and so their bounds) compare as unsigned 16-byte big-endian values.",
+    ),
+    Question(
         "predicate.null-operand",
         "Is an ordering, equality or set predicate (x < 5, x = 5, x IN (1, 2)) true for a row whose x is null?",
         (

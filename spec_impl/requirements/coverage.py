@@ -1,17 +1,17 @@
 """Coverage of the requirement index: statements by status per document and per section;
-testable = all but untestable; `checked-share` = checked / testable (null when none is testable)."""
+testable = all but untestable and superseded; `checked-share` = checked / testable (null when none is testable)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from spec_impl.requirements.sources import STATUSES
+from spec_impl.requirements.sources import NOT_TESTABLE, STATUSES
 
 
 def counts(statements: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"statements": len(statements)}
     out.update({status: sum(1 for s in statements if s["status"] == status) for status in STATUSES})
-    out["testable"] = len(statements) - out["untestable"]
+    out["testable"] = len(statements) - sum(out[status] for status in NOT_TESTABLE)
     out["checked-share"] = round(out["checked"] / out["testable"], 4) if out["testable"] else None
     return out
 

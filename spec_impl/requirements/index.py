@@ -62,6 +62,8 @@ def _entry(document: str, file: str, s: dict[str, Any], rules: dict, files: dict
     }
     if s.get("reason"):
         entry["reason"] = s["reason"]
+    if s.get("superseded-by"):
+        entry["superseded-by"] = s["superseded-by"]
     entry["cases"] = cases
     entry["files"] = sorted({files[c] for c in cases if c in files})
     return entry
@@ -120,7 +122,7 @@ SCHEMA: dict[str, Any] = {
         "coverage": {
             "type": "object",
             "description": "counts by status per document (`total`) and per section (`sections`); "
-            "testable = all but untestable; checked-share = checked / testable",
+            "testable = all but untestable and superseded; checked-share = checked / testable",
             "additionalProperties": {
                 "type": "object",
                 "required": ["total", "sections"],
@@ -144,6 +146,7 @@ SCHEMA: dict[str, Any] = {
                     "status": {"enum": list(sources.STATUSES)},
                     "rules": _STRINGS,
                     "reason": {"type": "string"},
+                    "superseded-by": {"type": "string"},
                     "cases": _STRINGS,
                     "files": _STRINGS,
                 },

@@ -14,8 +14,9 @@ HEADER = [
     "",
     "Each normative statement of a spec text (a must, must not, should, a required or optional field per",
     "format version, a defined result) is `checked` (the vectors of its rules test what it says), `partial`",
-    "(they test part of it), `uncovered` (testable, no check yet) or `untestable` (catalog protocol,",
-    "concurrency, a recommendation with no observable result). The share is checked / testable.",
+    "(they test part of it), `uncovered` (testable, no check yet), `untestable` (catalog protocol,",
+    "concurrency, a recommendation with no observable result) or `superseded` (a later text replaced it:",
+    "a revision difference, listed with the statement that holds now). The share is checked / testable.",
 ]
 
 
@@ -26,7 +27,7 @@ def _share(c: dict[str, Any]) -> str:
 def _row(name: str, c: dict[str, Any]) -> str:
     return (
         f"| {name} | {c['statements']} | {c['checked']} | {c['partial']} | {c['uncovered']} | "
-        f"{c['untestable']} | {_share(c)} |"
+        f"{c['untestable']} | {c['superseded']} | {_share(c)} |"
     )
 
 
@@ -35,8 +36,8 @@ def _document(document: str, file: str, cov: dict[str, Any], statements: list[di
         "",
         f"## {document} (`{file}`)",
         "",
-        "| section | statements | checked | partial | uncovered | untestable | checked share |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| section | statements | checked | partial | uncovered | untestable | superseded | checked share |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += [_row(section, c) for section, c in cov["sections"].items()]
     lines.append(_row("**all**", cov["total"]))
@@ -45,6 +46,13 @@ def _document(document: str, file: str, cov: dict[str, Any], statements: list[di
         if chosen:
             lines += ["", f"### {title} ({len(chosen)})", ""]
             lines += [f"- `{s['id']}` ({s['section']}): “{s['quote']}” — {s['reason']}" for s in chosen]
+    replaced = [s for s in statements if s["document"] == document and s["status"] == "superseded"]
+    if replaced:
+        lines += ["", f"### Revision differences: statements a later text replaced ({len(replaced)})", ""]
+        lines += [
+            f"- `{s['id']}` ({s['section']}): “{s['quote']}” — now `{s['superseded-by']}`: {s['reason']}"
+            for s in replaced
+        ]
     return lines
 
 

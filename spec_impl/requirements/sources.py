@@ -38,11 +38,13 @@ KINDS = (
     "optional-field",
     "defined-result",
 )
-STATUSES = ("checked", "partial", "uncovered", "untestable")
+STATUSES = ("checked", "partial", "uncovered", "untestable", "superseded")
 NEEDS_RULES = ("checked", "partial")
-NEEDS_REASON = ("partial", "uncovered", "untestable")
+NEEDS_REASON = ("partial", "uncovered", "untestable", "superseded")
+# Not counted as testable: no table state can break it, or a later text replaced it.
+NOT_TESTABLE = ("untestable", "superseded")
 MAX_QUOTE = 300
-_KEYS = {"id", "section", "quote", "kind", "versions", "status", "rules", "reason"}
+_KEYS = {"id", "section", "quote", "kind", "versions", "status", "rules", "reason", "superseded-by"}
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*){2,}")
 
 
@@ -87,6 +89,8 @@ def statement_problems(document: str, s: dict[str, Any], rules: dict[str, dict[s
         out.append(f"{sid}: status {s['status']} names rules (use partial or checked)")
     if s["status"] in NEEDS_REASON and not s.get("reason", "").strip():
         out.append(f"{sid}: status {s['status']} gives no reason")
+    if (s["status"] == "superseded") != ("superseded-by" in s):
+        out.append(f"{sid}: a superseded statement, and only one, names the statement that replaced it (superseded-by)")
     for r in listed:
         if r not in rules:
             out.append(f"{sid}: rule {r!r} does not exist")
@@ -105,6 +109,11 @@ def problems(docs: list[dict[str, Any]], rules: dict[str, dict[str, Any]]) -> li
             continue
         for s in doc["statements"]:
             out += statement_problems(document, s, rules)
+    by_id = {s.get("id"): s for doc in docs for s in doc["statements"]}
+    for s in by_id.values():
+        later = by_id.get(s.get("superseded-by"))
+        if "superseded-by" in s and (later is None or later["status"] in NOT_TESTABLE):
+            out.append(f"{s['id']}: superseded-by {s['superseded-by']!r} names no testable statement")
     counts = Counter(s.get("id") for doc in docs for s in doc["statements"])
     out += [f"{sid}: duplicate id ({n} statements)" for sid, n in sorted(counts.items()) if n > 1]
     return out

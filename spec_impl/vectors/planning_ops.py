@@ -3,6 +3,8 @@ projection, pruning), computed by the reference (see ops.py for values).
 
 - column-metrics: input keys: type, values, truncate-length?; output: {"value_count", "null_value_count",
   "nan_value_count" (null for types without NaN), "lower_bound", "upper_bound" (hex or null)}
+- read-geo-bounds: input keys: type (geometry or geography), lower-bound, upper-bound (hex); output: {"lower",
+  "upper"}, each {"x", "y", "z", "m"} (null where the bound has no z or m)
 - check-column-metrics: input keys: type, values, metrics (the five keys above, each optional); output: sorted rule ids
   of the violations ([] = valid)
 - partition-summaries: input keys: types (partition field types), partitions (tuples); output: one {"contains_null",
@@ -47,6 +49,7 @@ from collections.abc import Callable, Mapping
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.expressions import evaluators, manifest_spec, predicates as P, projection
 from spec_impl.deletes import apply, position_files, row_column
+from spec_impl.serde import geo_bounds
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
@@ -310,6 +313,18 @@ def _plan_manifest(inp: dict, revision: str) -> bool:
     return manifest_spec.manifest_might_match_in_its_spec(expr, specs, m["spec-id"], types, claimed, revision)
 
 
+def _read_geo_bounds(inp: dict, revision: str) -> dict:
+    """A geometry or geography column's bounds as coordinates (adopted v3 Appendix D, geo bounds)."""
+    kind = parse_type(inp["type"])
+    name = "geography" if str(kind).startswith("geography") else "geometry" if str(kind).startswith("geometry") else ""
+    try:
+        lower, upper = bytes.fromhex(inp["lower-bound"]), bytes.fromhex(inp["upper-bound"])
+    except (TypeError, ValueError):
+        raise InvalidInput("metrics.geo-bound", "bounds are hex strings", inp.get("lower-bound")) from None
+    read = geo_bounds.read_bounds(name or str(kind), lower, upper)
+    return {side: {k: None if v is None else encode("double", v) for k, v in c.items()} for side, c in read.items()}
+
+
 def _apply_equality_deletes(inp: dict, revision: str) -> list[int]:
     """The data rows an equality delete file keeps ("Equality Delete Files")."""
     types = _schema(inp)
@@ -336,6 +351,7 @@ PLANNING_OPS: dict[str, Callable[[dict, str], Any]] = {
     "check-position-deletes": _check_position_deletes,
     "evaluate-predicate": _evaluate_predicate,
     "apply-equality-deletes": _apply_equality_deletes,
+    "read-geo-bounds": _read_geo_bounds,
     "project-predicate": _project_predicate,
     "evaluate-metrics": _evaluate_metrics,
     "evaluate-manifest": _evaluate_manifest,
@@ -353,6 +369,7 @@ INPUT_KEYS = {
     "check-position-deletes": ["rows", "row-counts"],
     "evaluate-predicate": ["schema", "predicate", "rows"],
     "apply-equality-deletes": ["schema", "equality-ids", "delete-rows", "rows"],
+    "read-geo-bounds": ["type", "lower-bound", "upper-bound"],
     "project-predicate": ["schema", "spec", "predicate", "mode", "rows"],
     "evaluate-metrics": ["schema", "predicate", "mode", "record-count", "metrics"],
     "evaluate-manifest": ["fields", "predicate", "summaries"],

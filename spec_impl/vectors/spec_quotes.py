@@ -9,6 +9,20 @@ _EVOLVE = (
     "Any struct, including a top-level schema, can evolve through deleting fields, adding new fields, renaming "
     "existing fields, reordering existing fields, or promoting a primitive using the valid type promotions."
 )
+# the sentences introducing a table or list whose rows decide several rules (relaxed pass)
+_JSON_VALUES = "Single values are serialized as JSON by type according to the following table:"
+_SNAPSHOT_FIELDS = "A snapshot consists of the following fields:"
+_MANIFEST_FILE_FIELDS = "Manifest list files store manifest_file, a struct with the following fields:"
+_METADATA_COLUMNS = "The set of metadata columns is:"
+_CONTENT_FILE_JSON = "Content file (data or delete) is serialized as a JSON object according to the following table."
+_ROOT_ENTRY_TYPES = "Root Manifest files will have the following entry types:"
+_MANIFEST_KEY_VALUE = (
+    "A manifest file must store the partition spec and other metadata as properties in the Avro file's "
+    "key-value metadata:"
+)
+_V1_PARTITION_EVOLUTION = (
+    "For compatibility with old versions, the following rules are recommended for partition evolution in v1 tables:"
+)
 QUOTES: dict[tuple[str, str], str] = {
     ("binary.promoted-bound", "Schema Evolution"): _EVOLVE,
     (
@@ -23,10 +37,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "deletes.position-scope",
         "Scan Planning",
     ): "A position delete file must be applied to a data file when all of the following are true:",
-    (
-        "dv.position",
-        "§1.6",
-    ): "**Keys:** the key is the high 32 bits of a position and the bitmap holds the low 32 bits.",
+    ("dv.position", "§1.6"): "Positions are ≥ 0.",
     (
         "evolution.default.initial",
         "Default values",
@@ -46,12 +57,8 @@ QUOTES: dict[tuple[str, str], str] = {
     ): "All data types are either primitives or nested types, which are maps, lists, or structs.",
     ("v4.tree.depth", "Proposal"): "This enforces a hierarchy with at most two levels.",
     # whole sentences for rules whose automatic pick was a table fragment (a field or type row)
-    ("metrics.lower-bound", "Manifests"): (
-        "Single-value serialization for lower and upper bounds is detailed in Appendix D."
-    ),
-    ("metrics.upper-bound", "Manifests"): (
-        "Single-value serialization for lower and upper bounds is detailed in Appendix D."
-    ),
+    ("metrics.lower-bound", "Manifests"): "Map from column id to lower bound in the column serialized as binary [1].",
+    ("metrics.upper-bound", "Manifests"): "Map from column id to upper bound in the column serialized as binary [1].",
     ("data-file.partition-tuple", "Manifests"): (
         "The partition struct stores the tuple of partition values for each file."
     ),
@@ -81,13 +88,9 @@ QUOTES: dict[tuple[str, str], str] = {
         "A manifest is an immutable Avro file that lists data files or delete files, along "
         "with each file’s partition data tuple, metrics, and tracking information."
     ),
-    ("tree.manifest-format-version", "Manifests"): (
-        "A manifest is an immutable Avro file that lists data files or delete files, along "
-        "with each file’s partition data tuple, metrics, and tracking information."
-    ),
+    ("tree.manifest-format-version", "Manifests"): _MANIFEST_KEY_VALUE,
     ("content-file.column-sizes", "Manifests"): (
-        "A manifest is an immutable Avro file that lists data files or delete files, along "
-        "with each file’s partition data tuple, metrics, and tracking information."
+        "Does not include bytes necessary to read other columns, like footers."
     ),
     ("delete-file.equality-columns", "Manifests"): (
         "A manifest is an immutable Avro file that lists data files or delete files, along "
@@ -111,9 +114,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "order id to null."
     ),
     ("tree.sort-order-id", "Sorting"): "Therefore, the table must declare all the sort orders for lookup.",
-    ("tree.manifest-schema-id", "Manifests"): (
-        "This is required because a manifest file’s schema is based on its partition spec (see below)."
-    ),
+    ("tree.manifest-schema-id", "Manifests"): _MANIFEST_KEY_VALUE,
     ("hash.bytes", "Appendix B: 32-bit Hash Requirements"): (
         "The 32-bit hash implementation is 32-bit Murmur3 hash, x86 variant, seeded with 0."
     ),
@@ -126,16 +127,14 @@ QUOTES: dict[tuple[str, str], str] = {
     ("dv.layout", "§1.6"): (
         "**`content_offset` and `content_size_in_bytes`** cover the whole blob, prefix and CRC included."
     ),
-    ("puffin.codec", "§4"): (
-        "**Payload:** UTF-8 JSON, either uncompressed or a single LZ4 frame with the content size included."
-    ),
+    ("puffin.codec", "§4"): "`lz4` or `zstd` (a single frame, with the content size).",
     ("ref.branch-only-retention", "Snapshot Reference"): (
-        "The snapshot reference object records all the information of a reference including "
-        "snapshot ID, reference type and Snapshot Retention Policy."
+        "For branch type only, a positive number for the minimum number of snapshots to keep in a branch "
+        "while expiring snapshots."
     ),
     ("ref.positive", "Snapshot Reference"): (
-        "The snapshot reference object records all the information of a reference including "
-        "snapshot ID, reference type and Snapshot Retention Policy."
+        "For branch type only, a positive number for the minimum number of snapshots to keep in a branch "
+        "while expiring snapshots."
     ),
     ("ref.type", "Snapshot Reference"): ("Iceberg tables keep track of branches and tags using snapshot references."),
     ("retention.main-never-expires", "Snapshot Reference"): ("The main branch never expires."),
@@ -146,12 +145,12 @@ QUOTES: dict[tuple[str, str], str] = {
         "Table metadata is serialized as a JSON object according to the following table."
     ),
     ("retention.ref-age", "Snapshot Retention Policy"): (
-        "Retention policy can be configured both globally and on snapshot reference through "
-        "properties min-snapshots-to-keep, max-snapshot-age-ms and max-ref-age-ms."
+        "When expiring snapshots, retention policies in table and snapshot references are evaluated in the "
+        "following way:"
     ),
     ("retention.ref-snapshots", "Snapshot Retention Policy"): (
-        "The snapshot expiration procedure removes snapshots from table metadata and applies "
-        "the table's retention policy."
+        "When expiring snapshots, retention policies in table and snapshot references are evaluated in the "
+        "following way:"
     ),
     ("transform.parse", "Partition Transforms"): ("All transforms must return null for a null input value."),
     ("transform.source-type", "Partition Transforms"): ("All transforms must return null for a null input value."),
@@ -167,22 +166,13 @@ QUOTES: dict[tuple[str, str], str] = {
         "When evolving a spec, changes should not cause partition field IDs to change because "
         "the partition field IDs are used as the partition tuple field IDs in manifest files."
     ),
-    ("partition-spec.v1-evolution.append", "Partition Evolution"): (
-        "In v1, partition field IDs were not tracked, but were assigned sequentially starting "
-        "at 1000 in the reference implementation."
-    ),
-    ("partition-spec.v1-evolution.drop", "Partition Evolution"): (
-        "In v1, partition field IDs were not tracked, but were assigned sequentially starting "
-        "at 1000 in the reference implementation."
-    ),
-    ("partition-spec.v1-evolution.reorder", "Partition Evolution"): (
-        "In v1, partition field IDs were not tracked, but were assigned sequentially starting "
-        "at 1000 in the reference implementation."
-    ),
+    ("partition-spec.v1-evolution.append", "Partition Evolution"): _V1_PARTITION_EVOLUTION,
+    ("partition-spec.v1-evolution.drop", "Partition Evolution"): _V1_PARTITION_EVOLUTION,
+    ("partition-spec.v1-evolution.reorder", "Partition Evolution"): _V1_PARTITION_EVOLUTION,
     ("transform.bucket", "Bucket Transform Details"): (
         "The hash mod N must produce a positive value by first discarding the sign bit of the hash value."
     ),
-    ("type.decimal", "Schemas and Data Types"): ("Decimal scale is fixed and cannot be changed by schema evolution."),
+    ("type.decimal", "Schemas and Data Types"): "Supported primitive types are defined in the table below.",
     ("type.fixed", "Schemas and Data Types"): ("Supported primitive types are defined in the table below."),
     ("v4.entry.status", "V4 content entry version_info struct"): (
         "Carried over from current format: Used to track additions and deletions of any "
@@ -198,8 +188,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "the manifests in a snapshot when planning a table scan."
     ),
     ("partition-summary.fields", "Manifest Lists"): (
-        "A manifest list includes summary metadata that can be used to avoid scanning all of "
-        "the manifests in a snapshot when planning a table scan."
+        "Each field in the list corresponds to a field in the manifest file’s partition spec."
     ),
     ("file-pruning.manifest-counts", "Scan Planning"): (
         "Manifests that contain no matching files, determined using either file counts or partition "
@@ -215,27 +204,21 @@ QUOTES: dict[tuple[str, str], str] = {
     ("partition-summary.upper-bound", "Manifest Lists"): (
         "Lower and upper bounds are serialized to bytes using the single-object serialization in Appendix D."
     ),
-    ("manifest.min-sequence-number", "Manifest Lists"): (
-        "When a manifest list is written, the (optimistic) sequence number of the snapshot is "
-        "written for all new manifest files tracked by the list."
-    ),
+    ("manifest.min-sequence-number", "Manifest Lists"): _MANIFEST_FILE_FIELDS,
     ("partition-spec.field-id.last-partition-id", "Table Metadata Fields"): (
         "This is used to ensure partition fields are always assigned an unused ID when evolving specs."
     ),
-    ("table.default-spec", "Table Metadata Fields"): (
-        "Note that this is used by writers to partition data, but is not used when reading "
-        "because reads use the specs stored in manifest files."
-    ),
-    ("table.default-sort-order", "Table Metadata Fields"): (
-        "Note that this could be used by writers, but is not used when reading because reads "
-        "use the specs stored in manifest files."
-    ),
-    ("table.current-schema", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.default-spec", "Table Metadata Fields"): 'ID of the "current" spec that writers should use by default.',
+    ("table.default-sort-order", "Table Metadata Fields"): "Default sort order id of the table.",
+    ("table.current-schema", "Table Metadata Fields"): "ID of the table's current schema.",
     ("table.unique-ids", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
     ("table.field-type", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
-    ("table.required-field", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
-    ("snapshot.last-sequence-number", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
-    ("table.deprecated-ignored", "Table Metadata Fields"): ("For serialization details, see Appendix C."),
+    ("table.required-field", "Table Metadata Fields"): "Table metadata consists of the following fields:",
+    ("snapshot.last-sequence-number", "Table Metadata Fields"): (
+        "The table's highest assigned sequence number, a monotonically increasing long that tracks the order "
+        "of snapshots in a table."
+    ),
+    ("table.deprecated-ignored", "Table Metadata Fields"): "Table metadata consists of the following fields:",
     ("snapshot-log.json", "Table Metadata Fields"): (
         "Each time the current-snapshot-id is changed, a new entry should be added with the "
         "last-updated-ms and the new current-snapshot-id."
@@ -253,14 +236,12 @@ QUOTES: dict[tuple[str, str], str] = {
     ),
     ("scan.read-schema", "Snapshots"): ("Scans are planned by reading the manifest files for the current snapshot."),
     ("snapshot.json", "Snapshots"): ("For serialization, see Appendix C."),
-    ("snapshot.parent", "Snapshots"): ("Valid snapshots are stored as a list in table metadata."),
+    ("snapshot.parent", "Snapshots"): "The snapshot ID of the snapshot's parent.",
     ("tree.file-exists", "Snapshots"): ("Manifests for a snapshot are tracked by a manifest list."),
     ("sort-order.record-order", "Sorting"): (
         "The order of the sort fields within the list defines the order in which the sort is applied to the data."
     ),
-    ("sort-order.source.exists", "Sorting"): (
-        "A transform that is used to produce values to be sorted on from the source column(s)."
-    ),
+    ("sort-order.source.exists", "Sorting"): "Each sort field consists of:",
     ("view.format-version", "View Metadata"): ("Currently, this must be 1."),
     ("view.version-id-first", "View Metadata"): "Set to ‘1’ when the view is first created.",
     ("view.version-id-increasing", "Versions"): "Monotonically increasing id indicating the version of the view.",
@@ -358,4 +339,173 @@ QUOTES: dict[tuple[str, str], str] = {
         "The schema of the partition statistics file is as follows:"
     ),
     ("puffin.theta-sketch", "Table Statistics"): "Additional properties associated with the statistic.",
+    # reviewed picks: the sentence of the first cited section that decides the rule (the keyword pick quoted
+    # another rule's sentence)
+    ("manifest.avro-file", "Manifests"): (
+        "A manifest is an immutable Avro file that lists data files or delete files, along "
+        "with each file’s partition data tuple, metrics, and tracking information."
+    ),
+    ("manifest.inherit.sequence-number", "Manifests"): (
+        "The data and file sequence numbers are inherited only if the entry status is 1 (added)."
+    ),
+    ("metrics.bound.encoding", "Manifests"): (
+        "Single-value serialization for lower and upper bounds is detailed in Appendix D."
+    ),
+    ("tree.partition-tuple", "Manifests"): (
+        "Its type is derived from the partition fields of the partition spec used to write the manifest file."
+    ),
+    ("file-pruning.inclusive-metrics", "Scan Planning"): (
+        "Scan predicates are also used to filter data and delete files using column bounds and counts that are "
+        "stored by field id in manifests."
+    ),
+    ("file-pruning.manifest-spec", "Scan Planning"): (
+        "This conversion uses the partition spec used to write the manifest file."
+    ),
+    ("file-pruning.strict-metrics", "Scan Planning"): (
+        "An alternative, strict projection, creates a partition predicate that will match a file if all of the rows "
+        "in the file must match the scan predicate."
+    ),
+    ("predicate-projection.strict", "Scan Planning"): (
+        "An alternative, strict projection, creates a partition predicate that will match a file if all of the rows "
+        "in the file must match the scan predicate."
+    ),
+    ("lineage.manifest-first-row-id", "§1.4"): (
+        "Data manifests without an id are assigned one starting from the snapshot's `first-row-id`."
+    ),
+    ("lineage.row-values", "§1.4"): "**`_row_id`:** a null or missing value becomes `first_row_id + _pos`.",
+    ("snapshot.next-row-id", "§1.4"): "Must grow by at least the ids assigned, including for snapshots not on `main`.",
+    ("snapshot.row-range", "§1.4"): "Must grow by at least the ids assigned, including for snapshots not on `main`.",
+    ("hash.uuid", "Appendix B: 32-bit Hash Requirements"): "UUIDs are encoded using big endian.",
+    ("v4.entry.referenced-file", "Proposed Manifest Structure"): (
+        "Location of affiliated data manifest if content_type is 4 or null if delete manifest is unaffiliated."
+    ),
+    ("v4.entry.sort-order-id", "Proposed Manifest Structure"): "Can only be set if content_type is 0.",
+    ("v4.equality-delete.columns", "Proposed Manifest Structure"): (
+        "Carried over since we still need to be able to express in metadata which field IDs are stored in the "
+        "delete file."
+    ),
+    ("projection.missing.default", "Default values"): (
+        "SQL default value behavior when a field is added handles all existing rows as though the rows were "
+        "written with the new field's default value."
+    ),
+    ("schema.default.decode", "Default values"): (
+        "Default values are attributes of fields in schemas and serialized with fields in the JSON format."
+    ),
+    ("partition-spec.source-id", "Partition Specs"): (
+        "In v1 and v2 metadata, writers must always write source-id; for multi-arg transforms, writers must "
+        "produce source-ids and set source-id to the first ID from the field ID list."
+    ),
+    ("partition-spec.source-ids", "Partition Specs"): (
+        "In v3 metadata, writers must use only source-ids because v3 requires reader support for multi-arg transforms."
+    ),
+    ("sort-order.source-id", "Sort Orders"): (
+        "In v1 and v2 metadata, writers must always write source-id; for multi-arg transforms, writers must "
+        "produce source-ids and set source-id to the first ID from the field ID list."
+    ),
+    ("sort-order.source-ids", "Sort Orders"): (
+        "In v3 metadata, writers must use only source-ids because v3 requires reader support for multi-arg transforms."
+    ),
+    ("scan.required", "Nested Types"): (
+        "Each field can be either optional or required, meaning that values can (or cannot) be null."
+    ),
+    ("deletes.equality-rows", "Equality Delete Files"): (
+        "A data row is deleted if its values are equal to all delete columns for any row in an equality delete "
+        "file that applies to the row's data file (see Scan Planning)."
+    ),
+    ("schema.default.version", "Version 3"): "Default values are added to struct fields in v3.",
+    ("view.representation", "Representations"): (
+        "Each representation is stored as an object with only one common field “type”."
+    ),
+    # relaxed pass: table row description cells and the sentences introducing the table or list whose items
+    # decide the rule (the seed's tables are not split into cells)
+    ("tree.manifest-metadata", "Manifests"): _MANIFEST_KEY_VALUE,
+    (
+        "manifest.status",
+        "Manifests",
+    ): "The schema of a manifest file is a struct called manifest_entry with the following fields:",
+    (
+        "table.table-uuid",
+        "Table Metadata Fields",
+    ): "A UUID that identifies the table, generated when the table is created.",
+    ("snapshot.manifests", "Snapshots"): _SNAPSHOT_FIELDS,
+    ("snapshot.sequence-number", "Snapshots"): _SNAPSHOT_FIELDS,
+    ("snapshot.sequence-order", "Snapshots"): _SNAPSHOT_FIELDS,
+    ("snapshot.summary", "Snapshots"): _SNAPSHOT_FIELDS,
+    ("snapshot.unique-id", "Snapshots"): _SNAPSHOT_FIELDS,
+    ("snapshot.operation", "Snapshots"): "Possible operation values are:",
+    ("tree.min-sequence-number", "Manifest Lists"): _MANIFEST_FILE_FIELDS,
+    ("tree.manifest-length", "Manifest Lists"): _MANIFEST_FILE_FIELDS,
+    ("tree.partition-spec-id", "Manifest Lists"): _MANIFEST_FILE_FIELDS,
+    (
+        "hash.boolean",
+        "Appendix B: 32-bit Hash Requirements",
+    ): "However, if that changes and a hash value is needed, the following table shall apply:",
+    ("metadata-column.pos", "Reserved Field IDs"): _METADATA_COLUMNS,
+    ("metadata-column.deleted", "Reserved Field IDs"): _METADATA_COLUMNS,
+    ("metadata-column.spec-id", "Reserved Field IDs"): _METADATA_COLUMNS,
+    ("metadata-column.partition", "Reserved Field IDs"): _METADATA_COLUMNS,
+    ("metadata-column.partition-unified", "Reserved Field IDs"): _METADATA_COLUMNS,
+    ("content-file.json.bounds", "Content File (Data and Delete) Serialization"): _CONTENT_FILE_JSON,
+    ("content-file.json.content", "Content File (Data and Delete) Serialization"): _CONTENT_FILE_JSON,
+    ("content-file.json.partition", "Content File (Data and Delete) Serialization"): _CONTENT_FILE_JSON,
+    ("schema.json", "Schemas"): (
+        "Schemas are serialized as a JSON object with the same fields as a struct in the table below, and the "
+        "following additional fields:"
+    ),
+    ("schema.schema-id", "Schemas"): (
+        "Schemas are serialized as a JSON object with the same fields as a struct in the table below, and the "
+        "following additional fields:"
+    ),
+    (
+        "sort-order.json",
+        "Sort Orders",
+    ): "Sort orders are serialized as a list of JSON object, each of which contains the following fields:",
+    ("manifest.v1-defaults", "Version 2"): "Reading v1 metadata for v2:",
+    ("table.v1-defaults", "Version 2"): "Reading v1 metadata for v2:",
+    ("sort-order.direction", "Sorting"): "Each sort field consists of:",
+    ("sort-order.null-order", "Sorting"): "Each sort field consists of:",
+    ("partition-spec.source.exists", "Partitioning"): "A partition spec has a list of fields that consist of:",
+    ("ref.unknown-snapshot", "Snapshot Reference"): "A reference's snapshot ID.",
+    (
+        "retention.branch-ancestors",
+        "Snapshot Retention Policy",
+    ): "For each branch, add its ancestors to the retained set until:",
+    ("evolution.add-required", "Schema Evolution"): "Struct evolution requires the following rules for default values:",
+    (
+        "schema.default.required",
+        "Schema Evolution",
+    ): "Struct evolution requires the following rules for default values:",
+    ("type.promotion", "Schema Evolution"): "Valid type promotions are:",
+    (
+        "partition-statistics.counts",
+        "Partition Statistics File",
+    ): "The schema of the partition statistics file is as follows:",
+    ("view.json", "View Metadata"): "The view version metadata file has the following fields:",
+    ("view.schema-id", "View Metadata"): "The view version metadata file has the following fields:",
+    ("view.current-version", "View Metadata"): "Current version of the view.",
+    ("view.schemas", "View Metadata"): "A list of schemas, the same as the ‘schemas’ field from Iceberg table spec.",
+    ("view.version-unique", "View Metadata"): "Field “versions” is an array of structs with the following fields:",
+    ("table.encryption-keys", "§1.7"): "**Table metadata `encryption-keys`** (optional) is a list of objects:",
+    ("v4.entry.content-type", "Proposed Manifest Structure"): (
+        "Type of content stored by the data file: data, equality deletes, or position deletes (all v1 files "
+        "are data files). Content types 3, 4 and 5, can only be defined in the root manifest."
+    ),
+    ("v4.dv.storage", "Root Manifests"): _ROOT_ENTRY_TYPES,
+    ("v4.manifest-dv.positions", "Root Manifests"): _ROOT_ENTRY_TYPES,
+    ("v4.manifest-dv.target", "Root Manifests"): _ROOT_ENTRY_TYPES,
+    ("v4.replay.live-files", "Root Manifests"): _ROOT_ENTRY_TYPES,
+    ("json.boolean", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.integer", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.floating", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.decimal", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.date", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.time", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.timestamp", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.timestamptz", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.string", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.uuid", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.bytes", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.struct", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.list", "JSON single-value serialization"): _JSON_VALUES,
+    ("json.map", "JSON single-value serialization"): _JSON_VALUES,
 }

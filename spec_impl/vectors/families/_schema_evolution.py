@@ -330,6 +330,16 @@ def specs():
     yield _evolve(r, "v3-no-defaults", "v3: a required field added without defaults", BASE, plain, 3)
     yield _evolve(
         r,
+        "rollback-of-a-dropped-required-field",
+        "v2: schema 0's required field d was dropped by schema 1 and snapshots were written since; making "
+        'schema 0 current again adds back a required field the new data files lack ("Field deletion cannot '
+        'be rolled back unless the field was nullable or if the current snapshot has not changed")',
+        {**plain, "schema-id": 1, "fields": BASE["fields"]},
+        {**plain, "schema-id": 0},
+        2,
+    )
+    yield _evolve(
+        r,
         "v3-initial-only",
         "v3: a required field added with initial-default but no write-default",
         BASE,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 from spec_impl.vectors.cases import case
 
 NAME = "column-metrics"
@@ -26,7 +28,55 @@ def _c(slug, description, type_, values, metrics, rule):
     return case(rule, slug, description, "check-column-metrics", type=type_, values=values, metrics=metrics)
 
 
+def _geo(*coordinates: float) -> str:
+    return struct.pack(f"<{len(coordinates)}d", *coordinates).hex()
+
+
+def _geo_bounds(slug: str, description: str, type_: str, lower: str, upper: str, rule: str = "metrics.geo-bound"):
+    return case(rule, slug, description, "read-geo-bounds", type=type_, lower_bound=lower, upper_bound=upper)
+
+
+def geo_specs():
+    """Adopted v3, Appendix D geo bounds: "x:y, x:y:z, x:y:NaN:m or x:y:z:m as LE doubles"; only a
+    geography may have xmin > xmax."""
+    nan = float("nan")
+    yield _geo_bounds("geometry-x-y", "a geometry box of x:y bounds", "geometry", _geo(1, 2), _geo(3, 4))
+    yield _geo_bounds("geometry-x-y-z", "x:y:z bounds", "geometry", _geo(1, 2, -5), _geo(3, 4, 5))
+    yield _geo_bounds(
+        "geometry-x-y-nan-m", "x:y:NaN:m bounds: m without z", "geometry", _geo(1, 2, nan, 0), _geo(3, 4, nan, 9)
+    )
+    yield _geo_bounds("geography-x-y-z-m", "x:y:z:m bounds", "geography", _geo(1, 2, 3, 4), _geo(5, 6, 7, 8))
+    yield _geo_bounds("eight-bytes", "a bound of one double", "geometry", _geo(1), _geo(3, 4))
+    yield _geo_bounds("x-nan", "a bound whose x is NaN", "geometry", _geo(nan, 2), _geo(3, 4))
+    order = "metrics.geo-bound-order"
+    yield _geo_bounds(
+        "geography-across-the-antimeridian",
+        "a geography box with xmin 170 > xmax -170 (it wraps)",
+        "geography",
+        _geo(170, -10),
+        _geo(-170, 10),
+        order,
+    )
+    yield _geo_bounds(
+        "geometry-xmin-above-xmax",
+        "a geometry box with xmin 170 > xmax -170: only a geography wraps",
+        "geometry",
+        _geo(170, -10),
+        _geo(-170, 10),
+        order,
+    )
+    yield _geo_bounds(
+        "geography-ymin-above-ymax",
+        "a geography box with ymin 10 > ymax -10",
+        "geography",
+        _geo(1, 10),
+        _geo(3, -10),
+        order,
+    )
+
+
 def specs():
+    yield from geo_specs()
     yield _m("long", "counts and bounds of a long column with a null", "long", [3, -1, None, 7], "metrics.value-count")
     yield _m(
         "nulls-counted",

@@ -461,6 +461,29 @@ def _delete_labelled_replace(t: Table) -> None:
     set_snapshot(t, 3, operation="replace")
 
 
+def _compaction_inherits(t: Table) -> None:
+    """data-sequence-number-kept, snapshot 3 (a replace planned before the equality delete of
+    snapshot 2): its rewritten data file inherits the new data sequence number 3 instead of keeping
+    its input's 1 ("the data sequence number must be provided explicitly and not inherited"), so
+    the delete of sequence number 2 stops applying to it and the deleted row comes back."""
+
+    def inherit(records: list[dict], _: dict) -> None:
+        for r in records:
+            if r["status"] == 1:
+                r["sequence_number"] = None
+
+    edit_manifest(t, 3, "m3-3-data.avro", inherit)
+    path = t.path("m3-3-data.avro")
+
+    def min_sequence_number_inherited(rows: list[dict]) -> list[dict]:
+        for r in rows:
+            if r["manifest_path"] == path:
+                r["min_sequence_number"] = r["sequence_number"]  # the file's sequence number is now the manifest's
+        return rows
+
+    edit_list(t, 3, min_sequence_number_inherited)
+
+
 def _rewritten(update: bool, lineage: Callable[[int, bool], dict[int, int | None]] | None) -> Table:
     """A v3 table written by the reference: an append of a.parquet (4 rows, ids 0 to 3, sequence
     number 1), then a snapshot that replaces a.parquet by a2.parquet: a replace of the same rows, or
@@ -579,6 +602,12 @@ WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
     ),
     ("history.dv-file-size", "dv-size-of-the-blob", "dv-replaced", _dv_size_of_the_blob),
     ("history.replace-rows", "replace-deleted-rows", "position-deletes", _delete_labelled_replace),
+    (
+        "history.replace-rows",
+        "compaction-inherits-a-newer-sequence-number",
+        "data-sequence-number-kept",
+        _compaction_inherits,
+    ),
     ("history.metadata-log-entry", "metadata-log-misses-the-previous-file", "spark-v3-statistics", _metadata_log_gap),
     (
         "history.snapshot-log-entry",
@@ -603,6 +632,7 @@ CARRIED_FILES = {
     "new-dv-without-the-position-file": ("d2.parquet", "dv3.puffin"),
     "golden-dv-replaced": ("dv2.puffin", "dv3.puffin"),
     "replace-deleted-rows": ALL_FILES,
+    "compaction-inherits-a-newer-sequence-number": ALL_FILES,
     "dv-size-of-the-blob": ("dv3.puffin",),
     "golden-spark-v3-compaction-after-upgrade": ALL_FILES,
     "metadata-log-misses-the-previous-file": tuple(f"v{i}.metadata.json" for i in range(1, 7)),

@@ -313,6 +313,13 @@ CORRUPTIONS: list[tuple[str, str, str, Callable[[], TreeWriter], Callable[[TreeW
         lambda w: _edit_list(w, 3, _set("deleted_rows_count", 0)),
     ),
     (
+        "tree.manifest-counts",
+        "existing-files-count",
+        "existing_files_count 0 for a manifest with an EXISTING entry",
+        v2_delete_rewrites_manifest,
+        lambda w: _edit_list(w, 3, _set("existing_files_count", 0)),
+    ),
+    (
         "tree.min-sequence-number",
         "too-high",
         "min_sequence_number 2 for a manifest whose EXISTING file has data sequence number 1",

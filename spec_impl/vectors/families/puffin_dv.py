@@ -97,6 +97,18 @@ def dv_specs() -> Iterator[CaseSpec]:
 
     yield bad("dv.magic", "wrong-magic", "the magic is D1 D3 39 65", lambda b: _with_crc(b[:7] + b"\x65" + b[8:]))
     yield bad("dv.crc", "wrong-crc", "the CRC is off by one", lambda b: b[:-1] + bytes([b[-1] ^ 1]))
+    # CRCs right in all but what they cover or how they are written: a reader must check these bytes
+    for slug, what, crc in (
+        ("crc-over-the-vector-only", "over the vector alone, without the magic", lambda b: zlib.crc32(bytes(b[8:-4]))),
+        ("crc-over-the-length-too", "over length, magic and vector", lambda b: zlib.crc32(bytes(b[:-4]))),
+    ):
+        yield bad("dv.crc", slug, f"the CRC is computed {what}", lambda b, crc=crc: b[:-4] + struct.pack(">I", crc(b)))
+    yield bad(
+        "dv.crc",
+        "crc-little-endian",
+        "the CRC of magic + vector written little-endian",
+        lambda b: b[:-4] + struct.pack("<I", zlib.crc32(bytes(b[4:-4]))),
+    )
     yield bad(
         "dv.layout",
         "wrong-length",

@@ -195,6 +195,23 @@ def _manifest_dv_in_leaf() -> Table:
     return t
 
 
+def _manifest_entry_in_leaf(content_type: int) -> Callable[[], Table]:
+    """A leaf manifest holding an entry of a manifest (3: data manifest, 4: delete manifest), which
+    only the root may hold."""
+
+    def build() -> Table:
+        from spec_impl.v4.files import read_manifest
+
+        t = _leaf_table()
+        leaf = f"{L}/metadata/1-data.avro"
+        entries = list(read_manifest(t.files[leaf], leaf).entries)
+        nested = dataclasses.replace(entries[0], content_type=content_type, location=f"{L}/metadata/nested.avro")
+        t.files[leaf] = write_manifest("data", entries + [nested])
+        return t
+
+    return build
+
+
 def _compacted(drop: bool, add: bool, status: int = EXISTING) -> Callable[[], Table]:
     """A 'compaction' of M1 into M3 that drops D2 (a net change), adds D9 (new files merged in), or
     is marked with another status than EXISTING."""
@@ -365,6 +382,18 @@ INVALID: list[tuple[str, str, str, Callable[[], Table]]] = [
         "manifest-dv-in-leaf",
         "a manifest DV inside a leaf manifest: types 3, 4 and 5 belong in the root",
         _manifest_dv_in_leaf,
+    ),
+    (
+        "v4.tree.root-only",
+        "data-manifest-in-leaf",
+        "a data manifest entry (content type 3) inside a leaf manifest",
+        _manifest_entry_in_leaf(3),
+    ),
+    (
+        "v4.tree.root-only",
+        "delete-manifest-in-leaf",
+        "a delete manifest entry (content type 4) inside a leaf manifest",
+        _manifest_entry_in_leaf(4),
     ),
     (
         "v4.compaction.no-net-change",

@@ -406,10 +406,18 @@ public final class PlanningOps {
     }
   }
 
-  /** A literal as the expression API takes it (strings as String, not CharSequence). */
+  /**
+   * A literal as the expression API takes it (strings as String, not CharSequence). A nanosecond
+   * timestamp is handed over as its ISO string: the API reads a long literal of a timestamp_ns
+   * column as microseconds (Literals.LongLiteral), while it parses the string at nanoseconds.
+   */
   Object literal(Type type, JsonNode node) {
     if (node == null || node.isNull()) {
       throw new IllegalArgumentException("A literal is never null");
+    }
+    if (type.typeId() == Type.TypeID.TIMESTAMP_NANO && node.isTextual()) {
+      decode.apply(type, node); // the same checks as any other literal
+      return node.asText();
     }
     Object value = decode.apply(type, node);
     return value instanceof CharSequence ? value.toString() : value;
