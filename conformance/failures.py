@@ -45,6 +45,8 @@ def failure_text(case: dict[str, Any], outcome: str, message: str, observed: Any
     ]
     if obligation.get("quote"):
         lines.append(f"  spec:     {obligation['quote']!r} ({obligation.get('section') or case['section']})")
+        if obligation.get("table-row"):
+            lines.append(f"  row:      {obligation['table-row']!r}")
     else:
         lines.append(f"  spec:     {case['section']}")
     return "\n".join(lines + [f"  rerun:    {rerun}"])

@@ -124,6 +124,7 @@ def report_markdown(finding: dict[str, Any], doc: dict[str, Any]) -> str:
         "",
         f"- **Engine**: {finding['engine']} {info.get('version') or ''}".rstrip(),
         f"- **Spec**: {finding['section']}" + (f': "{finding["quote"]}"' if finding["quote"] else ""),
+        *_table_row(case, finding),
         f"- **Vectors**: release {doc.get('vectors', {}).get('version') or '-'} of the Iceberg conformance vectors",
     ]
     if finding["upstream"]:
@@ -185,3 +186,11 @@ def write_reports(doc: dict[str, Any], target: Path) -> list[Path]:
         path.write_text(report_markdown(f, doc), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def _table_row(case: dict[str, Any], finding: dict[str, Any]) -> list[str]:
+    """The table row that decides the case, where the finding quotes the sentence introducing its table."""
+    obligation = case.get("obligation") or {}
+    if obligation.get("table-row") and finding["quote"] == obligation.get("quote"):
+        return [f"- **Row**: `{obligation['table-row']}`"]
+    return []

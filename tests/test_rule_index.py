@@ -152,6 +152,20 @@ def test_hand_chosen_quotes_occur_in_their_section(spec_dir, rules):
         assert spec_sections.fragment_reason(text) is None, (rule_id, source)
 
 
+def test_table_rows_are_whole_lines_of_their_section(spec_dir, rules, index):
+    """A rule's `table-row` (spec_rows.ROWS) is one line of its cited section, verbatim, and its
+    must cases carry it beside the quote (binary.boolean: the boolean row of Appendix D)."""
+    from spec_impl.vectors.spec_rows import ROWS
+
+    for (rule_id, source), row in ROWS.items():
+        cited = [c for c in spec_sections.parse_section(rules[rule_id].section) if c.source_heading == source]
+        assert cited, (rule_id, source)
+        lines = {spec_sections.normalize(line) for line in spec_sections.section_lines(cited[0], spec_dir)}
+        assert spec_sections.normalize(row) in lines and len(row.split()) >= 3, (rule_id, row)
+    boolean = next(r for r in index["rules"] if r["id"] == "binary.boolean")
+    assert boolean["sections"][0]["table-row"] == "boolean 0x00 for false, non-zero byte for true"
+
+
 def test_vectors_listed_are_the_cases_of_the_rule(index):
     root = rule_index.vectors_dir()
     by_rule: dict[str, set[str]] = {}

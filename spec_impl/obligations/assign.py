@@ -337,8 +337,15 @@ def rule_citation(rule_id: str) -> dict[str, str]:
     for r in _rule_index():
         if r["id"] == rule_id and r["sections"]:
             s = r["sections"][0]
-            return {"document": s["source"]["file"], "section": s["source"]["section"], "quote": s["quote"]}
+            cited = {"document": s["source"]["file"], "section": s["source"]["section"], "quote": s["quote"]}
+            return {**cited, "table-row": s["table-row"]} if s.get("table-row") else cited
     raise KeyError(f"rule {rule_id!r} has no cited sentence in vectors/rules.json (run the rule index)")
+
+
+def forget_rule_index() -> None:
+    """Read `rules.json` again on the next citation (after the generator rewrote it)."""
+    rule_citation.cache_clear()
+    _rule_index.cache_clear()
 
 
 @cache

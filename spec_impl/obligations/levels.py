@@ -21,6 +21,7 @@ _CITATION = {
     "document": {"type": "string", "minLength": 1},
     "section": {"type": "string", "minLength": 1},
     "quote": {"type": "string", "minLength": 1},
+    "table-row": {"type": "string", "minLength": 1, "description": "the table row that decides it, verbatim"},
 }
 _OPEN_ROWS = {
     "type": "array",

@@ -25,12 +25,15 @@ into the vectors of an installed package: give --root).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import argparse
 import json
 import sys
 from pathlib import Path
 
 from spec_impl.resources import is_checkout, vectors_dir
+from spec_impl.obligations.assign import forget_rule_index
 from spec_impl.vectors import golden, rule_index
 from spec_impl.vectors.engine_pins import stale_confirmations
 from spec_impl.vectors.families import SETS
@@ -162,16 +165,20 @@ def main(argv: list[str] | None = None) -> int:
     names = args.sets or sorted(SETS)
     if args.command == "list":
         return _list([args.root / n for n in names], args.family)
-    rendered, seen = {}, set()
-    for name in sorted(SETS):  # every set is rendered, so that ids stay unique across sets
-        print(f"rendering the {name} vectors ({args.command})", file=sys.stderr)
-        files = golden.render(name, _progress(args.quiet), seen)
-        if name in names:
-            rendered[name] = files
+
+    def render() -> dict[str, dict[str, bytes]]:
+        rendered, seen = {}, set()
+        for name in sorted(SETS):  # every set is rendered, so that ids stay unique across sets
+            print(f"rendering the {name} vectors ({args.command})", file=sys.stderr)
+            files = golden.render(name, _progress(args.quiet), seen)
+            if name in names:
+                rendered[name] = files
+        return rendered
+
     whole = set(names) == set(SETS)
     if args.command == "generate":
-        return _generate(args.root, rendered, whole)
-    return _check(args.root, rendered, whole)
+        return _generate(args.root, render(), whole, render)
+    return _check(args.root, render(), whole)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -196,13 +203,21 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _generate(root: Path, rendered: dict[str, dict[str, bytes]], whole: bool) -> int:
+def _generate(
+    root: Path, rendered: dict[str, dict[str, bytes]], whole: bool, render: Callable[[], dict[str, dict[str, bytes]]]
+) -> int:
     golden.write_sets(root, rendered)
     for name, files in rendered.items():
         print(f"wrote {len(files)} files to {root / name}", file=sys.stderr)
-    if whole:  # the rule index lists every set's cases
+    if whole:  # the rule index lists every set's cases, and the cases quote the rule index
         for path in rule_index.write(root):
             print(f"wrote {path}", file=sys.stderr)
+        forget_rule_index()
+        again = render()
+        if again != rendered:  # a quote or row of the rule index changed: the cases cite the new one
+            golden.write_sets(root, again)
+            print("wrote the sets again: their cases cite the rule index just written", file=sys.stderr)
+            rule_index.write(root)
         _requirement_index(root, write=True)
     return 0
 

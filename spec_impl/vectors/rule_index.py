@@ -35,6 +35,7 @@ from typing import Any
 
 from spec_impl.resources import known_engine_files, vectors_dir
 from spec_impl.vectors import spec_sections
+from spec_impl.vectors.spec_rows import ROWS
 from spec_impl.vectors.provenance import confirmations, expectation_digest
 from spec_impl.vectors.regeneration import recover
 from spec_impl.vectors.tables import snapshot_case_id
@@ -198,6 +199,7 @@ def build(root: Path | None = None, spec_dir: Path | None = None) -> dict[str, A
                     **({"url": c.url} if c.url else {}),
                     **({"detail": c.detail} if c.detail else {}),
                     "quote": quote,
+                    **({"table-row": row} if (row := ROWS.get((rule_id, c.source_heading))) else {}),
                     "source": {"file": c.source_file, "section": c.source_heading},
                 }
             )
@@ -309,6 +311,12 @@ SCHEMA = {
                                 "url": {"type": "string", "format": "uri"},
                                 "detail": {"type": "string"},
                                 "quote": {"type": "string", "minLength": 1, "maxLength": spec_sections.MAX_QUOTE},
+                                "table-row": {
+                                    "type": "string",
+                                    "minLength": 1,
+                                    "description": "the row of the section's table that decides the rule, one line "
+                                    "of the text verbatim, where the quote only introduces the table",
+                                },
                                 "source": {
                                     "type": "object",
                                     "required": ["file", "section"],
