@@ -204,6 +204,15 @@ def test_engines_come_from_the_records(index):
     recorded = set(json.loads((Path(rule_index.__file__).parent / "confirmations.json").read_text())["engines"])
     assert all(set(r["engines"]["pass"]) <= recorded for r in index["rules"])
     assert any(r["engines"]["pass"] for r in index["rules"])
+    # confirmed by counts cases: an engine that confirms some and violates others stands under both, with numbers
+    for r in index["rules"]:
+        assert sorted(r["engines"]["confirmed"]) == r["engines"]["pass"], r["id"]
+        assert all(1 <= n <= len(r["vectors"]) for n in r["engines"]["confirmed"].values()), r["id"]
+    both = next(r for r in index["rules"] if set(r["engines"]["confirmed"]) & set(r["engines"]["fail"]))
+    engine = sorted(set(both["engines"]["confirmed"]) & set(both["engines"]["fail"]))[0]
+    card = rule_index.markdown(index).split(f"### `{both['id']}`", 1)[1].split("### ", 1)[0]
+    assert f"{engine} ({both['engines']['confirmed'][engine]} of {len(both['vectors'])})" in card
+    assert "violates: " in card and f"{engine} ({both['engines']['fail'][engine]} case" in card
 
 
 def test_written_files_are_current():

@@ -18,8 +18,10 @@ For each rule (`spec_impl.rules.RULES`, complete once every module of `spec_impl
   `tests/test_vectors.py::test_every_rule_has_a_vector` requires), and
   the snapshots of the golden tables (`vectors/tables/*/case.json`) that list the rule;
 - `engines`: `pass`, the engines that confirmed at least one of its cases (`confirmations.json`,
-  see `provenance.py`; a confirmation counts while the expectation is unchanged), and `fail`, the
-  engines with entries in the ledger (`vectors/known/engines/<engine>.json`) for its cases, with their count.
+  see `provenance.py`; a confirmation counts while the expectation is unchanged), `confirmed`, how
+  many of its cases each of them confirmed, and `fail`, the engines with entries in the ledger
+  (`vectors/known/engines/<engine>.json`) for its cases, with their count. RULES.md shows the
+  counts, so an engine that confirms some cases and violates others stands under both with numbers.
 """
 
 from __future__ import annotations
@@ -128,17 +130,19 @@ def known_entries(files: list[Path] | None = None) -> list[dict[str, str]]:
 
 
 def engines(cases: dict[str, list[dict[str, Any]]], known_files: list[Path] | None = None) -> dict[str, dict[str, Any]]:
-    """rule id -> {"pass": [engine, ...], "fail": {engine: number of known discrepancies}}."""
+    """rule id -> {"pass": [engine, ...], "confirmed": {engine: cases confirmed}, "fail": {engine:
+    number of known discrepancies}}."""
     recorded = confirmations()
     owner: dict[str, list[str]] = defaultdict(list)
     out: dict[str, dict[str, Any]] = {}
     for r, rule_cases in cases.items():
-        passing = set()
+        confirmed: dict[str, int] = defaultdict(int)
         for c in rule_cases:
             owner[c["id"]].append(r)
             digest = expectation_digest(c["expected"])
-            passing.update(who["engine"] for who, d in recorded.get(c["id"], {}).get("full", []) if d == digest)
-        out[r] = {"pass": sorted(passing), "fail": {}}
+            for engine in {who["engine"] for who, d in recorded.get(c["id"], {}).get("full", []) if d == digest}:
+                confirmed[engine] += 1
+        out[r] = {"pass": sorted(confirmed), "confirmed": dict(sorted(confirmed.items())), "fail": {}}
     for entry in known_entries(known_files):
         case = entry["case"]
         prefix = case.split("/", 1)[0]
@@ -241,6 +245,11 @@ _ENGINE_VERDICTS = {
             "type": "array",
             "items": {"type": "string"},
             "description": "engines that confirmed at least one case",
+        },
+        "confirmed": {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1},
+            "description": "engine -> number of the rule's cases it confirmed",
         },
         "fail": {
             "type": "object",
@@ -417,12 +426,16 @@ def markdown(doc: dict[str, Any]) -> str:
                 f" {s['source']['section']}" if s["source"]["section"].startswith("§") else ""
             )
             lines.append(f"- {where}{detail}: “{s['quote']}” ({source})")
+            if s.get("table-row"):
+                lines.append(f"  - the row that decides it: “{s['table-row']}”")
         lines.append("- implemented by " + ", ".join(f"`{f}`" for f in r["implemented-by"]))
-        fail = ", ".join(f"{e} ({n})" for e, n in r["engines"]["fail"].items()) or "none known"
+        cases = len(r["vectors"])
+        confirmed = ", ".join(f"{e} ({n} of {cases})" for e, n in r["engines"].get("confirmed", {}).items())
+        fail = ", ".join(f"{e} ({n} case{'s' if n != 1 else ''})" for e, n in r["engines"]["fail"].items())
         lines.append("- vector files " + ", ".join(f"`vectors/{f}`" for f in r["vector-files"]))
         lines.append(
-            f"- {len(r['vectors'])} vector case{'s' if len(r['vectors']) != 1 else ''}; "
-            f"pass: {', '.join(r['engines']['pass']) or 'no engine recorded'}; fail: {fail}"
+            f"- {cases} vector case{'s' if cases != 1 else ''}; "
+            f"confirmed by: {confirmed or 'no engine recorded'}; violates: {fail or 'none known'}"
         )
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
