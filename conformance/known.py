@@ -59,6 +59,7 @@ class Discrepancy:
     level: str = "violation"  # an expectation's level (ledger.LEVELS); a recorded finding is a violation
     reason: str | None = None  # an expectation's reason: set for an expectation, None for a recorded finding
     where: tuple[tuple[str, str], ...] = ()  # an expectation's scope: its engine, a case or a rule (globs)
+    rule: str = ""  # the rule the entry's case tests (written, or derived from the case: `rule_of_case`)
 
     @property
     def is_expectation(self) -> bool:
@@ -260,7 +261,20 @@ def from_entry(e: dict[str, Any]) -> Discrepancy:
         e.get("raised"),
         e.get("intermittent"),
         bool(e.get("failure")),
+        rule=e.get("rule") or rule_of_case(where["case"]),
     )
+
+
+@cache
+def _case_rules() -> dict[str, str]:
+    from conformance.vectors import load_families
+
+    return {c["id"]: c["rule"] for cases in load_families().values() for c in cases}
+
+
+def rule_of_case(case_id: str) -> str:
+    """The rule a vector case tests (its `rule`; a case no longer in the vectors: the id's prefix)."""
+    return _case_rules().get(case_id) or case_id.split("/", 1)[0]
 
 
 def _expectation(e: dict[str, Any]) -> Discrepancy:

@@ -26,6 +26,16 @@ def test_every_entry_names_a_case_and_a_reason_and_pins_an_observation():
             re.compile(d.raised)
 
 
+def test_every_entry_has_a_registered_rule():
+    """A ledger entry leads to its rule (its case's, unless written): a grep by rule finds it."""
+    from spec_impl.rules import rule
+
+    for (engine, case), d in known.builtin().items():
+        assert d.rule and rule(d.rule).id == d.rule, (engine, case, d.rule)
+    table = next(d for (_, case), d in known.builtin().items() if case.startswith("table."))
+    assert not table.rule.startswith("table."), table.rule  # a table snapshot's rule, not its id
+
+
 def test_scopes_name_engines_and_ops():
     for scope in (s for path in known_engine_files() for s in known.scopes(path)):
         assert scope.engine.strip() and scope.ops and scope.types and scope.decided_by
