@@ -18,39 +18,12 @@ from hypothesis import strategies as st
 
 from spec_impl import types as T
 from spec_impl.temporal import MICROS_PER_DAY
+from spec_impl.transforms import SOURCE_TYPES
 from spec_impl.values import INT_RANGE, LONG_RANGE, decimal_from_unscaled
 
-BUCKETABLE = (
-    "int",
-    "long",
-    "decimal",
-    "date",
-    "time",
-    "timestamp",
-    "timestamptz",
-    "timestamp_ns",
-    "timestamptz_ns",
-    "string",
-    "uuid",
-    "fixed",
-    "binary",
-)
-_SIMPLE = (
-    "boolean",
-    "int",
-    "long",
-    "float",
-    "double",
-    "date",
-    "time",
-    "timestamp",
-    "timestamptz",
-    "timestamp_ns",
-    "timestamptz_ns",
-    "string",
-    "uuid",
-    "binary",
-)
+BUCKETABLE = tuple(sorted(SOURCE_TYPES["bucket"]))  # the source types of bucket[N] ("Partition Transforms")
+# the simple types with values: every simple type but unknown (null only) and variant (not primitive)
+_SIMPLE = tuple(n for n in T.SIMPLE_TYPE_NAMES if n not in ("unknown", "variant"))
 
 
 def decimal_types(max_precision: int = T.MAX_DECIMAL_PRECISION) -> st.SearchStrategy[T.DecimalType]:

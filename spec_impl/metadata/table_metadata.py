@@ -91,7 +91,7 @@ register(
     ),
 )
 
-_REQUIRED = {
+REQUIRED_FIELDS = {  # the fields each format version requires (Table Metadata Fields; adopted 1.8)
     1: ("format-version", "location", "last-updated-ms", "last-column-id"),
     2: (
         "format-version",
@@ -109,7 +109,7 @@ _REQUIRED = {
         "default-sort-order-id",
     ),
 }
-_REQUIRED[3] = _REQUIRED[2] + ("next-row-id",)
+REQUIRED_FIELDS[3] = REQUIRED_FIELDS[2] + ("next-row-id",)
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def parse_table_metadata(doc: Any, revision: str = revisions.DEFAULT) -> TableMe
         raise InvalidInput("table.field-type", "table metadata is a JSON object", type(doc).__name__)
     json_document.check_depth(doc, "the table metadata")
     fv = _format_version(doc)
-    for key in _REQUIRED[fv]:
+    for key in REQUIRED_FIELDS[fv]:
         if key not in doc or doc[key] is None:
             rule = (
                 "table.table-uuid" if key == "table-uuid" and key in doc else "table.required-field"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_impl.metadata.table_metadata import REQUIRED_FIELDS
+
 _LONG = {"type": "integer"}
 _INT = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
 _STR = {"type": "string"}
@@ -190,30 +192,11 @@ _COMMON = dict(
     statistics={"$ref": "#/$defs/statistics"},
     partition_statistics={"$ref": "#/$defs/partition-statistics"},
 )
-_V2_REQUIRED = [
-    "format-version",
-    "table-uuid",
-    "location",
-    "last-sequence-number",
-    "last-updated-ms",
-    "last-column-id",
-    "schemas",
-    "current-schema-id",
-    "partition-specs",
-    "default-spec-id",
-    "last-partition-id",
-    "sort-orders",
-    "default-sort-order-id",
-]
 
 
 def table_metadata_schema(format_version: int) -> dict:
     """The JSON Schema of a table metadata document of one format version."""
-    required = (
-        ["format-version", "location", "last-updated-ms", "last-column-id"]
-        if format_version == 1
-        else list(_V2_REQUIRED)
-    )
+    required = list(REQUIRED_FIELDS[1 if format_version == 1 else 2])
     props: dict[str, Any] = dict(_COMMON, format_version={"const": format_version})
     doc: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
