@@ -57,21 +57,7 @@ def double_to_long_bits(v: float) -> int:
     return struct.unpack("<q", struct.pack("<d", v + 0.0))[0]  # -0.0 + 0.0 == 0.0
 
 
-@implements(
-    "hash.boolean",
-    "hash.bytes",
-    "hash.date",
-    "hash.decimal",
-    "hash.floating",
-    "hash.integer",
-    "hash.string",
-    "hash.time",
-    "hash.timestamp",
-    "hash.timestamp-ns",
-    "hash.undefined",
-    "hash.unknown",
-    "hash.uuid",
-)
+@implements("hash.undefined")
 def rule_for(t: IcebergType, revision: str = revisions.DEFAULT) -> str:
     """The Appendix B rule id that hashes values of `t`; NotDefined where the spec has none."""
     name = getattr(t, "name", None)
@@ -97,6 +83,7 @@ def rule_for(t: IcebergType, revision: str = revisions.DEFAULT) -> str:
     "hash.bytes",
     "hash.date",
     "hash.decimal",
+    "hash.floating",
     "hash.integer",
     "hash.string",
     "hash.time",

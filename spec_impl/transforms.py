@@ -151,7 +151,7 @@ def _check_source(t: Transform, source: IcebergType, revision: str) -> None:
         )
 
 
-@implements("transform.null")
+@implements("transform.null", "transform.void")
 def apply_transform(
     transform: str | Transform, source: IcebergType | str, value: Any, revision: str = revisions.DEFAULT
 ) -> Any:
@@ -165,16 +165,21 @@ def apply_transform(
     return _APPLY[t.name](t, source, value, revision)  # type: ignore[index]
 
 
+@implements("transform.identity")
 def _identity(t: Transform, source: IcebergType, value: Any, revision: str) -> Any:
     return value
 
 
+@implements("transform.bucket")
 def _bucket(t: Transform, source: IcebergType, value: Any, revision: str) -> int:
     """(murmur3_x86_32_hash(x) & Integer.MAX_VALUE) % N, with the Appendix B hash of the type."""
     return (hash_value(source, value, revision) & 0x7FFFFFFF) % t.param
 
 
 @implements("transform.overflow")
+@implements(
+    "transform.truncate.binary", "transform.truncate.decimal", "transform.truncate.integer", "transform.truncate.string"
+)
 def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> Any:
     name, width = source.name, t.param  # type: ignore[attr-defined]
     if name in ("int", "long"):
@@ -197,6 +202,7 @@ def _truncate(t: Transform, source: IcebergType, value: Any, revision: str) -> A
 
 
 @implements("transform.overflow")
+@implements("transform.year", "transform.month", "transform.day", "transform.hour")
 def _temporal(t: Transform, source: IcebergType, value: Any, revision: str) -> int:
     name = source.name  # type: ignore[attr-defined]
     if name == "date":
@@ -237,20 +243,6 @@ RULE_OF = {
 }
 
 
-@implements(
-    "transform.bucket",
-    "transform.day",
-    "transform.hour",
-    "transform.identity",
-    "transform.month",
-    "transform.source-type",
-    "transform.truncate.binary",
-    "transform.truncate.decimal",
-    "transform.truncate.integer",
-    "transform.truncate.string",
-    "transform.void",
-    "transform.year",
-)
 def rule_for(transform: str | Transform, source: IcebergType | str) -> str:
     """The rule id that computes this transform on this source type."""
     t, source = _as_transform(transform), parse_type(source)

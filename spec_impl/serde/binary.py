@@ -43,16 +43,7 @@ FIXED_WIDTH = {
 _RAW_BYTES = {"fixed": "binary.bytes", "binary": "binary.bytes", "geometry": "binary.geo", "geography": "binary.geo"}
 
 
-@implements(
-    "binary.boolean",
-    "binary.bytes",
-    "binary.decimal",
-    "binary.fixed-width",
-    "binary.geo",
-    "binary.string",
-    "binary.undefined",
-    "binary.uuid",
-)
+@implements("binary.undefined")
 def rule_for(t: IcebergType) -> str:
     """The Appendix D binary rule for type `t`; NotDefined for types without a binary form."""
     name = getattr(t, "name", None)
@@ -68,6 +59,16 @@ def rule_for(t: IcebergType) -> str:
     }.get(name) or _RAW_BYTES[name]
 
 
+@implements(
+    "binary.boolean",
+    "binary.bytes",
+    "binary.decimal",
+    "binary.fixed-width",
+    "binary.geo",
+    "binary.string",
+    "binary.undefined",
+    "binary.uuid",
+)
 def to_binary(t: IcebergType, value: Any) -> bytes:
     """Serialize one non-null value of type `t` to its Appendix D bytes."""
     rule_id = rule_for(t)
@@ -90,7 +91,17 @@ def to_binary(t: IcebergType, value: Any) -> bytes:
     return value  # fixed, binary, geometry, geography: the bytes themselves
 
 
-@implements("value.decimal")
+@implements(
+    "value.decimal",
+    "binary.boolean",
+    "binary.bytes",
+    "binary.decimal",
+    "binary.fixed-width",
+    "binary.geo",
+    "binary.string",
+    "binary.undefined",
+    "binary.uuid",
+)
 def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
     """Deserialize Appendix D bytes as a value of type `t`, rejecting lengths the type cannot have."""
     rule_id = rule_for(t)

@@ -48,24 +48,7 @@ _HEX_TEXT = re.compile(r"(?:[0-9a-fA-F]{2})*")
 UTC_OFFSET = "+00:00"
 
 
-@implements(
-    "json.boolean",
-    "json.bytes",
-    "json.date",
-    "json.decimal",
-    "json.floating",
-    "json.geo",
-    "json.integer",
-    "json.list",
-    "json.map",
-    "json.string",
-    "json.struct",
-    "json.time",
-    "json.timestamp",
-    "json.timestamptz",
-    "json.undefined",
-    "json.uuid",
-)
+@implements("json.undefined")
 def rule_for(t: IcebergType) -> str:
     """The Appendix D JSON rule for type `t`; NotDefined for unknown and variant."""
     if isinstance(t, StructType):
@@ -100,6 +83,24 @@ def rule_for(t: IcebergType) -> str:
 # --- writing -----------------------------------------------------------------------------------
 
 
+@implements(
+    "json.boolean",
+    "json.bytes",
+    "json.date",
+    "json.decimal",
+    "json.floating",
+    "json.geo",
+    "json.integer",
+    "json.list",
+    "json.map",
+    "json.string",
+    "json.struct",
+    "json.time",
+    "json.timestamp",
+    "json.timestamptz",
+    "json.undefined",
+    "json.uuid",
+)
 def to_json(t: IcebergType, value: Any, *, non_finite: Callable[[str, float], Any] | None = None) -> Any:
     """The Appendix D JSON form of one value of type `t` (None for null).
 
@@ -200,6 +201,24 @@ def check_written(t: IcebergType, obj: Any) -> None:
 # --- reading -----------------------------------------------------------------------------------
 
 
+@implements(
+    "json.boolean",
+    "json.bytes",
+    "json.date",
+    "json.decimal",
+    "json.floating",
+    "json.geo",
+    "json.integer",
+    "json.list",
+    "json.map",
+    "json.string",
+    "json.struct",
+    "json.time",
+    "json.timestamp",
+    "json.timestamptz",
+    "json.undefined",
+    "json.uuid",
+)
 def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], float] | None = None) -> Any:
     """Read one value of type `t` from its Appendix D JSON form (JSON null gives None).
 
