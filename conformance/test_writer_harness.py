@@ -251,7 +251,7 @@ def test_a_pyiceberg_history_passes_every_check(harness):
 def test_a_broken_pyiceberg_write_is_caught(harness):
     """PyIceberg handed one row fewer than the step inserts: Spark's rows (check 1), the reference
     (check 2) and the other readers (check 5) all differ from the model."""
-    from conformance.writer_harness.pyiceberg_steps import PyIcebergTable
+    from conformance.writer_harness.writers.pyiceberg import PyIcebergTable
 
     arrow = PyIcebergTable._arrow
     with mock.patch.object(PyIcebergTable, "_arrow", lambda self, columns, rows: arrow(self, columns, rows[:-1])):

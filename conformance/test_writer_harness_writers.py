@@ -17,8 +17,8 @@ from hypothesis import HealthCheck
 
 from conformance.conftest import ENGINES_EXTRA
 from conformance.writer_harness import scenario, steps, values, writers
-from conformance.writer_harness.chdb_steps import ChdbTable
-from conformance.writer_harness.duckdb_steps import DuckDBTable
+from conformance.writer_harness.writers.chdb import ChdbTable
+from conformance.writer_harness.writers.duckdb import DuckDBTable
 from conformance.writer_harness.strategies import histories
 from conformance.writer_harness.writer_base import STEP_OPS, Unsupported, Writer
 
@@ -91,12 +91,17 @@ def test_the_registry_loads_each_writer_by_name_and_names_the_writer_of_a_scenar
 def test_no_module_of_the_writer_harness_imports_a_writer_module():
     """The writers are loaded by name (`writers.BUILTIN`): no module imports one, so no import cycle
     runs through the writers and the modules they import."""
-    writer_modules = {path.partition(":")[0].rsplit(".", 1)[1] for path in writers.BUILTIN.values()}
+    writer_modules = {path.partition(":")[0] for path in writers.BUILTIN.values()}
     for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
-                names = {(node.module or "").rsplit(".", 1)[-1]} | {a.name for a in node.names}
-                assert not (names & writer_modules) or path.stem in writer_modules, (path.name, node.module)
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+                named = {base} | {f"{base}.{a.name}" for a in node.names}
+                assert not (named & writer_modules) or module in writer_modules, (path.name, base)
 
 
 # --- PyIceberg as a writer -----------------------------------------------------------------------------
@@ -133,7 +138,7 @@ def test_pyiceberg_delete_filters_hold_where_the_sql_predicate_holds():
     from pyiceberg.io.pyarrow import expression_to_pyarrow
 
     from conformance.writer_harness import predicates
-    from conformance.writer_harness.pyiceberg_steps import _Ids, arrow_type, expression, iceberg_type
+    from conformance.writer_harness.writers.pyiceberg import _Ids, arrow_type, expression, iceberg_type
     from pyiceberg.schema import Schema
     from pyiceberg.types import NestedField
 
@@ -185,7 +190,7 @@ def test_pyiceberg_errors_sort_into_refusals_crashes_and_harness_faults():
     from pyiceberg.expressions.literals import literal
     from pyiceberg.utils.decimal import decimal_required_bytes
 
-    from conformance.writer_harness.pyiceberg_steps import PyIcebergTable
+    from conformance.writer_harness.writers.pyiceberg import PyIcebergTable
 
     table = PyIcebergTable(None, Path("/nonexistent"), "t")
 
@@ -227,7 +232,7 @@ def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
     SQL semantics select: nulls, NaN (which ClickHouse never finds equal), -0.0, NOT."""
     pytest.importorskip("chdb", reason="chDB is in the engines extra")
     from conformance.writer_harness import predicates
-    from conformance.writer_harness.chdb_steps import _Conditions, column_sql, literal, session
+    from conformance.writer_harness.writers.chdb import _Conditions, column_sql, literal, session
 
     types = {"id": "bigint", "f": "double", "s": "string", "n": "decimal(5,2)", "t": "timestamp"}
     model = [
@@ -276,7 +281,7 @@ def test_chdb_conditions_hold_where_the_sql_predicate_holds(tmp_path):
 def test_chdb_errors_sort_into_refusals_crashes_and_harness_faults(tmp_path):
     """A ClickHouse error is a refusal, except an internal one (LOGICAL_ERROR) or the process ending,
     which are crashes, and a malformed query of the harness's own."""
-    from conformance.writer_harness.chdb_steps import ChdbError, ChdbTable
+    from conformance.writer_harness.writers.chdb import ChdbError, ChdbTable
     from conformance.writer_harness.child_session import Died
 
     table = ChdbTable(None, tmp_path, "t")

@@ -153,11 +153,11 @@ def test_commit_applies_updates_and_refuses_a_stale_requirement(server):
 def test_duckdb_writes_through_the_catalog(server):
     pytest.importorskip("duckdb")
     from conformance.engines.base import EngineUnavailable
-    from conformance.writer_harness import duckdb_steps
+    from conformance.writer_harness.writers import duckdb as duckdb_writer
 
     server.catalog.create_namespace("db")
     try:
-        con = duckdb_steps.connect(server.uri)
+        con = duckdb_writer.connect(server.uri)
     except EngineUnavailable as e:
         pytest.skip(str(e))
     try:

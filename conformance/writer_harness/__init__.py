@@ -7,8 +7,8 @@ Modules: `values` (types and value forms), `predicates` (generated predicates, S
 `model` (the independent model), `drawing` and `strategies` (hypothesis strategies for histories),
 `steps` (the step table, with `step` and `step_*`: each op's arguments, and how it runs on the writer and the model),
 `writer_base` (the writer interface, every step refused by default), `sql_writer` (what the SQL
-writers share), `writers` (the registry of writers), `spark_steps`, `pyiceberg_steps`,
-`chdb_steps`, `duckdb_steps` (the writers), `spark_wire` (Spark's reads, rows in wire form),
+writers share), `writers` (the registry of writers), `writers.spark`, `writers.pyiceberg`,
+`writers.chdb`, `writers.duckdb` (the writers), `spark_wire` (Spark's reads, rows in wire form),
 `checks` (the comparisons), `runner` (one history), `harness` (the session, known findings,
 search), `scenario` (replayable scenario files), `cli` (`iceberg-writer-harness`).
 """

@@ -1,5 +1,5 @@
 """A writer's statements run in a child process, one JSON object per line each way, so that an
-abort inside the writer's engine ends the child and not the harness (`chdb_steps`, `duckdb_steps`).
+abort inside the writer's engine ends the child and not the harness (`writers.chdb`, `writers.duckdb`).
 
 The parent sends `{"sql": ...}`; the child answers with the reply dict its `run` makes of the
 statement (a result, or the engine's error, for the writer to raise as its own exception class).

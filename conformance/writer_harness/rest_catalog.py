@@ -1,5 +1,5 @@
 """A minimal Iceberg REST catalog on loopback, for writers that commit only through one (DuckDB's
-iceberg extension: `duckdb_steps`).
+iceberg extension: `writers.duckdb`).
 
 The server speaks the Iceberg REST Catalog API (the OpenAPI document `rest-catalog-open-api.yaml`
 of the Apache Iceberg project; the table spec texts this suite cites do not include it, so each

@@ -27,12 +27,12 @@ What is drawn:
 
 Each step's arguments are drawn by its entry of the step table (`steps`), and only the steps the
 writer offers (`writer_base.Writer.steps`, in the format versions it declares) are drawn:
-`histories(writer="pyiceberg")` draws only what PyIceberg writes (`pyiceberg_steps`): format
+`histories(writer="pyiceberg")` draws only what PyIceberg writes (`writers.pyiceberg`): format
 versions 1 and 2, and no update, merge, rewrite procedure or cherry-pick; upgrades go to v2.
-`histories(writer="chdb")` draws what ClickHouse writes (`chdb_steps`): format version 2, columns
+`histories(writer="chdb")` draws what ClickHouse writes (`writers.chdb`): format version 2, columns
 of the types it writes (no boolean, binary or nested), no table properties, and inserts, deletes,
 updates and column changes. `histories(writer="duckdb")` draws what DuckDB writes through the
-harness's REST catalog (`duckdb_steps`): format versions 1 and 2 (upgrades to 2), no table
+harness's REST catalog (`writers.duckdb`): format versions 1 and 2 (upgrades to 2), no table
 properties at creation, inserts, deletes, updates, merges, column and partition changes, property
 changes; no nested column added later.
 """

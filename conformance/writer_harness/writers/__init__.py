@@ -1,13 +1,13 @@
 """Which writers a history can run on: each by name, as a `module:Class` path loaded on demand (the
 interface they implement: `writer_base.Writer`).
 
-    spark       Iceberg Java through PySpark (`spark_steps.SparkTable`), every step
-    pyiceberg   PyIceberg's own writer (`pyiceberg_steps.PyIcebergTable`): appends, overwrites,
+    spark       Iceberg Java through PySpark (`writers.spark.SparkTable`), every step
+    pyiceberg   PyIceberg's own writer (`writers.pyiceberg.PyIcebergTable`): appends, overwrites,
                 copy-on-write deletes, schema and partition evolution, properties, the v1 -> v2
                 upgrade, branches, tags, rollback and snapshot expiry
-    chdb        ClickHouse's own C++ writer through chDB (`chdb_steps.ChdbTable`): appends, deletes
+    chdb        ClickHouse's own C++ writer through chDB (`writers.chdb.ChdbTable`): appends, deletes
                 and updates (position delete files), schema evolution; format version 2
-    duckdb      DuckDB's iceberg extension (`duckdb_steps.DuckDBTable`), writing through a REST
+    duckdb      DuckDB's iceberg extension (`writers.duckdb.DuckDBTable`), writing through a REST
                 catalog the harness serves on loopback (`rest_catalog`)
 
 Spark reads every writer's tables (check 1): the Spark writer's through its catalog, the others' by
@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 BUILTIN: dict[str, str] = {
-    "spark": "conformance.writer_harness.spark_steps:SparkTable",
-    "pyiceberg": "conformance.writer_harness.pyiceberg_steps:PyIcebergTable",
-    "chdb": "conformance.writer_harness.chdb_steps:ChdbTable",
-    "duckdb": "conformance.writer_harness.duckdb_steps:DuckDBTable",
+    "spark": "conformance.writer_harness.writers.spark:SparkTable",
+    "pyiceberg": "conformance.writer_harness.writers.pyiceberg:PyIcebergTable",
+    "chdb": "conformance.writer_harness.writers.chdb:ChdbTable",
+    "duckdb": "conformance.writer_harness.writers.duckdb:DuckDBTable",
 }
 WRITERS = tuple(BUILTIN)
 

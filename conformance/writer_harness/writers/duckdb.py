@@ -10,7 +10,7 @@ the catalog applies them and writes the metadata JSON (named `NNNNN-<uuid>.metad
 metadata files are PyIceberg's rendering of DuckDB's updates. The extensions (httpfs for HTTP, avro,
 iceberg) are loaded from their PyPI wheels by path, as `conformance.engines.duckdb.adapter` does, with
 auto-install and auto-load off. DuckDB runs in a child process (`python -m
-conformance.writer_harness.duckdb_steps <endpoint>`, time zone UTC), so that an abort inside DuckDB is
+conformance.writer_harness.writers.duckdb <endpoint>`, time zone UTC), so that an abort inside DuckDB is
 the writer's crash, not the harness's; the catalog server runs in the harness's process.
 
 What the writer does, in SQL on that one DuckDB connection:
@@ -72,10 +72,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import child_session, predicates, values
-from .child_session import ChildSession, Died
-from .sql_writer import SqlWriter
-from .writer_base import Unsupported
+from .. import child_session, predicates, values
+from ..child_session import ChildSession, Died
+from ..sql_writer import SqlWriter
+from ..writer_base import Unsupported
 
 NAMESPACE = "db"
 CATALOG = "ice"  # the name the catalog is attached under in DuckDB
@@ -128,7 +128,7 @@ class Session:
     attached as `ice`."""
 
     def __init__(self, endpoint: str):
-        self.child = ChildSession("conformance.writer_harness.duckdb_steps", (endpoint,), label="DuckDB")
+        self.child = ChildSession("conformance.writer_harness.writers.duckdb", (endpoint,), label="DuckDB")
         self.endpoint = endpoint
         self.query("SELECT 1")  # the attach happened (or its error is raised here)
 
@@ -185,7 +185,7 @@ class _Warehouse:
     """The catalog server of one warehouse and the DuckDB session attached to it."""
 
     def __init__(self, root: Path):
-        from .rest_catalog import RestCatalogServer
+        from ..rest_catalog import RestCatalogServer
 
         self.root = root
         self.server = RestCatalogServer(root, name="duckdb")

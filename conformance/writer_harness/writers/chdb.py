@@ -43,10 +43,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import child_session, predicates, values
-from .child_session import ChildSession, Died
-from .sql_writer import SqlWriter
-from .writer_base import Unsupported
+from .. import child_session, predicates, values
+from ..child_session import ChildSession, Died
+from ..sql_writer import SqlWriter
+from ..writer_base import Unsupported
 
 _CODE = re.compile(r"\(([A-Z_]+)\)\s*$")
 # ClickHouse error codes that are the harness's own fault (its SQL), and those of a failure inside
@@ -94,7 +94,7 @@ class Session:
 
     def __init__(self, directory: Path):
         directory.mkdir(parents=True, exist_ok=True)
-        self.child = ChildSession("conformance.writer_harness.chdb_steps", cwd=directory, label="chDB")
+        self.child = ChildSession("conformance.writer_harness.writers.chdb", cwd=directory, label="chDB")
 
     def query(self, sql: str) -> str:
         """Run one statement; its result as CSV text. A ClickHouse error is raised as `ChdbError`

@@ -13,10 +13,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from . import predicates, values
-from .predicates import quote
-from .spark_wire import from_wire_sql, java_error, read_rows, spark_type, wire_value
-from .writer_base import Writer
+from .. import predicates, values
+from ..predicates import quote
+from ..spark_wire import from_wire_sql, java_error, read_rows, spark_type, wire_value
+from ..writer_base import Writer
 
 CATALOG = "local"
 REFUSALS = (

@@ -40,8 +40,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from . import predicates, values
-from .writer_base import MetadataByLocation, Unsupported
+from .. import predicates, values
+from ..writer_base import MetadataByLocation, Unsupported
 
 NAMESPACE = "db"
 _catalogs: dict[Path, Any] = {}
