@@ -33,7 +33,7 @@ from bench_audit import checks_in_process, plain_scan
 
 
 def validate(path: Path) -> None:
-    from spec_impl.manifests.cli import main
+    from spec_impl.validate.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -125,7 +125,7 @@ TABLE_STAGES = {
 }
 # What each stage imports, imported before the clock starts.
 TABLE_MODULES = {
-    "validate": ["spec_impl.manifests.cli"],
+    "validate": ["spec_impl.validate.cli"],
     "plan": ["spec_impl.scan.reader", "spec_impl.deletes.scoping"],
     "java-plan": ["bench_planning"],
     "pyiceberg-plan": ["pyiceberg.table", "pyiceberg.io.pyarrow"],

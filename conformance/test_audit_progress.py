@@ -1,4 +1,4 @@
-"""`iceberg-audit`'s progress (spec_impl/progress.py): the job's counters and the history pass's
+"""`iceberg-audit`'s progress (spec_impl/validate/progress.py): the job's counters and the history pass's
 files on stderr when it is a terminal (without --json) or with --progress, nothing otherwise, and
 the same summary on stdout either way.
 
@@ -15,7 +15,7 @@ import pytest
 
 from conformance.audit.cli import main
 from conformance.test_audit import CORRUPTED
-from spec_impl import progress as progress_module
+from spec_impl.validate import progress as progress_module
 from spec_impl.vectors.tables import materialize
 
 pytestmark = pytest.mark.spark

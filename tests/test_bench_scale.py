@@ -17,7 +17,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import scale_table  # noqa: E402
 
-from spec_impl.manifests.cli import main as validate_table  # noqa: E402
+from spec_impl.validate.cli import main as validate_table  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from spec_impl.metrics.column_metrics import (
 )
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import RULES
+from spec_impl.serde import geo_bounds
 from spec_impl.types import parse_type
 
 S, B, D, L = parse_type("string"), parse_type("binary"), parse_type("double"), parse_type("long")
@@ -140,3 +141,47 @@ def test_every_registered_metrics_rule_is_named_here():
     text = open(__file__, encoding="utf-8").read()
     mine = [r for r in RULES if r.startswith("metrics.")]
     assert mine and [r for r in mine if r not in text] == []
+
+
+# --- geometry and geography bounds (adopted v3 digest §3, Appendix D "Bound serialization", "Geo
+# bounds"; spec_impl/serde/geo_bounds.py): rules metrics.geo-bound and metrics.geo-bound-order
+
+NAN = float("nan")
+
+
+def _le(*xs: float) -> bytes:
+    return struct.pack(f"<{len(xs)}d", *xs)
+
+
+@pytest.mark.parametrize(
+    ("data", "coordinates"),
+    [
+        (_le(1, 2), {"x": 1.0, "y": 2.0, "z": None, "m": None}),  # x:y
+        (_le(1, 2, 3), {"x": 1.0, "y": 2.0, "z": 3.0, "m": None}),  # x:y:z
+        (_le(1, 2, NAN, 4), {"x": 1.0, "y": 2.0, "z": None, "m": 4.0}),  # x:y:NaN:m
+        (_le(1, 2, 3, 4), {"x": 1.0, "y": 2.0, "z": 3.0, "m": 4.0}),  # x:y:z:m
+    ],
+)
+def test_the_four_forms_of_a_geo_bound(data, coordinates):
+    assert geo_bounds.read_bound("geometry", data) == coordinates == geo_bounds.read_bound("geography", data)
+
+
+@pytest.mark.parametrize("data", [_le(1), _le(1, 2)[:-1], _le(1, 2, 3, 4, 5), _le(NAN, 2), _le(1, NAN)])
+def test_other_lengths_and_nan_x_or_y_are_no_geo_bound(data):
+    with pytest.raises(InvalidInput, match="metrics.geo-bound"):
+        geo_bounds.read_bound("geometry", data)
+
+
+def test_only_a_geography_wraps_across_the_antimeridian():
+    """ "Only geography may have xmin > xmax (antimeridian wrap)"."""
+    lower, upper = _le(170, -10), _le(-170, 10)
+    assert geo_bounds.read_bounds("geography", lower, upper)["lower"]["x"] == 170.0
+    with pytest.raises(InvalidInput, match="metrics.geo-bound-order"):
+        geo_bounds.read_bounds("geometry", lower, upper)
+    with pytest.raises(InvalidInput, match="metrics.geo-bound-order"):
+        geo_bounds.read_bounds("geography", _le(1, 10), _le(3, -10))  # ymin > ymax wraps nowhere
+
+
+def test_geo_bounds_belong_to_geo_columns():
+    with pytest.raises(InvalidInput, match="metrics.geo-bound"):
+        geo_bounds.read_bound("binary", _le(1, 2))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from spec_impl.errors import InvalidInput
-from spec_impl.manifests import cli
+from spec_impl.validate import cli
 from spec_impl.manifests.locations import FILE_LOCATION, ContainedFiles, canonical, contain, table_prefixes
 from spec_impl.manifests.tree import FileUnreadable, InMemoryFiles, LocalFiles
 from spec_impl.manifests.writer import TreeWriter, data_file, edit_avro, entry, fix_manifest_lengths

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spec_impl.manifests import cli
+from spec_impl.validate import cli
 from spec_impl.manifests.file_fields import data_file_findings, unsorted_split_offsets
 from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.manifests.validate import validate_table

@@ -1,4 +1,4 @@
-"""The history validator (spec_impl/manifests/history.py): rules over each snapshot and its parent.
+"""The history validator (spec_impl/validate/history.py): rules over each snapshot and its parent.
 
 Every injected violation of the vectors (a golden table copied and one snapshot edited) is found
 under its rule id, and only that one; every golden table of vectors/tables passes; a table with a
@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from spec_impl.manifests import history_metadata
-from spec_impl.manifests.history import CHECKS, validate_history
+from spec_impl.validate import history_metadata
+from spec_impl.validate.history import CHECKS, validate_history
 from spec_impl.manifests.tree import InMemoryFiles, LocalFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.rules import RULES
@@ -154,7 +154,7 @@ def test_an_unreadable_snapshot_is_left_to_the_tree_validator():
 
 def test_each_manifest_is_read_once(monkeypatch):
     """Linear in snapshots: a manifest shared by every snapshot of the table is read once."""
-    from spec_impl.manifests import history
+    from spec_impl.validate import history
 
     files, metadata_location, _ = tables.table_files("position-deletes")
     reads: list[str] = []
@@ -190,7 +190,7 @@ def _relocated(tmp_path, table_id: str, edit=None) -> str:
 
 
 def test_iceberg_validate_table_runs_the_history_pass(tmp_path, capsys):
-    from spec_impl.manifests.cli import main
+    from spec_impl.validate.cli import main
 
     metadata = _relocated(tmp_path, "partition-evolution", family._append_removed_file)
     assert main([metadata, "--json"]) == 1

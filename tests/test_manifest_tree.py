@@ -211,7 +211,7 @@ def test_writer_counts_and_min_sequence_number():
 def test_validate_table_cli(tmp_path, capsys):
     import json
 
-    from spec_impl.manifests import cli
+    from spec_impl.validate import cli
 
     w = TreeWriter(f"file:{tmp_path}/t", 2, trees.SCHEMA)
     rows = w.commit(

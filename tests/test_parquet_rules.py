@@ -18,7 +18,7 @@ from spec_impl.datafiles.known_fields import missing_known_fields
 from spec_impl.datafiles.parquet_rules import appendix_a_type, check_parquet_schema, min_decimal_bytes
 from spec_impl.datafiles.parquet_schema import BARE_REPEATED, THREE_LEVEL, TWO_LEVEL, read_schema, walk
 from spec_impl.datafiles.table_files import validate_data_files
-from spec_impl.manifests.cli import main as validate_main
+from spec_impl.validate.cli import main as validate_main
 from spec_impl.manifests.locations import ContainedFiles
 from spec_impl.manifests.tree import LocalFiles, read_snapshot
 from spec_impl.metadata.schema import parse_schema

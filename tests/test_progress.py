@@ -1,4 +1,4 @@
-"""Progress lines (spec_impl/progress.py) and `iceberg-validate-table`'s use of them: on stderr only
+"""Progress lines (spec_impl/validate/progress.py) and `iceberg-validate-table`'s use of them: on stderr only
 when it is a terminal (without --json) or with --progress, throttled, and stdout byte-identical."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from spec_impl import progress as progress_module
-from spec_impl.manifests.cli import main
+from spec_impl.validate import progress as progress_module
+from spec_impl.validate.cli import main
 from spec_impl.manifests.tree import InMemoryFiles
-from spec_impl.progress import Progress
+from spec_impl.validate.progress import Progress
 from spec_impl.vectors.tables import captured_ids, materialize
 
 TABLE = next(c for c in captured_ids() if c.startswith("spark-v2"))

@@ -5,8 +5,8 @@ table.statistics.blob-snapshot, partition-statistics.one-per-snapshot, puffin.th
 entries, `spec_impl.metadata.statistics`); table.statistics.puffin, table.statistics.file-size,
 table.statistics.footer-size, table.statistics.blobs, partition-statistics.file-schema,
 partition-statistics.sorted, partition-statistics.unique-partition (the files,
-`spec_impl.metadata.statistics_files`); partition-statistics.counts (the counts against the
-snapshot's live files, `spec_impl.metadata.partition_counts`).
+`spec_impl.validate.statistics_files`); partition-statistics.counts (the counts against the
+snapshot's live files, `spec_impl.validate.partition_counts`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from spec_impl import revisions
 from spec_impl.deletes.puffin import write_puffin
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.tree import InMemoryFiles
-from spec_impl.metadata.statistics_files import expected_columns, validate_statistics
+from spec_impl.validate.statistics_files import expected_columns, validate_statistics
 from spec_impl.metadata.table_metadata import parse_table_metadata
 from spec_impl.vectors.families import statistics as family
 from spec_impl.vectors.families.table_metadata import S1, S2, v2, v3
@@ -126,7 +126,7 @@ def _written(tmp_path, slug: str) -> str:
 
 
 def test_iceberg_validate_table_reports_statistics_violations(tmp_path, capsys):
-    from spec_impl.manifests import cli
+    from spec_impl.validate import cli
 
     cli.main([_written(tmp_path, "unsorted"), "--json"])
     found = {v["rule"] for v in json.loads(capsys.readouterr().out)}

@@ -13,7 +13,7 @@ file and delete file of the snapshot with the reference's rules (`spec_impl.metr
 - `job`: the Spark job (manifests in parallel, then the file tasks spread over the executors with
   `mapPartitions`; only violations and per-partition counters come back to the driver);
 - `job.add_history`: on the driver, every snapshot of the table against its parent (the history
-  rules of `spec_impl.manifests.history`, metadata only);
+  rules of `spec_impl.validate.history`, metadata only);
 - `report`: the terminal summary, JSON and HTML; `cli`: the command line (`submit` for
   spark-submit); `known`: the recorded writer findings (`vectors/known/audit.json`).
 

@@ -4,7 +4,7 @@
 Exit status: 0 when the snapshot breaks no rule, 1 when it does (or a file could not be checked),
 2 on bad input (a metadata file, manifest list or argument that cannot be read: missing, a
 directory, unreadable; the message names it). The summary goes to stdout; progress goes to stderr
-when it is a terminal and --json is not given, or always with --progress (`spec_impl.progress`).
+when it is a terminal and --json is not given, or always with --progress (`spec_impl.validate.progress`).
 
 Files are read only under the table's location and the paths its properties write.data.path,
 write.metadata.path and write.object-storage.path name, plus the metadata file given and the
@@ -31,7 +31,7 @@ from typing import Any
 from spec_impl.errors import SpecError
 from spec_impl.manifests.locations import FILE_LOCATION, ContainedFiles
 from spec_impl.manifests.tree import FileUnreadable, LocalFiles
-from spec_impl.progress import Progress
+from spec_impl.validate.progress import Progress
 
 from . import job, plan, report
 

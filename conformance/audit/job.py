@@ -22,8 +22,8 @@ from typing import Any
 from collections.abc import Callable, Iterable, Iterator
 
 from spec_impl.errors import SpecError
-from spec_impl.manifests.history import validate_history
-from spec_impl.metadata.statistics_files import validate_statistics
+from spec_impl.validate.history import validate_history
+from spec_impl.validate.statistics_files import validate_statistics
 from spec_impl.manifests.tree import FileSource, FileUnreadable
 from spec_impl.rules import split_recommendations
 
@@ -95,7 +95,9 @@ def run(spark: Any, plan: Plan, progress: Callable[[str], None] = lambda _: None
     )
     checked = items.repartition(slots * 4).mapPartitions(lambda part: _counted_files(counts, file_stage(ctx, part)))
     progress(f"checking the live files in {slots * 4} partitions")
-    watching = getattr(progress, "watching", None)  # a spec_impl.progress.Progress: counters while the job runs
+    watching = getattr(
+        progress, "watching", None
+    )  # a spec_impl.validate.progress.Progress: counters while the job runs
     with watching(lambda: _describe(counts.value, len(rows))) if watching else contextlib.nullcontext():
         outputs = checked.collect()
     return _gather(result, outputs, started)
@@ -179,11 +181,11 @@ def _order(v: Violation) -> tuple[str, str, str]:
 
 def add_history(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
     """The history pass, on the driver (metadata only): every snapshot of the table against its
-    parent (`spec_impl.manifests.history`), its violations added to `result`, recorded findings apart."""
+    parent (`spec_impl.validate.history`), its violations added to `result`, recorded findings apart."""
     return add_findings(result, validate_history(files, metadata_location))
 
 
 def add_statistics(result: AuditResult, files: FileSource, metadata_location: str) -> AuditResult:
     """The statistics pass, on the driver: the statistics and partition statistics files the
-    metadata registers (`spec_impl.metadata.statistics_files`), violations added, recorded findings apart."""
+    metadata registers (`spec_impl.validate.statistics_files`), violations added, recorded findings apart."""
     return add_findings(result, validate_statistics(files, metadata_location))

@@ -4,4 +4,4 @@ writing trees (`writer`), the metadata-tree validator (`validate`) and the histo
 (`history`: rules over consecutive snapshots). Importing this package
 registers its rules."""
 
-from spec_impl.manifests import avro_files, avro_schemas, history, inheritance, tree, validate, writer  # noqa: F401
+from spec_impl.manifests import avro_files, avro_schemas, inheritance, tree, validate, writer  # noqa: F401

@@ -53,8 +53,10 @@ from typing import Any
 from collections.abc import Callable
 
 from spec_impl.deletes import deletion_vectors, puffin, scoping
-from spec_impl.manifests import history, tree, validate
-from spec_impl.metadata import schema, statistics_files
+from spec_impl.manifests import tree, validate
+from spec_impl.validate import history
+from spec_impl.metadata import schema
+from spec_impl.validate import statistics_files
 from spec_impl.vectors.encoding import bits_to_float, decode, encode
 
 

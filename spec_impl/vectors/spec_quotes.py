@@ -253,7 +253,7 @@ QUOTES: dict[tuple[str, str], str] = {
         "Each partition field in fields is stored as a JSON object with the following properties."
     ),
     ("value.range", "Primitive Types"): ("Supported primitive types are defined in the table below."),
-    # the history rules (spec_impl/manifests/history.py)
+    # the history rules (spec_impl/validate/history.py)
     ("history.data-sequence-number", "Manifest Entry Fields"): "The sequence_number field represents the data "
     "sequence number and must never change after a file is added to the dataset.",
     ("history.file-sequence-number", "Manifest Entry Fields"): "The file_sequence_number field represents the "

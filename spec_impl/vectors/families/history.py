@@ -1,4 +1,4 @@
-"""Rules over consecutive snapshots (`spec_impl.manifests.history`): golden tables of
+"""Rules over consecutive snapshots (`spec_impl.validate.history`): golden tables of
 vectors/tables/ copied, their metadata tree edited so that one snapshot breaks one rule against its
 parent, and the history validator's verdict (sorted rule ids; [] for the unedited copies).
 

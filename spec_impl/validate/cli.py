@@ -8,9 +8,9 @@ Progress (the manifest lists and files read so far, at most a line a second) goe
 is a terminal and --json is not given, or always with --progress; stdout is the same either way.
 
 Every snapshot's manifest list and manifests are read and checked (`spec_impl.manifests.validate`),
-then every snapshot against its parent (`spec_impl.manifests.history`: the rules over consecutive
+then every snapshot against its parent (`spec_impl.validate.history`: the rules over consecutive
 snapshots), then the statistics and partition statistics files the metadata registers
-(`spec_impl.metadata.statistics_files`), then the schema of every live Parquet data and delete file
+(`spec_impl.validate.statistics_files`), then the schema of every live Parquet data and delete file
 against Appendix A (`spec_impl.datafiles`; --no-data-files skips it); each violation is printed with
 its rule id and the file it was found in. A finding of a rule whose sentence is a should (strength
 should in the rule index: parquet.type-mapping for Appendix A's type table, the history's
@@ -45,11 +45,11 @@ from spec_impl import revisions
 from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.errors import InvalidInput
 from spec_impl.manifests.locations import ContainedFiles
-from spec_impl.manifests.history import validate_history
+from spec_impl.validate.history import validate_history
 from spec_impl.manifests.tree import FileUnreadable, LocalFiles
 from spec_impl.manifests.validate import validate_table
-from spec_impl.progress import Progress
-from spec_impl.metadata.statistics_files import validate_statistics
+from spec_impl.validate.progress import Progress
+from spec_impl.validate.statistics_files import validate_statistics
 from spec_impl.rules import RULES, split_recommendations
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_CANNOT_READ = 0, 1, 2

@@ -7,7 +7,7 @@ deleting snapshot; a deleted file is not added back), "Sequence Number Inheritan
 are written with null sequence numbers); adopted v3 digest §1.4 (new files are written with a
 null first_row_id (delete files: rule tree.first-row-id), manifests keep their first_row_id,
 `added-rows` bounds the ids a snapshot assigns). Each rule is a function over a `history.Pair`,
-as in `spec_impl.manifests.history`.
+as in `spec_impl.validate.history`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
-from spec_impl.manifests.history_pairs import Pair
+from spec_impl.validate.history_pairs import Pair
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import SHOULD, Rule, implements, register
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.errors import SpecError
-from spec_impl.manifests.history_pairs import Pair
+from spec_impl.validate.history_pairs import Pair
 from spec_impl.manifests.inheritance import DATA
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, implements, register

@@ -16,7 +16,7 @@ from spec_impl.deletes.apply import FILE_PATH_ID, position_deletes
 from spec_impl.deletes.deletion_vectors import deleted_positions
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import DATA
-from spec_impl.manifests.history_pairs import FileEntry, Pair
+from spec_impl.validate.history_pairs import FileEntry, Pair
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.data_files import read_data_file

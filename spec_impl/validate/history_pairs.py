@@ -1,5 +1,5 @@
 """The files of a parent snapshot and its child, as the history rules see them
-(`spec_impl.manifests.history`, `history_writes`, `history_deletes`)."""
+(`spec_impl.validate.history`, `history_writes`, `history_deletes`)."""
 
 from __future__ import annotations
 

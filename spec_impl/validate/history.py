@@ -27,11 +27,11 @@ from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.avro_schemas import without_column_metrics
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
-from spec_impl.manifests.history_deletes import CHECKS as DELETE_CHECKS
-from spec_impl.manifests.history_pairs import FileEntry, Pair, SnapshotFiles
-from spec_impl.manifests.history_rows import CHECKS as ROW_CHECKS
-from spec_impl.manifests.history_metadata import validate_metadata_history
-from spec_impl.manifests.history_writes import CHECKS as WRITE_CHECKS
+from spec_impl.validate.history_deletes import CHECKS as DELETE_CHECKS
+from spec_impl.validate.history_pairs import FileEntry, Pair, SnapshotFiles
+from spec_impl.validate.history_rows import CHECKS as ROW_CHECKS
+from spec_impl.validate.history_metadata import validate_metadata_history
+from spec_impl.validate.history_writes import CHECKS as WRITE_CHECKS
 from spec_impl.manifests.validate import Violation, live_key
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file

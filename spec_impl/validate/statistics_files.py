@@ -21,7 +21,8 @@ from spec_impl.deletes.puffin import BlobMetadata, read_puffin
 from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import FileSource
 from spec_impl.manifests.validate import Violation
-from spec_impl.metadata import partition_counts, statistics as entries
+from spec_impl.metadata import statistics as entries
+from spec_impl.validate import partition_counts
 from spec_impl.metadata.partitioning import unified_partition_type
 from spec_impl.metadata.sorting import sort_key
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
