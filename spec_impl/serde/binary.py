@@ -59,7 +59,7 @@ def rule_for(t: IcebergType) -> str:
     }.get(name) or _RAW_BYTES[name]
 
 
-@implements(
+BINARY_RULES = (  # the rules the serializers implement, type by type
     "binary.boolean",
     "binary.bytes",
     "binary.decimal",
@@ -69,6 +69,9 @@ def rule_for(t: IcebergType) -> str:
     "binary.undefined",
     "binary.uuid",
 )
+
+
+@implements(*BINARY_RULES)
 def to_binary(t: IcebergType, value: Any) -> bytes:
     """Serialize one non-null value of type `t` to its Appendix D bytes."""
     rule_id = rule_for(t)
@@ -91,17 +94,7 @@ def to_binary(t: IcebergType, value: Any) -> bytes:
     return value  # fixed, binary, geometry, geography: the bytes themselves
 
 
-@implements(
-    "value.decimal",
-    "binary.boolean",
-    "binary.bytes",
-    "binary.decimal",
-    "binary.fixed-width",
-    "binary.geo",
-    "binary.string",
-    "binary.undefined",
-    "binary.uuid",
-)
+@implements("value.decimal", *BINARY_RULES)
 def from_binary(t: IcebergType, data: bytes, revision: str = revisions.DEFAULT) -> Any:
     """Deserialize Appendix D bytes as a value of type `t`, rejecting lengths the type cannot have."""
     rule_id = rule_for(t)

@@ -83,7 +83,7 @@ def rule_for(t: IcebergType) -> str:
 # --- writing -----------------------------------------------------------------------------------
 
 
-@implements(
+JSON_RULES = (  # the rules the serializers implement, type by type
     "json.boolean",
     "json.bytes",
     "json.date",
@@ -101,6 +101,9 @@ def rule_for(t: IcebergType) -> str:
     "json.undefined",
     "json.uuid",
 )
+
+
+@implements(*JSON_RULES)
 def to_json(t: IcebergType, value: Any, *, non_finite: Callable[[str, float], Any] | None = None) -> Any:
     """The Appendix D JSON form of one value of type `t` (None for null).
 
@@ -201,24 +204,7 @@ def check_written(t: IcebergType, obj: Any) -> None:
 # --- reading -----------------------------------------------------------------------------------
 
 
-@implements(
-    "json.boolean",
-    "json.bytes",
-    "json.date",
-    "json.decimal",
-    "json.floating",
-    "json.geo",
-    "json.integer",
-    "json.list",
-    "json.map",
-    "json.string",
-    "json.struct",
-    "json.time",
-    "json.timestamp",
-    "json.timestamptz",
-    "json.undefined",
-    "json.uuid",
-)
+@implements(*JSON_RULES)
 def from_json(t: IcebergType, obj: Any, *, non_finite: Callable[[str, Any], float] | None = None) -> Any:
     """Read one value of type `t` from its Appendix D JSON form (JSON null gives None).
 
