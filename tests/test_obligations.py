@@ -248,3 +248,19 @@ def test_no_decision_is_recorded_for_a_case_an_input_form_decides(cases):
     by_id = {c["id"]: c for c in cases if "op" in c}
     shadowed = [i for i in decisions() if i in by_id and question_of(by_id[i]) is not None]
     assert shadowed == []
+
+
+def test_the_signed_zero_reading_changes_only_float_and_double_bounds():
+    """-0.0's bytes are a long's minimum too: "-0.0 = +0.0" rewrites the bounds of the double column
+    and leaves the long's, also when both stand in one input."""
+    from spec_impl.obligations.input_forms import zeros_as_positive
+
+    neg = "0000000000000080"
+    inp = {
+        "schema": {"fields": [{"id": 1, "name": "x", "type": "long"}, {"id": 2, "name": "f", "type": "double"}]},
+        "metrics": {"x": {"lower_bound": neg}, "f": {"lower_bound": neg}},
+        "predicate": {"term": "f", "type": "lt", "value": {"ieee754": "8000000000000000"}},
+    }
+    seen = zeros_as_positive(inp)
+    assert seen["metrics"] == {"x": {"lower_bound": neg}, "f": {"lower_bound": "0000000000000000"}}
+    assert seen["predicate"]["value"] == 0.0

@@ -221,37 +221,37 @@ def uuid_order_hinges(case: dict[str, Any]) -> bool:
 def zeros_as_positive(obj: Any) -> Any:
     """The pruning input as the reading "-0.0 = +0.0" sees it: every zero of a bound (little-endian
     hex) of a float or double column and of a predicate literal (`{"ieee754": ...}`) made +0.0, so
-    that no comparison can tell the two zeros apart. (A long's minimum has the bytes of -0.0.)"""
+    that no comparison can tell the two zeros apart. Bounds of other columns stay (a long's minimum
+    has the bytes of -0.0); where the input gives no column types (a manifest's summaries planned
+    through its spec), every bound is read as a float's."""
     if isinstance(obj, list):
         return [zeros_as_positive(v) for v in obj]
     if not isinstance(obj, dict):
         return obj
     if set(obj) == {"ieee754"} and obj["ieee754"] in NEGATIVE_ZERO_LITERALS:
         return 0.0
-    fixed = _non_floating_bounds(obj)
-    return {
-        k: v
-        if k in fixed
-        else NEGATIVE_ZERO_BOUNDS.get(v, v)
-        if k in ("lower_bound", "upper_bound") and isinstance(v, str)
-        else zeros_as_positive(v)
-        for k, v in obj.items()
+    out = {
+        k: _positive_bounds(v) if k in ("lower_bound", "upper_bound") else zeros_as_positive(v) for k, v in obj.items()
     }
+    if isinstance(obj.get("metrics"), dict) and isinstance(obj.get("schema"), dict):
+        types = {f.get("name"): f.get("type") for f in obj["schema"].get("fields", []) if isinstance(f, dict)}
+        out["metrics"] = {
+            name: zeros_as_positive(m) if types.get(name) in _FLOATING else m for name, m in obj["metrics"].items()
+        }
+    if isinstance(obj.get("summaries"), list) and isinstance(obj.get("fields"), list):
+        kinds = [f.get("type") if isinstance(f, dict) else None for f in obj["fields"]]
+        out["summaries"] = [
+            zeros_as_positive(s) if i >= len(kinds) or kinds[i] in _FLOATING else s
+            for i, s in enumerate(obj["summaries"])
+        ]
+    return out
 
 
-def _non_floating_bounds(inp: dict[str, Any]) -> set[str]:
-    """The keys of a pruning input whose bounds belong to columns of no float or double type: the
-    metrics of a schema's other columns (evaluate-metrics), the summaries of other partition fields
-    (evaluate-manifest). Those keys are left as they are."""
-    floating = ("float", "double")
-    if isinstance(inp.get("metrics"), dict) and isinstance(inp.get("schema"), dict):
-        types = {f.get("name"): f.get("type") for f in inp["schema"].get("fields", []) if isinstance(f, dict)}
-        if all(types.get(name) not in floating for name in inp["metrics"]):
-            return {"metrics"}
-    if isinstance(inp.get("summaries"), list) and isinstance(inp.get("fields"), list):
-        if all(isinstance(f, dict) and f.get("type") not in floating for f in inp["fields"]):
-            return {"summaries"}
-    return set()
+_FLOATING = ("float", "double")
+
+
+def _positive_bounds(value: Any) -> Any:
+    return NEGATIVE_ZERO_BOUNDS.get(value, value) if isinstance(value, str) else value
 
 
 def signed_zero_hinges(case: dict[str, Any], answer_of: Callable[[str, dict], Any]) -> bool:

@@ -315,13 +315,12 @@ def _plan_manifest(inp: dict, revision: str) -> bool:
 
 def _read_geo_bounds(inp: dict, revision: str) -> dict:
     """A geometry or geography column's bounds as coordinates (adopted v3 Appendix D, geo bounds)."""
-    kind = parse_type(inp["type"])
-    name = "geography" if str(kind).startswith("geography") else "geometry" if str(kind).startswith("geometry") else ""
+    name = str(parse_type(inp["type"])).split("(", 1)[0]  # geometry(C) and geography(C, A) by their kind
     try:
         lower, upper = bytes.fromhex(inp["lower-bound"]), bytes.fromhex(inp["upper-bound"])
     except (TypeError, ValueError):
         raise InvalidInput("metrics.geo-bound", "bounds are hex strings", inp.get("lower-bound")) from None
-    read = geo_bounds.read_bounds(name or str(kind), lower, upper)
+    read = geo_bounds.read_bounds(name, lower, upper)
     return {side: {k: None if v is None else encode("double", v) for k, v in c.items()} for side, c in read.items()}
 
 
