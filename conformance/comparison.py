@@ -11,7 +11,7 @@ from spec_impl import transforms
 from spec_impl.errors import SpecError
 from spec_impl.serde import json_value
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, same_value
+from spec_impl.ops.encoding import decode, same_value
 
 from conformance.engines.base import EngineAnswer
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from spec_impl.errors import SpecError
 from spec_impl.obligations import levels
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 
 from conformance import readings
 from conformance.answer_shape import not_an_answer

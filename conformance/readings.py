@@ -16,7 +16,7 @@ from typing import Any
 from spec_impl.errors import SpecError
 from spec_impl.obligations import input_forms
 from spec_impl.types import DecimalType, parse_type
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 
 Reading = tuple[dict[str, Any], Any]  # (the case as a reading sees it, the answer under that reading)
 

@@ -45,8 +45,8 @@ from spec_impl.metrics.column_metrics import column_metrics
 from spec_impl.metrics.summaries import partition_summaries
 from spec_impl.types import parse_type
 from spec_impl.values import is_nan
-from spec_impl.vectors.encoding import encode
-from spec_impl.vectors.planning_ops import predicate_json
+from spec_impl.ops.encoding import encode
+from spec_impl.ops.planning_ops import predicate_json
 from spec_impl.vectors.random_cases import PLANNING_OPS, reference_rule
 
 from conformance.conftest import RUNNER

@@ -31,8 +31,8 @@ from spec_impl import strategies as ist
 from spec_impl.errors import SpecError
 from spec_impl.serde import binary, json_value
 from spec_impl.transforms import accepts
-from spec_impl.vectors.encoding import encode
-from spec_impl.vectors.ops import run
+from spec_impl.ops.encoding import encode
+from spec_impl.ops.registry import run
 from spec_impl.vectors.random_cases import VALUE_OPS, random_case
 
 from conformance import known, random_findings

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.resources import vectors_dir
-from spec_impl.vectors.golden import recover
+from spec_impl.ops.regeneration import recover
 from spec_impl.vectors.provenance import provenance_for
-from spec_impl.vectors.tables import snapshot_case_id
+from spec_impl.ops.golden_tables import snapshot_case_id
 
 VECTORS_DIR = vectors_dir()
 

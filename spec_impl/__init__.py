@@ -52,7 +52,7 @@ from spec_impl.transforms import Transform, parse_transform
 from spec_impl.transforms import apply_transform, result_type
 from spec_impl.types import IcebergType, parse_type
 from spec_impl import deletes, manifests, metadata, scan, v4  # noqa: F401  (registers their rules)
-from spec_impl import expressions, metrics  # noqa: F401  (registers their rules)
+from spec_impl import expressions, metrics, pruning  # noqa: F401  (registers their rules)
 from spec_impl import datafiles  # noqa: F401  (registers its rules)
 from spec_impl.metadata.table_metadata import normalized as normalized_metadata, parse_table_metadata
 

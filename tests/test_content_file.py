@@ -12,7 +12,7 @@ from spec_impl.datafiles.table_files import validate_data_files
 from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.vectors import tables
 from spec_impl.vectors.families import data_file_fields
-from spec_impl.vectors.file_ops import FILE_OPS
+from spec_impl.ops.file_ops import FILE_OPS
 
 
 BROKEN = {
@@ -54,7 +54,7 @@ def test_relocation_updates_the_column_sizes_of_the_delete_files_it_rewrites():
     from spec_impl.datafiles.content_file import parquet_column_sizes
     from spec_impl.manifests.avro_files import avro_map
     from spec_impl.manifests.tree import read_snapshot
-    from spec_impl.vectors.relocate import relocate
+    from spec_impl.ops.relocate import relocate
 
     files, location, _ = tables.table_files("spark-v2-position-one-spec-equality-both")
     old = tables.captured_document("spark-v2-position-one-spec-equality-both")["location"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from spec_impl.errors import InvalidInput
-from spec_impl.vectors.content_file_ops import CONTENT_FILE_OPS
+from spec_impl.ops.content_file_ops import CONTENT_FILE_OPS
 from spec_impl.vectors.families import content_files as F
 
 

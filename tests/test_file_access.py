@@ -318,7 +318,7 @@ def test_reader_refuses_a_dv_whose_referenced_data_file_is_outside(tmp_path):
 
 
 def test_golden_tables_read_at_their_relocated_locations(tmp_path):
-    """Relocated golden tables (spec_impl.vectors.relocate), Spark's captured ones included, read
+    """Relocated golden tables (spec_impl.ops.relocate), Spark's captured ones included, read
     under the policy: every file is inside."""
     for case_id in ("position-deletes", next(i for i in tables.captured_ids() if i.startswith("spark-v3"))):
         metadata, doc = tables.materialize(case_id, tmp_path / case_id)

@@ -14,7 +14,7 @@ from spec_impl.manifests.writer import data_file
 from spec_impl.metadata.table_metadata import read_metadata_file
 from spec_impl.vectors.families import _manifest_tree_fields as tree_fields
 from spec_impl.vectors.families import manifest_trees as trees
-from spec_impl.vectors.relocate import relocate
+from spec_impl.ops.relocate import relocate
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_v4_entries_use_the_same_split_offsets_check():
     """v4.entry.split-offsets: a v4 content entry's split_offsets are checked by
     `unsorted_split_offsets` as well."""
     from spec_impl.vectors.families import v4_root_manifests as v4
-    from spec_impl.vectors.file_ops import FILE_OPS
+    from spec_impl.ops.file_ops import FILE_OPS
 
     [build] = [b for rule, slug, _, b in v4.INVALID if slug == "split-offsets-descending"]
     assert FILE_OPS["v4-validate"](build().inputs(), "v3-adopted") == ["v4.entry.split-offsets"]

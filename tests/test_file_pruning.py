@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from spec_impl.expressions import strategies as pst
-from spec_impl.expressions.evaluators import Known, inclusive_leaf, manifest_might_match, might_match, must_match
+from spec_impl.pruning.evaluators import Known, inclusive_leaf, manifest_might_match, might_match, must_match
 from spec_impl.expressions.predicates import Pred, bind, evaluate
 from spec_impl.metrics.column_metrics import ColumnMetrics, check_column_metrics, column_metrics
 from spec_impl.metrics.summaries import FieldSummary, check_partition_summaries, partition_summaries
@@ -204,7 +204,7 @@ def test_a_manifest_is_read_through_the_spec_that_wrote_it():
     """file-pruning.manifest-spec: the same summaries read through the current spec would skip the
     manifest (Scan Planning: "This conversion uses the partition spec used to write the manifest file.")."""
     from spec_impl.vectors.families import metrics_evaluation as F
-    from spec_impl.vectors.planning_ops import PLANNING_OPS
+    from spec_impl.ops.planning_ops import PLANNING_OPS
 
     (case,) = [c for c in F.specs() if c.rule == "file-pruning.manifest-spec" and c.slug == "old-spec-matches"]
     assert PLANNING_OPS["plan-manifest"](case.input, "v3-adopted") is True

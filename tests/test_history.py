@@ -18,7 +18,7 @@ from spec_impl.manifests.validate import validate_table
 from spec_impl.rules import RULES
 from spec_impl.vectors import tables
 from spec_impl.vectors.families import history as family
-from spec_impl.vectors.file_ops import _tree_files
+from spec_impl.ops.file_ops import _tree_files
 
 GOLDEN = sorted(set(tables.all_ids()) | set(tables.captured_ids()))
 INJECTED = {
@@ -174,8 +174,8 @@ def test_the_vector_cases_carry_the_edited_trees():
 
 
 def _relocated(tmp_path, table_id: str, edit=None) -> str:
-    """The edited tree written under tmp_path, its paths relocated there (spec_impl.vectors.relocate)."""
-    from spec_impl.vectors.relocate import relocate
+    """The edited tree written under tmp_path, its paths relocated there (spec_impl.ops.relocate)."""
+    from spec_impl.ops.relocate import relocate
 
     t = family.golden(table_id)
     if edit is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from spec_impl.errors import InvalidInput
-from spec_impl.vectors.tables import PLACEHOLDER, read_expected
+from spec_impl.ops.golden_tables import PLACEHOLDER, read_rows as read_expected
 
 TABLE = f"{PLACEHOLDER}/position-deletes/data"
 

@@ -14,7 +14,7 @@ from spec_impl.obligations import ALLOWANCES, LEVELS, QUESTIONS, obligation_for,
 from spec_impl.obligations.assign import decisions
 from spec_impl.obligations.levels import CHECKS, INCLUSIVE, STRICT
 from spec_impl.resources import vectors_dir
-from spec_impl.vectors.ops import OPS
+from spec_impl.ops.registry import OPS
 from spec_impl.vectors.spec_sections import normalize
 
 SPEC_DIR = Path(__file__).parents[2] / "shared" / "spec"

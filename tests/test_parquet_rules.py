@@ -104,7 +104,7 @@ def test_rules_by_case():
 
 
 def _findings(case) -> list[tuple[str, str | None]]:
-    from spec_impl.vectors.ops import run
+    from spec_impl.ops.registry import run
 
     return [(f["rule"], f["column"]) for f in run(case.op, case.input, "v3-adopted")]
 

@@ -11,7 +11,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.temporal import days_from_civil, civil_from_days
 from spec_impl.types import parse_type
 from spec_impl.values import INT_RANGE
-from spec_impl.vectors.encoding import same_value
+from spec_impl.ops.encoding import same_value
 
 INTS = st.integers(*INT_RANGE)
 

@@ -1,4 +1,4 @@
-"""Relocating a table (spec_impl.vectors.relocate): every path inside its files moved, nothing else.
+"""Relocating a table (spec_impl.ops.relocate): every path inside its files moved, nothing else.
 
 Checked on every golden table: the reference-written ones (whose relocation must read exactly like
 the same table written at the new place) and the ones Iceberg Java wrote (captured by the writer
@@ -19,7 +19,7 @@ from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.manifests.validate import validate_table
 from spec_impl.scan.reader import read_table
 from spec_impl.vectors import tables
-from spec_impl.vectors.relocate import FILE_PATH_FIELD_ID, RelocationError, relocate
+from spec_impl.ops.relocate import FILE_PATH_FIELD_ID, RelocationError, relocate
 
 OLD, NEW = "file:/a/old-place", "file:/somewhere/else/t"
 

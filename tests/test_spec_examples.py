@@ -11,7 +11,7 @@ import pytest
 from spec_impl.errors import SpecError
 from spec_impl.vectors.cases import build_all
 from spec_impl.vectors.families import SETS
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 from spec_impl.vectors.spec_examples import TYPED
 
 

@@ -22,8 +22,8 @@ from spec_impl.serde import binary, json_value
 from spec_impl.transforms import apply_transform, parse_transform
 from spec_impl.types import MAX_NESTING_DEPTH, DecimalType, parse_type
 from spec_impl.values import float32_bits, float32_from_bits, normalize
-from spec_impl.vectors.encoding import decode, encode
-from spec_impl.vectors.ops import run
+from spec_impl.ops.encoding import decode, encode
+from spec_impl.ops.registry import run
 
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 

@@ -88,7 +88,7 @@ class Engine:
     """Base class of engine adapters.
 
     Subclasses set `name` and `capabilities` (the vector ops they answer, see
-    `spec_impl.vectors.ops`) and answer each op with a method `answer_<op>` (dashes as
+    `spec_impl.ops.registry`) and answer each op with a method `answer_<op>` (dashes as
     underscores: `answer_transform`, `answer_read_table_metadata`) that takes a case's input and
     returns its output (or an `EngineAnswer`, say a decline, or `EngineAnswer.rejection`); what it
     raises of `case_errors` (the engine's own error classes, declared by the adapter) is the case's
@@ -232,7 +232,7 @@ class Engine:
         return self.read_table(table, inp["snapshot-id"])
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
-        """The rows of one snapshot of a golden table (`spec_impl.vectors.tables.table_rows` of the
+        """The rows of one snapshot of a golden table (`spec_impl.ops.golden_tables.table_rows` of the
         engine's Arrow table), or an EngineAnswer (a decline)."""
         raise EngineFailure(f"{self.name} reads no tables", restart=False)
 

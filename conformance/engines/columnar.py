@@ -107,7 +107,7 @@ def transform_answer(text: str, source: Any, revision: str, result: Any) -> Engi
     import uuid
 
     from spec_impl import transforms
-    from spec_impl.vectors.encoding import encode
+    from spec_impl.ops.encoding import encode
 
     try:
         result_type = transforms.result_type(text, source, revision)

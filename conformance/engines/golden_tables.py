@@ -98,7 +98,7 @@ def snapshot_files(table_id: str, snapshot_id: int) -> SnapshotFiles | None:
 
     from spec_impl.manifests.tree import InMemoryFiles, LocalFiles, read_snapshot
     from spec_impl.scan.reader import live_files
-    from spec_impl.vectors.tables import table_files
+    from spec_impl.ops.golden_tables import table_files
 
     key = (table_id, snapshot_id)
     if key not in _files_of:
@@ -130,7 +130,7 @@ def without_columns(output: dict[str, Any], names: tuple[str, ...] = LINEAGE_COL
 def at_placeholder(output: Any) -> Any:
     """A read-table output with the `_file` values under a materialized table's directory (`root()`)
     written at the table's placeholder location, where the vectors name the files."""
-    from spec_impl.vectors.tables import PLACEHOLDER
+    from spec_impl.ops.golden_tables import PLACEHOLDER
 
     if not isinstance(output, dict) or "_file" not in output.get("columns", ()):
         return output

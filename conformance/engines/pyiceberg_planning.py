@@ -19,7 +19,7 @@
   metrics mode `truncate(L)` for a case's truncate-length and `full` otherwise.
 
 Values reach PyIceberg in the physical form it uses (ints for dates and timestamps, Decimal, str,
-bytes, uuid.UUID, float), decoded from the vectors with `spec_impl.vectors.encoding`.
+bytes, uuid.UUID, float), decoded from the vectors with `spec_impl.ops.encoding`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import io
 from typing import Any
 
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 _LEAVES = {
     "lt": "LessThan",

@@ -15,7 +15,7 @@ from typing import Any
 from spec_impl import hashing, transforms
 from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, civil_from_days
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 from conformance.engines.reference.adapter import ReferenceEngine
 
@@ -175,6 +175,6 @@ class TimestampNanosHashedAsNanos(_OneRuleReplaced):
             return UNCHANGED
         if op == "transform" and not inp["transform"].startswith("bucket["):
             return UNCHANGED
-        from spec_impl.vectors.ops import run
+        from spec_impl.ops.registry import run
 
         return run(op, inp, "2024-seed")

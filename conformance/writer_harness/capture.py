@@ -5,7 +5,7 @@
 
 A scenario with a `golden` section (id, description, rule ids) is run with every check. When it
 shows no new finding, its table is copied to `vectors/sources/tables/<id>/`, relocated to the
-corpus's placeholder location (`spec_impl.vectors.relocate`), with `capture.json`: the history,
+corpus's placeholder location (`spec_impl.ops.relocate`), with `capture.json`: the history,
 the writer, the known findings it shows, and for every snapshot the columns and rows of the
 harness's **model** (not the reference's: the corpus gains an oracle of its own). In v3 the row
 lineage columns are the reference reader's, which check 2 found equal to Iceberg Java's wherever
@@ -38,7 +38,7 @@ class CaptureRefused(RuntimeError):
 
 def capture(harness: Harness, doc: dict, out: Path = SOURCES) -> Path:
     """Run the scenario `doc` and keep its table under `out/<golden id>/`; returns that directory."""
-    from spec_impl.vectors.relocate import relocate
+    from spec_impl.ops.relocate import relocate
 
     golden = doc["golden"]
     history = {k: doc[k] for k in ("format", "table", "steps")}

@@ -178,7 +178,7 @@ def to_row_json(t: str, v: Any) -> Any:
 
 def from_reader(t: str, v: Any) -> Any:
     """A value as a reader returned it (Spark's converted columns, Arrow's `to_pylist`, or the
-    vectors' JSON row form of `spec_impl.vectors.tables.table_rows`) in the model form."""
+    vectors' JSON row form of `spec_impl.ops.golden_tables.table_rows`) in the model form."""
     if v is None:
         return None
     k = kind(t)

@@ -1,5 +1,5 @@
 """Scan predicates ("Scan Planning"): the expression model and its truth on a row
-(`predicates`), inclusive and strict projection through partition transforms (`projection`), and
-file and manifest pruning with column metrics and partition summaries (`evaluators`)."""
+(`predicates`) and inclusive and strict projection through partition transforms (`projection`).
+Pruning with column metrics and partition summaries sits above the metrics, in `spec_impl.pruning`."""
 
-from spec_impl.expressions import evaluators, manifest_spec, predicates, projection  # noqa: F401  (registers their rules)
+from spec_impl.expressions import predicates, projection  # noqa: F401  (registers their rules)

@@ -194,7 +194,7 @@ def uuids_signed(inp: dict[str, Any], op: str) -> dict[str, Any] | None:
 def signed_uuid_answer(case: dict[str, Any]) -> Any:
     """The reference's answer under the signed reading: the op on the flipped input, its uuid
     outputs (sorted values, bounds) flipped back. Raises SpecError where that reading has none."""
-    from spec_impl.vectors.metadata_ops import METADATA_OPS  # with the planning ops; not the file ops
+    from spec_impl.ops.metadata_ops import METADATA_OPS  # with the planning ops; not the file ops
 
     seen = uuids_signed(case["input"], case["op"])
     answer = METADATA_OPS[case["op"]](seen, "v3-adopted")
@@ -269,7 +269,7 @@ def signed_zero_hinges(case: dict[str, Any], answer_of: Callable[[str, dict], An
 
 
 def _pruning_answer(op: str, inp: dict[str, Any]) -> Any:
-    from spec_impl.vectors.planning_ops import PLANNING_OPS
+    from spec_impl.ops.planning_ops import PLANNING_OPS
 
     return PLANNING_OPS[op](inp, "v3-adopted")
 

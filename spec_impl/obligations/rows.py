@@ -16,7 +16,7 @@ from spec_impl.values import is_nan
 
 
 def _bound(inp: dict[str, Any]):
-    from spec_impl.vectors.planning_ops import _rows, _schema, parse_predicate
+    from spec_impl.ops.planning_ops import _rows, _schema, parse_predicate
 
     types = _schema(inp)
     expr = parse_predicate(inp["predicate"], types)

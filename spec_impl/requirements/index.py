@@ -18,7 +18,7 @@ from typing import Any
 from spec_impl.requirements import coverage, sources
 from spec_impl.requirements.report import markdown
 from spec_impl.resources import vectors_dir
-from spec_impl.vectors.tables import snapshot_case_id
+from spec_impl.ops.golden_tables import snapshot_case_id
 
 FORMAT = 1
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from spec_impl.errors import SpecError
 from spec_impl.obligations import obligation_for
 from spec_impl.rules import rule
 from spec_impl.types import min_format_version, parse_type
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 from spec_impl.vectors.provenance import provenance_for
 from spec_impl.vectors.spec_examples import TYPED
 

@@ -18,7 +18,7 @@
 
 generate replaces the chosen sets together: a run killed at any moment leaves every set old or
 every set new once the next command (any of these) has recovered the directory
-(spec_impl/vectors/regeneration.py). Exit status: 0 done (check: no difference), 1 check found
+(spec_impl/ops/regeneration.py). Exit status: 0 done (check: no difference), 1 check found
 differences or stale confirmations, 2 bad arguments (an unknown --family included, or generate
 into the vectors of an installed package: give --root).
 """

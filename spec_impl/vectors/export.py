@@ -22,7 +22,7 @@
                                Iceberg writes them)
 
 The tarball is byte-for-byte reproducible: sorted entries, fixed times and owners, no compression
-timestamp. The version is the project's; the case format is `golden.FORMAT_VERSION` (the files'
+timestamp. The version is the project's; the case format is `schema.FORMAT_VERSION` (the files'
 `format` field).
 """
 
@@ -186,7 +186,7 @@ def export(destination: Path, root: Path | None = None, spec_gaps: Path | None =
 
 
 def _case_format() -> int:
-    from spec_impl.vectors.golden import FORMAT_VERSION
+    from spec_impl.vectors.schema import FORMAT_VERSION
 
     return FORMAT_VERSION
 

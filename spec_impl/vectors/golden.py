@@ -4,7 +4,7 @@ Each set (`values`, `metadata`, ...) is one directory under `vectors/`: one JSON
 family, the JSON Schema of those files, and `SHA256SUMS` (in `sha256sum -c` format) listing every
 other file.
 
-The sets are replaced atomically, and a kill mid-way undone, by `spec_impl.vectors.regeneration`
+The sets are replaced atomically, and a kill mid-way undone, by `spec_impl.ops.regeneration`
 (its names are re-exported here for the readers that import them from this module).
 """
 
@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from spec_impl.ops.golden_tables import built_by
+from spec_impl.vectors import tables
 from spec_impl.vectors.cases import build_all
 from spec_impl.vectors.families import SETS
 from spec_impl.vectors.metadata_schemas import SCHEMA_FILES as METADATA_SCHEMA_FILES
-from spec_impl.vectors.regeneration import (  # noqa: F401  (re-exported)
+from spec_impl.ops.regeneration import (  # noqa: F401  (re-exported)
     JOURNAL,
     RETIRED,
     STAGING,
@@ -27,9 +29,8 @@ from spec_impl.vectors.regeneration import (  # noqa: F401  (re-exported)
     write,
     write_sets,
 )
-from spec_impl.vectors.schema import CASE_FILE_SCHEMA
+from spec_impl.vectors.schema import CASE_FILE_SCHEMA, FORMAT_VERSION  # noqa: F401  (re-exported)
 
-FORMAT_VERSION = 1
 SCHEMA_NAME = "value-vectors.schema.json"
 CHECKSUMS = "SHA256SUMS"
 
@@ -39,8 +40,6 @@ def render(
 ) -> dict[str, bytes]:
     """Every file of one generated set, by name. `seen` collects case ids across sets (they must be unique)."""
     if set_name == "tables":  # whole tables, not case files (spec_impl/vectors/tables.py)
-        from spec_impl.vectors import tables
-
         files = tables.render()
         progress(
             f"tables: {len(tables.all_ids())} tables ({len(tables.captured_ids())} captured from Spark), "
@@ -55,7 +54,8 @@ def render(
         files.update({name: dumps(schema) for name, schema in METADATA_SCHEMA_FILES.items()})
     seen = set() if seen is None else seen
     for family in SETS[set_name]:
-        cases = build_all(family.specs())
+        with built_by(tables.table_files):  # the golden tables as this run builds them, not as on disk
+            cases = build_all(family.specs())
         clashes = seen & {c["id"] for c in cases}
         if clashes:
             raise ValueError(f"case ids of family {family.NAME} already used by another family: {sorted(clashes)}")

@@ -15,7 +15,7 @@ from spec_impl.errors import SpecError
 from spec_impl.obligations import obligation_for
 from spec_impl.serde import binary, json_value
 from spec_impl.types import parse_type
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 
 VALUE_OPS = ("hash", "transform", "to-binary", "from-binary", "to-json", "from-json")
 PLANNING_OPS = ("project-predicate", "evaluate-metrics", "evaluate-manifest")

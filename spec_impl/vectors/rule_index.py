@@ -39,8 +39,8 @@ from spec_impl.resources import known_engine_files, vectors_dir
 from spec_impl.vectors import spec_sections
 from spec_impl.vectors.spec_rows import ROWS
 from spec_impl.vectors.provenance import confirmations, expectation_digest
-from spec_impl.vectors.regeneration import recover
-from spec_impl.vectors.tables import snapshot_case_id
+from spec_impl.ops.regeneration import recover
+from spec_impl.ops.golden_tables import snapshot_case_id
 
 FORMAT = 1
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from spec_impl.obligations.levels import SCHEMA as OBLIGATION_SCHEMA
 from spec_impl.revisions import ALL as REVISIONS
-from spec_impl.vectors.file_ops import INPUT_KEYS as FILE_INPUT_KEYS
-from spec_impl.vectors.metadata_ops import INPUT_KEYS as METADATA_INPUT_KEYS
-from spec_impl.vectors.ops import OPS
+from spec_impl.ops.file_ops import INPUT_KEYS as FILE_INPUT_KEYS
+from spec_impl.ops.metadata_ops import INPUT_KEYS as METADATA_INPUT_KEYS
+from spec_impl.ops.registry import OPS
 from spec_impl.vectors.provenance import ENGINE_VERSION_SCHEMA, SCHEMA as PROVENANCE_SCHEMA
+
+FORMAT_VERSION = 1  # the case file format (`format` of every family file)
 
 _INPUT_KEYS = {  # op -> required input keys
     "parse-type": ["type"],

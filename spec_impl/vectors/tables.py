@@ -13,16 +13,12 @@ differ.
 Captured tables (`vectors/sources/tables/<case>/`, kept by `iceberg-writer-harness capture`) were
 written by Iceberg Java through Spark; their expected rows are the writer harness's model, not the
 reference's. They are copied into the corpus as they are, and `materialize` relocates their files
-(`spec_impl.vectors.relocate`) instead of writing them again.
+(`spec_impl.ops.relocate`) instead of writing them again.
 """
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import json
-import math
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,10 +34,9 @@ from spec_impl.manifests.writer import entry
 from spec_impl.metadata.schema import parse_schema
 from spec_impl.scan.reader import read_table
 from spec_impl.scan.table_writer import TableBuilder
-from spec_impl.vectors.encoding import float_bits
-from spec_impl.vectors.regeneration import recover
+from spec_impl.ops.golden_tables import PLACEHOLDER, snapshot_case_id, table_rows
+from spec_impl.ops.regeneration import recover
 
-PLACEHOLDER = "file:/iceberg-conformance/tables"
 CAPTURED = vectors_dir() / "sources" / "tables"
 
 ID, DATA, CATEGORY = 1, 2, 3
@@ -457,55 +452,6 @@ def expected_rows(t: TableBuilder, snapshot_id: int, format_version: int, revisi
     return table_rows(table)
 
 
-def table_rows(table: pa.Table) -> dict:
-    """An Arrow table in the vectors' form: `columns` (names in order) and `rows` (objects by
-    column name, sorted by their JSON): integers, strings and booleans as JSON, floats as JSON
-    numbers or `{"ieee754": "<hex>"}` for the values JSON cannot carry (see encoding.py)."""
-    types = dict(zip(table.column_names, table.schema.types))
-    out = []
-    for row in table.to_pylist():
-        out.append({name: _json_value(value, types[name]) for name, value in row.items()})
-    return {"columns": table.column_names, "rows": sorted(out, key=lambda r: json.dumps(r, sort_keys=True))}
-
-
-def _json_value(value: Any, arrow_type: pa.DataType) -> Any:
-    """A value of Arrow's `to_pylist` in the rows' JSON form (Appendix D's JSON single-value forms
-    where one exists): decimals as plain strings at their scale, dates, times and timestamps in ISO
-    form (timestamps with a zone converted to UTC, `+00:00`), binary as lowercase hex, uuids as
-    strings, structs as objects, lists as arrays, maps as {"keys": [...], "values": [...]} with
-    the entries in the order of their keys' JSON (maps are unordered), an empty map too (the
-    Arrow type, not the value, tells a map from a list)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return {"ieee754": float_bits("double", value)}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, decimal.Decimal):
-        return format(value, "f")  # plain digits at the value's scale (str() may use an exponent: -1E-7)
-    if isinstance(value, datetime.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(datetime.UTC)
-        return value.isoformat(timespec="microseconds")
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).hex()
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if pa.types.is_map(arrow_type):  # a map is unordered: entries sorted by the key's JSON
-        pairs = sorted(
-            ((_json_value(k, arrow_type.key_type), _json_value(v, arrow_type.item_type)) for k, v in value),
-            key=lambda kv: json.dumps(kv[0], sort_keys=True),
-        )
-        return {"keys": [k for k, _ in pairs], "values": [v for _, v in pairs]}
-    if pa.types.is_struct(arrow_type):
-        return {k: _json_value(v, arrow_type.field(k).type) for k, v in value.items()}
-    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type) or pa.types.is_fixed_size_list(arrow_type):
-        return [_json_value(x, arrow_type.value_type) for x in value]
-    raise TypeError(
-        f"the table corpus has no JSON form for {type(value).__name__} values of Arrow type {arrow_type}: {value!r}"
-    )
-
-
 def case_document(case: TableCase, t: TableBuilder) -> dict:
     snapshots = []
     for s in t.tree.snapshots:
@@ -520,11 +466,6 @@ def case_document(case: TableCase, t: TableBuilder) -> dict:
         "metadata-location": t.tree.metadata_location,
         "snapshots": _with_obligations(case.id, case.rules, _with_provenance(case.id, snapshots)),
     }
-
-
-def snapshot_case_id(table_id: str, snapshot_id: int) -> str:
-    """The case id of one snapshot of a golden table (op read-table)."""
-    return f"table.{table_id}/snapshot-{snapshot_id}"
 
 
 def _with_provenance(table_id: str, snapshots: list[dict], declared: dict | None = None) -> list[dict]:
@@ -644,27 +585,10 @@ def table_files(case_id: str) -> tuple[dict[str, bytes], str, int]:
     return t.files, t.tree.metadata_location, case.format_version
 
 
-def read_expected(
-    case_id: str, snapshot_id: int, revision: str = revisions.DEFAULT, metadata_columns: tuple[str, ...] = ()
-) -> dict:
-    """The columns and rows the reference reader returns for one snapshot of a golden table: with
-    the row lineage columns in v3, or, when `metadata_columns` are asked for, with those instead."""
-    files, metadata_location, format_version = table_files(case_id)
-    table = read_table(
-        InMemoryFiles(files),
-        metadata_location,
-        snapshot_id,
-        with_lineage=format_version >= 3 and not metadata_columns,
-        metadata_columns=metadata_columns,
-        revision=revision,
-    )
-    return table_rows(table)
-
-
 def materialize(case_id: str, directory: Path) -> tuple[str, dict]:
     """Write the table of `case_id` under `directory` (its location becomes `file:<directory>`);
     returns its metadata location and its case document."""
-    from spec_impl.vectors.relocate import relocate
+    from spec_impl.ops.relocate import relocate
 
     location = f"file:{Path(directory).resolve()}"
     if case_id in captured_ids():

@@ -23,7 +23,7 @@ from spec_impl.errors import SpecError
 from spec_impl.hashing import rule_for as hash_rule
 from spec_impl.types import DecimalType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE
-from spec_impl.vectors import encoding
+from spec_impl.ops import encoding
 
 # The primitive types, one of each parameterized kind (a cell's type is its base name).
 TYPES = (

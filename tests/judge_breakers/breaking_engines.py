@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_impl.vectors.ops import OPS
+from spec_impl.ops.registry import OPS
 
 from conformance import known
 from conformance.engines.base import Engine, EngineAnswer

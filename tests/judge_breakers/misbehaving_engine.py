@@ -17,7 +17,7 @@ import sys
 import time
 
 from spec_impl.errors import SpecError
-from spec_impl.vectors.ops import OPS, run
+from spec_impl.ops.registry import OPS, run
 
 INPUT_KEYS = ("id", "op")
 

@@ -64,7 +64,7 @@ from typing import Any
 
 from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode, float_bits
+from spec_impl.ops.encoding import decode, float_bits
 
 from conformance.engines import child_reads, golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
@@ -266,7 +266,7 @@ class ChdbEngine(child_reads.ChildProcessReads, ColumnEngine):
 
     def read_request(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `icebergLocal` at `iceberg_snapshot_id`."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         directory = request["directory"]
         metadata_file = os.path.relpath(request["metadata"], directory)

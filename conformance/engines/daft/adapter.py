@@ -52,7 +52,7 @@ from typing import Any
 from spec_impl import transforms
 from spec_impl.errors import SpecError
 from spec_impl.types import DecimalType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 from conformance.engines import golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
@@ -148,7 +148,7 @@ class DaftEngine(ColumnEngine):
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `daft.read_iceberg` returns them."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         frame = self._daft.read_iceberg(
             self._static_table.from_metadata(table.metadata_location), snapshot_id=snapshot_id

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 from conformance.engines import child_reads, golden_tables, tree_files
 from conformance.engines.base import EngineAnswer, EngineUnavailable
@@ -235,7 +235,7 @@ class DuckDBEngine(child_reads.ChildProcessReads, ColumnEngine):
     def read_request(self, request: dict[str, Any]) -> EngineAnswer:
         """One snapshot's rows through `iceberg_scan`, on a cursor of its own (a failed query
         leaves its transaction aborted)."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         lineage = ", _row_id, _last_updated_sequence_number" if request["lineage"] else ""
         cursor = self._con.cursor()

@@ -9,7 +9,7 @@ Iceberg's Spark source loads a path with `HadoopTables`, which takes the highest
 frame has the columns of the snapshot's schema in schema order; for format-version 3 tables the
 adapter also selects the metadata columns `_row_id` and `_last_updated_sequence_number`, which
 Iceberg 1.10 computes from row lineage. Rows are collected (ints stay ints, floats floats) and
-turned into the vectors' form by `spec_impl.vectors.tables.table_rows`. Deletes, projection and
+turned into the vectors' form by `spec_impl.ops.golden_tables.table_rows`. Deletes, projection and
 lineage are all Iceberg's doing. A case that asks for metadata columns (`_file`, `_pos`,
 `_deleted`, `_spec_id`, `_partition`) gets them selected by name instead of the lineage columns.
 
@@ -86,7 +86,7 @@ class IcebergSparkEngine(Engine):
         import pyarrow as pa
         from pyspark.sql.pandas.types import to_arrow_schema
 
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         frame = self._spark.read.format("iceberg").option("snapshot-id", snapshot_id).load(str(table.directory))
         selected = frame.select(*frame.columns, *extra)

@@ -8,7 +8,7 @@ It answers `read-table` only: the table at the case's `table-location` is loaded
 (`spark.read.format("iceberg").option("snapshot-id", ...)`, Iceberg's `HadoopTables`), its
 columns in schema order and, for a v3 table, the row lineage columns `_row_id` and
 `_last_updated_sequence_number`; Spark's Arrow batches become the vectors' row form
-(`spec_impl.vectors.tables.table_rows`). Deletes, projection and lineage are Iceberg's doing.
+(`spec_impl.ops.golden_tables.table_rows`). Deletes, projection and lineage are Iceberg's doing.
 The session starts with the first batch (local[2], bound to 127.0.0.1, UTC) and lives until `stop`.
 """
 
@@ -70,7 +70,7 @@ def read_table(spark: Any, case: dict[str, Any]) -> dict[str, Any]:
     import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    from spec_impl.vectors.tables import table_rows
+    from spec_impl.ops.golden_tables import table_rows
 
     # Spark 4 time travel: `versionAsOf` (the `snapshot-id` option of Spark 3.5 is refused)
     frame = spark.read.format("iceberg").option("versionAsOf", case["snapshot-id"]).load(case["table-location"])

@@ -35,7 +35,7 @@ import warnings
 from typing import Any
 
 from spec_impl.types import DecimalType, FixedType, IcebergType, parse_type
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 from conformance.engines import golden_tables
 from conformance.engines.base import EngineAnswer, EngineUnavailable
@@ -76,7 +76,7 @@ class PolarsEngine(ColumnEngine):
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as `scan_iceberg` returns them (what it raises, PyIceberg's
         ValueError for equality deletes, Polars' ComputeError, ..., is the case's error)."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         with warnings.catch_warnings():
             warnings.filterwarnings(

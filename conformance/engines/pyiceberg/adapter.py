@@ -45,7 +45,7 @@ from typing import Any
 from spec_impl import transforms
 from spec_impl.errors import SpecError
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 from conformance.engines import golden_tables, tree_files
 from conformance.engines import pyiceberg_planning as planning_ops
@@ -300,7 +300,7 @@ class PyIcebergEngine(Engine):
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> dict:
         """A snapshot's rows as PyIceberg's scan returns them (it plans the deletes and reads the files)."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         scan = self._static_table.from_metadata(table.metadata_location).scan(snapshot_id=snapshot_id)
         return table_rows(scan.to_arrow())

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from spec_impl.types import IcebergType, parse_type
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 from conformance.engines import golden_tables, tree_files
 from conformance.engines.base import EngineAnswer
@@ -160,7 +160,7 @@ class PyIcebergCoreEngine(ColumnEngine):
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as iceberg-rust's DataFusion provider returns them."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         if self._datafusion is None:
             return EngineAnswer.declined(self._no_datafusion)

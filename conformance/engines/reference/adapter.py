@@ -13,7 +13,7 @@ import spec_impl
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.scan.metadata_columns import NAMES as METADATA_COLUMN_NAMES
-from spec_impl.vectors.ops import OPS, run
+from spec_impl.ops.registry import OPS, run
 
 from conformance.engines.base import Engine
 

@@ -33,7 +33,7 @@ client's `_execute_and_fetch`, so no pandas conversion is involved); Sail's Arro
 golden tables' Iceberg types: long int64, int int32, float/double float32/float64 (NaN and
 infinities kept), decimal(P,S) decimal128(P,S), date date32, timestamptz timestamp[us, UTC],
 string string, binary large_binary, structs as structs. They go to
-`spec_impl.vectors.tables.table_rows` unchanged. `_row_id` and `_last_updated_sequence_number`
+`spec_impl.ops.golden_tables.table_rows` unchanged. `_row_id` and `_last_updated_sequence_number`
 are left out of v3 expectations (`partial_view`). A read that raises is that case's error; a
 server that is gone (or a broken gRPC channel) is an `EngineFailure`, so that the runner starts a
 new server.
@@ -121,7 +121,7 @@ class SailEngine(Engine):
 
     def read_table(self, table: golden_tables.GoldenTable, snapshot_id: int) -> Any:
         """One snapshot's rows as Sail's Iceberg source returns them."""
-        from spec_impl.vectors.tables import table_rows
+        from spec_impl.ops.golden_tables import table_rows
 
         if self._spark is None:
             raise EngineFailure("the Sail server is not running")

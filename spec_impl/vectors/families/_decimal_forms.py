@@ -6,7 +6,7 @@ a decimal(10,2) value is a number with scale 2, so `1E+2`, `100`, `100.0` and `1
 every operation (Appendix D bytes and JSON, the Appendix B hash, bucket, truncate, identity)
 must give the result it gives for 100.00. A value that needs rounding to reach the scale
 (`1.001`) or has more than P digits once scaled (`1E+9`) is not a value of the type (rule
-value.decimal). The vector form is `{"decimal": "<text>"}` (`spec_impl/vectors/encoding.py`).
+value.decimal). The vector form is `{"decimal": "<text>"}` (`spec_impl/ops/encoding.py`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from spec_impl.metrics.column_metrics import column_metrics
 from spec_impl.types import parse_type
 from spec_impl.vectors.cases import CaseSpec, case
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 NAME = "metrics-evaluation"
 DESCRIPTION = (

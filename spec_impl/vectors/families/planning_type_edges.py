@@ -18,7 +18,7 @@ from spec_impl.errors import SpecError
 from spec_impl.vectors.cases import CaseSpec, case
 from spec_impl.vectors.families._type_edges import ORDINARY, edges, slug
 from spec_impl.vectors.families.predicate_projection import truth_on_rows, v3_only
-from spec_impl.vectors.ops import run
+from spec_impl.ops.registry import run
 
 NAME = "type-edges-planning"
 DESCRIPTION = (

@@ -13,7 +13,7 @@ from spec_impl.errors import SpecError
 from spec_impl.expressions import predicates as P
 from spec_impl.types import parse_type
 from spec_impl.vectors.cases import case
-from spec_impl.vectors.encoding import decode
+from spec_impl.ops.encoding import decode
 
 NAME = "predicate-projection"
 DESCRIPTION = (
@@ -163,7 +163,7 @@ def _leaves(literals: list, extra: tuple) -> list[tuple[str, dict]]:
 
 
 def truth_on_rows(type_: str, predicate: dict, values: list) -> list[bool]:
-    from spec_impl.vectors.planning_ops import parse_predicate  # the case's own reading of the predicate
+    from spec_impl.ops.planning_ops import parse_predicate  # the case's own reading of the predicate
 
     t = parse_type(type_)
     expr = parse_predicate(predicate, {"x": t})

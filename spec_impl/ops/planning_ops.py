@@ -47,13 +47,14 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from spec_impl.errors import InvalidInput, SpecError
-from spec_impl.expressions import evaluators, manifest_spec, predicates as P, projection
+from spec_impl.expressions import predicates as P, projection
+from spec_impl.pruning import evaluators, manifest_spec
 from spec_impl.deletes import apply, position_files, row_column
 from spec_impl.serde import geo_bounds
 from spec_impl.metrics import column_metrics as cm, file_counts, manifest_counts, partition_values, summaries
 from spec_impl.transforms import result_type
 from spec_impl.types import IcebergType, StructType, parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 _LOGICAL = ("and", "or", "not")
 

@@ -19,7 +19,7 @@ files and deletion vectors, Parquet data files, golden tables and the v4 proposa
   row positions, ascending
 - read-table: input keys: table (a golden table of vectors/tables/), snapshot-id, metadata-columns? (`_file`, `_pos`,
   `_deleted`, `_spec_id`, `_partition`: returned after the table's columns, instead of the row lineage columns); output:
-  {"columns", "rows"}: the rows a correct reader returns (`tables.table_rows`)
+  {"columns", "rows"}: the rows a correct reader returns (`golden_tables.table_rows`)
 - read-parquet: input keys: file-base64 (a Parquet file); output: {"schema": the Iceberg schema JSON, or null without
   field ids; "rows": records by field id (by name without ids), Appendix D JSON}
 - read-data-file: input keys: file-format (a manifest entry's file_format), file-base64 (an Avro, ORC or Parquet
@@ -57,7 +57,8 @@ from spec_impl.manifests import tree, validate
 from spec_impl.validate import history
 from spec_impl.metadata import schema
 from spec_impl.validate import statistics_files
-from spec_impl.vectors.encoding import bits_to_float, decode, encode
+from spec_impl.ops import golden_tables
+from spec_impl.ops.encoding import bits_to_float, decode, encode
 
 
 def _tree_files(inp: dict) -> tree.InMemoryFiles:
@@ -131,9 +132,7 @@ def _read_deletion_vector(inp: dict, revision: str) -> list:
 
 
 def _read_table(inp: dict, revision: str) -> dict:
-    from spec_impl.vectors import tables
-
-    return tables.read_expected(inp["table"], inp["snapshot-id"], revision, tuple(inp.get("metadata-columns", ())))
+    return golden_tables.read_rows(inp["table"], inp["snapshot-id"], revision, tuple(inp.get("metadata-columns", ())))
 
 
 def _read_parquet(inp: dict, revision: str) -> dict:

@@ -58,7 +58,7 @@ from spec_impl.metadata import (
 )
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
 from spec_impl.types import parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 
 def _schema(obj: Any, fv: int, revision: str) -> schema.Schema:
@@ -316,12 +316,12 @@ INPUT_KEYS = {
 
 # The planning ops (metrics, summaries, partition tuples, predicates, projection, pruning) have
 # their own module; they are registered here so that every op list and the case schema see them.
-from spec_impl.vectors.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS, PLANNING_OPS  # noqa: E402
+from spec_impl.ops.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS, PLANNING_OPS  # noqa: E402
 
 METADATA_OPS.update(PLANNING_OPS)
 INPUT_KEYS.update(_PLANNING_INPUT_KEYS)
 
-from spec_impl.vectors.content_file_ops import CONTENT_FILE_OPS, INPUT_KEYS as _CONTENT_FILE_INPUT_KEYS  # noqa: E402
+from spec_impl.ops.content_file_ops import CONTENT_FILE_OPS, INPUT_KEYS as _CONTENT_FILE_INPUT_KEYS  # noqa: E402
 
 METADATA_OPS.update(CONTENT_FILE_OPS)
 INPUT_KEYS.update(_CONTENT_FILE_INPUT_KEYS)

@@ -1,8 +1,7 @@
-"""The operations that value vectors exercise, computed by the reference.
+"""The value ops: what the value vectors exercise, computed by the reference.
 
 Each op takes a case's `input` object and returns its `output` in vector form
-(`spec_impl.vectors.encoding`). The same table drives the generator (expected outputs) and the
-reference engine of the conformance suite. A rejected input raises `SpecError`.
+(`spec_impl.ops.encoding`). Every op of the suite is in `spec_impl.ops.registry`.
 
 | op                 | input keys                          | output                                  |
 |--------------------|-------------------------------------|-----------------------------------------|
@@ -19,7 +18,7 @@ reference engine of the conformance suite. A rejected input raises `SpecError`.
 | from-json          | type, json                          | value (vector form)                     |
 
 The metadata ops (read-table-metadata, parse-schema, check-evolution, ...) are listed in
-`metadata_ops.py`.
+`metadata_ops.py`, the file ops in `file_ops.py`.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.hashing import hash_value
 from spec_impl.serde import binary, json_value
 from spec_impl.types import min_format_version, parse_type
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 
 def _parse_type(inp: dict, revision: str) -> Any:
@@ -91,7 +90,7 @@ def _from_json(inp: dict, revision: str) -> Any:
     return encode(t, json_value.from_json(t, inp["json"]))
 
 
-OPS: dict[str, Callable[[dict, str], Any]] = {
+VALUE_OPS: dict[str, Callable[[dict, str], Any]] = {
     "parse-type": _parse_type,
     "min-format-version": _min_format_version,
     "promote": _promote,
@@ -104,18 +103,3 @@ OPS: dict[str, Callable[[dict, str], Any]] = {
     "to-json": _to_json,
     "from-json": _from_json,
 }
-
-
-def _document_and_file_ops() -> dict[str, Callable[[dict, str], Any]]:
-    from spec_impl.vectors.file_ops import FILE_OPS
-    from spec_impl.vectors.metadata_ops import METADATA_OPS
-
-    return {**METADATA_OPS, **FILE_OPS}
-
-
-OPS.update(_document_and_file_ops())
-
-
-def run(op: str, inp: dict, revision: str) -> Any:
-    """Run one op on a case input with the reference; raises SpecError on rejection."""
-    return OPS[op](inp, revision)

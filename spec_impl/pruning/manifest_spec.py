@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
-from spec_impl.expressions.evaluators import manifest_might_match
+from spec_impl.pruning.evaluators import manifest_might_match
 from spec_impl.expressions.predicates import Expr
 from spec_impl.expressions.projection import INCLUSIVE, PartitionField, project
 from spec_impl.metrics.summaries import FieldSummary

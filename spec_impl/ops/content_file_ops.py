@@ -25,7 +25,7 @@ from spec_impl.manifests import content_file_json as cf
 from spec_impl.metadata.partitioning import PartitionSpec, parse_partition_spec, partition_type
 from spec_impl.metadata.schema import Schema, parse_schema
 from spec_impl.types import StructType
-from spec_impl.vectors.encoding import decode, encode
+from spec_impl.ops.encoding import decode, encode
 
 _FORMAT = 3  # the table's schema and specs of a content-file case are read as v3 writes them (every type)
 _MAPS = tuple(field for _, field in cf.COUNT_MAPS)
@@ -88,7 +88,7 @@ def _write_content_file(inp: dict, revision: str) -> dict:
 
 def _residual(obj: Any, schema: Schema) -> Any:
     """A residual filter bound to the task's schema (its top-level columns), in expression JSON."""
-    from spec_impl.vectors.planning_ops import parse_predicate, predicate_json
+    from spec_impl.ops.planning_ops import parse_predicate, predicate_json
 
     types = P.column_types(schema.struct)
     try:
