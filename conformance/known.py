@@ -27,6 +27,7 @@ divergence or allowed difference excuses nothing (a violation of such a case sti
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -350,7 +351,7 @@ def entry_for(engine: str, case: dict[str, Any]) -> Discrepancy | None:
 
 
 # --- scopes of the random-value tests ----------------------------------------------------------
-# A scope names a class of inputs (engine, ops, types, and optionally a named condition) on which
+# A scope names a class of inputs (engine, ops, types or `*`, and optionally a named condition) on which
 # an engine's disagreement is already recorded by golden cases. Random inputs in a scope are still
 # sent and judged; their disagreements are reported as known instead of failing the test.
 
@@ -369,7 +370,55 @@ def _before_1970(inp: dict) -> bool:
     return m is not None and int(m[1]) < 1970
 
 
-CONDITIONS = {"year-outside-1-9999": _year_outside_1_9999, "before-1970": _before_1970}
+def _planning_leaves(inp: dict) -> list:
+    """The leaf predicates of a planning input's `predicate`, bound to its columns."""
+    from spec_impl.expressions.predicates import leaves
+    from spec_impl.ops.planning_ops import parse_predicate
+    from spec_impl.types import parse_type
+
+    if "predicate" not in inp:
+        return []
+    types = {f["name"]: parse_type(f["type"]) for f in _planning_fields(inp)}
+    return list(leaves(parse_predicate(inp["predicate"], types)))
+
+
+def _planning_fields(inp: dict) -> list[dict]:
+    return (inp.get("schema") or {"fields": inp.get("fields") or []})["fields"]
+
+
+def _starts_with_beyond_bmp(inp: dict) -> bool:
+    """A starts-with literal whose UTF-16 length is not its length in code points."""
+    return any(
+        p.op.endswith("starts-with") and len(p.literal.encode("utf-16-le")) // 2 != len(p.literal)
+        for p in _planning_leaves(inp)
+    )
+
+
+def _strict_without_null_count(inp: dict) -> bool:
+    metrics = inp.get("metrics") or {}
+    return inp.get("mode") == "strict" and any("null_value_count" not in m for m in metrics.values())
+
+
+def _infinite_literal(inp: dict) -> bool:
+    return any(isinstance(v, float) and math.isinf(v) for p in _planning_leaves(inp) for v in p.literals)
+
+
+CONDITIONS = {
+    "year-outside-1-9999": _year_outside_1_9999,
+    "before-1970": _before_1970,
+    "starts-with-beyond-bmp": _starts_with_beyond_bmp,
+    "strict-without-null-count": _strict_without_null_count,
+    "infinite-literal": _infinite_literal,
+}
+ANY_TYPE = "*"
+
+
+def input_type(inp: dict) -> str | None:
+    """The type a random input is drawn for: its `type`, or a planning input's first column's."""
+    if isinstance(inp.get("type"), str):
+        return inp["type"]
+    fields = _planning_fields(inp)
+    return fields[0]["type"] if fields and isinstance(fields[0].get("type"), str) else None
 
 
 @dataclass(frozen=True)
@@ -381,11 +430,10 @@ class Scope:
     when: str | None = None
 
     def covers(self, engine: str, op: str, inp: dict) -> bool:
-        type_name = inp.get("type") if isinstance(inp.get("type"), str) else None
         return (
             engine == self.engine
             and op in self.ops
-            and type_name in self.types
+            and (ANY_TYPE in self.types or input_type(inp) in self.types)
             and (self.when is None or CONDITIONS[self.when](inp))
         )
 

@@ -66,3 +66,35 @@ def test_every_entry_is_a_violation_the_spec_words_support():
         if verdict.outcome in (DIVERGENCE, ALLOWED):
             credited.append(f"{engine} {case_id}: {verdict.outcome}: {verdict.message}")
     assert not credited, "entries the spec does not support as findings (remove them):\n" + "\n".join(credited[:20])
+
+
+def _metrics_input(mode: str, counts: dict, literal, type_name: str = "float") -> dict:
+    return {
+        "fields": [{"name": "x", "type": type_name}],
+        "predicate": {"type": "lt", "term": "x", "value": literal},
+        "mode": mode,
+        "metrics": {"x": counts},
+    }
+
+
+def test_planning_conditions_read_the_predicate_and_metrics():
+    strict = _metrics_input("strict", {"value_count": 3}, 1.0)
+    assert known.CONDITIONS["strict-without-null-count"](strict)
+    assert not known.CONDITIONS["strict-without-null-count"]({**strict, "mode": "inclusive"})
+    assert not known.CONDITIONS["strict-without-null-count"](
+        _metrics_input("strict", {"value_count": 3, "null_value_count": 0}, 1.0)
+    )
+    assert known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, {"ieee754": "7f800000"}))
+    assert not known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, 1.5))
+    beyond = {"fields": [{"name": "x", "type": "string"}], "predicate": {"type": "starts-with", "term": "x", "value": "a😀"}}
+    assert known.CONDITIONS["starts-with-beyond-bmp"](beyond)
+    assert not known.CONDITIONS["starts-with-beyond-bmp"]({**beyond, "predicate": {**beyond["predicate"], "value": "aé"}})
+
+
+def test_a_planning_scope_covers_by_its_inputs_column_type_or_any():
+    scope = known.Scope("e", ("evaluate-metrics",), ("*",), "why", "strict-without-null-count")
+    assert scope.covers("e", "evaluate-metrics", _metrics_input("strict", {}, 1, "int"))
+    assert not scope.covers("e", "evaluate-manifest", _metrics_input("strict", {}, 1, "int"))
+    typed = known.Scope("e", ("evaluate-metrics",), ("float",), "why", "infinite-literal")
+    assert typed.covers("e", "evaluate-metrics", _metrics_input("strict", {}, {"ieee754": "ff800000"}))
+    assert not typed.covers("e", "evaluate-metrics", _metrics_input("strict", {}, 2, "int"))

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import warnings
 from typing import Any
 
@@ -209,35 +208,12 @@ def broken(op: str, inp: dict, truth: list[bool | None], answer) -> bool:
     return any(t is True for t in truth) and answer is False
 
 
-def known(engine: str, op: str, inp: dict, expr: Expr) -> str | None:
-    """The recorded finding a broken property reproduces (see vectors/known/engines/), if any."""
-    ops = {p.op for p in leaves(expr)}
-    if engine == "iceberg-java" and op == "project-predicate" and ops & {"starts-with", "not-starts-with"}:
-        if any(
-            len(p.literal.encode("utf-16-le")) // 2 != len(p.literal)
-            for p in leaves(expr)
-            if p.op.endswith("starts-with")
-        ):
-            return (
-                "Truncate.TruncateString projects starts-with by UTF-16 length "
-                "(predicate-projection.*/truncate-string-multibyte-*)"
-            )
-    if (
-        engine == "pyiceberg"
-        and op == "evaluate-metrics"
-        and inp["mode"] == "strict"
-        and "null_value_count" not in inp["metrics"]["x"]
-    ):
-        return (
-            "PyIceberg's strict evaluator reads a missing null count as zero "
-            "(file-pruning.strict-metrics/x-no-counts-*)"
-        )
-    if engine == "pyiceberg" and any(isinstance(v, float) and math.isinf(v) for p in leaves(expr) for v in p.literals):
-        if _column_type(inp) == "float":
-            return (
-                "PyIceberg binds an infinite literal on a float column as below-min / above-max "
-                "(expression.evaluate/float-*-infinity-*)"
-            )
+def known(engine: str, op: str, inp: dict) -> str | None:
+    """The recorded finding a broken property reproduces, if any: a ledger scope covering the input
+    (`random-value-scopes` of vectors/known/engines/), or a recorded projection vector case."""
+    scope = known_entries.scope_for(engine, op, inp)
+    if scope is not None:
+        return scope.decided_by
     if op == "project-predicate":
         return _recorded_projection(engine, inp)
     return None
@@ -297,7 +273,7 @@ def judge_batch(
     rejection or an answer is noted (the spec defines no answer to hold against it), and only a
     failure (crash, hang, protocol) is a problem, as it is on any vector case."""
     out = BatchJudgement()
-    for i, ((inp, truth, expr), a) in enumerate(zip(drawn, answers)):
+    for i, ((inp, truth, _), a) in enumerate(zip(drawn, answers)):
         if getattr(a, "unsupported", None):
             continue
         rule = reference_rule(op, inp, revision)
@@ -316,14 +292,14 @@ def judge_batch(
                 out.problems.append(f"  {inp}: {message}")
                 out.found.append((inp, a, verdict.outcome, message, None))
         elif not a.ok:  # an error where the spec defines an answer: known where a vector case records it
-            reason = known(engine, op, inp, expr)
+            reason = known(engine, op, inp)
             if reason:
                 out.known.append(reason)
             else:
                 out.problems.append(f"  {inp}: raised {a.error}")
             out.found.append((inp, a, ERRORED, f"raised {a.error}", reason))
         elif broken(op, inp, truth, a.output):
-            reason = known(engine, op, inp, expr)
+            reason = known(engine, op, inp)
             message = f"answered {a.output}, rows match: {truth}"
             if reason:
                 out.known.append(reason)
