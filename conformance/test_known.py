@@ -86,9 +86,12 @@ def test_planning_conditions_read_the_predicate_and_metrics():
     )
     assert known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, {"ieee754": "7f800000"}))
     assert not known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, 1.5))
-    beyond = {"fields": [{"name": "x", "type": "string"}], "predicate": {"type": "starts-with", "term": "x", "value": "a😀"}}
-    assert known.CONDITIONS["starts-with-beyond-bmp"](beyond)
-    assert not known.CONDITIONS["starts-with-beyond-bmp"]({**beyond, "predicate": {**beyond["predicate"], "value": "aé"}})
+    def starts_with(literal: str) -> dict:
+        predicate = {"type": "starts-with", "term": "x", "value": literal}
+        return {"fields": [{"name": "x", "type": "string"}], "predicate": predicate}
+
+    assert known.CONDITIONS["starts-with-beyond-bmp"](starts_with("a😀"))
+    assert not known.CONDITIONS["starts-with-beyond-bmp"](starts_with("aé"))
 
 
 def test_a_planning_scope_covers_by_its_inputs_column_type_or_any():
