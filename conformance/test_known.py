@@ -86,6 +86,7 @@ def test_planning_conditions_read_the_predicate_and_metrics():
     )
     assert known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, {"ieee754": "7f800000"}))
     assert not known.CONDITIONS["infinite-literal"](_metrics_input("inclusive", {}, 1.5))
+
     def starts_with(literal: str) -> dict:
         predicate = {"type": "starts-with", "term": "x", "value": literal}
         return {"fields": [{"name": "x", "type": "string"}], "predicate": predicate}
