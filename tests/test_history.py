@@ -43,6 +43,7 @@ INJECTED = {
     "history.dv-file-size",
     "history.snapshot-log-entry",
     "history.snapshot-first-row-id",
+    "history.next-sequence-number",
     "history.assigned-row-ids-in-range",
     "history.summary-delete-counts",
     "history.dv-merged",

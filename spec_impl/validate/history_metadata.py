@@ -2,7 +2,8 @@
 oldest first, then the metadata file given. Each file is compared with the one before it.
 
 Spec: "Table Metadata Fields" (`snapshot-log`: an entry for each change of the current snapshot;
-`metadata-log`: an entry for the previous metadata file in each new one); adopted v3 digest §1.4
+`metadata-log`: an entry for the previous metadata file in each new one), "Sequence Numbers" (a
+new snapshot is assigned the next sequence number); adopted v3 digest §1.4
 (a snapshot's `first-row-id` is the table's `next-row-id`). A logged metadata file that is not
 there (deleted after `write.metadata.previous-versions-max`) or cannot be read is skipped.
 """
@@ -22,7 +23,15 @@ _FIELDS = "Table Metadata Fields"
 METADATA_LOG = "history.metadata-log-entry"
 SNAPSHOT_LOG = "history.snapshot-log-entry"
 FIRST_ROW_ID = "history.snapshot-first-row-id"
+NEXT_SEQUENCE_NUMBER = "history.next-sequence-number"
 register(
+    Rule(
+        NEXT_SEQUENCE_NUMBER,
+        "Sequence Numbers",
+        "The snapshots a v2+ metadata file adds have the next sequence numbers: the previous file's "
+        "last-sequence-number plus 1, plus 2 for a second added snapshot, and so on",
+        (2, 3),
+    ),
     Rule(
         METADATA_LOG,
         _FIELDS,
@@ -128,7 +137,29 @@ def snapshot_first_row_ids(
         next_row_id = s.first_row_id + (s.added_rows or 0)
 
 
+@implements(NEXT_SEQUENCE_NUMBER)
+def next_sequence_numbers(
+    before_at: str, before: TableMetadata, after_at: str, after: TableMetadata
+) -> Iterator[Violation]:
+    """history.next-sequence-number. "When a snapshot is created for a commit, it is optimistically
+    assigned the next sequence number, and it is written into the snapshot's metadata." (Sequence
+    Numbers); a v1 file's last-sequence-number is 0 ("must default to 0", Appendix E)."""
+    if after.format_version < 2:
+        return
+    known = {s.snapshot_id for s in before.snapshots}
+    added = sorted(s.sequence_number for s in after.snapshots if s.snapshot_id not in known)
+    wanted = list(range(before.last_sequence_number + 1, before.last_sequence_number + 1 + len(added)))
+    if added != wanted:
+        yield Violation(
+            NEXT_SEQUENCE_NUMBER,
+            after_at,
+            f"the snapshots added after last-sequence-number {before.last_sequence_number} have sequence "
+            f"numbers {added}, not the next ones {wanted}",
+        )
+
+
 CHECKS = (
+    (NEXT_SEQUENCE_NUMBER, next_sequence_numbers),
     (METADATA_LOG, metadata_log_entry),
     (SNAPSHOT_LOG, snapshot_log_entry),
     (FIRST_ROW_ID, snapshot_first_row_ids),

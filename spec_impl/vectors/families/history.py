@@ -455,6 +455,12 @@ def _first_row_id_not_next_row_id(t: Table) -> None:
     _edit_json(t, "v5.metadata.json", lambda d: d.update({"next-row-id": 11}))
 
 
+def _sequence_number_reused(t: Table) -> None:
+    """spark-v2-avro-data-files, its metadata files v1 to v6: v5 says last-sequence-number 5 (one
+    above its highest snapshot's, 4), and v6 adds a snapshot with sequence number 5, not the next, 6."""
+    _edit_json(t, "v5.metadata.json", lambda d: d.update({"last-sequence-number": d["last-sequence-number"] + 1}))
+
+
 def _delete_labelled_replace(t: Table) -> None:
     """position-deletes, snapshot 3, which adds a position-delete file (2 rows fewer), labelled
     replace instead of delete."""
@@ -621,6 +627,12 @@ WRITES: list[tuple[str, str, str, Callable[[Table], None]]] = [
         "spark-v3-avro-data-files",
         _first_row_id_not_next_row_id,
     ),
+    (
+        "history.next-sequence-number",
+        "new-snapshot-reuses-an-assigned-sequence-number",
+        "spark-v2-avro-data-files",
+        _sequence_number_reused,
+    ),
 ]
 VIOLATIONS += WRITES
 # Cases of a golden table that breaks the rule as it was written (the edit changes nothing).
@@ -639,6 +651,8 @@ CARRIED_FILES = {
     "golden-spark-v3-statistics": tuple(f"v{i}.metadata.json" for i in range(1, 7)),
     "snapshot-log-misses-the-new-snapshot": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
     "first-row-id-is-not-the-next-row-id": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
+    "new-snapshot-reuses-an-assigned-sequence-number": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
+    "golden-spark-v2-avro-data-files": tuple(f"v{i}.metadata.json" for i in range(1, 6)),
 }
 
 # Unedited golden tables: every snapshot passes against its parent (tests/test_history.py checks all of them).
@@ -653,6 +667,7 @@ VALID = [
     ("history.deleted-entry-snapshot", "spark-v1-copy-on-write-two-specs"),
     ("history.metadata-log-entry", "spark-v3-statistics"),
     ("history.replace-rows", "spark-v3-compaction-after-upgrade"),
+    ("history.next-sequence-number", "spark-v2-avro-data-files"),
 ]
 
 
