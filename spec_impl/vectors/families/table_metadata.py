@@ -329,8 +329,17 @@ def _types_ids_and_keys():
         ("last-column-id", "3"),
         ("last-partition-id", "1001"),
         ("last-updated-ms", "1515100955770"),
+        ("current-schema-id", "0"),
+        ("default-spec-id", "0"),
+        ("default-sort-order-id", "1"),
     ):
         yield _read("table.field-type", f"{key}-wrong-type", f"{key} of another JSON type", _with(v2(), **{key: value}))
+    yield _read(
+        "schema.json",
+        "v1-schema-a-list",
+        "a v1 schema given as a JSON list, not an object",
+        _with(v1_legacy(), schema=[]),
+    )
     doc = v2()
     doc["partition-specs"].append(copy.deepcopy(SPEC))
     yield _read("table.unique-ids", "duplicate-spec-ids", "two partition specs with id 0", doc)
