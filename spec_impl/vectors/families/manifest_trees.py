@@ -717,6 +717,24 @@ def _deprecated_field_cases() -> Iterator[CaseSpec]:
         "validate-tree",
         **_inputs(_with_v1_fields(v3_compaction(), file_fields=reserved)),
     )
+    yield case(
+        "tree.unwritten-fields",
+        "v1-reserved-field-id-141",
+        "corrupted tree: v1 data files with a field of id 141, which is reserved on data_file in every version",
+        "validate-tree",
+        **_inputs(_with_v1_fields(v1_appends(), file_fields=reserved)),
+    )
+    yield case(
+        "tree.unwritten-fields",
+        "v2-reserved-field-id-141",
+        "corrupted tree: v2 data files with a field of id 141, which is reserved on data_file in every version",
+        "validate-tree",
+        **_inputs(
+            _with_v1_fields(
+                v2_delete_rewrites_manifest(), file_fields=reserved, manifests=("m1.avro", "m2.avro", "m3.avro")
+            )
+        ),
+    )
 
 
 def _v1_content_cases() -> Iterator[CaseSpec]:
