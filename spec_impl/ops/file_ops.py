@@ -1,6 +1,6 @@
 """The operations that vectors over whole files exercise: metadata trees, delete planning, Puffin
 files and deletion vectors, Parquet data files, golden tables and the v4 proposal's trees
-(computed by the reference; see metadata_ops.py for documents and ops.py for values).
+(computed by the reference; see metadata_ops.py for documents and value_ops.py for values).
 
 - read-manifest-tree: input keys: files ({path: base64}), metadata-location, snapshot-id (null: current); output: the
   snapshot's manifests and every entry with its inherited values (`tree_reading`)

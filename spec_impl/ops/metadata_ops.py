@@ -1,4 +1,4 @@
-"""The operations that metadata vectors exercise, computed by the reference (see ops.py for values).
+"""The operations that metadata vectors exercise, computed by the reference (see value_ops.py for values).
 
 - read-table-metadata: input keys: document; output: the normalized reading (vectors/README.md)
 - read-metadata-file: input keys: file-base64 (the file's bytes; gzip allowed); output: the normalized reading

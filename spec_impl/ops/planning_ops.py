@@ -1,5 +1,5 @@
 """The operations of the planning vectors (metrics, summaries, partition tuples, predicates,
-projection, pruning), computed by the reference (see ops.py for values).
+projection, pruning), computed by the reference (see value_ops.py for values).
 
 - column-metrics: input keys: type, values, truncate-length?; output: {"value_count", "null_value_count",
   "nan_value_count" (null for types without NaN), "lower_bound", "upper_bound" (hex or null)}
