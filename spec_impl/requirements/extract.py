@@ -30,6 +30,12 @@ _MOTIVATION = "the proposal's motivation: describes the current format's commit 
 _GOAL = "a goal of the proposal, not a rule of its format"
 _RATIONALE = "design rationale of the proposal"
 _OPEN = "an open question of the proposal, not a decided rule"
+_UP_OPEN = "an open question of the digest naming a conflict between texts; the statements on either side are indexed"
+_UP_NOTES = "a correction of a colleague's notes (§8); the rule it restates is indexed in its own section"
+_UP_TABLE = (
+    "a row of the digest's table of disagreements (§9); its upstream side is indexed in its own section, "
+    "the older side in the older texts, and the Java side is Java's"
+)
 # document -> (a substring of the candidate sentence, why it states no requirement).
 NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
     "table-spec": (
@@ -74,6 +80,39 @@ NON_NORMATIVE: dict[str, tuple[tuple[str, str], ...]] = {
         ("**Java** requires `view-uuid`, `schema-id` and `default-namespace`", _JAVA),
         ("`schemas` and `current-schema-id` were optional top-level fields", _DRAFT),
         ("The summary required `operation` (`create` or `replace`)", _DRAFT),
+    ),
+    "upstream-2026": (
+        ("MUST / MUST NOT / SHOULD / MAY give the strength", "describes the digest's own conventions"),
+        (
+            "**Null-safe rules (MUST).**",
+            "the heading of a table; its rows are upstream-2026.expressions.null-safe-table",
+        ),
+        ("**(E7)** A bare-string EXPR is a literal", _UP_OPEN + " (expressions.grammar-literal, grammar-deprecated)"),
+        (
+            "**(S5)** Java's null count on required fields",
+            _UP_OPEN + " (content-stats.null-value-count, java-null-count)",
+        ),
+        ("**(T4)** Whether Parquet manifests are a MUST", _UP_OPEN + " (v4-tree.parquet-manifests)"),
+        ("**(T6)** The PR requires `dv_cardinality`", _UP_OPEN + " (manifest-dv.dv-cardinality)"),
+        ('**(B2)** "Must ignore dense low bits"', _UP_OPEN + " (mumbling.dense-low-bits)"),
+        ("**`day` (#16446):** no writer SHOULD", _UP_NOTES),
+        ("**v4 required fields:** the list omits", _UP_NOTES),
+        ("**Deprecated REST expression forms:**", _UP_NOTES),
+        ('**"May be Parquet (#15634)":**', _UP_NOTES),
+        ('**"sort_order_id and split_offsets null on 3 and 4":**', _UP_NOTES),
+        ('**"Column files must not coexist with equality deletes":**', _UP_NOTES),
+        ("| Decimal type string |", _UP_TABLE),
+        ("| CRS forms |", _UP_TABLE),
+        ("| `day` result type |", _UP_TABLE),
+        ("| v4 relative paths on write |", _UP_TABLE),
+        ("| v4 `location` |", _UP_TABLE),
+        ("| Manifest format in v4 |", _UP_TABLE),
+        ("| v4 content types |", _UP_TABLE),
+        ("| `format_version` (157) |", _UP_TABLE),
+        ("| `null_value_count` in content stats |", _UP_TABLE),
+        ("| Stats for fields inside list/map |", _UP_TABLE),
+        ("| Mumbling dense descriptor low bits |", _UP_TABLE),
+        ("| Expression JSON |", _UP_TABLE),
     ),
     "v4-proposal": (
         ("Currently, an Iceberg commit requires writing at least 3 files", _MOTIVATION),

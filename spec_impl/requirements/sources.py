@@ -27,6 +27,7 @@ DOCUMENTS: dict[str, str] = {
     "delete-notes": "003_72304df93c5833ab.txt",
     "v4-proposal": "004_535f3eae0ad26c61.txt",
     "v3-adopted": "v3-adopted-digest.md",
+    "upstream-2026": "upstream-2026-digest.md",
 }
 KINDS = (
     "must",
