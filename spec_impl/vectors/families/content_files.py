@@ -168,6 +168,12 @@ def _pair_cases() -> Iterator[CaseSpec]:
             spec=spec,
             data_file=record,
         )
+    yield _parse(
+        "content-file.json",
+        "read-orc-data-file",
+        "reading a data file whose file-format is ORC",
+        _with(DATA_FILE, file_format="ORC", file_path="s3://b/wh/db.db/t/data/category=x/a.orc"),
+    )
     for content in ("DATA", "POSITION_DELETES", "EQUALITY_DELETES"):
         doc = _with(EQUALITY_DELETES, content=content, equality_ids=None)
         yield _parse(
@@ -222,6 +228,9 @@ def _invalid_cases() -> Iterator[CaseSpec]:
     uneven = {"keys": [1, 2], "values": [100]}
     yield _parse(rule, "uneven-map", "column-sizes with more keys than values", _with(DATA_FILE, column_sizes=uneven))
     yield _parse(rule, "record-count-string", 'record-count "2"', _with(DATA_FILE, record_count="2"))
+    yield _parse(
+        rule, "file-format-csv", 'file-format "CSV", none of AVRO, ORC, PARQUET', _with(DATA_FILE, file_format="CSV")
+    )
 
 
 def _task_cases() -> Iterator[CaseSpec]:
