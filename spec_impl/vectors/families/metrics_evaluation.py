@@ -412,3 +412,21 @@ def _manifest_spec_cases() -> Iterator[CaseSpec]:
             predicate={"type": "eq", "term": "x", "value": value},
             manifest={"spec-id": spec_id, "summaries": [_summary("long", values)]},
         )
+    # Manifest Lists: "The type of used to encode the value is the type of the partition field data":
+    # a bucket of a string is summarised as int bounds, not string ones (bucket[16]("iceberg") = 9).
+    bucketed = [{"spec-id": 0, "fields": [{"name": "s_bucket", "source": "s", "transform": "bucket[16]"}]}]
+    for slug, values, what in (
+        ("bucket-of-string-int-bounds-match", [9], "may match: the int bounds [9, 9] hold bucket 9"),
+        ("bucket-of-string-int-bounds-no-match", [3, 8], "no match: the int bounds [3, 8] leave bucket 9 out"),
+    ):
+        yield case(
+            "file-pruning.manifest-spec",
+            slug,
+            f's = "iceberg" over a manifest of s_bucket = bucket[16](s), whose summary bounds are ints, the '
+            f"partition field's type, not strings: {what}",
+            "plan-manifest",
+            schema=_schema("s"),
+            specs=bucketed,
+            predicate={"type": "eq", "term": "s", "value": "iceberg"},
+            manifest={"spec-id": 0, "summaries": [_summary("int", values)]},
+        )
