@@ -200,6 +200,21 @@ def _strict_json():
     )
     yield case(
         "json.document",
+        "duplicate-reference-name",
+        "a metadata file whose refs name the reference test twice (a branch, then a tag): "
+        "the map keys are the unique snapshot reference names",
+        "read-metadata-file",
+        note=notes["duplicate-key"],
+        **{
+            "file-base64": _raw(
+                plain.replace(
+                    b'"refs": {', b'"refs": {"test": {"snapshot-id": 3055729675574597004, "type": "branch"}, ', 1
+                )
+            )
+        },
+    )
+    yield case(
+        "json.document",
         "nan-token",
         "a metadata file with the token NaN for last-updated-ms",
         "read-metadata-file",
