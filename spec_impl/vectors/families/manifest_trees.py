@@ -665,6 +665,9 @@ def _v1_sequence_number_cases() -> Iterator[CaseSpec]:
     )
 
 
+V2_MANIFESTS = ("m1.avro", "m2.avro", "m3.avro")  # the manifests of v2_delete_rewrites_manifest
+
+
 def _deprecated_field_cases() -> Iterator[CaseSpec]:
     """Manifests, data_file fields 106 file_ordinal and 107 sort_columns: "Deprecated. Do not write."
     (Appendix E, version 2: both "removed")."""
@@ -692,49 +695,28 @@ def _deprecated_field_cases() -> Iterator[CaseSpec]:
         "v2-sort-columns-written",
         "corrupted tree: v2 data files that write the deprecated sort_columns (107), which v2 removed",
         "validate-tree",
-        **_inputs(
-            _with_v1_fields(
-                v2_delete_rewrites_manifest(), file_fields=sort_columns, manifests=("m1.avro", "m2.avro", "m3.avro")
-            )
-        ),
+        **_inputs(_with_v1_fields(v2_delete_rewrites_manifest(), file_fields=sort_columns, manifests=V2_MANIFESTS)),
     )
     yield case(
         "tree.unwritten-fields",
         "v2-file-ordinal-written",
         "corrupted tree: v2 data files that write the deprecated file_ordinal (106), which v2 removed",
         "validate-tree",
-        **_inputs(
-            _with_v1_fields(
-                v2_delete_rewrites_manifest(), file_fields=ordinal, manifests=("m1.avro", "m2.avro", "m3.avro")
-            )
-        ),
+        **_inputs(_with_v1_fields(v2_delete_rewrites_manifest(), file_fields=ordinal, manifests=V2_MANIFESTS)),
     )
     reserved = [({"name": "spec_id", "type": ["null", "int"], "field-id": 141, "default": None}, 0)]
-    yield case(
-        "tree.unwritten-fields",
-        "v3-reserved-field-id-141",
-        "corrupted tree: v3 data files with a field of id 141, which is reserved on data_file",
-        "validate-tree",
-        **_inputs(_with_v1_fields(v3_compaction(), file_fields=reserved)),
-    )
-    yield case(
-        "tree.unwritten-fields",
-        "v1-reserved-field-id-141",
-        "corrupted tree: v1 data files with a field of id 141, which is reserved on data_file in every version",
-        "validate-tree",
-        **_inputs(_with_v1_fields(v1_appends(), file_fields=reserved)),
-    )
-    yield case(
-        "tree.unwritten-fields",
-        "v2-reserved-field-id-141",
-        "corrupted tree: v2 data files with a field of id 141, which is reserved on data_file in every version",
-        "validate-tree",
-        **_inputs(
-            _with_v1_fields(
-                v2_delete_rewrites_manifest(), file_fields=reserved, manifests=("m1.avro", "m2.avro", "m3.avro")
-            )
-        ),
-    )
+    for version, tree, manifests, scope in (
+        (3, v3_compaction, ("m1.avro", "m2.avro"), ""),
+        (1, v1_appends, ("m1.avro", "m2.avro"), " in every version"),
+        (2, v2_delete_rewrites_manifest, V2_MANIFESTS, " in every version"),
+    ):
+        yield case(
+            "tree.unwritten-fields",
+            f"v{version}-reserved-field-id-141",
+            f"corrupted tree: v{version} data files with a field of id 141, which is reserved on data_file{scope}",
+            "validate-tree",
+            **_inputs(_with_v1_fields(tree(), file_fields=reserved, manifests=manifests)),
+        )
 
 
 def _v1_content_cases() -> Iterator[CaseSpec]:
