@@ -28,6 +28,7 @@ from conformance import expectations, gating, report_files
 from conformance.engines import registry
 from conformance.runner import Runner
 from conformance.vectors import load_families
+from spec_impl import revisions
 
 VERSION_MARKERS = {1: "v1", 2: "v2", 3: "v3", 4: "v4"}
 SUITE_MARKERS = {
@@ -37,7 +38,14 @@ SUITE_MARKERS = {
     "writer": "the writer harness: generated table histories written by Iceberg Java through Spark "
     "and checked after every step",
 }
-REVISION_MARKERS = {"2024-seed": "seed", "v3-adopted": "adopted"}
+REVISION_MARKERS = {
+    revisions.SEED_2024: "seed",
+    revisions.V3_ADOPTED: "adopted",
+    revisions.UPSTREAM_2026_08: "upstream",
+    revisions.V4_PROPOSAL: "v4_proposal",
+    revisions.V4_PR_2026_09: "v4_pr",
+    revisions.JAVA_HEAD_2026_08: "java_head",
+}
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +210,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             if engine is not None:
                 applicable = [c for c in cases if engine.revision in c["revisions"]]
             else:
-                applicable = [c for c in cases if "v3-adopted" in c["revisions"]]
+                applicable = [c for c in cases if revisions.DEFAULT in c["revisions"]]
             batches = defaultdict(list)
             for c in applicable:
                 if engine is None or _skip_reason(engine, c) is None:

@@ -26,7 +26,8 @@ The public API for value rules (spec sections in each function's docstring):
 Values are the spec's physical values (`spec_impl.values`): ints for int/long/date (days)/time (µs)/
 timestamps (µs or ns), `decimal.Decimal`, `str`, `bytes`, `uuid.UUID`, `bool`, `float`. Every
 rejection is a `SpecError` carrying a rule id of `spec_impl.rules.RULES`. Rules whose result
-differs between spec texts take `revision=` ("2024-seed" or "v3-adopted", the default).
+differs between spec texts take `revision=` ("2024-seed", "v3-adopted" (the default),
+"upstream-2026-08", ...: `spec_impl.revisions`).
 Bulk (Arrow) versions of the transforms are in `spec_impl.bulk`; the metadata rules (schemas,
 partition specs, sort orders, snapshots, retention, table and view metadata) in `spec_impl.metadata`:
 

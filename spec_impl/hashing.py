@@ -15,10 +15,10 @@ import mmh3
 
 from spec_impl import revisions
 from spec_impl.errors import NotDefined
+from spec_impl.rules import implements
 from spec_impl.temporal import to_micros
 from spec_impl.types import DecimalType, IcebergType, PrimitiveType
 from spec_impl.values import normalize, unscaled_value
-from spec_impl.rules import implements
 
 CANONICAL_NAN_BITS = 0x7FF8000000000000
 
@@ -73,7 +73,7 @@ def rule_for(t: IcebergType, revision: str = revisions.DEFAULT) -> str:
         return "hash.boolean"
     if name in ("float", "double"):
         return "hash.floating"
-    if name == "unknown" and revision == revisions.V3_ADOPTED:
+    if name == "unknown" and revisions.has(revision, revisions.V3_ADOPTED):
         return "hash.unknown"
     raise NotDefined("hash.undefined", f"Appendix B defines no hash for {t} ({revision})", str(t))
 
@@ -107,7 +107,7 @@ def hash_value(t: IcebergType, value: Any, revision: str = revisions.DEFAULT) ->
     if rule_id in ("hash.integer", "hash.date", "hash.time", "hash.timestamp"):
         return hash_long(value)
     if rule_id == "hash.timestamp-ns":
-        return hash_long(to_micros(value, "ns") if revision == revisions.V3_ADOPTED else value)
+        return hash_long(to_micros(value, "ns") if revisions.has(revision, revisions.V3_ADOPTED) else value)
     if rule_id == "hash.decimal":
         return murmur3_32(min_big_endian(unscaled_value(t, value)))
     if rule_id == "hash.string":

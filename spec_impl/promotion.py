@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
-from spec_impl.types import DecimalType, IcebergType, PrimitiveType
 from spec_impl.rules import implements
+from spec_impl.types import DecimalType, IcebergType, PrimitiveType
 
 _BASE = {("int", "long"), ("float", "double")}
 _V3_ADOPTED_DATE = {("date", "timestamp"), ("date", "timestamp_ns")}
@@ -36,7 +36,7 @@ def promotion_rule(
     if isinstance(source, DecimalType) and isinstance(target, DecimalType):
         widened = target.scale == source.scale and target.precision > source.precision
         return "type.promotion" if widened else None
-    if format_version >= 3 and revision == revisions.V3_ADOPTED:
+    if format_version >= 3 and revisions.has(revision, revisions.V3_ADOPTED):
         if source.name == "unknown" or (source.name, target.name) in _V3_ADOPTED_DATE:
             return "type.promotion.v3"
     return None
@@ -56,6 +56,10 @@ def check_promotion(
     """Return the allowing rule id, or raise InvalidInput naming the promotion table."""
     found = promotion_rule(source, target, format_version, revision)
     if found is None:
-        rule_id = "type.promotion.v3" if format_version >= 3 and revision == revisions.V3_ADOPTED else "type.promotion"
+        rule_id = (
+            "type.promotion.v3"
+            if format_version >= 3 and revisions.has(revision, revisions.V3_ADOPTED)
+            else "type.promotion"
+        )
         raise InvalidInput(rule_id, f"cannot promote {source} to {target} in format v{format_version} ({revision})")
     return found

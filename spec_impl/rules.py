@@ -21,11 +21,12 @@ never fail a table (`split_recommendations`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from collections.abc import Callable, Iterable
 
-from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
+from spec_impl.revisions import ADOPTED
+from spec_impl.revisions import ALL as BOTH
 
 V123 = (1, 2, 3)
 T = TypeVar("T")
@@ -81,7 +82,7 @@ RULES: dict[str, Rule] = _rules(
         "geometry(C) and geography(C, A): CRS default OGC:CRS84, algorithm default spherical, A one of the listed "
         "edge algorithms",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     Rule("type.nested", "Nested Types; Appendix C", "struct, list and map types in their Appendix C JSON form"),
     Rule(
@@ -103,7 +104,7 @@ RULES: dict[str, Rule] = _rules(
         "adopted 1.1 Type promotion in v3",
         "unknown to any type; date to timestamp or timestamp_ns",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     # --- values --------------------------------------------------------------------------
     Rule(
@@ -149,7 +150,7 @@ RULES: dict[str, Rule] = _rules(
         "float and double (not valid for bucketing): hashLong(doubleToLongBits(double(v))), NaN canonical "
         "0x7ff8000000000000, -0.0 as 0.0",
     ),
-    Rule("hash.unknown", "adopted 3 Appendix B", "unknown hashes to null", (3,), (V3_ADOPTED,)),
+    Rule("hash.unknown", "adopted 3 Appendix B", "unknown hashes to null", (3,), ADOPTED),
     Rule("hash.undefined", _B, "No hash is defined for variant, geometry, geography and nested types"),
     # --- transforms ----------------------------------------------------------------------
     Rule(
@@ -219,7 +220,7 @@ RULES: dict[str, Rule] = _rules(
     Rule("binary.string", _D_BIN, "string: UTF-8 bytes without length"),
     Rule("binary.uuid", _D_BIN, "uuid: 16-byte big-endian value"),
     Rule("binary.bytes", _D_BIN, "fixed(L): the L bytes; binary: the bytes without length"),
-    Rule("binary.geo", "adopted 3 Appendix D", "geometry and geography: WKB bytes", (3,), (V3_ADOPTED,)),
+    Rule("binary.geo", "adopted 3 Appendix D", "geometry and geography: WKB bytes", (3,), ADOPTED),
     Rule("binary.undefined", _D_BIN, "struct, list, map (and unknown, variant) have no binary single-value form"),
     Rule(
         "binary.promoted-bound",
@@ -256,7 +257,7 @@ RULES: dict[str, Rule] = _rules(
     Rule("json.struct", _D_JSON, "struct: JSON object keyed by field id; values in this JSON single-value form"),
     Rule("json.list", _D_JSON, "list: JSON array of values"),
     Rule("json.map", _D_JSON, "map: JSON object with 'keys' and 'values' arrays"),
-    Rule("json.geo", "adopted 3 Appendix D", "geometry and geography: WKT string", (3,), (V3_ADOPTED,)),
+    Rule("json.geo", "adopted 3 Appendix D", "geometry and geography: WKT string", (3,), ADOPTED),
     Rule("json.undefined", _D_JSON, "unknown and variant have no JSON single-value form"),
 )
 

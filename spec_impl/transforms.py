@@ -16,10 +16,10 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.hashing import hash_value
+from spec_impl.rules import implements
 from spec_impl.temporal import MICROS_PER_DAY, MICROS_PER_HOUR, months_from_epoch_days, to_micros, years_from_epoch_days
 from spec_impl.types import DATE, INT, DecimalType, IcebergType, PrimitiveType, parse_type
 from spec_impl.values import INT_RANGE, LONG_RANGE, decimal_from_unscaled, normalize, unscaled_value
-from spec_impl.rules import implements
 
 PARAMETERLESS = ("identity", "year", "month", "day", "hour", "void")
 PARAMETERIZED = ("bucket", "truncate")
@@ -120,7 +120,7 @@ def accepts(transform: str | Transform, source: IcebergType | str, revision: str
     if name == "identity":
         if not isinstance(source, PrimitiveType) or not source.is_primitive:
             return False
-        return not (revision == revisions.V3_ADOPTED and type_name in _GEO)
+        return not (revisions.has(revision, revisions.V3_ADOPTED) and type_name in _GEO)
     return type_name in SOURCE_TYPES[name]
 
 
@@ -139,7 +139,7 @@ def result_type(
     if name in ("identity", "void", "truncate"):
         return source
     if name == "day":
-        return DATE if revision == revisions.V3_ADOPTED else INT
+        return DATE if revisions.has(revision, revisions.V3_ADOPTED) else INT
     return INT
 
 

@@ -5,6 +5,9 @@ Spec: "Schemas and Data Types" and Appendix C (type JSON); the adopted v3 digest
 
 Primitive types print as their JSON type strings (`str(DecimalType(9, 2)) == "decimal(9,2)"`);
 nested types print as their Appendix C JSON objects (`to_json`). `parse_type` is the inverse of both.
+`spelled` is the JSON form as a writer of a given spec revision prints it: the merged upstream text
+(digest 1.3) makes the Appendix C strings canonical and shows `decimal(9, 2)`, Java at the same commit
+(digest 1.3b) writes the default geo parameters out.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from spec_impl import revisions
 from spec_impl.digits import bounded_int
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import implements
@@ -387,6 +391,40 @@ def _require(obj: dict, key: str, kind: type | tuple[type, ...]) -> Any:
 # --- format versions ---------------------------------------------------------------------------
 
 V3_TYPE_NAMES = frozenset({"timestamp_ns", "timestamptz_ns", "unknown", "variant", "geometry", "geography"})
+
+
+@implements("type.decimal", "type.geo")
+def spelled(t: IcebergType, revision: str = revisions.DEFAULT) -> Any:
+    """The Appendix C JSON form of `t` as a writer of `revision` prints it (nested types recursively).
+
+    Seed and adopted v3: `decimal(<P>,<S>)` (the template). Upstream 2026-08: `decimal(P, S)`, the
+    form Java writes and the pull request that made the strings canonical intends (digest 1.3; which
+    of the two examples is canonical stays open, question type.decimal-canonical-string). Java HEAD
+    also writes the default CRS and edge algorithm out (`geometry(OGC:CRS84)`, digest 1.3b).
+    """
+    form = t.to_json()
+    return _respell(form, revision) if revisions.has(revision, revisions.UPSTREAM_2026_08) else form
+
+
+def _respell(form: Any, revision: str) -> Any:
+    if isinstance(form, list):
+        return [_respell(v, revision) for v in form]
+    if isinstance(form, dict):
+        return {
+            k: _respell(v, revision) if k in ("type", "element", "key", "value", "fields") else v
+            for k, v in form.items()
+        }
+    if not isinstance(form, str) or form in SIMPLE_TYPE_NAMES or form in ("struct", "list", "map"):
+        return form
+    t = parse_primitive(form)
+    if isinstance(t, DecimalType):
+        return f"decimal({t.precision}, {t.scale})"
+    if revisions.has(revision, revisions.JAVA_HEAD_2026_08):
+        if isinstance(t, GeometryType):
+            return f"geometry({t.crs})"
+        if isinstance(t, GeographyType):
+            return f"geography({t.crs}, {t.algorithm})"
+    return form
 
 
 def min_format_version(t: IcebergType) -> int:

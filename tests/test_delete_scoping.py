@@ -46,7 +46,7 @@ def _same_partition(a: ScanFile, b: ScanFile) -> bool:
 
 def _pairwise(data: list[ScanFile], deletes: list[ScanFile], revision: str) -> dict[str, list[str]]:
     """The spec's table, one (data file, delete file) pair at a time."""
-    adopted = revision == revisions.V3_ADOPTED
+    adopted = revisions.has(revision, revisions.V3_ADOPTED)
     out = {}
     for d in data:
         dvs = [

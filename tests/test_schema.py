@@ -21,7 +21,7 @@ from spec_impl.metadata.schema import (
     walk,
     write_default,
 )
-from spec_impl.revisions import SEED_2024, V3_ADOPTED
+from spec_impl.revisions import ADOPTED, SEED_2024, V3_ADOPTED
 from spec_impl.rules import RULES
 from spec_impl.types import ABSENT, ListType, MapType, NestedField, StructType, parse_type
 
@@ -381,7 +381,7 @@ def test_rules_registered():
         "schema.default.null-only",
     ):
         assert rule_id in RULES
-    assert RULES["schema.default.struct"].revisions == (V3_ADOPTED,)
+    assert RULES["schema.default.struct"].revisions == ADOPTED
 
 
 # --- properties -------------------------------------------------------------------------------------

@@ -35,8 +35,19 @@ def test_the_changelog_tells_added_changed_annotated_and_removed(tmp_path):
     log = versions.changelog(root)
     assert (log.since, log.added, log.changed, log.annotated, log.removed) == ("1.0.0", ("d",), ("b",), ("a",), ("c",))
     text = log.markdown("1.1.0")
-    assert "1 cases added, 1 changed (question or answer), 1 annotated only" in text
+    assert "1 cases added, 1 changed (question or answer), 0 extended to later revisions only, 1 annotated only" in text
     assert "- `d`" in text and "- `c`" in text
+
+
+def test_a_case_that_only_gains_later_revisions_is_extended_not_changed(tmp_path):
+    first = ["2024-seed", "v3-adopted"]
+    root = _vectors(tmp_path / "v", [{**_case("a", 1), "revisions": first}, {**_case("b", 2), "revisions": first}])
+    versions.record(root, into=root / "releases")
+    later = first + ["upstream-2026-08"]
+    _vectors(root, [{**_case("a", 1), "revisions": later}, {**_case("b", 3), "revisions": later}], "1.1.0")
+    log = versions.changelog(root)
+    assert (log.extended, log.changed) == (("a",), ("b",))  # b's answer changed too: a change, not an extension
+    assert "1 changed (question or answer), 1 extended to later revisions only" in log.markdown("1.1.0")
 
 
 def test_a_golden_table_changes_with_any_file_of_its_tree(tmp_path):
@@ -94,6 +105,7 @@ def test_the_changelog_command(tmp_path, capsys):
         "since": "1.0.0",
         "added": [],
         "changed": ["a"],
+        "extended": [],
         "annotated": [],
         "removed": [],
     }

@@ -95,7 +95,7 @@ def _hash_plain(arr: pa.Array, revision: str) -> np.ndarray:
 
     if pa.types.is_timestamp(t) and t.unit in ("us", "ns"):
         values = _fixed_values(arr, np.dtype("<i8"))
-        if t.unit == "ns" and revision == revisions.V3_ADOPTED:
+        if t.unit == "ns" and revisions.has(revision, revisions.V3_ADOPTED):
             # v3 as adopted: hash the microsecond value, floor(nanos / 1000),
             # so that a ns timestamp lands in the same bucket as the us one.
             values = np.floor_divide(values, 1000)

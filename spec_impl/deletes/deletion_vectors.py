@@ -31,11 +31,11 @@ from spec_impl import revisions
 from spec_impl.deletes.puffin import Blob, BlobMetadata, PuffinFile, read_puffin
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 
 _BLOB = "Puffin spec: deletion-vector-v1 blob type; adopted 1.6"
 _ENTRY = "Deletion Vectors; Manifests (data_file 143-145); adopted 1.5"
-_V3 = ((3,), (revisions.V3_ADOPTED,))
+_V3 = ((3,), revisions.ADOPTED)
 register(
     Rule(
         "dv.layout",

@@ -45,7 +45,7 @@ from spec_impl import revisions
 from spec_impl.deletes.runs import NONE, Run, Runs
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.json_document import brief
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 
 _PLANNING = "Scan Planning"
 register(
@@ -67,14 +67,14 @@ register(
         "A deletion vector applies to its referenced_data_file, with data sequence number <= its own, in the "
         "same spec and partition",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "deletes.one-dv",
         "adopted 1.5 Deletion vectors",
         "At most one deletion vector per data file in a snapshot",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "deletes.partition-equality",
@@ -122,7 +122,7 @@ class ScanFile:
     def target(self, revision: str) -> str | None:
         """The one data file a position delete targets: (adopted) referenced_data_file, or equal
         file_path bounds. The seed text has no referenced_data_file."""
-        if revision == revisions.V3_ADOPTED and self.referenced_data_file is not None:
+        if revisions.has(revision, revisions.V3_ADOPTED) and self.referenced_data_file is not None:
             return self.referenced_data_file
         return self.bounds_target
 
@@ -288,7 +288,7 @@ class DeleteIndex:
                 raise InvalidInput("deletes.file", "a data file among the delete files", f.path)
             if f.content == EQUALITY:
                 (global_equality if f.spec_id in unpartitioned else equality[key]).append(f)
-            elif f.is_dv and revision == revisions.V3_ADOPTED:
+            elif f.is_dv and revisions.has(revision, revisions.V3_ADOPTED):
                 self._add_dv(f, key)
             elif (target := f.target(revision)) is not None:
                 targeted[target, key].append(f)

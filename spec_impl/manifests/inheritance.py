@@ -18,7 +18,7 @@ from spec_impl.errors import InvalidInput
 from spec_impl.manifests.records import check_entries, check_row
 from spec_impl.metadata.json_document import brief
 from spec_impl.metadata.versions import check_format_version
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 
 _ENTRY = "Manifests (manifest_entry)"
 _LIST = "Manifest Lists"
@@ -60,7 +60,7 @@ register(
         "Data manifests without first_row_id get one from the snapshot's first-row-id, each the previous plus "
         "added_rows_count + existing_rows_count; delete manifests get null",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "lineage.file-first-row-id",
@@ -68,7 +68,7 @@ register(
         "A data file's null first_row_id is the manifest's first_row_id plus the record counts of the earlier "
         "null-id files of the manifest (DELETED entries skipped)",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "lineage.row-values",
@@ -76,7 +76,7 @@ register(
         "A null _row_id is first_row_id + _pos and a null _last_updated_sequence_number the file's data sequence "
         "number; both null when the file has no first_row_id",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 

@@ -18,17 +18,17 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import SpecError
 from spec_impl.manifests import inheritance
-from spec_impl.manifests.manifest_spec import partition_spec_difference
 from spec_impl.manifests.avro_files import AvroFile, avro_map, physical_value, read_avro
 from spec_impl.manifests.avro_schemas import DATA_FILE, MANIFEST_ENTRY, MANIFEST_FILE
 from spec_impl.manifests.file_fields import data_file_findings
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED, EXISTING
+from spec_impl.manifests.manifest_spec import partition_spec_difference
 from spec_impl.manifests.records import check_entries, check_row
-from spec_impl.metadata import json_document
 from spec_impl.manifests.tree import FileSource, manifest_format_version
+from spec_impl.metadata import json_document
 from spec_impl.metadata.partitioning import partition_type
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 from spec_impl.serde.binary import from_binary
 from spec_impl.types import IcebergType, StructType
 
@@ -121,7 +121,7 @@ register(
         "A Puffin delete file (a DV) is a position delete with referenced_data_file, content_offset and "
         "content_size_in_bytes",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "tree.first-row-id",
@@ -129,7 +129,7 @@ register(
         "In a v3 snapshot every data manifest has a first_row_id and delete manifests none; live data files' row "
         "id ranges do not overlap and stay below next-row-id",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 

@@ -22,7 +22,7 @@ from spec_impl.errors import SpecError
 from spec_impl.metadata.projection import promote_value
 from spec_impl.metadata.schema import IndexedField, Schema, initial_default, walk, write_default
 from spec_impl.promotion import can_promote
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 from spec_impl.types import ABSENT, IcebergType, ListType, MapType, StructType
 
 _E = "Schema Evolution"
@@ -72,7 +72,7 @@ register(
         "A promotion is not allowed when a partition transform of the column would give another value after it "
         "(date to timestamp(_ns) under identity or bucket)",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "evolution.default.initial",

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
-from collections.abc import Iterable, Sequence
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
@@ -260,7 +260,7 @@ def read_source_ids(obj: dict, format_version: int, revision: str, kind: str) ->
         sids = tuple(raw)
     if format_version < 3 and sid is None:
         raise InvalidInput(f"{kind}.source-id", f"a v{format_version} field needs source-id", obj)
-    if format_version == 3 and revision == revisions.SEED_2024 and sids is None:
+    if format_version == 3 and not revisions.has(revision, revisions.V3_ADOPTED) and sids is None:
         raise InvalidInput(f"{kind}.source-ids", "a v3 field needs source-ids (seed text)", obj)
     if format_version == 3 and sid is None and sids is None:
         raise InvalidInput(f"{kind}.source-ids", "a v3 field needs source-id or source-ids", obj)
@@ -292,12 +292,12 @@ def write_source_ids(source_ids: Sequence[int], format_version: int, revision: s
         raise InvalidInput(f"{kind}.json", "a field needs at least one source id", ids)
     multi = len(ids) > 1
     if format_version < 3:
-        if multi and revision == revisions.V3_ADOPTED:
+        if multi and revisions.has(revision, revisions.V3_ADOPTED):
             raise InvalidInput(
                 f"{kind}.source-id", f"v{format_version} (adopted) has no form for the source ids {ids}", ids
             )
         return {"source-id": ids[0], "source-ids": ids} if multi else {"source-id": ids[0]}
-    if multi or revision == revisions.SEED_2024:
+    if multi or not revisions.has(revision, revisions.V3_ADOPTED):
         return {"source-ids": ids}
     return {"source-id": ids[0]}
 

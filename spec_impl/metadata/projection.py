@@ -32,7 +32,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.schema import Schema, initial_default
 from spec_impl.promotion import can_promote
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 from spec_impl.temporal import MICROS_PER_DAY
 from spec_impl.types import ABSENT, IcebergType, ListType, MapType, NestedField, PrimitiveType, StructType
 from spec_impl.values import LONG_RANGE
@@ -60,7 +60,7 @@ register(
         "adopted 1.2 Default values",
         "A field missing from a data file reads as its identity-partition value first, then the column the name "
         "mapping gives it in a file without field ids, then initial-default, then null",
-        revisions=(revisions.V3_ADOPTED,),
+        revisions=revisions.ADOPTED,
     ),
     Rule(
         "projection.required",
@@ -261,7 +261,7 @@ def project(
 def _mapped_without_partition_values(present: set[int], ctx: _Context) -> set[int]:
     """Adopted §1.2: "use the identity-partition value, then the name mapping": in a file without
     field ids, a field with an identity-partition value is not read from the column mapped to it."""
-    if ctx.revision != revisions.V3_ADOPTED:
+    if not revisions.has(ctx.revision, revisions.V3_ADOPTED):
         return present
     return present - set(ctx.partition_values)
 
@@ -312,7 +312,7 @@ def _value(read: IcebergType, file: IcebergType, value: Any, ctx: _Context, wher
 )
 def _missing(field: NestedField, ctx: _Context) -> Any:
     """The value of a read field that the file does not have (adopted digest §1.2 order)."""
-    if ctx.revision == revisions.V3_ADOPTED and field.id in ctx.partition_values:
+    if revisions.has(ctx.revision, revisions.V3_ADOPTED) and field.id in ctx.partition_values:
         return ctx.partition_values[field.id]
     if field.initial_default is not ABSENT and field.initial_default is not None:
         value = initial_default(field)

@@ -12,15 +12,15 @@ version). Field defaults stay in their Appendix D JSON form on `NestedField`; `i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
-from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, SpecError
 from spec_impl.metadata import versions
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 from spec_impl.serde.json_value import from_json
 from spec_impl.types import (
     ABSENT,
@@ -36,7 +36,7 @@ from spec_impl.types import (
 _C = "Appendix C: Schemas"
 _IDENT = "Identifier Field IDs"
 _DEFAULTS = "Default values; Appendix C"
-_ADOPTED = (revisions.V3_ADOPTED,)
+_ADOPTED = revisions.ADOPTED
 
 register(
     Rule(
@@ -331,11 +331,15 @@ def _check_defaults(info: IndexedField, revision: str) -> None:
             continue
         where = f"field {field.id} ({info.dotted}): {key}"
         name = getattr(field.type, "name", None)
-        if revision == revisions.V3_ADOPTED and name in NULL_DEFAULT_TYPES and raw is not None:
+        if revisions.has(revision, revisions.V3_ADOPTED) and name in NULL_DEFAULT_TYPES and raw is not None:
             raise InvalidInput(
                 "schema.default.null-only", f"{where}: a {field.type} field can only default to null", raw
             )
-        if revision == revisions.V3_ADOPTED and isinstance(field.type, StructType) and raw not in (None, {}):
+        if (
+            revisions.has(revision, revisions.V3_ADOPTED)
+            and isinstance(field.type, StructType)
+            and raw not in (None, {})
+        ):
             raise InvalidInput("schema.default.struct", f"{where}: a struct default must be null or {{}}", raw)
         _decode_default(field, key, raw)
         if raw is None and field.required:

@@ -42,8 +42,8 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.metadata.versions import check_format_version
-from spec_impl.revisions import V3_ADOPTED
-from spec_impl.rules import Rule, register, implements
+from spec_impl.revisions import ADOPTED, V3_ADOPTED, has
+from spec_impl.rules import Rule, implements, register
 
 _SNAP = "Snapshots; Appendix C"
 _E2 = "Snapshots; Appendix E (Version 2)"
@@ -83,14 +83,14 @@ register(
         "v3: first-row-id and added-rows are non-negative longs written together (absent only on snapshots from "
         "before the upgrade to v3)",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     Rule(
         "snapshot.key-id",
         "adopted 1.7 Encryption",
         "v3: the optional key-id is a string, the key-id of an entry of the table's encryption-keys",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     Rule("snapshot.unique-id", "Snapshots", "snapshot-id is unique among the table's snapshots"),
     Rule(
@@ -115,14 +115,14 @@ register(
         _LINEAGE,
         "v3: first-row-id + added-rows of every snapshot is at most the table's next-row-id",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     Rule(
         "snapshot.row-range",
         _LINEAGE,
         "v3: the row-id ranges [first-row-id, first-row-id + added-rows) of two snapshots do not overlap",
         (3,),
-        (V3_ADOPTED,),
+        ADOPTED,
     ),
     Rule(
         "snapshot-log.json",
@@ -249,7 +249,7 @@ class Snapshot:
             out["manifests"] = list(self.manifests)
         if self.schema_id is not None:
             out["schema-id"] = self.schema_id
-        if format_version >= 3 and revision == V3_ADOPTED:
+        if format_version >= 3 and has(revision, V3_ADOPTED):
             for key, value in (
                 ("first-row-id", self.first_row_id),
                 ("added-rows", self.added_rows),
@@ -279,7 +279,7 @@ def parse_snapshot(obj: Any, format_version: int, revision: str = revisions.DEFA
     manifest_list, manifests = _read_manifests(obj, format_version)
     summary = _read_summary(obj, format_version)
     first_row_id = added_rows = key_id = None
-    if format_version >= 3 and revision == V3_ADOPTED:
+    if format_version >= 3 and has(revision, V3_ADOPTED):
         first_row_id = _long(obj, "first-row-id", "snapshot.row-lineage", required=False, lo=0)
         added_rows = _long(obj, "added-rows", "snapshot.row-lineage", required=False, lo=0)
         if (first_row_id is None) != (added_rows is None):
@@ -575,7 +575,7 @@ def validate_snapshots(
                 ref.snapshot_id,
             )
     _check_log(tuple(snapshot_log), by_id)
-    if format_version >= 3 and revision == V3_ADOPTED and next_row_id is not None:
+    if format_version >= 3 and has(revision, V3_ADOPTED) and next_row_id is not None:
         _check_row_ranges(by_id.values(), next_row_id)
     return by_id
 

@@ -45,7 +45,7 @@ register(
         "Table Statistics; adopted 4",
         "An apache-datasketches-theta-v1 blob's ndv property, when present, is a decimal integer",
         (1, 2, 3),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 
@@ -63,7 +63,11 @@ def _snapshot_id(value: Any, revision: str) -> int | None:
     corrected it to `long` (digest §3), which is what writers write: the seed revision reads both."""
     if _is_long(value):
         return value
-    if revision == revisions.SEED_2024 and isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+    if (
+        not revisions.has(revision, revisions.V3_ADOPTED)
+        and isinstance(value, str)
+        and re.fullmatch(r"-?[0-9]+", value)
+    ):
         return int(value)
     return None
 
@@ -113,7 +117,7 @@ def check_blob_metadata(blob: Any, revision: str) -> None:
         isinstance(properties, dict) and all(isinstance(v, str) for v in properties.values())
     ):
         raise InvalidInput(rule, "a blob's properties are a map of strings", brief(properties))
-    if revision == revisions.V3_ADOPTED:
+    if revisions.has(revision, revisions.V3_ADOPTED):
         check_theta_properties(blob["type"], properties or {})
 
 

@@ -14,12 +14,14 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
-from spec_impl.metadata.last_updated import check_last_updated
-from spec_impl.metadata import json_document, partitioning, schema as schemas_mod, snapshots as snaps, sorting
-from spec_impl.metadata.encryption import check_encryption_key, check_snapshot_key_ids
+from spec_impl.metadata import json_document, partitioning, sorting
+from spec_impl.metadata import schema as schemas_mod
+from spec_impl.metadata import snapshots as snaps
 from spec_impl.metadata import statistics as statistics_entries
+from spec_impl.metadata.encryption import check_encryption_key, check_snapshot_key_ids
+from spec_impl.metadata.last_updated import check_last_updated
 from spec_impl.metadata.versions import MAX_FORMAT_VERSION, check_format_version
-from spec_impl.rules import Rule, register, implements
+from spec_impl.rules import Rule, implements, register
 
 SECTION = "Table Metadata Fields; Appendix C; Appendix E"
 
@@ -68,7 +70,7 @@ register(
         "encryption-keys entries have a string key-id and base64 encrypted-key-metadata; encrypted-by-id, when "
         "present, is a string and properties a string map",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "table.statistics",
@@ -87,7 +89,7 @@ register(
         "adopted 3 Table metadata",
         "A metadata file may be gzip-compressed JSON",
         (1, 2, 3),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 
@@ -151,7 +153,7 @@ def read_metadata_file(data: bytes, revision: str = revisions.DEFAULT) -> TableM
         raise InvalidInput("table.field-type", "a metadata file is bytes", type(data).__name__)
     revisions.check(revision)
     if data[:2] == b"\x1f\x8b":
-        if revision != revisions.V3_ADOPTED:
+        if not revisions.has(revision, revisions.V3_ADOPTED):
             raise InvalidInput("table.gzip", "gzip-compressed metadata is a rule of the adopted spec only", revision)
         data = json_document.gunzip(data, "the gzip-compressed metadata file", "table.gzip")
     return parse_table_metadata(
@@ -353,7 +355,7 @@ def _validate(md: TableMetadata, revision: str) -> None:
             f"last-partition-id {md.last_partition_id} is below partition field id {highest_partition}",
             md.last_partition_id,
         )
-    if md.format_version >= 3 and revision == revisions.V3_ADOPTED:
+    if md.format_version >= 3 and revisions.has(revision, revisions.V3_ADOPTED):
         for key in md.encryption_keys:
             check_encryption_key(key)
         check_snapshot_key_ids(md.snapshots, md.encryption_keys)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from spec_impl.metadata.partitioning import Finding
 from spec_impl.metadata.view_metadata import ViewMetadata
-from spec_impl.revisions import SEED_2024
+from spec_impl.revisions import V3_ADOPTED, before, has
 from spec_impl.rules import SHOULD, Rule, implements, register
 
 _DRAFT = "View spec draft (001): Versions"
@@ -36,14 +36,14 @@ register(
         "View spec draft (001): View Metadata (current-version-id)",
         "version-id starts with 1: every version-id is at least 1, and the version created with the view "
         "(summary.operation create) is version 1",
-        revisions=(SEED_2024,),
+        revisions=before(V3_ADOPTED),
     ),
     Rule(
         "view.version-id-increasing",
         _DRAFT,
         "version-id is monotonically increasing: a version created later (greater timestamp-ms) has a greater "
         "version-id",
-        revisions=(SEED_2024,),
+        revisions=before(V3_ADOPTED),
     ),
     Rule(
         "view.version-history",
@@ -64,7 +64,7 @@ register(
 @implements("view.version-id-first", "view.version-id-increasing")
 def version_id_findings(view: ViewMetadata) -> list[Finding]:
     """The draft's version-id rules (no findings under the adopted revision, which has neither)."""
-    if view.revision != SEED_2024:
+    if has(view.revision, V3_ADOPTED):
         return []
     found = []
     for v in view.versions:

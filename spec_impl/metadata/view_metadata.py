@@ -53,8 +53,8 @@ from typing import Any, ClassVar
 
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput
-from spec_impl.revisions import SEED_2024, V3_ADOPTED
-from spec_impl.rules import Rule, register, implements
+from spec_impl.revisions import ADOPTED, V3_ADOPTED, before, has
+from spec_impl.rules import Rule, implements, register
 
 _ADOPTED = "adopted 5 View spec: View Metadata"
 _DRAFT = "View spec draft (001): View Metadata"
@@ -68,7 +68,7 @@ register(
         "field types of the tables",
     ),
     Rule("view.format-version", _BOTH, "format-version is required and must be 1"),
-    Rule("view.uuid", _ADOPTED, "view-uuid is required and is a UUID string", revisions=(V3_ADOPTED,)),
+    Rule("view.uuid", _ADOPTED, "view-uuid is required and is a UUID string", revisions=ADOPTED),
     Rule(
         "view.schemas",
         _BOTH,
@@ -87,14 +87,14 @@ register(
         "view.default-namespace",
         _ADOPTED,
         "A version's default-namespace is a required list of strings; default-catalog an optional string",
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     ),
     Rule("view.summary", _BOTH, "A version's summary is a required string-to-string map"),
     Rule(
         "view.summary-operation",
         "View spec draft (001): Summary",
         "summary.operation is required and is create or replace",
-        revisions=(SEED_2024,),
+        revisions=before(V3_ADOPTED),
     ),
     Rule(
         "view.representation",
@@ -110,7 +110,7 @@ register(
         "view.field-aliases",
         "View spec draft (001): Representations",
         "field-aliases (strings) and field-docs (strings or null) have the length of the schema's top-level fields",
-        revisions=(SEED_2024,),
+        revisions=before(V3_ADOPTED),
     ),
     Rule(
         "view.version-log",
@@ -188,7 +188,7 @@ class SqlRepresentation:
 
     def to_json(self, revision: str) -> dict:
         out: dict[str, Any] = {"type": "sql", "sql": self.sql, "dialect": self.dialect}
-        if revision == SEED_2024:
+        if not has(revision, V3_ADOPTED):
             for key, value in (
                 ("schema-id", self.schema_id),
                 ("default-catalog", self.default_catalog),
@@ -227,10 +227,10 @@ class ViewVersion:
 
     def to_json(self, revision: str) -> dict:
         out: dict[str, Any] = {"version-id": self.version_id, "timestamp-ms": self.timestamp_ms}
-        if revision == V3_ADOPTED:
+        if has(revision, V3_ADOPTED):
             out["schema-id"] = self.schema_id
         out["summary"] = dict(self.summary)
-        if revision == V3_ADOPTED:
+        if has(revision, V3_ADOPTED):
             if self.default_catalog is not None:
                 out["default-catalog"] = self.default_catalog
             out["default-namespace"] = None if self.default_namespace is None else list(self.default_namespace)
@@ -270,18 +270,18 @@ class ViewMetadata:
         re-read to validate it, so metadata lacking a required field of `revision` is rejected."""
         revision = revisions.check(revision or self.revision)
         out: dict[str, Any] = {}
-        if revision == V3_ADOPTED:
+        if has(revision, V3_ADOPTED):
             out["view-uuid"] = self.view_uuid
         out["format-version"] = self.format_version
         out["location"] = self.location
         if self.properties is not None:
             out["properties"] = dict(self.properties)
-        if revision == V3_ADOPTED:
+        if has(revision, V3_ADOPTED):
             out["schemas"] = None if self.schemas is None else [dict(s) for s in self.schemas]
         out["current-version-id"] = self.current_version_id
         out["versions"] = [v.to_json(revision) for v in self.versions]
         out["version-log"] = [{"timestamp-ms": e.timestamp_ms, "version-id": e.version_id} for e in self.version_log]
-        if revision == SEED_2024:
+        if not has(revision, V3_ADOPTED):
             if self.schemas is not None:
                 out["schemas"] = [dict(s) for s in self.schemas]
             if self.current_schema_id is not None:
@@ -297,7 +297,7 @@ class ViewMetadata:
 def parse_view_metadata(obj: Any, revision: str = revisions.DEFAULT) -> ViewMetadata:
     """Read and validate view metadata JSON under `revision` ("v3-adopted" or "2024-seed")."""
     revisions.check(revision)
-    draft = revision == SEED_2024
+    draft = not has(revision, V3_ADOPTED)
     obj = _object(obj, "view.json", "view metadata")
     if type(obj.get("format-version")) is not int or obj.get("format-version") != VIEW_FORMAT_VERSION:
         raise InvalidInput("view.format-version", "view format-version must be 1", obj.get("format-version"))

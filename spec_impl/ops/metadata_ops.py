@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from spec_impl import revisions
 from spec_impl.manifests import avro_schemas, inheritance
@@ -57,8 +57,8 @@ from spec_impl.metadata import (
     view_metadata,
 )
 from spec_impl.metadata.table_metadata import normalized, parse_table_metadata, read_metadata_file, write_table_metadata
-from spec_impl.types import parse_type
 from spec_impl.ops.encoding import decode, encode
+from spec_impl.types import parse_type
 
 
 def _schema(obj: Any, fv: int, revision: str) -> schema.Schema:
@@ -231,7 +231,7 @@ def _read_view_metadata(inp: dict, revision: str) -> dict:
     out.setdefault("properties", {})
     for s in out.get("schemas") or []:
         s.setdefault("identifier-field-ids", [])
-    if revision == revisions.V3_ADOPTED:
+    if revisions.has(revision, revisions.V3_ADOPTED):
         for v in out["versions"]:
             v.setdefault("default-catalog", None)
     return out
@@ -245,7 +245,7 @@ def _view_findings(inp: dict, revision: str) -> list[str]:
 def _inherit(inp: dict, revision: str) -> dict:
     entries = inheritance.inherit_entries(inp["manifest"], inp["entries"], inp["format-version"])
     out: dict[str, Any] = {"entries": entries, "min-sequence-number": inheritance.min_sequence_number(entries)}
-    if inp["format-version"] >= 3 and revision == revisions.V3_ADOPTED:
+    if inp["format-version"] >= 3 and revisions.has(revision, revisions.V3_ADOPTED):
         out["first-row-ids"] = inheritance.file_first_row_ids(inp["manifest"].get("first_row_id"), entries)
     return out
 
@@ -316,12 +316,14 @@ INPUT_KEYS = {
 
 # The planning ops (metrics, summaries, partition tuples, predicates, projection, pruning) have
 # their own module; they are registered here so that every op list and the case schema see them.
-from spec_impl.ops.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS, PLANNING_OPS  # noqa: E402
+from spec_impl.ops.planning_ops import INPUT_KEYS as _PLANNING_INPUT_KEYS  # noqa: E402
+from spec_impl.ops.planning_ops import PLANNING_OPS  # noqa: E402
 
 METADATA_OPS.update(PLANNING_OPS)
 INPUT_KEYS.update(_PLANNING_INPUT_KEYS)
 
-from spec_impl.ops.content_file_ops import CONTENT_FILE_OPS, INPUT_KEYS as _CONTENT_FILE_INPUT_KEYS  # noqa: E402
+from spec_impl.ops.content_file_ops import CONTENT_FILE_OPS  # noqa: E402
+from spec_impl.ops.content_file_ops import INPUT_KEYS as _CONTENT_FILE_INPUT_KEYS  # noqa: E402
 
 METADATA_OPS.update(CONTENT_FILE_OPS)
 INPUT_KEYS.update(_CONTENT_FILE_INPUT_KEYS)

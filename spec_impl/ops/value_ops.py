@@ -30,12 +30,12 @@ from spec_impl import promotion, transforms
 from spec_impl.errors import InvalidInput
 from spec_impl.hashing import hash_value
 from spec_impl.serde import binary, json_value
-from spec_impl.types import min_format_version, parse_type
+from spec_impl.types import min_format_version, parse_type, spelled
 from spec_impl.ops.encoding import decode, encode
 
 
 def _parse_type(inp: dict, revision: str) -> Any:
-    return parse_type(inp["type"]).to_json()
+    return spelled(parse_type(inp["type"]), revision)
 
 
 def _min_format_version(inp: dict, revision: str) -> int:

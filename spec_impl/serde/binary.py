@@ -15,6 +15,7 @@ from typing import Any
 from spec_impl import revisions
 from spec_impl.errors import InvalidInput, NotDefined
 from spec_impl.hashing import min_big_endian
+from spec_impl.rules import implements
 from spec_impl.temporal import MICROS_PER_DAY, NANOS_PER_MICRO
 from spec_impl.types import DecimalType, FixedType, IcebergType, PrimitiveType
 from spec_impl.values import (
@@ -25,7 +26,6 @@ from spec_impl.values import (
     normalize,
     unscaled_value,
 )
-from spec_impl.rules import implements
 
 # type name -> (struct format, rule id) for the fixed-width little-endian rows of the table
 FIXED_WIDTH = {
@@ -152,7 +152,7 @@ def _from_promoted_bound(name: str, data: bytes, revision: str) -> Any:
         return struct.unpack("<i", data)[0]
     if name == "double":  # float -> double, likewise; a NaN keeps its payload
         return float32_from_bits(struct.unpack("<I", data)[0])
-    if revision != revisions.V3_ADOPTED:  # date -> timestamp(_ns) exists only in the adopted v3
+    if not revisions.has(revision, revisions.V3_ADOPTED):  # date -> timestamp(_ns) exists only in the adopted v3
         return None
     days = struct.unpack("<i", data)[0]
     value = days * MICROS_PER_DAY * (NANOS_PER_MICRO if name == "timestamp_ns" else 1)

@@ -16,7 +16,7 @@ from spec_impl import revisions
 from spec_impl.errors import InvalidInput
 from spec_impl.rules import Rule, implements, register
 
-_V3 = ((3,), (revisions.V3_ADOPTED,))
+_V3 = ((3,), revisions.ADOPTED)
 register(
     Rule(
         "metrics.geo-bound",

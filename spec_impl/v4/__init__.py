@@ -9,8 +9,8 @@ manifests, manifest delete vectors, commits, replay and the validator, as execut
   the "Upgrade" from a v3 manifest list.
 - `validate`: the proposal's rules, every violation reported with its rule id.
 
-Rules are registered with `versions=(4,)` and `revisions=("v3-adopted",)`: the proposal builds on
-adopted v3 (deletion vectors, Puffin).
+Rules are registered with `versions=(4,)` and `revisions=ADOPTED` (every revision from
+"v3-adopted" on): the proposal builds on adopted v3 (deletion vectors, Puffin).
 
 Open questions and the interpretation chosen
 --------------------------------------------

@@ -24,18 +24,18 @@ from typing import Any
 
 from spec_impl import revisions
 from spec_impl.errors import SpecError
-from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.avro_schemas import without_column_metrics
+from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
 from spec_impl.manifests.tree import FileSource, ManifestReading, manifest_rows, read_manifest
-from spec_impl.validate.history_deletes import CHECKS as DELETE_CHECKS
-from spec_impl.validate.history_pairs import FileEntry, Pair, SnapshotFiles
-from spec_impl.validate.history_rows import CHECKS as ROW_CHECKS
-from spec_impl.validate.history_metadata import validate_metadata_history
-from spec_impl.validate.history_writes import CHECKS as WRITE_CHECKS
 from spec_impl.manifests.validate import Violation, live_key
 from spec_impl.metadata.snapshots import Snapshot
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import RULES, Rule, implements, register
+from spec_impl.validate.history_deletes import CHECKS as DELETE_CHECKS
+from spec_impl.validate.history_metadata import validate_metadata_history
+from spec_impl.validate.history_pairs import FileEntry, Pair, SnapshotFiles
+from spec_impl.validate.history_rows import CHECKS as ROW_CHECKS
+from spec_impl.validate.history_writes import CHECKS as WRITE_CHECKS
 
 _ENTRY = "Manifest Entry Fields"
 _SNAPSHOTS = "Snapshots"
@@ -82,7 +82,7 @@ register(
         "adopted 1.5 Deletion vectors",
         "A v3 snapshot adds no position-delete file (a deletion vector instead); existing ones stay valid",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "history.dv-removed-with-data-file",
@@ -90,14 +90,14 @@ register(
         "A snapshot that removes a data file removes its deletion vector too: no live DV references a data file the "
         "snapshot removed",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
     Rule(
         "history.row-ids-kept",
         "adopted 1.4 Row lineage",
         "A data file that had a first_row_id in the parent keeps it in the child's EXISTING and DELETED entries",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 

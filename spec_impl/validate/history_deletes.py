@@ -16,11 +16,10 @@ from spec_impl.deletes.apply import FILE_PATH_ID, position_deletes
 from spec_impl.deletes.deletion_vectors import deleted_positions
 from spec_impl.errors import SpecError
 from spec_impl.manifests.inheritance import DATA
-from spec_impl.validate.history_pairs import FileEntry, Pair
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.data_files import read_data_file
-
+from spec_impl.validate.history_pairs import FileEntry, Pair
 
 _DV = "adopted 1.5 Deletion vectors"
 POSITION_DELETES = 1
@@ -28,7 +27,7 @@ DV_MERGED = "history.dv-merged"
 POSITION_FILE_KEPT = "history.position-file-kept"
 SUMMARY_COUNTS = "history.summary-delete-counts"
 DV_FILE_SIZE = "history.dv-file-size"
-_V3 = ((3,), (revisions.V3_ADOPTED,))
+_V3 = ((3,), revisions.ADOPTED)
 register(
     Rule(
         DV_MERGED,

@@ -51,7 +51,7 @@ register(
         "A snapshot a metadata file adds has the first-row-id of the previous file's next-row-id (0 before v3), "
         "plus the added-rows of the snapshots added before it in the same file",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.errors import SpecError
-from spec_impl.validate.history_pairs import Pair
 from spec_impl.manifests.inheritance import DATA
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.reader import read_table
+from spec_impl.validate.history_pairs import Pair
 
 REPLACE_ROWS = "history.replace-rows"
 MOVED_ROWS = "history.moved-row-lineage"
@@ -40,7 +40,7 @@ register(
         "A row a v3 snapshot keeps under its _row_id has the parent's _last_updated_sequence_number if unchanged, "
         "the snapshot's sequence number if modified; a replace keeps every non-null _row_id",
         (3,),
-        (revisions.V3_ADOPTED,),
+        revisions.ADOPTED,
     ),
 )
 

@@ -16,10 +16,9 @@ from collections.abc import Iterator
 
 from spec_impl import revisions
 from spec_impl.manifests.inheritance import ADDED, DATA, DELETED
-from spec_impl.validate.history_pairs import Pair
 from spec_impl.manifests.validate import Violation
 from spec_impl.rules import SHOULD, Rule, implements, register
-
+from spec_impl.validate.history_pairs import Pair
 
 _ENTRY = "Manifest Entry Fields"
 _LINEAGE = "adopted 1.4 Row lineage"
@@ -30,7 +29,7 @@ NEW_ENTRY_NULLS = "history.new-entry-sequence-numbers"
 NEW_FILE_ROW_ID = "history.new-file-row-id-null"
 MANIFEST_ROW_ID = "history.manifest-row-id-kept"
 ASSIGNED_RANGE = "history.assigned-row-ids-in-range"
-_V3 = ((3,), (revisions.V3_ADOPTED,))
+_V3 = ((3,), revisions.ADOPTED)
 register(
     Rule(
         ADDED_ENTRY,

@@ -22,13 +22,13 @@ from spec_impl.errors import SpecError
 from spec_impl.manifests.tree import FileSource
 from spec_impl.manifests.validate import Violation
 from spec_impl.metadata import statistics as entries
-from spec_impl.validate import partition_counts
 from spec_impl.metadata.partitioning import unified_partition_type
 from spec_impl.metadata.sorting import sort_key
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
 from spec_impl.rules import Rule, implements, register
 from spec_impl.scan.arrow_values import read_parquet
 from spec_impl.types import IcebergType, NestedField, StructType, parse_type
+from spec_impl.validate import partition_counts
 
 _TABLE, _FILE = "Table Statistics", "Partition Statistics File"
 register(
@@ -100,7 +100,7 @@ def expected_columns(md: TableMetadata, revision: str) -> list[NestedField]:
     """The partition statistics schema of this table: partition (the unified partition type) and
     the fields of the table; in the adopted revision a v3 table's fields 6-9 are required and field
     13 dv_count (int) is added (digest §3; the digest does not say it is required)."""
-    v3 = md.format_version >= 3 and revision == revisions.V3_ADOPTED
+    v3 = md.format_version >= 3 and revisions.has(revision, revisions.V3_ADOPTED)
     out = [NestedField(PARTITION_ID, "partition", unified_partition_type(md.specs, _all_columns(md), revision), True)]
     for fid, (name, t, required) in COLUMNS.items():
         out.append(NestedField(fid, name, parse_type(t), required or (v3 and 6 <= fid <= 9)))
@@ -174,7 +174,7 @@ def check_statistics_file(entry: dict, data: bytes, md: TableMetadata, revision:
             )
         )
     found += _blob_findings(entry["blob-metadata"], list(puffin.blobs))
-    if revision == revisions.V3_ADOPTED:
+    if revisions.has(revision, revisions.V3_ADOPTED):
         for blob in puffin.blobs:
             try:
                 entries.check_theta_properties(blob.type, blob.properties)

@@ -1,7 +1,10 @@
 """Building vector cases: a case spec (rule, input) becomes a case with the reference's expectation.
 
 The expectation is computed once per spec revision the rule exists in; when the revisions agree
-the case lists both, otherwise one case per revision is emitted with the id suffix `@<revision>`.
+the case lists them all, otherwise one case per distinct expectation is emitted with the id suffix
+`@<revision>` (its first revision). Ids stay stable as revisions are added: the revisions of the first
+release (`FIRST_RELEASE`) are suffixed only where they disagree among themselves, as they were then,
+and a later revision that disagrees with them gets a case of its own, `@<revision>`.
 A case listed in `spec_examples.TYPED` carries instead the expectation typed there from the spec
 text (`tests/test_spec_examples.py` compares it with the reference), and every case gets a
 `provenance` (`spec_impl.vectors.provenance`): typed, declared by its family, engine-confirmed or
@@ -26,6 +29,7 @@ from spec_impl.types import min_format_version, parse_type
 from spec_impl.ops.registry import run
 from spec_impl.vectors.provenance import provenance_for
 from spec_impl.vectors.spec_examples import TYPED
+from spec_impl.vectors.versions import FIRST_RELEASE
 
 _TYPE_KEYS = ("type", "from", "to")
 
@@ -85,9 +89,14 @@ def build(spec: CaseSpec) -> list[dict[str, Any]]:
                 break
         else:
             groups.append(([rev], exp))
+    first_release_groups = sum(1 for revs, _ in groups if set(revs) & set(FIRST_RELEASE))
     out = []
     for revs, exp in groups:
-        suffix = "" if len(groups) == 1 else f"@{revs[0]}"
+        old = [r for r in revs if r in FIRST_RELEASE]
+        if old:
+            suffix = "" if first_release_groups == 1 else f"@{old[0]}"
+        else:
+            suffix = f"@{revs[0]}"
         item = {
             "id": f"{spec.rule}/{_slug(spec.slug)}{suffix}",
             "description": spec.description,
@@ -122,7 +131,8 @@ def build_all(specs: Iterable[CaseSpec]) -> list[dict[str, Any]]:
             digest = hashlib.sha256(json.dumps(c["input"], sort_keys=True).encode()).hexdigest()[:8]
             base, _, revision = c["id"].partition("@")
             suffixed = f"{base}-{digest}" + (f"@{revision}" if revision else "")
-            if suffixed not in released_ids():
+            later_revision = bool(revision) and revision not in FIRST_RELEASE  # a case no release has held
+            if suffixed not in released_ids() and not later_revision:
                 raise ValueError(
                     f"{counts[c['id']]} cases have the id {c['id']}: give the new one a slug of its own "
                     "(ids are stable, so an existing case is never renamed)"

@@ -2,7 +2,8 @@
 
 The version is `vectors/VERSION`. Each release records what it held, one digest per case, in
 `vectors/releases/<version>/digests.json`, so the next one's changelog is computed, never typed: cases
-added, changed (the same id, another content: input, expected answer or obligation) and removed.
+added, changed (the same id, another content: input, expected answer or obligation), extended (the
+same question and answer, now also held under revisions added since the first release) and removed.
 A family case's digest is its JSON's; a golden table's covers its `case.json` and every file of its
 tree, so a rewritten data file changes the table.
 
@@ -17,12 +18,15 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from spec_impl import revisions
 from spec_impl.resources import vectors_dir
 
 VERSION_FILE, RELEASES_DIR, DIGESTS_FILE = "VERSION", "releases", "digests.json"
 _SKIP_SETS = {"sources", RELEASES_DIR}
 # What a case says about the spec without changing its question or its answer.
 ANNOTATIONS = frozenset({"description", "note", "obligation", "provenance", "section", "known-findings"})
+# The revisions of vectors 0.1.0: a case that gains a later revision keeps its id and is `extended`.
+FIRST_RELEASE = (revisions.SEED_2024, revisions.V3_ADOPTED)
 
 
 def vectors_version(root: Path | None = None) -> str:
@@ -50,12 +54,18 @@ def _without_annotations(value: object) -> object:
     return value
 
 
-def _case_digest(case: object, extra: bytes = b"") -> dict[str, str]:
-    """`answer`: the digest of the question and its answer; `case`: of everything."""
-    return {
+def _case_digest(case: dict, extra: bytes = b"") -> dict[str, str]:
+    """`answer`: the digest of the question and its answer; `case`: of everything; `first-release`:
+    of the question and answer with the revisions narrowed to `FIRST_RELEASE` (where that differs)."""
+    digests = {
         "answer": _digest(_canonical(_without_annotations(case)) + extra),
         "case": _digest(_canonical(case) + extra),
     }
+    held = case.get("revisions")
+    if isinstance(held, list) and any(r not in FIRST_RELEASE for r in held):
+        narrowed = {**case, "revisions": [r for r in held if r in FIRST_RELEASE]}
+        digests["first-release"] = _digest(_canonical(_without_annotations(narrowed)) + extra)
+    return digests
 
 
 def _tree_bytes(table: Path) -> bytes:
@@ -88,9 +98,10 @@ class Changelog:
     changed: tuple[str, ...]
     annotated: tuple[str, ...]
     removed: tuple[str, ...]
+    extended: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
-        kinds = ("added", "changed", "annotated", "removed")
+        kinds = ("added", "changed", "extended", "annotated", "removed")
         return {"since": self.since, **{k: list(getattr(self, k)) for k in kinds}}
 
     def markdown(self, version: str, limit: int = 50) -> str:
@@ -99,6 +110,7 @@ class Changelog:
             f"## {version}",
             "",
             f"Since {self.since}: {len(self.added)} cases added, {len(self.changed)} changed (question or answer), "
+            f"{len(self.extended)} extended to later revisions only, "
             f"{len(self.annotated)} annotated only (description, obligation, provenance), {len(self.removed)} removed.",
         ]
         listed = (("Added", self.added), ("Changed", self.changed), ("Removed", self.removed))
@@ -112,11 +124,14 @@ class Changelog:
 
 def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]], since: str) -> Changelog:
     both = sorted(set(before) & set(after))
-    changed = tuple(k for k in both if before[k]["answer"] != after[k]["answer"])
-    annotated = tuple(k for k in both if before[k]["answer"] == after[k]["answer"] and before[k] != after[k])
-    return Changelog(
-        since, tuple(sorted(set(after) - set(before))), changed, annotated, tuple(sorted(set(before) - set(after)))
+    differ = [k for k in both if before[k]["answer"] != after[k]["answer"]]
+    extended = tuple(k for k in differ if after[k].get("first-release") == before[k]["answer"])
+    changed = tuple(k for k in differ if k not in set(extended))
+    annotated = tuple(
+        k for k in both if before[k]["answer"] == after[k]["answer"] and before[k]["case"] != after[k]["case"]
     )
+    added, removed = tuple(sorted(set(after) - set(before))), tuple(sorted(set(before) - set(after)))
+    return Changelog(since, added, changed, annotated, removed, extended)
 
 
 def recorded_releases(root: Path | None = None) -> dict[str, Path]:

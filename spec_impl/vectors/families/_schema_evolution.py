@@ -4,6 +4,8 @@ defaults. `last_column_id` also reads a file through a name mapping, in its plac
 
 from __future__ import annotations
 
+from spec_impl import revisions
+
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families._schema_blocks import FILE_ABC, READ_EXAMPLE, f, lst, mp, sch, struct
 
@@ -75,7 +77,7 @@ def promotion_under_partitions():
             f"v3: date promoted to timestamp while partitioned by {transform}: {what}",
             "check-evolution",
             format_version=3,
-            revisions=("v3-adopted",),
+            revisions=revisions.ADOPTED,
             **{"from": d, "to": ts, "partition-specs": [spec]},
         )
 

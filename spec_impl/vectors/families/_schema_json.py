@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_impl import revisions
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families._schema_blocks import APPENDIX_C, IDENT_FIELDS, f, lst, mp, sch, struct
 
@@ -325,7 +326,7 @@ def _defaults():
         "seed: a struct default naming a field id the struct does not have",
         sch(f(1, "s", struct(f(2, "x", "int")), initial={"9": 4})),
         3,
-        revisions=("2024-seed",),
+        revisions=revisions.before(revisions.V3_ADOPTED),
     )
 
     r = "schema.default.required"

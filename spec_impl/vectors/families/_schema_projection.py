@@ -3,6 +3,8 @@ with defaults, identity-partition values and promotions."""
 
 from __future__ import annotations
 
+from spec_impl import revisions
+
 from spec_impl.vectors.families._schema_blocks import FILE_ABC, READ_EXAMPLE, project_case, f, lst, mp, sch, struct
 
 
@@ -149,7 +151,7 @@ def specs():
         FILE_ABC,
         sch(f(5, "s", struct(*sub), initial={"7": "given"})),
         rows[:1],
-        revisions=("2024-seed",),
+        revisions=revisions.before(revisions.V3_ADOPTED),
     )
     yield project_case(
         r,
@@ -235,7 +237,7 @@ def specs():
             sch(f(1, "a", "int"), f(2, "u", "unknown")),
             [{"1": 1, "2": value}],
             format_version=3,
-            revisions=("v3-adopted",),
+            revisions=revisions.ADOPTED,
         )
 
     r = "projection.required"

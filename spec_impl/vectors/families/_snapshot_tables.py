@@ -4,6 +4,8 @@ family's documents."""
 
 from __future__ import annotations
 
+from spec_impl import revisions
+
 import copy
 from typing import Any
 
@@ -125,7 +127,7 @@ def specs():
         "null-means-none",
         "current-snapshot-id null (as v3 writers of Iceberg Java 1.10 write it) means no current snapshot",
         doc,
-        revisions=("v3-adopted",),
+        revisions=revisions.ADOPTED,
     )
     yield _read(r, "string", "current-snapshot-id is a long, not a string", with_changes(current_snapshot_id=str(S2)))
 

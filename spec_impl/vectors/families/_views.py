@@ -6,11 +6,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from spec_impl import revisions
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families._snapshot_tables import with_changes
 
-ADOPTED = ("v3-adopted",)
-SEED = ("2024-seed",)
+ADOPTED = revisions.ADOPTED
+SEED = revisions.before(revisions.V3_ADOPTED)
 
 VIEW_SCHEMA = {
     "schema-id": 1,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families import _decimal_forms as forms
 
@@ -202,13 +202,9 @@ def specs():
     yield _h("hash.floating", "double-min-subnormal", "the smallest positive double", "double", 5e-324)
 
     # Types without a hash.
-    yield _h(
-        "hash.unknown", "unknown-null", "unknown: the hash is always null", "unknown", None, revisions=(V3_ADOPTED,)
-    )
+    yield _h("hash.unknown", "unknown-null", "unknown: the hash is always null", "unknown", None, revisions=ADOPTED)
     for t in ("geometry", "geography"):
-        yield _h(
-            "hash.undefined", f"no-hash-{t}", f"{t}: no hash is defined", t, "POINT (1 2)", revisions=(V3_ADOPTED,)
-        )
+        yield _h("hash.undefined", f"no-hash-{t}", f"{t}: no hash is defined", t, "POINT (1 2)", revisions=ADOPTED)
     yield _h("hash.undefined", "no-hash-struct", "struct: no hash is defined", {"type": "struct", "fields": []}, {})
     yield from _decimal_forms()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families import _decimal_forms as forms
 
@@ -138,8 +138,8 @@ def specs():
             rule_id, f"from-{t}-{h or 'empty'}", f"{t} from bytes {h or '(none)'}: {what}", "from-binary", type=t, hex=h
         )
     for t, revs in (
-        ("unknown", (V3_ADOPTED,)),
-        ("variant", (V3_ADOPTED,)),
+        ("unknown", ADOPTED),
+        ("variant", ADOPTED),
         ({"type": "list", "element-id": 1, "element-required": True, "element": "int"}, None),
         ({"type": "struct", "fields": []}, None),
     ):
@@ -219,7 +219,7 @@ def _promoted_bound_ranges():
                 "from-binary",
                 type=t,
                 hex=h,
-                revisions=None if fits else (V3_ADOPTED,),
+                revisions=None if fits else ADOPTED,
             )
     for h, what in (
         ("c606f5ff", "0001-01-01 (day -719162)"),
@@ -236,7 +236,7 @@ def _promoted_bound_ranges():
                 "from-binary",
                 type=t,
                 hex=h,
-                revisions=None if fits else (V3_ADOPTED,),
+                revisions=None if fits else ADOPTED,
             )
     for h, what in (("00000080", "int min -2147483648"), ("ffffff7f", "int max 2147483647")):
         yield case(

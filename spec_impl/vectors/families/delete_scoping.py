@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "delete-scoping"
@@ -111,7 +111,7 @@ def specs() -> Iterator[CaseSpec]:
         "b=1 does not apply to d1 in b=0",
         [data("d1", 1)],
         [pos("p", 2, partition=[1], referenced_data_file="d1")],
-        (V3_ADOPTED,),
+        ADOPTED,
     )
     yield _plan(
         r,
@@ -187,7 +187,7 @@ def specs() -> Iterator[CaseSpec]:
         [pos("p", 1, partition=[None])],
     )
 
-    r, v3 = "deletes.dv-scope", (V3_ADOPTED,)
+    r, v3 = "deletes.dv-scope", ADOPTED
     yield _plan(
         r,
         "dv-replaces-position-deletes",
@@ -245,7 +245,7 @@ def _unknown_transform_cases() -> Iterator[CaseSpec]:
             f"spec 4 partitions by the unknown transform zorder: {kind} delete in z='a' applies to the data file in "
             "z='a', not to the one in z='b' (an unknown transform's values still count for partition equality)",
             "plan-deletes",
-            revisions=(V3_ADOPTED,),
+            revisions=ADOPTED,
             specs=[*SPECS, BY_UNKNOWN],
             data_files=files,
             delete_files=[delete],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families import _decimal_forms as forms
 
@@ -176,7 +176,7 @@ def specs():
             "to-json",
             type=t,
             value=value,
-            revisions=(V3_ADOPTED,) if rule_id == "json.geo" else None,
+            revisions=ADOPTED if rule_id == "json.geo" else None,
         )
     for rule_id, t, obj, what in _READS:
         yield case(
@@ -195,7 +195,7 @@ def specs():
             "from-json",
             type=t,
             json="x",
-            revisions=(V3_ADOPTED,),
+            revisions=ADOPTED,
         )
     yield from _extremes()
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from spec_impl.manifests.avro_files import read_avro, write_avro
 from spec_impl.manifests.inheritance import ADDED, DELETED, EXISTING
 from spec_impl.manifests.writer import TreeWriter, data_file, edit_avro, entry, fix_manifest_lengths
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 from spec_impl.vectors.families import _manifest_tree_fields
 
@@ -255,15 +255,15 @@ TREES: dict[str, tuple[Callable[[], TreeWriter], str, tuple[str, ...]]] = {
     "v1-appends": (v1_appends, "manifest.v1-defaults", ()),
     "v2-delete": (v2_delete_rewrites_manifest, "manifest.inherit.sequence-number", ()),
     "imported-files": (imported_files, "tree.file-location", ()),
-    "upgrade-v1-v2-v3": (upgrade_v1_v2_v3, "lineage.manifest-first-row-id", (V3_ADOPTED,)),
+    "upgrade-v1-v2-v3": (upgrade_v1_v2_v3, "lineage.manifest-first-row-id", ADOPTED),
     "rewrite-manifests": (rewrite_manifests, "manifest.inherit.sequence-number", ()),
     "retried-commit": (retried_commit, "manifest.inherit.sequence-number", ()),
     "row-delta": (row_delta, "manifest.inherit.snapshot-id", ()),
-    "v3-compaction": (v3_compaction, "lineage.file-first-row-id", (V3_ADOPTED,)),
+    "v3-compaction": (v3_compaction, "lineage.file-first-row-id", ADOPTED),
     "distinct-counts": (distinct_counts, "manifest.avro-schema", ()),
     "decimal-truncate": (decimal_truncate, "tree.partition-tuple", ()),
     "source-dropped-after-spec": (source_dropped_after_spec, "tree.partition-tuple", ()),
-    "dvs-in-one-puffin": (dvs_in_one_puffin, "tree.unique-live-files", (V3_ADOPTED,)),
+    "dvs-in-one-puffin": (dvs_in_one_puffin, "tree.unique-live-files", ADOPTED),
 }
 DESCRIPTIONS = {
     name: (fn.__doc__ or name).strip().split("\n\n")[0].replace("\n    ", " ") for name, (fn, _, _) in TREES.items()

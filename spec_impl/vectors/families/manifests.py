@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import case
 
 NAME = "manifest-inheritance"
@@ -154,7 +154,7 @@ def specs():
         files,
         fv=3,
         manifest=lineage_row,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     )
     yield _inherit(
         "lineage.file-first-row-id",
@@ -162,7 +162,7 @@ def specs():
         "v3: a manifest without first_row_id (written before the upgrade) gives null first row ids",
         files,
         fv=3,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     )
 
     manifests = [
@@ -178,7 +178,7 @@ def specs():
         "m3 keeps 40; m4 gets 115; next-row-id 125",
         "assign-manifest-first-row-ids",
         manifests=manifests,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
         **{"snapshot-first-row-id": 100},
     )
 
@@ -195,7 +195,7 @@ def specs():
         "_last_updated_sequence_number is the data sequence number 9 (the stored 2 kept)",
         "row-lineage",
         rows=rows,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
         **{"first-row-id": 500, "data-sequence-number": 9},
     )
     yield case(
@@ -204,6 +204,6 @@ def specs():
         "v3: a file without first_row_id reads both columns as null",
         "row-lineage",
         rows=rows,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
         **{"first-row-id": None, "data-sequence-number": 9},
     )

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from spec_impl.manifests.tree import InMemoryFiles
 from spec_impl.metadata.table_metadata import TableMetadata, read_metadata_file
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors import tables
 from spec_impl.vectors.cases import CaseSpec, case
 
@@ -60,7 +60,7 @@ def specs() -> Iterator[CaseSpec]:
                 table_id,
                 f"golden table {table_id}, current snapshot, asking for {column}: {what}",
                 "read-table",
-                revisions=(V3_ADOPTED,),
+                revisions=ADOPTED,
                 table=table_id,
                 snapshot_id=md.current_snapshot_id,
                 metadata_columns=[column],

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 
 from spec_impl.metadata.schema import parse_schema
 from spec_impl.resources import vectors_dir
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.scan.arrow_values import write_parquet
 from spec_impl.vectors.cases import CaseSpec, case
 
@@ -197,7 +197,7 @@ def _known_field_cases() -> Iterator[CaseSpec]:
         nested_file,
         _schema(*NESTED["fields"], _field(11, "u", "unknown")),
         3,
-        (V3_ADOPTED,),
+        ADOPTED,
         written_with=True,
     )
     yield _check(
@@ -245,7 +245,7 @@ def _field_id_cases() -> Iterator[CaseSpec]:
         _arrow({"id": pa.array([1], pa.int64()), "v": pa.array([None], variant)}, {"id": 1, "v": 2}),
         _schema(_field(1, "id", "long"), _field(2, "v", "variant")),
         3,
-        (V3_ADOPTED,),
+        ADOPTED,
     )
     element = pa.list_(pa.field("element", pa.string()))
     yield _check(

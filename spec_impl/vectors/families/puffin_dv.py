@@ -10,14 +10,14 @@ import base64
 import json
 import struct
 import zlib
-
-import lz4.frame
 from collections.abc import Iterator
 
-from spec_impl.resources import vectors_dir
+import lz4.frame
+
 from spec_impl.deletes.deletion_vectors import dv_blob, manifest_fields, roaring_size
 from spec_impl.deletes.puffin import Blob, read_puffin, write_puffin
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.resources import vectors_dir
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import CaseSpec, case
 
 NAME = "puffin-and-dv"
@@ -28,7 +28,7 @@ DESCRIPTION = (
 
 SOURCES = vectors_dir() / "sources" / "puffin"
 DATA_FILE = "s3://b/t/data/a.parquet"
-V3 = (V3_ADOPTED,)
+V3 = ADOPTED
 
 
 def _b64(data: bytes) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from spec_impl.deletes.puffin import Blob, write_puffin
 from spec_impl.metadata.schema import Schema
 from spec_impl.metadata.statistics import THETA
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.scan.arrow_values import read_parquet, write_parquet
 from spec_impl.types import NestedField, StructType, parse_type
 from spec_impl.vectors.cases import case
@@ -416,14 +416,14 @@ def _partition_file_cases():
         partition=data,
         doc=v3_doc,
         edit=_sized(data),
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     )
     yield _tree(
         "table.statistics.puffin",
         "v3-correct-files",
         "a v3 table's statistics files as Iceberg Java 1.10 writes them",
         doc=v3_doc,
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     )
     day_int = StructType((NestedField(1000, "ts_day", parse_type("int"), False), UNIFIED.fields[1]))
     data = partition_stats_file(stats_schema(partition=day_int))
@@ -435,7 +435,7 @@ def _partition_file_cases():
         partition=data,
         doc=v3_doc,
         edit=_sized(data),
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
     )
     wrong_ids = StructType((UNIFIED.fields[0], NestedField(1002, "id_bucket", parse_type("int"), False)))
     data = partition_stats_file(
@@ -501,7 +501,7 @@ def _golden(rule_id: str, slug: str, description: str, change=None):
         slug,
         description,
         "validate-statistics",
-        revisions=(V3_ADOPTED,),
+        revisions=ADOPTED,
         files=inline,
         metadata_location=metadata_location,
     )

@@ -3,6 +3,8 @@ invalid ones with the rule they break. Built by hand from Appendix C's examples.
 
 from __future__ import annotations
 
+from spec_impl import revisions
+
 import base64
 import copy
 import gzip
@@ -397,7 +399,7 @@ def _types_ids_and_keys():
         "encryption-keys-not-list",
         "encryption-keys is an object, not a list of objects",
         _with(v3(), encryption_keys=keys[1]),
-        revisions=("v3-adopted",),
+        revisions=revisions.ADOPTED,
     )
 
 

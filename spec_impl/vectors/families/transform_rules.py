@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec_impl.revisions import V3_ADOPTED
+from spec_impl.revisions import ADOPTED
 from spec_impl.vectors.cases import case
 from spec_impl.vectors.families import _decimal_forms as forms
 
@@ -70,7 +70,7 @@ def specs():
                 "result-type",
                 transform=transform,
                 type=t,
-                revisions=(V3_ADOPTED,),
+                revisions=ADOPTED,
             )
     yield case(
         "transform.source-type",

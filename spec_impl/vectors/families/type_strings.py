@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from spec_impl.revisions import ALL as BOTH, V3_ADOPTED
+from spec_impl.revisions import ADOPTED
+from spec_impl.revisions import ALL as BOTH
 from spec_impl.vectors.cases import case
 
 NAME = "types"
@@ -68,7 +69,7 @@ def specs():
             f"'{t}' is a v3 type string",
             "parse-type",
             type=t,
-            revisions=(V3_ADOPTED,) if t in ("unknown", "variant") else None,
+            revisions=ADOPTED if t in ("unknown", "variant") else None,
         )
     for text, why in (
         ("decimal(9,2)", "the canonical form"),
