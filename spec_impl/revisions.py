@@ -21,6 +21,8 @@ caller, not data read from a table, so an unknown one raises `ValueError` (not a
 
 from __future__ import annotations
 
+import functools
+
 SEED_2024 = "2024-seed"
 V3_ADOPTED = "v3-adopted"
 UPSTREAM_2026_08 = "upstream-2026-08"
@@ -47,8 +49,9 @@ def check(revision: str) -> str:
     return revision
 
 
+@functools.cache
 def lineage(revision: str) -> tuple[str, ...]:
-    """The revision, its base, its base's base, ... down to the seed."""
+    """The revision, its base, its base's base, ... down to the seed (cached: asked per value)."""
     chain: list[str] = []
     current: str | None = check(revision)
     while current is not None:
